@@ -1,0 +1,1 @@
+"""The click CLI: thin commands grouped by noun; one renderer for text and --json."""

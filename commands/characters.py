@@ -1,0 +1,79 @@
+"""`character add|list|show|import`."""
+
+from __future__ import annotations
+
+import click
+
+from commands import render
+from commands.context import AppContext, pass_app
+from ledger.errors import BadInput
+
+
+def parse_traits(values: tuple[str, ...]) -> dict[str, str]:
+    """Repeated --trait KEY=VALUE into a dict (values validated by the campaign's rules)."""
+    out: dict[str, str] = {}
+    for v in values:
+        key, sep, value = v.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise BadInput(f"--trait '{v}' is not KEY=VALUE", "for example --trait agility=3")
+        out[key.strip()] = value.strip()
+    return out
+
+
+@click.group("character")
+def character() -> None:
+    """Characters: add, import, list, show."""
+
+
+@character.command("add")
+@click.argument("name")
+@click.option("--trait", "traits", multiple=True, metavar="KEY=VALUE", help="A trait (repeatable): hnh ranks, d20 scores, pnp dice.")
+@click.option("--minion", is_flag=True, help="A minion (hnh: max HP 1; pnp: a group with one Threat rank).")
+@click.option("--count", type=int, default=1, show_default=True, help="How many minions in the group (with --minion).")
+@click.option("--pc", is_flag=True, help="A player character (gets victory points / resolve).")
+@pass_app
+def add(app: AppContext, name: str, traits: tuple[str, ...], minion: bool, count: int, pc: bool) -> None:
+    """Add a character.
+
+    \b
+    Trait keys (CLI.md): hnh strength agility fighting dexterity stamina intellect awareness presence
+    dodge parry fortitude will toughness (defense totals), skills, improved-initiative; d20 str dex con
+    int wis cha hp armor attack dn; pnp agility intellect might perception toughness willpower, talents,
+    powers by name, threat (minions).
+
+    Example: ledger character add Ann --trait agility=3 --trait toughness=4 --pc
+    """
+    result = app.ledger.add_character(name, parse_traits(traits), minion=minion, count=count, pc=pc)
+    app.wrote(result, lambda r: "added " + render.sheet_line(_brief(r["character"])))
+
+
+def _brief(sheet: dict) -> dict:  # type: ignore[type-arg]
+    return {**sheet, "conditions": sheet.get("conditions", [])}
+
+
+@character.command("list")
+@pass_app
+def list_(app: AppContext) -> None:
+    """Every character in play, with HP and conditions."""
+    from projections import queries
+
+    rows = queries.characters(app.read)
+    app.emit(rows, lambda rs: "\n".join(render.sheet_line(r) for r in rs) or "(no characters)")
+
+
+@character.command("show")
+@click.argument("name")
+@pass_app
+def show(app: AppContext, name: str) -> None:
+    """A character's sheet, from the read models.
+
+    Example: ledger --json character show Ann
+    """
+    from projections import queries
+
+    app.emit(queries.character(app.read, name), render.sheet)
+
+
+def register(cli: click.Group) -> None:
+    """Attach these commands."""
+    cli.add_command(character)

@@ -1,0 +1,112 @@
+"""What every command shares: the write side and the read side, built lazily, and the output renderer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import click
+import orjson
+
+if TYPE_CHECKING:
+    from ledger.application import Ledger
+    from projections.db import ReadSide
+
+
+class AppContext:
+    """Lazily opened ledger (write side) and read side for one CLI invocation or one shell."""
+
+    def __init__(self, *, db: str | None, seed: int | None, actor: str | None, as_json: bool) -> None:
+        self.db = db
+        self.seed = seed
+        self.actor = actor
+        self.as_json = as_json
+        self._ledger: Ledger | None = None
+        self._read: ReadSide | None = None
+
+    @property
+    def ledger(self) -> Ledger:
+        """The write side (imports eventsourcing only when a command needs it)."""
+        if self._ledger is None:
+            from ledger.application import Ledger
+
+            self._ledger = Ledger(self.db, actor=self.actor, seed=self.seed)
+        return self._ledger
+
+    @property
+    def read(self) -> ReadSide:
+        """The read side, caught up with the log before it answers."""
+        if self._read is None:
+            from ledger.target import parse_target
+            from projections.db import ReadSide
+            from projections.views import catch_up
+
+            read = ReadSide(parse_target(self.db))
+            _require_campaign(read)
+            read.ensure_tables()
+            catch_up(read)
+            self._read = read
+        return self._read
+
+    def caught_up(self) -> None:
+        """After a write: fold the new events into the views."""
+        from projections.views import catch_up
+
+        if self._read is None:
+            _ = self.read
+        else:
+            catch_up(self._read)
+
+    def close(self) -> None:
+        """Release connections."""
+        if self._ledger is not None:
+            self._ledger.close()
+            self._ledger = None
+        if self._read is not None:
+            self._read.close()
+            self._read = None
+
+    # -- output ------------------------------------------------------------------------------
+    def emit(self, data: Any, text: Callable[[Any], str] | str | None = None) -> None:
+        """One JSON document with --json, else the text rendering."""
+        if self.as_json:
+            click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
+            return
+        if text is None:
+            return
+        out = text(data) if callable(text) else text
+        if out:
+            click.echo(out)
+
+    def wrote(self, result: dict[str, Any], text: Callable[[dict[str, Any]], str] | str) -> None:
+        """After a ruling: catch up the views and print the ruling's number."""
+        self.caught_up()
+        if self.as_json:
+            self.emit(result)
+            return
+        body = text(result) if callable(text) else text
+        click.echo(f"ruling {result['ruling']}: {body}")
+
+
+def _require_campaign(read: ReadSide) -> None:
+    """Reads on a database with no events say so, instead of showing empty views."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ledger.errors import NotInitialised, StoreError
+
+    try:
+        with read.engine.connect() as conn:
+            empty = read.max_seq(conn) == 0
+    except SQLAlchemyError as e:
+        msg = str(e.orig if hasattr(e, "orig") else e).splitlines()[0]
+        raise StoreError(f"can't open the ledger at {read.target.describe()}: {msg}", "check --db / LEDGER_DB") from None
+    if empty:
+        raise NotInitialised(f"no campaign in {read.target.describe()}", "start one: ledger init --system hnh")
+
+
+def get(ctx: click.Context) -> AppContext:
+    """The AppContext of the running command."""
+    return ctx.find_object(AppContext)  # type: ignore[no-any-return]
+
+
+pass_app = click.make_pass_decorator(AppContext)

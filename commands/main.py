@@ -1,0 +1,81 @@
+"""The `ledger` command group: global options, lazy wiring, and the one place errors become exit codes."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from commands.context import AppContext
+from ledger.errors import LedgerError
+
+EPILOG = """\b
+Exit codes: 0 success; 1 `verify` found problems; 2 bad usage or bad input (nothing appended).
+Examples:
+  ledger init --system hnh --name "Bay City"
+  ledger character add Ann --trait agility=3 --trait toughness=4 --pc
+  ledger damage Ann --amount 2
+  ledger undo
+  ledger --json log
+"""
+
+
+class LedgerGroup(click.Group):
+    """A click group that turns every LedgerError into one line on stderr and exit code 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; refusals are reported, never traced."""
+        try:
+            return super().invoke(ctx)
+        except LedgerError as e:
+            report(e)
+            ctx.exit(2)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        """Resolve nouns and verbs as usual (a hook for aliases)."""
+        return super().resolve_command(ctx, args)
+
+
+def report(e: LedgerError) -> None:
+    """The one way a refusal is shown: 'error: …' and optionally 'hint: …' on stderr."""
+    click.echo(f"error: {e.message}", err=True)
+    if e.hint:
+        click.echo(f"hint: {e.hint}", err=True)
+
+
+@click.group(cls=LedgerGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--db", envvar="LEDGER_DB", default=None, metavar="TARGET", help="SQLite file or database URL [env LEDGER_DB; default campaign.ledger].")
+@click.option("--seed", envvar="LEDGER_SEED", type=int, default=None, help="Make the ledger's own dice reproducible [env LEDGER_SEED].")
+@click.option("--as", "actor", envvar="LEDGER_ACTOR", default=None, metavar="NAME", help="Who is recording [env LEDGER_ACTOR; default the OS user].")
+@click.option("--json", "as_json", is_flag=True, help="Machine output: one JSON document on stdout.")
+@click.version_option(package_name="ledger", message="ledger %(version)s")
+@click.pass_context
+def cli(ctx: click.Context, db: str | None, seed: int | None, actor: str | None, as_json: bool) -> None:
+    """An event-sourced campaign ledger for superhero tabletop games (hnh, d20, pnp).
+
+    Every command that changes anything appends one ruling: its intent, every die, who, when, and the
+    events it produced. Undo, redo and `verify` work on that record; nothing is ever edited.
+    """
+    ctx.obj = AppContext(db=db, seed=seed, actor=actor, as_json=as_json)
+    ctx.call_on_close(ctx.obj.close)
+
+
+def register() -> None:
+    """Attach every command module to the group."""
+    from commands import campaign, characters, demo, history, play
+
+    for module in (campaign, characters, play, history, demo):
+        module.register(cli)
+
+
+register()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        cli.main(prog_name="ledger", standalone_mode=True)
+    except LedgerError as e:  # raised outside a command (context teardown)
+        report(e)
+        sys.exit(2)

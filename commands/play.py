@@ -1,0 +1,77 @@
+"""Table commands: `roll`, `damage`, `condition add|remove`."""
+
+from __future__ import annotations
+
+import click
+
+from commands import render
+from commands.context import AppContext, pass_app
+from ledger.dice import parse_roll_options
+
+ROLL_HELP = "Enter physical dice: NAME=FACES (repeatable), e.g. attack=+,0,- or attack=17 or attack=6,4,1."
+
+
+def roll_option(names: str) -> click.Option:  # type: ignore[type-arg]
+    """The shared --roll option, listing the roll names this command takes."""
+    return click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=f"{ROLL_HELP} Rolls: {names}.")
+
+
+@click.command("roll")
+@click.argument("expr")
+@click.option("--for", "for_name", default=None, metavar="NAME", help="The character rolling.")
+@roll_option("roll")
+@pass_app
+def roll(app: AppContext, expr: str, for_name: str | None, rolls: tuple[str, ...]) -> None:
+    """A free roll, recorded: 3dF, 1d20+3, 5d6 (a pool in pnp), 2d6+1.
+
+    Example: ledger roll 1d20+3 --for Ann
+    """
+    result = app.ledger.roll(expr, for_name=for_name, rolls=parse_roll_options(rolls))
+    app.wrote(result, lambda r: render.event_summary({"type": "DiceRolled", "data": r["roll"]}))
+
+
+@click.command("damage")
+@click.argument("target")
+@click.option("--amount", type=int, default=None, help="Direct HP (or Health) loss, no resistance roll.")
+@click.option("--subdual", is_flag=True, help="d20: subdual damage, tracked apart from HP.")
+@pass_app
+def damage(app: AppContext, target: str, amount: int | None, subdual: bool) -> None:
+    """Apply damage to a character.
+
+    Example: ledger damage Ann --amount 3
+    """
+    from ledger.errors import BadInput
+
+    if amount is None:
+        raise BadInput("give --amount N", "for example: ledger damage Ann --amount 3")
+    result = app.ledger.damage(target, amount, subdual=subdual)
+    app.wrote(result, lambda r: render.sheet_line(r["character"]))
+
+
+@click.group("condition")
+def condition() -> None:
+    """Impose or remove conditions (names from the campaign's rules)."""
+
+
+@condition.command("add")
+@click.argument("target")
+@click.argument("name")
+@pass_app
+def condition_add(app: AppContext, target: str, name: str) -> None:
+    """Impose a condition. Example: ledger condition add Ann dazed"""
+    app.wrote(app.ledger.condition(target, name, add=True), lambda r: render.sheet_line(r["character"]))
+
+
+@condition.command("remove")
+@click.argument("target")
+@click.argument("name")
+@pass_app
+def condition_remove(app: AppContext, target: str, name: str) -> None:
+    """Remove a condition. Example: ledger condition remove Ann dazed"""
+    app.wrote(app.ledger.condition(target, name, add=False), lambda r: render.sheet_line(r["character"]))
+
+
+def register(cli: click.Group) -> None:
+    """Attach these commands."""
+    for c in (roll, damage, condition):
+        cli.add_command(c)

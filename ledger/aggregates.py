@@ -1,0 +1,389 @@
+"""Aggregates: Campaign (the serialisation point and hash chain), Ruling (intent and dice), Character.
+
+Every event carries `ruling`: the number of the ruling that produced it. State after undo is rebuilt by
+`live_state`, which refolds an aggregate's events while skipping retracted rulings (never reverse deltas).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+from uuid import UUID, uuid5
+
+from eventsourcing.domain import Aggregate
+
+from ledger.sheet import Sheet, apply_effect
+
+NAMESPACE = UUID("6a1f3c9e-52a4-4f0b-9b1e-0c3d2f7a8e11")
+CAMPAIGN_ID = uuid5(NAMESPACE, "campaign")
+
+
+def ruling_id(number: int) -> UUID:
+    """The Ruling aggregate's id for ruling `number`."""
+    return uuid5(NAMESPACE, f"ruling/{number}")
+
+
+def character_id(key: str, ruling: int) -> UUID:
+    """A character's id: its name key and the ruling that added it (a re-added name is a new aggregate)."""
+    return uuid5(NAMESPACE, f"character/{key}/{ruling}")
+
+
+def name_key(name: str) -> str:
+    """Names are matched case-insensitively."""
+    return name.strip().casefold()
+
+
+class Campaign(Aggregate):
+    """One campaign per ledger: system, roster, play sessions, and the ruling chain's bookkeeping."""
+
+    class Event(Aggregate.Event):
+        """A campaign event; `ruling` is the ruling that made it."""
+
+        ruling: int
+
+    class CampaignCreated(Aggregate.Created):
+        """The ledger was initialised for a system."""
+
+        ruling: int
+        system: str
+        name: str
+        settings: dict[str, Any]
+
+        def apply(self, aggregate: Any) -> None:
+            """Start with an empty roster and no sessions."""
+            aggregate.domain = blank_campaign_domain(self.system, self.name, self.settings)
+            aggregate.rulings = 0
+            aggregate.last_hash = ""
+            aggregate.dead = {}
+            aggregate.redo = []
+            aggregate.meta = []
+
+    class CharacterEnrolled(Event):
+        """A character joined the roster."""
+
+        name: str
+        character_id: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Map the name to the character's aggregate id."""
+            apply_campaign_domain(aggregate.domain, self)
+
+    class SessionStarted(Event):
+        """A play session opened."""
+
+        number: int
+        title: str
+        at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Open the session."""
+            apply_campaign_domain(aggregate.domain, self)
+
+    class SessionEnded(Event):
+        """The open play session closed."""
+
+        number: int
+        at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Close the session."""
+            apply_campaign_domain(aggregate.domain, self)
+
+    class CampaignRestored(Event):
+        """Roster and sessions set to the refold of live rulings (after undo or redo)."""
+
+        domain: dict[str, Any]
+
+        def apply(self, aggregate: Any) -> None:
+            """Replace the domain state wholesale."""
+            aggregate.domain = self.domain
+
+    class RulingChained(Event):
+        """Bookkeeping: ruling `number` was recorded with this hash after `prev_hash`."""
+
+        number: int
+        kind: str
+        prev_hash: str
+        hash: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Advance the chain; a new play ruling ends the redo stack."""
+            aggregate.rulings = self.number
+            aggregate.last_hash = self.hash
+            if self.kind == "play":
+                aggregate.redo = []
+
+    class RulingUndone(Event):
+        """Bookkeeping: ruling `target` was retracted by an undo."""
+
+        target: int
+
+        def apply(self, aggregate: Any) -> None:
+            """Mark it dead and make it the next to redo."""
+            aggregate.dead = {**aggregate.dead, str(self.target): self.ruling}
+            aggregate.redo = [*aggregate.redo, self.target]
+            aggregate.meta = [*aggregate.meta, self.ruling]
+
+    class RulingRedone(Event):
+        """Bookkeeping: ruling `target` was restored by a redo."""
+
+        target: int
+
+        def apply(self, aggregate: Any) -> None:
+            """Mark it live again."""
+            aggregate.dead = {k: v for k, v in aggregate.dead.items() if k != str(self.target)}
+            aggregate.redo = [n for n in aggregate.redo if n != self.target]
+            aggregate.meta = [*aggregate.meta, self.ruling]
+
+    # queries
+    @property
+    def system(self) -> str:
+        """The rule system's key."""
+        return str(self.domain["system"])
+
+    @property
+    def open_session(self) -> int | None:
+        """The number of the open play session, if any."""
+        return self.domain["open_session"]  # type: ignore[no-any-return]
+
+    def character(self, name: str) -> dict[str, str] | None:
+        """The roster entry for a name (case-insensitive), or None."""
+        return self.domain["roster"].get(name_key(name))  # type: ignore[no-any-return]
+
+    def is_dead(self, number: int) -> bool:
+        """Whether ruling `number` is currently retracted."""
+        return str(number) in self.dead
+
+    def latest_live(self) -> int | None:
+        """The latest ruling that undo may retract: live, not an undo or redo, not the campaign's creation."""
+        meta = set(self.meta)
+        for n in range(self.rulings, 1, -1):
+            if n not in meta and str(n) not in self.dead:
+                return n
+        return None
+
+
+def blank_campaign_domain(system: str, name: str, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """A campaign's domain state before any roster or session event."""
+    return {"system": system, "name": name, "settings": dict(settings), "roster": {}, "sessions": [], "open_session": None}
+
+
+def apply_campaign_domain(domain: dict[str, Any], event: Any) -> None:
+    """Apply one roster or session event to a campaign's domain state (in place)."""
+    if isinstance(event, Campaign.CharacterEnrolled):
+        domain["roster"] = {**domain["roster"], name_key(event.name): {"name": event.name, "id": event.character_id}}
+    elif isinstance(event, Campaign.SessionStarted):
+        domain["sessions"] = [*domain["sessions"], {"number": event.number, "title": event.title, "started": event.at}]
+        domain["open_session"] = event.number
+    elif isinstance(event, Campaign.SessionEnded):
+        domain["sessions"] = [
+            {**s, "ended": event.at} if s["number"] == event.number else s for s in domain["sessions"]
+        ]
+        domain["open_session"] = None
+
+
+class Ruling(Aggregate):
+    """One GM command: its intent, who and when, every die it consumed, and how it resolved."""
+
+    class Event(Aggregate.Event):
+        """A ruling event; `ruling` is the ruling that made it (for a retraction: the undoing ruling)."""
+
+        ruling: int
+
+    class RulingRecorded(Aggregate.Created):
+        """The GM's command, as given."""
+
+        ruling: int
+        kind: str
+        command: str
+        intent: dict[str, Any]
+        actor: str
+        session: int | None
+        at: str
+        targets: list[int]
+
+        def apply(self, aggregate: Any) -> None:
+            """A live ruling."""
+            aggregate.number = self.ruling
+            aggregate.kind = self.kind
+            aggregate.command = self.command
+            aggregate.intent = self.intent
+            aggregate.retracted = None
+            aggregate.touched = []
+
+    class DiceRolled(Event):
+        """One named roll with every face and its source."""
+
+        data: dict[str, Any]
+
+    class Resolved(Event):
+        """Base of resolution records that change no sheet."""
+
+        data: dict[str, Any]
+
+    class CheckResolved(Resolved):
+        """A check against a DC or threshold, or an opposed check."""
+
+    class AttackResolved(Resolved):
+        """An attack's hit or miss."""
+
+    class ResistanceResolved(Resolved):
+        """A resistance check against an effect."""
+
+    class EffectResolved(Resolved):
+        """Any other rule outcome."""
+
+    class NoteRecorded(Resolved):
+        """A note for the record."""
+
+    class Touched(Event):
+        """Bookkeeping: the aggregates whose state this ruling changed."""
+
+        ids: list[str]
+
+        def apply(self, aggregate: Any) -> None:
+            """Remember them for undo."""
+            aggregate.touched = self.ids
+
+    class RulingRetracted(Event):
+        """The ruling was retracted by ruling `ruling` (undo or retract)."""
+
+        actor: str
+        at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Mark it retracted."""
+            aggregate.retracted = {"by": self.ruling, "actor": self.actor, "at": self.at}
+
+    class RulingReinstated(Event):
+        """The ruling was restored by ruling `ruling` (redo)."""
+
+        actor: str
+        at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Live again."""
+            aggregate.retracted = None
+
+
+RESOLUTION_EVENTS: dict[str, type[Ruling.Resolved]] = {
+    "CheckResolved": Ruling.CheckResolved,
+    "AttackResolved": Ruling.AttackResolved,
+    "ResistanceResolved": Ruling.ResistanceResolved,
+    "EffectResolved": Ruling.EffectResolved,
+    "NoteRecorded": Ruling.NoteRecorded,
+}
+
+
+class Character(Aggregate):
+    """A character's sheet, evolved only through effects the rules produced."""
+
+    class Event(Aggregate.Event):
+        """A character event; `ruling` is the ruling that made it."""
+
+        ruling: int
+
+    class CharacterAdded(Aggregate.Created):
+        """The character entered play with this sheet."""
+
+        ruling: int
+        sheet: dict[str, Any]
+
+        def apply(self, aggregate: Any) -> None:
+            """Active, with the given sheet."""
+            aggregate.active = True
+            aggregate.sheet = self.sheet
+
+    class SheetEvent(Event):
+        """Base of every event that changes the sheet through `sheet.apply_effect`."""
+
+        data: dict[str, Any]
+
+        def apply(self, aggregate: Any) -> None:
+            """The one way a sheet changes."""
+            sheet = apply_effect(Sheet.from_dict(aggregate.sheet), type(self).__name__, self.data)
+            aggregate.sheet = sheet.to_dict()
+
+    class DamageApplied(SheetEvent):
+        """HP lost (data: amount, hp after)."""
+
+    class HealthRecovered(SheetEvent):
+        """HP regained (data: amount, hp after)."""
+
+    class ConditionImposed(SheetEvent):
+        """A condition imposed."""
+
+    class ConditionRemoved(SheetEvent):
+        """A condition removed."""
+
+    class CountersChanged(SheetEvent):
+        """System counters changed (bruises, subdual, durations)."""
+
+    class ResourceChanged(SheetEvent):
+        """A resource (victory points, resolve) spent or gained."""
+
+    class MinionsDefeated(SheetEvent):
+        """Minions of a group defeated."""
+
+    class TraitsChanged(SheetEvent):
+        """Traits changed."""
+
+    class StateRestored(Event):
+        """Sheet set to the refold of its live events (after undo or redo)."""
+
+        active: bool
+        sheet: dict[str, Any] | None
+
+        def apply(self, aggregate: Any) -> None:
+            """Replace the state wholesale."""
+            aggregate.active = self.active
+            aggregate.sheet = self.sheet
+
+    @property
+    def name(self) -> str:
+        """The character's name."""
+        return str(self.sheet["name"])
+
+
+SHEET_EVENTS: dict[str, type[Character.SheetEvent]] = {
+    cls.__name__: cls
+    for cls in (
+        Character.DamageApplied,
+        Character.HealthRecovered,
+        Character.ConditionImposed,
+        Character.ConditionRemoved,
+        Character.CountersChanged,
+        Character.ResourceChanged,
+        Character.MinionsDefeated,
+        Character.TraitsChanged,
+    )
+}
+
+RESTORE_EVENTS = (Character.StateRestored, Campaign.CampaignRestored)
+BOOKKEEPING_EVENTS = (Campaign.RulingChained, Campaign.RulingUndone, Campaign.RulingRedone, Ruling.Touched)
+
+
+def live_character_state(events: Iterable[Any], dead: set[int]) -> dict[str, Any]:
+    """Refold a character's events, skipping retracted rulings and earlier restorations."""
+    active, sheet = False, None
+    for e in events:
+        if isinstance(e, RESTORE_EVENTS) or e.ruling in dead:
+            continue
+        if isinstance(e, Character.CharacterAdded):
+            active, sheet = True, e.sheet
+        elif isinstance(e, Character.SheetEvent) and sheet is not None:
+            sheet = apply_effect(Sheet.from_dict(sheet), type(e).__name__, e.data).to_dict()
+    return {"active": active, "sheet": sheet}
+
+
+def live_campaign_domain(events: Iterable[Any], dead: set[int]) -> dict[str, Any]:
+    """Refold a campaign's roster and session events, skipping retracted rulings."""
+    domain: dict[str, Any] = {}
+    for e in events:
+        if isinstance(e, RESTORE_EVENTS + BOOKKEEPING_EVENTS) or e.ruling in dead:
+            continue
+        if isinstance(e, Campaign.CampaignCreated):
+            domain = blank_campaign_domain(e.system, e.name, e.settings)
+        else:
+            apply_campaign_domain(domain, e)
+    return domain

@@ -1,0 +1,336 @@
+"""The one way in: one method per GM command, each appending exactly one ruling (or refusing, appending nothing)."""
+
+from __future__ import annotations
+
+import getpass
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+from uuid import UUID
+
+from ledger.aggregates import (
+    CAMPAIGN_ID,
+    Campaign,
+    Character,
+    Ruling,
+    live_campaign_domain,
+    live_character_state,
+    ruling_id,
+)
+from ledger.dice import DiceBox
+from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError
+from ledger.rules import SYSTEMS, RuleSystem, get_rules
+from ledger.ruling import Draft
+from ledger.sheet import Sheet
+from ledger.store import EventStore, Target, now_iso, open_store, parse_target
+
+MAX_RETRIES = 50
+_NAME = re.compile(r"^[^\s\-=,#][^=,#]{0,59}$")
+_TRAIT_KEY = re.compile(r"^[a-z][a-z0-9\-]*$")
+
+Decide = Callable[[Draft], dict[str, Any]]
+
+
+def default_actor() -> str:
+    """Who records when --as is not given: the OS user."""
+    try:
+        return getpass.getuser()
+    except Exception:  # no user database entry (containers)
+        return "gm"
+
+
+class Ledger:
+    """A campaign ledger on one database."""
+
+    def __init__(self, target: str | None = None, *, actor: str | None = None, seed: int | None = None) -> None:
+        self.target: Target = parse_target(target)
+        self.actor = actor or default_actor()
+        self.seed = seed
+        self._store: EventStore | None = None
+
+    @property
+    def store(self) -> EventStore:
+        """The event store, opened (and created) on first use."""
+        if self._store is None:
+            self._store = open_store(self.target)
+        return self._store
+
+    def close(self) -> None:
+        """Release database connections."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    # -- queries ----------------------------------------------------------------------------
+    def campaign(self) -> Campaign:
+        """The campaign aggregate; NotInitialised before `ledger init`."""
+        from eventsourcing.application import AggregateNotFoundError
+
+        try:
+            return self.store.repository.get(CAMPAIGN_ID)  # type: ignore[no-any-return]
+        except AggregateNotFoundError:
+            raise NotInitialised(
+                f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh"
+            ) from None
+
+    def rules(self) -> RuleSystem:
+        """The campaign's rule system."""
+        return get_rules(self.campaign().system)
+
+    def sheet(self, name: str) -> Sheet:
+        """A live character's sheet, read from the write side."""
+        entry = self.campaign().character(name)
+        if entry is None:
+            raise NotFound(f"no character called '{name}'", "see: ledger character list")
+        ch: Character = self.store.repository.get(UUID(entry["id"]))
+        return Sheet.from_dict(ch.sheet)
+
+    # -- the ruling loop --------------------------------------------------------------------
+    def rule(
+        self,
+        command: str,
+        intent: dict[str, Any],
+        decide: Decide,
+        *,
+        rolls: Mapping[str, str] | None = None,
+        kind: str = "play",
+    ) -> dict[str, Any]:
+        """Decide and record one ruling; on a concurrent writer's conflict, reload and decide again."""
+        from eventsourcing.persistence import IntegrityError
+
+        for _ in range(MAX_RETRIES):
+            campaign = self.campaign()
+            number = campaign.rulings + 1
+            draft = self._draft(campaign, number, kind, command, intent, rolls)
+            result = decide(draft)
+            try:
+                self._commit(draft)
+            except IntegrityError:
+                continue
+            return {"ruling": number, **result}
+        raise StoreError("the ledger is too busy: another writer kept winning", "try the command again")
+
+    def _draft(
+        self, campaign: Campaign | None, number: int, kind: str, command: str, intent: dict[str, Any], rolls: Any
+    ) -> Draft:
+        box = DiceBox(entered=dict(rolls or {}), seed=self.seed, salt=str(number))
+        return Draft(
+            self.store, campaign, number, kind=kind, command=command, intent=intent, actor=self.actor, at=now_iso(), dice=box
+        )
+
+    def _commit(self, draft: Draft) -> None:
+        """Write the ruling's events in one transaction, then snapshot what crossed an interval."""
+        from eventsourcing.domain import Snapshot
+
+        from ledger.store import SNAPSHOT_INTERVAL
+
+        events = draft.finish()
+        mapper = self.store.mapper
+        stored = [mapper.to_stored_event(e) for e in events]
+        stored.append(mapper.to_stored_event(draft.chain(stored)))
+        try:
+            self.store.recorder.insert_events(stored)
+        except LedgerError:
+            raise
+        except Exception as e:
+            if type(e).__name__ == "IntegrityError":
+                raise
+            if "locked" in str(e):
+                raise StoreError("the ledger database is locked by another program", "try again in a moment") from None
+            raise
+        crossed = {e.originator_id for e in events if e.originator_version % SNAPSHOT_INTERVAL == 0}
+        aggregates = [draft.campaign, draft.ruling, *draft.characters.values(), *draft.extra_aggregates]
+        snaps = [Snapshot.take(a) for a in aggregates if a is not None and a.id in crossed]
+        if snaps and self.store.snapshots is not None:
+            self.store.snapshots.put(snaps)
+
+    # -- campaign ---------------------------------------------------------------------------
+    def init(self, system: str, name: str | None = None) -> dict[str, Any]:
+        """Create the campaign (ruling 1)."""
+        if system not in SYSTEMS:
+            raise BadInput(f"unknown system '{system}'", f"choose one of: {', '.join(SYSTEMS)}")
+        from eventsourcing.application import AggregateNotFoundError
+
+        try:
+            existing: Campaign = self.store.repository.get(CAMPAIGN_ID)
+        except AggregateNotFoundError:
+            existing = None  # type: ignore[assignment]
+        if existing is not None:
+            raise Conflict(
+                f"{self.target.describe()} already holds a {existing.system} campaign", "use another --db for a new campaign"
+            )
+        title = name or "Campaign"
+        draft = self._draft(None, 1, "play", "init", {"system": system, "name": title}, None)
+        draft.campaign = Campaign._create(
+            Campaign.CampaignCreated, id=CAMPAIGN_ID, ruling=1, system=system, name=title, settings={}
+        )
+        draft._take(draft.campaign)
+        draft.touched[CAMPAIGN_ID.hex] = None
+        from eventsourcing.persistence import IntegrityError
+
+        try:
+            self._commit(draft)
+        except IntegrityError:
+            raise Conflict(f"{self.target.describe()} already holds a campaign") from None
+        return {"ruling": 1, "system": system, "name": title}
+
+    def start_session(self, title: str | None = None) -> dict[str, Any]:
+        """Open a play session."""
+
+        def decide(d: Draft) -> dict[str, Any]:
+            if d.campaign.open_session is not None:
+                raise Conflict(f"session {d.campaign.open_session} is still open", "end it first: ledger session end")
+            number = len(d.campaign.domain["sessions"]) + 1
+            t = title or f"Session {number}"
+            d.campaign_event(Campaign.SessionStarted, number=number, title=t, at=d.at)
+            return {"session": number, "title": t}
+
+        return self.rule("session start", {"title": title}, decide)
+
+    def end_session(self) -> dict[str, Any]:
+        """Close the open play session."""
+
+        def decide(d: Draft) -> dict[str, Any]:
+            number = d.campaign.open_session
+            if number is None:
+                raise Conflict("no session is open", "start one: ledger session start")
+            d.campaign_event(Campaign.SessionEnded, number=number, at=d.at)
+            return {"session": number}
+
+        return self.rule("session end", {}, decide)
+
+    # -- characters -------------------------------------------------------------------------
+    def add_character(
+        self,
+        name: str,
+        traits: Mapping[str, str],
+        *,
+        minion: bool = False,
+        count: int = 1,
+        pc: bool = False,
+        powers: Mapping[str, Mapping[str, Any]] | None = None,
+        typed_traits: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Add a character with validated traits."""
+        name = name.strip()
+        if not _NAME.match(name):
+            raise BadInput(f"'{name}' can't be a character name", "1-60 characters, not starting with '-', no '=', ',' or '#'")
+        if count < 1:
+            raise BadInput(f"--count must be at least 1, got {count}")
+        if count > 1 and not minion:
+            raise BadInput("--count is for minion groups", "add --minion")
+
+        def decide(d: Draft) -> dict[str, Any]:
+            rules = get_rules(d.campaign.system)
+            parsed: dict[str, Any] = dict(typed_traits or {})
+            for key, value in traits.items():
+                k = key.strip().lower().replace(" ", "-").replace("_", "-")
+                if not _TRAIT_KEY.match(k):
+                    raise BadInput(f"'{key}' is not a trait key", "lower-case words joined by hyphens, e.g. improved-initiative")
+                parsed[k] = rules.parse_trait(k, value)
+            sheet = rules.new_sheet(name, parsed, minion=minion, count=count, pc=pc)
+            if powers:
+                from dataclasses import replace
+
+                sheet = replace(sheet, powers={k: dict(v) for k, v in powers.items()})
+            d.add_character(sheet)
+            return {"character": sheet.to_dict()}
+
+        intent = {"name": name, "traits": dict(traits), "minion": minion, "count": count, "pc": pc}
+        if powers:
+            intent["powers"] = {k: dict(v) for k, v in powers.items()}
+        if typed_traits:
+            intent["typed_traits"] = dict(typed_traits)
+        return self.rule("character add", intent, decide)
+
+    # -- play -------------------------------------------------------------------------------
+    def roll(self, expr: str, *, for_name: str | None = None, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A free roll, recorded as a ruling with one DiceRolled event (roll name: `roll`)."""
+
+        def decide(d: Draft) -> dict[str, Any]:
+            spec = get_rules(d.campaign.system).roll_spec(expr)
+            owner = d.character(for_name).name if for_name else None
+            d.roll_specs["roll"] = spec
+            if owner:
+                d.roll_owners["roll"] = owner
+            r = d.dice.take("roll", spec)
+            d.flush_dice()
+            return {"roll": r.to_data()}
+
+        return self.rule("roll", {"expr": expr, "for": for_name}, decide, rolls=rolls)
+
+    def damage(self, target: str, amount: int, *, subdual: bool = False) -> dict[str, Any]:
+        """Direct HP loss (no resistance roll)."""
+        if amount < 0:
+            raise BadInput(f"damage can't be negative, got {amount}", "to heal, use: ledger recover")
+
+        def decide(d: Draft) -> dict[str, Any]:
+            sheet = d.sheet(target)
+            d.apply(get_rules(d.campaign.system).damage(sheet, amount, subdual=subdual))
+            return {"character": d.sheet(target).to_dict()}
+
+        return self.rule("damage", {"target": target, "amount": amount, "subdual": subdual}, decide)
+
+    def condition(self, target: str, condition: str, *, add: bool) -> dict[str, Any]:
+        """Impose or remove a known condition of the campaign's system."""
+        cond = condition.strip().lower().replace(" ", "-").replace("_", "-")
+
+        def decide(d: Draft) -> dict[str, Any]:
+            rules = get_rules(d.campaign.system)
+            if cond not in rules.conditions:
+                raise BadInput(
+                    f"unknown condition '{condition}' in {rules.title}", f"known: {', '.join(sorted(rules.conditions))}"
+                )
+            sheet = d.sheet(target)
+            if add and sheet.has(cond):
+                raise Conflict(f"{sheet.name} is already {cond}")
+            if not add and not sheet.has(cond):
+                raise Conflict(f"{sheet.name} is not {cond}", f"conditions now: {', '.join(sheet.conditions) or 'none'}")
+            d.apply(rules.impose(sheet, cond) if add else rules.remove(sheet, cond))
+            return {"character": d.sheet(target).to_dict()}
+
+        verb = "condition add" if add else "condition remove"
+        return self.rule(verb, {"target": target, "condition": cond}, decide)
+
+    # -- undo and redo ----------------------------------------------------------------------
+    def undo(self) -> dict[str, Any]:
+        """Retract the latest live ruling; state becomes the refold of the history without it."""
+
+        def decide(d: Draft) -> dict[str, Any]:
+            target = d.campaign.latest_live()
+            if target is None:
+                raise Conflict("nothing to undo")
+            return self._set_live(d, target, live=False)
+
+        return self.rule("undo", {}, decide, kind="undo")
+
+    def redo(self) -> dict[str, Any]:
+        """Restore the latest undone ruling (until a new ruling is made)."""
+
+        def decide(d: Draft) -> dict[str, Any]:
+            if not d.campaign.redo:
+                raise Conflict("nothing to redo")
+            return self._set_live(d, d.campaign.redo[-1], live=True)
+
+        return self.rule("redo", {}, decide, kind="redo")
+
+    def _set_live(self, d: Draft, target: int, *, live: bool) -> dict[str, Any]:
+        """Mark `target` dead or live, and restore every aggregate it touched by refolding live events."""
+        r: Ruling = self.store.repository.get(ruling_id(target))
+        d.extra_aggregates.append(r)
+        dead = {int(n) for n in d.campaign.dead}
+        dead = dead - {target} if live else dead | {target}
+        d.trigger(r, Ruling.RulingReinstated if live else Ruling.RulingRetracted, actor=d.actor, at=d.at)
+        for hex_id in r.touched:
+            aid = UUID(hex_id)
+            history = list(self.store.events.get(aid))
+            if aid == CAMPAIGN_ID:
+                d.campaign_event(Campaign.CampaignRestored, domain=live_campaign_domain(history, dead))
+                continue
+            ch: Character = self.store.repository.get(aid)
+            state = live_character_state(history, dead)
+            d.trigger(ch, Character.StateRestored, active=state["active"], sheet=state["sheet"])
+            d.extra_aggregates.append(ch)
+            d.touched[hex_id] = None
+        d.campaign_event(Campaign.RulingRedone if live else Campaign.RulingUndone, domain=False, target=target)
+        return {"target": target, "command": r.command, "undone" if not live else "redone": target}

@@ -1,0 +1,259 @@
+"""Dice: notation, the three mechanics, and where faces come from (rolled, seeded or entered).
+
+A `Roll` keeps every face. Rules never roll: they ask a `Dice` provider for a named roll of a given
+`DiceSpec` and get faces back. In play the provider is a `DiceBox` (entered faces first, otherwise the
+ledger rolls); in replay it is a `RecordedDice` that hands back exactly what was recorded.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from ledger.errors import BadInput
+
+Kind = Literal["fudge", "d20", "pool", "sum"]
+Source = Literal["rolled", "seeded", "entered"]
+
+
+@dataclass(frozen=True)
+class DiceSpec:
+    """What a roll needs: how many dice of which kind, and a flat modifier."""
+
+    kind: Kind
+    count: int
+    sides: int
+    modifier: int = 0
+
+    @property
+    def notation(self) -> str:
+        """The ordinary notation: 3dF+2, 1d20+3, 5d6 pool, 2d6+1."""
+        die = "dF" if self.kind == "fudge" else f"d{self.sides}"
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        pool = " pool" if self.kind == "pool" else ""
+        return f"{self.count}{die}{mod}{pool}"
+
+    def face_range(self) -> tuple[int, int]:
+        """The smallest and largest face one die of this spec can show."""
+        return (-1, 1) if self.kind == "fudge" else (1, self.sides)
+
+    def total(self, faces: tuple[int, ...]) -> int:
+        """The roll's total: a sum plus modifier, or for a pool the number of successes."""
+        if self.kind == "pool":
+            return pool_successes(faces)
+        return sum(faces) + self.modifier
+
+
+FUDGE = DiceSpec("fudge", 3, 3)
+D20 = DiceSpec("d20", 1, 20)
+
+
+def fudge(modifier: int = 0) -> DiceSpec:
+    """3dF plus a bonus (Humans & Heroes)."""
+    return DiceSpec("fudge", 3, 3, modifier)
+
+
+def d20(modifier: int = 0) -> DiceSpec:
+    """1d20 plus a bonus (d20 Supers)."""
+    return DiceSpec("d20", 1, 20, modifier)
+
+
+def pool(size: int) -> DiceSpec:
+    """A pool of d6 (Prowlers & Paragons); a pool of 0 dice rolls nothing and scores 0."""
+    if size < 0:
+        raise BadInput(f"a dice pool can't have {size} dice")
+    return DiceSpec("pool", size, 6)
+
+
+def pool_successes(faces: tuple[int, ...]) -> int:
+    """P&P: every 2 or 4 is one success, every 6 two successes."""
+    return sum(1 if f in (2, 4) else 2 if f == 6 else 0 for f in faces)
+
+
+_NOTATION = re.compile(
+    r"^\s*(?P<count>\d*)\s*d\s*(?P<sides>\d+|[fF])\s*(?:(?P<sign>[+-])\s*(?P<mod>\d+))?\s*(?P<pool>pool)?\s*$"
+)
+
+
+def parse_notation(expr: str, *, pools: bool = False) -> DiceSpec:
+    """Parse NdM+K, NdF+K or 'Nd6 pool'; with pools=True a bare Nd6 is a P&P pool."""
+    m = _NOTATION.match(expr)
+    if not m:
+        raise BadInput(f"'{expr}' is not dice notation", "write it like 3dF, 1d20+3, 2d6+1 or 5d6 pool")
+    count = int(m["count"] or 1)
+    sides_s = m["sides"]
+    mod = int(m["mod"] or 0) * (-1 if m["sign"] == "-" else 1)
+    if count < 1 or count > 100:
+        raise BadInput(f"'{expr}': between 1 and 100 dice, please")
+    if sides_s in ("f", "F"):
+        return DiceSpec("fudge", count, 3, mod)
+    sides = int(sides_s)
+    if sides < 2 or sides > 1000:
+        raise BadInput(f"'{expr}': a die needs between 2 and 1000 sides")
+    if m["pool"] or (pools and sides == 6 and not m["sign"]):
+        if sides != 6 or m["sign"]:
+            raise BadInput(f"'{expr}': a pool is plain d6, with no modifier")
+        return DiceSpec("pool", count, 6)
+    if sides == 20 and count == 1:
+        return DiceSpec("d20", 1, 20, mod)
+    return DiceSpec("sum", count, sides, mod)
+
+
+_FUDGE_FACES = {"+": 1, "-": -1, "0": 0, "1": 1, "-1": -1, "+1": 1}
+
+
+def parse_faces(name: str, text: str, spec: DiceSpec) -> tuple[int, ...]:
+    """Validate faces the GM typed (`+,0,-` or `17` or `6,4,1`) against what the roll needs."""
+    parts = [p.strip() for p in text.split(",")] if text.strip() else []
+    faces: list[int] = []
+    for p in parts:
+        if spec.kind == "fudge":
+            if p not in _FUDGE_FACES:
+                raise BadInput(f"roll '{name}': '{p}' is not a Fudge face", "Fudge faces are +, - and 0")
+            faces.append(_FUDGE_FACES[p])
+        else:
+            try:
+                face = int(p)
+            except ValueError:
+                raise BadInput(f"roll '{name}': '{p}' is not a number") from None
+            lo, hi = spec.face_range()
+            if not lo <= face <= hi:
+                raise BadInput(f"roll '{name}': {face} is not a face of a d{spec.sides}", f"faces run {lo} to {hi}")
+            faces.append(face)
+    if len(faces) != spec.count:
+        raise BadInput(
+            f"roll '{name}' needs {spec.count} {'die' if spec.count == 1 else 'dice'} ({spec.notation}), got {len(faces)}"
+        )
+    return tuple(faces)
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One named roll: every face, its total, where it came from, and whether a rule used it."""
+
+    name: str
+    spec: DiceSpec
+    faces: tuple[int, ...]
+    source: Source
+    used: bool = True
+
+    @property
+    def total(self) -> int:
+        """The total the rules read (sum plus modifier, or successes for a pool)."""
+        return self.spec.total(self.faces)
+
+    @property
+    def natural(self) -> int:
+        """The sum of the faces without the modifier (a d20's natural roll)."""
+        return sum(self.faces)
+
+    @property
+    def all_plus(self) -> bool:
+        """Every Fudge die came up +: a critical success in H&H."""
+        return self.spec.kind == "fudge" and len(self.faces) > 0 and all(f == 1 for f in self.faces)
+
+    @property
+    def all_minus(self) -> bool:
+        """Every Fudge die came up -: a critical failure in H&H."""
+        return self.spec.kind == "fudge" and len(self.faces) > 0 and all(f == -1 for f in self.faces)
+
+    def to_data(self) -> dict[str, object]:
+        """The payload of a DiceRolled event."""
+        return {
+            "name": self.name,
+            "notation": self.spec.notation,
+            "kind": self.spec.kind,
+            "sides": self.spec.sides,
+            "modifier": self.spec.modifier,
+            "faces": list(self.faces),
+            "total": self.total,
+            "source": self.source,
+            "used": self.used,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict) -> Roll:  # type: ignore[type-arg]
+        """Rebuild a roll from a DiceRolled payload."""
+        spec = DiceSpec(data["kind"], len(data["faces"]), data["sides"], data.get("modifier", 0))
+        return cls(data["name"], spec, tuple(data["faces"]), data["source"], data.get("used", True))
+
+
+class Dice(Protocol):
+    """Where rules get faces from: by name, for a spec. Rules never roll."""
+
+    def take(self, name: str, spec: DiceSpec) -> Roll:
+        """Return the faces of the roll called `name`."""
+        ...
+
+
+@dataclass
+class DiceBox:
+    """Faces for one ruling: entered faces first, else rolled (seeded per ruling and name, or system RNG)."""
+
+    entered: dict[str, str] = field(default_factory=dict)
+    seed: int | None = None
+    salt: str = ""
+    taken: dict[str, Roll] = field(default_factory=dict)
+
+    def take(self, name: str, spec: DiceSpec) -> Roll:
+        """Consume the roll `name`: the GM's faces if entered, otherwise a fresh roll."""
+        if name in self.taken:
+            raise BadInput(f"roll '{name}' is needed twice in one ruling")
+        if name in self.entered:
+            roll = Roll(name, spec, parse_faces(name, self.entered[name], spec), "entered")
+        else:
+            rng: random.Random
+            if self.seed is not None:
+                rng = random.Random(f"{self.seed}/{self.salt}/{name}")
+                source: Source = "seeded"
+            else:
+                rng = random.SystemRandom()
+                source = "rolled"
+            lo, hi = spec.face_range()
+            roll = Roll(name, spec, tuple(rng.randint(lo, hi) for _ in range(spec.count)), source)
+        self.taken[name] = roll
+        return roll
+
+    def unused(self, specs: dict[str, DiceSpec]) -> list[Roll]:
+        """Entered rolls no rule asked for, validated against the command's specs and marked unused."""
+        out = []
+        for name, text in self.entered.items():
+            if name in self.taken:
+                continue
+            if name not in specs:
+                raise BadInput(f"this command takes no roll named '{name}'", f"it takes: {', '.join(specs) or 'none'}")
+            out.append(Roll(name, specs[name], parse_faces(name, text, specs[name]), "entered", used=False))
+        return out
+
+
+@dataclass
+class RecordedDice:
+    """Replay: hand back exactly the faces a ruling recorded; never roll."""
+
+    rolls: dict[str, Roll]
+    taken: dict[str, Roll] = field(default_factory=dict)
+
+    def take(self, name: str, spec: DiceSpec) -> Roll:
+        """Return the recorded roll `name`; a roll that was never made is an error for the caller."""
+        if name not in self.rolls:
+            raise BadInput(f"roll '{name}' was never made in this ruling")
+        rec = self.rolls[name]
+        roll = Roll(name, spec, rec.faces, rec.source)
+        self.taken[name] = roll
+        return roll
+
+
+def parse_roll_options(values: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """Turn repeated `--roll NAME=FACES` into a dict; a malformed one is bad input."""
+    out: dict[str, str] = {}
+    for v in values:
+        name, sep, faces = v.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise BadInput(f"--roll '{v}' is not NAME=FACES", "for example --roll attack=+,0,- or --roll attack=17")
+        if name in out:
+            raise BadInput(f"--roll '{name}' given twice")
+        out[name] = faces
+    return out

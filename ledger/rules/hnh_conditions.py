@@ -1,0 +1,186 @@
+"""H&H conditions: what each implies, what supersedes what, and how progressive conditions add degrees.
+
+Source: hnh-site/conditions.txt (Progressive Conditions, Basic Conditions, Combined Conditions, Damage
+Conditions and the condition cards). Readings are in docs/interpretations-hnh.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ledger.errors import BadInput, ImpossibleAction
+from ledger.sheet import Effect, Sheet
+
+# conditions.txt: basic, combined and damage (HP) conditions, in CLI spelling.
+BASIC = frozenset(
+    "compelled controlled dazed debilitated deaf defenseless disabled entranced fatigued hindered immobile "
+    "impaired prone stunned surprised unaware vulnerable weakened".split()
+)
+COMBINED = frozenset("asleep blind bound exhausted incapacitated paralyzed restrained staggered".split())
+HP_CONDITIONS = frozenset({"battered", "dying", "stabilized", "dead"})
+CONDITIONS = BASIC | COMBINED | HP_CONDITIONS
+
+# What each condition is made of or makes the character (cards: "Made of", "is ...").
+COMPONENTS: dict[str, frozenset[str]] = {
+    "asleep": frozenset({"defenseless", "stunned", "unaware"}),
+    "blind": frozenset({"hindered", "defenseless"}),
+    "bound": frozenset({"defenseless", "immobile", "impaired"}),
+    "exhausted": frozenset({"impaired", "hindered"}),
+    "incapacitated": frozenset({"defenseless", "stunned", "unaware"}),
+    "paralyzed": frozenset({"defenseless", "immobile"}),
+    "restrained": frozenset({"hindered", "vulnerable"}),
+    "staggered": frozenset({"dazed", "hindered"}),
+    "battered": frozenset({"dazed", "hindered"}),
+    "dying": frozenset({"incapacitated"}),
+    "stabilized": frozenset({"incapacitated"}),
+    "dead": frozenset({"incapacitated"}),
+    "entranced": frozenset({"stunned"}),
+    "fatigued": frozenset({"hindered"}),
+    "prone": frozenset({"hindered"}),
+    "surprised": frozenset({"vulnerable"}),
+    "stunned": frozenset({"immobile"}),
+}
+
+# "X supersedes Y" in conditions.txt; a superseded condition has no effect while X applies.
+SUPERSEDES: dict[str, frozenset[str]] = {
+    "controlled": frozenset({"compelled"}),
+    "compelled": frozenset({"dazed"}),  # Compelled: "the dazed is ignored"
+    "stunned": frozenset({"dazed"}),
+    "incapacitated": frozenset({"dazed", "stunned"}),
+    "exhausted": frozenset({"fatigued"}),
+    "immobile": frozenset({"hindered"}),
+    "disabled": frozenset({"impaired"}),
+    "defenseless": frozenset({"vulnerable"}),
+    "bound": frozenset({"restrained"}),
+    "debilitated": frozenset({"weakened"}),
+}
+
+# Progressive Conditions table: rows of first, second and third degree (None: no such degree).
+ROWS: tuple[tuple[str | None, ...], ...] = (
+    (None, "compelled", "controlled"),
+    ("dazed", "stunned", "incapacitated"),
+    ("fatigued", "exhausted", "asleep"),
+    ("hindered", "immobile"),
+    ("impaired", "disabled"),
+    ("vulnerable", "defenseless"),
+)
+
+
+def row_of(condition: str) -> tuple[tuple[str | None, ...], int] | None:
+    """The progression row of a condition and its degree (1-3), or None if it does not progress."""
+    for row in ROWS:
+        if condition in row:
+            return row, row.index(condition) + 1
+    return None
+
+
+def closure(conditions: Iterable[str]) -> set[str]:
+    """Every condition the given ones are or imply, transitively."""
+    out: set[str] = set()
+    todo = list(conditions)
+    while todo:
+        c = todo.pop()
+        if c not in out:
+            out.add(c)
+            todo.extend(COMPONENTS.get(c, ()))
+    return out
+
+
+def implied(imposed: Iterable[str]) -> list[str]:
+    """Conditions implied by the imposed ones (incapacitated -> defenseless, stunned, unaware, ...)."""
+    imposed = set(imposed)
+    return sorted(closure(imposed) - imposed)
+
+
+def effective(imposed: Iterable[str]) -> list[str]:
+    """Imposed plus implied conditions, minus those another effective condition supersedes."""
+    everything = closure(imposed)
+    out = set(everything)
+    for c in everything:
+        for lesser in SUPERSEDES.get(c, ()):
+            if lesser not in closure([c]):
+                out.discard(lesser)
+    if "dead" in everything:
+        out = closure(["dead"])
+    return sorted(out)
+
+
+def has(sheet: Sheet, condition: str) -> bool:
+    """Whether the condition applies to the sheet, imposed or implied (and not superseded)."""
+    return condition in effective(sheet.conditions)
+
+
+def check_penalty(sheet: Sheet) -> int:
+    """Impaired -1, disabled -2 on the character's checks (Impaired, Disabled; disabled supersedes)."""
+    eff = effective(sheet.conditions)
+    return -2 if "disabled" in eff else -1 if "impaired" in eff else 0
+
+
+def require_able(sheet: Sheet, doing: str = "act") -> None:
+    """The dead and the stunned (incapacitated, asleep, dying, ...) take no actions (Stunned, Dead)."""
+    if sheet.has("dead"):
+        raise ImpossibleAction(f"{sheet.name} is dead and can't {doing}")
+    if "stunned" in effective(sheet.conditions):
+        why = next((c for c in sheet.conditions if "stunned" in closure([c])), "stunned")
+        raise ImpossibleAction(f"{sheet.name} is {why} and can't {doing}", "stunned characters take no actions")
+
+
+def known(condition: str) -> str:
+    """A condition name in CLI spelling, or BadInput."""
+    c = condition.strip().lower()
+    if c not in CONDITIONS:
+        raise BadInput(f"'{condition}' is not a Humans & Heroes condition", f"conditions: {', '.join(sorted(CONDITIONS))}")
+    return c
+
+
+def _imposed(sheet: Sheet, condition: str, note: str) -> Effect:
+    return Effect("ConditionImposed", sheet.name, {"condition": condition, **({"note": note} if note else {})})
+
+
+def _removed(sheet: Sheet, condition: str, note: str) -> Effect:
+    return Effect("ConditionRemoved", sheet.name, {"condition": condition, **({"note": note} if note else {})})
+
+
+def impose_effects(sheet: Sheet, condition: str, note: str = "") -> list[Effect]:
+    """Impose a condition: progressive rows add degrees, higher degrees replace lower, repeats are redundant."""
+    if sheet.has("dead"):
+        raise ImpossibleAction(f"{sheet.name} is dead: no other condition applies", "revive the character first")
+    found = row_of(condition)
+    if found is None:
+        if condition in sheet.conditions or (condition == "restrained" and sheet.has("bound")):
+            return []
+        out = [_imposed(sheet, condition, note)]
+        if condition == "bound" and sheet.has("restrained"):
+            out.insert(0, _removed(sheet, "restrained", note or "bound supersedes restrained"))
+        return out
+    row, degree = found
+    present = [row.index(c) + 1 for c in sheet.conditions if c in row]
+    existing = max(present, default=0)
+    new_degree = min(len(row), existing + degree) if existing else degree
+    result = row[new_degree - 1]
+    assert result is not None
+    keep: set[str] = {result}
+    if result == "asleep":  # "Asleep doesn't replace fatigued or exhausted"
+        below = [c for c in (*sheet.conditions, condition) if c in ("fatigued", "exhausted")]
+        if below:
+            keep.add("exhausted" if "exhausted" in below else "fatigued")
+    out = [_removed(sheet, c, note) for c in sheet.conditions if c in row and c not in keep]
+    out += [_imposed(sheet, c, note) for c in sorted(keep) if c not in sheet.conditions]
+    if result == "incapacitated" and "prone" not in sheet.conditions:
+        out.append(_imposed(sheet, "prone", note or "the incapacitated fall prone"))
+    return out
+
+
+def remove_effects(sheet: Sheet, condition: str, note: str = "") -> list[Effect]:
+    """Remove a condition; removing one part of an imposed combined condition leaves the other parts."""
+    if condition in sheet.conditions:
+        return [_removed(sheet, condition, note)]
+    for combined in sheet.conditions:
+        parts = COMPONENTS.get(combined, frozenset())
+        if condition in parts and combined not in HP_CONDITIONS:
+            out = [_removed(sheet, combined, note or f"{condition} resolved on its own")]
+            out += [_imposed(sheet, p, note) for p in sorted(parts - {condition}) if p not in sheet.conditions]
+            return out
+    if condition in effective(sheet.conditions):
+        raise BadInput(f"{sheet.name} is {condition} only through an HP condition", "HP conditions follow HP")
+    raise BadInput(f"{sheet.name} is not {condition}")

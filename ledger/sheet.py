@@ -1,0 +1,160 @@
+"""The character sheet as a value, and the outcome vocabulary that evolves it.
+
+Rules return `Effect`s; `apply_effect` is the one pure function that turns a sheet and an effect into the
+next sheet. The Character aggregate folds its events through the same function, so what a rule predicts
+and what the store replays can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+Value = int | str
+
+# Effects that change a character's sheet (each becomes an event on the Character aggregate).
+SHEET_EFFECTS = frozenset(
+    {
+        "DamageApplied",  # {amount, hp, counters?}: hp is the value after floors and thresholds
+        "HealthRecovered",  # {amount, hp, counters?}
+        "ConditionImposed",  # {condition, note?}
+        "ConditionRemoved",  # {condition, note?}
+        "CountersChanged",  # {counters: {key: int | None}}: None deletes the key
+        "ResourceChanged",  # {resource, delta, value}
+        "MinionsDefeated",  # {defeated, count}
+        "TraitsChanged",  # {traits: {key: value | None}}
+    }
+)
+
+# Effects that record a resolution without changing any sheet (events on the Ruling aggregate).
+RULING_EFFECTS = frozenset(
+    {
+        "CheckResolved",  # a check against a DC, threshold or opposed check
+        "AttackResolved",  # hit or miss, with totals and the defense it met
+        "ResistanceResolved",  # a resistance check (H&H Toughness vs power), its degree and outcome
+        "EffectResolved",  # any other rule outcome worth reading in the log (durations, chains)
+        "NoteRecorded",  # free text for the GM's record
+    }
+)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One outcome of a rule: an event name, the character it is about ('' for none), and its data."""
+
+    event: str
+    target: str
+    data: Mapping[str, Any]
+
+    def __post_init__(self) -> None:
+        if self.event not in SHEET_EFFECTS and self.event not in RULING_EFFECTS:
+            raise ValueError(f"unknown effect {self.event!r}")
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A character's state: traits, HP, conditions, resources, and system-specific counters."""
+
+    name: str
+    system: str
+    traits: Mapping[str, Value] = field(default_factory=dict)
+    hp: int = 0
+    max_hp: int = 0
+    conditions: tuple[str, ...] = ()
+    resources: Mapping[str, int] = field(default_factory=dict)
+    counters: Mapping[str, int] = field(default_factory=dict)
+    powers: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    minion: bool = False
+    count: int = 1
+    pc: bool = False
+
+    def has(self, condition: str) -> bool:
+        """Whether the condition is imposed on the sheet."""
+        return condition in self.conditions
+
+    def trait(self, key: str, default: int = 0) -> int:
+        """A numeric trait, or the default when the character lacks it."""
+        v = self.traits.get(key, default)
+        return v if isinstance(v, int) else default
+
+    def counter(self, key: str) -> int:
+        """A system-specific counter (bruises, subdual damage, ...); 0 when never set."""
+        return self.counters.get(key, 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for events, snapshots and projections."""
+        return {
+            "name": self.name,
+            "system": self.system,
+            "traits": dict(self.traits),
+            "hp": self.hp,
+            "max_hp": self.max_hp,
+            "conditions": list(self.conditions),
+            "resources": dict(self.resources),
+            "counters": dict(self.counters),
+            "powers": {k: dict(v) for k, v in self.powers.items()},
+            "minion": self.minion,
+            "count": self.count,
+            "pc": self.pc,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Sheet:
+        """The inverse of to_dict."""
+        return cls(
+            name=d["name"],
+            system=d["system"],
+            traits=dict(d.get("traits", {})),
+            hp=d.get("hp", 0),
+            max_hp=d.get("max_hp", 0),
+            conditions=tuple(d.get("conditions", ())),
+            resources=dict(d.get("resources", {})),
+            counters=dict(d.get("counters", {})),
+            powers={k: dict(v) for k, v in d.get("powers", {}).items()},
+            minion=d.get("minion", False),
+            count=d.get("count", 1),
+            pc=d.get("pc", False),
+        )
+
+
+def _merge(base: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in changes.items():
+        if v is None:
+            out.pop(k, None)
+        else:
+            out[k] = v
+    return out
+
+
+def apply_effect(sheet: Sheet, event: str, data: Mapping[str, Any]) -> Sheet:
+    """The next sheet after a sheet effect; ruling effects leave the sheet as it is."""
+    if event in ("DamageApplied", "HealthRecovered"):
+        sheet = replace(sheet, hp=data["hp"])
+        if "counters" in data:
+            sheet = replace(sheet, counters=_merge(sheet.counters, data["counters"]))
+        return sheet
+    if event == "ConditionImposed":
+        if data["condition"] in sheet.conditions:
+            return sheet
+        return replace(sheet, conditions=(*sheet.conditions, data["condition"]))
+    if event == "ConditionRemoved":
+        return replace(sheet, conditions=tuple(c for c in sheet.conditions if c != data["condition"]))
+    if event == "CountersChanged":
+        return replace(sheet, counters=_merge(sheet.counters, data["counters"]))
+    if event == "ResourceChanged":
+        return replace(sheet, resources={**sheet.resources, data["resource"]: data["value"]})
+    if event == "MinionsDefeated":
+        return replace(sheet, count=data["count"])
+    if event == "TraitsChanged":
+        return replace(sheet, traits=_merge(sheet.traits, data["traits"]))
+    return sheet
+
+
+def apply_all(sheet: Sheet, effects: list[Effect]) -> Sheet:
+    """Fold the effects aimed at this sheet's character, in order."""
+    for e in effects:
+        if e.target == sheet.name and e.event in SHEET_EFFECTS:
+            sheet = apply_effect(sheet, e.event, e.data)
+    return sheet

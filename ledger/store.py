@@ -1,0 +1,142 @@
+"""Persistence from a target: a SQLite file path (default) or an SQLAlchemy-style URL.
+
+The environment is built here from the target alone: stray shell variables (PERSISTENCE_MODULE,
+LEDGER_SQLITE_DBNAME, ...) are ignored, and there is no in-memory fallback.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import orjson
+from eventsourcing.application import Application
+from eventsourcing.persistence import JSONTranscoder, Transcoder
+from eventsourcing.utils import Environment
+
+from ledger.aggregates import Campaign, Character, Ruling
+from ledger.errors import StoreError
+from ledger.target import DEFAULT_TARGET, Target, parse_target
+
+SNAPSHOT_INTERVAL = 50
+
+
+def build_env(target: Target) -> dict[str, str]:
+    """The eventsourcing settings for a target, and nothing from the shell."""
+    if target.kind == "sqlite":
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": target.path,
+            "SQLITE_LOCK_TIMEOUT": "30",
+        }
+    return {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": target.dbname,
+        "POSTGRES_HOST": target.host,
+        "POSTGRES_PORT": target.port,
+        "POSTGRES_USER": target.user,
+        "POSTGRES_PASSWORD": target.password,
+        "POSTGRES_CONNECT_TIMEOUT": "5",
+        "POSTGRES_POOL_SIZE": "2",
+        "POSTGRES_LOCK_TIMEOUT": "30",
+    }
+
+
+def _tag(obj: Any, types: dict[type, Any]) -> Any:
+    """Replace registered non-JSON types with the transcoder's tagged form, recursively."""
+    t = type(obj)
+    if t is str or t is int or t is bool or obj is None or t is float:
+        return obj
+    if t is dict:
+        return {k: _tag(v, types) for k, v in obj.items()}
+    if t is list or t is tuple:
+        return [_tag(v, types) for v in obj]
+    transcoding = types.get(t)
+    if transcoding is None:
+        raise TypeError(f"Object of type {t} is not serializable")
+    return {"_type_": transcoding.name, "_data_": _tag(transcoding.encode(obj), types)}
+
+
+class OrjsonTranscoder(JSONTranscoder):
+    """JSONTranscoder's format, encoded and decoded with orjson."""
+
+    def encode(self, obj: Any) -> bytes:
+        """Tag registered types, then dump compactly."""
+        return orjson.dumps(_tag(obj, self.types))
+
+    def decode(self, data: bytes) -> Any:
+        """Load, then untag registered types."""
+        return self._untag(orjson.loads(data))
+
+    def _untag(self, obj: Any) -> Any:
+        if type(obj) is dict:
+            if len(obj) == 2 and "_type_" in obj and "_data_" in obj:
+                return self._decode_obj({"_type_": obj["_type_"], "_data_": self._untag(obj["_data_"])})
+            return {k: self._untag(v) for k, v in obj.items()}
+        if type(obj) is list:
+            return [self._untag(v) for v in obj]
+        return obj
+
+
+class EventStore(Application[UUID]):
+    """The eventsourcing application holding the ledger's event log and snapshots."""
+
+    name = "Ledger"
+    snapshotting_intervals = {Campaign: SNAPSHOT_INTERVAL, Character: SNAPSHOT_INTERVAL, Ruling: SNAPSHOT_INTERVAL}
+
+    def construct_env(self, name: str, env: Any = None) -> Environment:
+        """Only what the target says: never os.environ, never an in-memory default."""
+        _env = dict(env or {})
+        _env["IS_SNAPSHOTTING_ENABLED"] = "y"
+        if _env.get("PERSISTENCE_MODULE") not in ("eventsourcing.sqlite", "eventsourcing.postgres"):
+            raise StoreError("no ledger database configured", "give --db PATH or set LEDGER_DB")
+        return Environment(name, _env)
+
+    def construct_transcoder(self) -> Transcoder:
+        """orjson, with eventsourcing's registered UUID/Decimal/datetime transcodings."""
+        transcoder = OrjsonTranscoder()
+        self.register_transcodings(transcoder)
+        return transcoder
+
+
+def _check_sqlite_path(path: str) -> None:
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise StoreError(f"can't create the ledger {path}: folder {folder} does not exist", "create the folder or pick another --db")
+    if os.path.isdir(path):
+        raise StoreError(f"{path} is a folder, not a ledger file", "give a file path with --db")
+    try:
+        con = sqlite3.connect(path)
+        try:
+            con.execute("PRAGMA schema_version").fetchone()
+        finally:
+            con.close()
+    except sqlite3.Error as e:
+        raise StoreError(f"can't open the ledger {path}: {e}", "check the path and its permissions") from None
+
+
+def open_store(target: Target) -> EventStore:
+    """Open (and create on first use) the event store; failures become StoreError."""
+    if target.kind == "sqlite":
+        _check_sqlite_path(target.path)
+    try:
+        return EventStore(env=build_env(target))
+    except StoreError:
+        raise
+    except ImportError as e:
+        raise StoreError(f"PostgreSQL support is not installed ({e.name})", "pip install 'ledger[postgres]'") from None
+    except Exception as e:  # the driver's own errors: unreachable host, bad password, no such database
+        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise StoreError(f"can't open the ledger at {target.describe()}: {msg}", "check --db / LEDGER_DB") from None
+
+
+def now_iso() -> str:
+    """The current UTC time, ISO 8601 to the second."""
+    from datetime import timezone
+
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+__all__ = ["DEFAULT_TARGET", "EventStore", "Target", "build_env", "now_iso", "open_store", "parse_target"]

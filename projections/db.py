@@ -1,0 +1,185 @@
+"""The read side's tables (SQLAlchemy Core) on the ledger's own database, and raw access to the event log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Engine,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    text,
+)
+from sqlalchemy.exc import SQLAlchemyError
+
+from ledger.errors import StoreError
+from ledger.target import Target
+
+metadata = MetaData()
+
+tracking = Table(
+    "ledger_tracking",
+    metadata,
+    Column("name", String(40), primary_key=True),
+    Column("position", Integer, nullable=False),
+)
+
+sheets = Table(
+    "ledger_sheets",
+    metadata,
+    Column("character_id", String(32), primary_key=True),
+    Column("key", String(80), nullable=False, index=True),
+    Column("name", String(80), nullable=False),
+    Column("active", Boolean, nullable=False),
+    Column("hp", Integer, nullable=False),
+    Column("max_hp", Integer, nullable=False),
+    Column("sheet", JSON, nullable=False),
+    Column("added", Integer, nullable=False),
+    Column("ruling", Integer, nullable=False),
+)
+
+rulings = Table(
+    "ledger_rulings",
+    metadata,
+    Column("number", Integer, primary_key=True),
+    Column("aggregate_id", String(32), nullable=False, unique=True),
+    Column("kind", String(16), nullable=False),
+    Column("command", String(40), nullable=False),
+    Column("intent", JSON, nullable=False),
+    Column("actor", String(80), nullable=False),
+    Column("session", Integer),
+    Column("at", String(40), nullable=False),
+    Column("targets", JSON, nullable=False),
+    Column("retracted_by", Integer),
+    Column("retracted_actor", String(80)),
+    Column("retracted_at", String(40)),
+)
+
+log = Table(
+    "ledger_log",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("ruling", Integer, nullable=False, index=True),
+    Column("type", String(40), nullable=False),
+    Column("aggregate", String(20), nullable=False),
+    Column("character", String(80), index=True),
+    Column("data", JSON, nullable=False),
+    Column("at", String(40), nullable=False),
+    Column("bookkeeping", Boolean, nullable=False),
+)
+
+hp_timeline = Table(
+    "ledger_hp",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("character_id", String(32), nullable=False, index=True),
+    Column("ruling", Integer, nullable=False),
+    Column("hp", Integer, nullable=False),
+    Column("max_hp", Integer, nullable=False),
+    Column("at", String(40), nullable=False),
+)
+
+VIEW_TABLES = (sheets, rulings, log, hp_timeline)
+
+
+@dataclass(frozen=True)
+class RawEvent:
+    """One stored event as the read side sees it: position, aggregate, type name and decoded state."""
+
+    seq: int
+    originator_id: str
+    version: int
+    topic: str
+    state: dict[str, Any]
+
+    @property
+    def type(self) -> str:
+        """The event's class name (DamageApplied, DiceRolled, ...)."""
+        return self.topic.rsplit(".", 1)[-1]
+
+    @property
+    def aggregate(self) -> str:
+        """The aggregate's class name (Campaign, Ruling, Character)."""
+        return self.topic.split(":", 1)[-1].split(".", 1)[0]
+
+
+class ReadSide:
+    """The projections' database connection and the raw event log it reads."""
+
+    def __init__(self, target: Target) -> None:
+        self.target = target
+        self.kind = target.kind
+        try:
+            self.engine: Engine = create_engine(
+                target.sqlalchemy_url,
+                json_serializer=lambda o: orjson.dumps(o).decode(),
+                json_deserializer=orjson.loads,
+                **({"connect_args": {"timeout": 30}} if target.kind == "sqlite" else {"pool_pre_ping": False}),
+            )
+        except (SQLAlchemyError, ImportError) as e:
+            raise StoreError(f"can't open the read side at {target.describe()}: {e}") from None
+        if target.kind == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.events_table = "stored_events" if target.kind == "sqlite" else "ledger_events"
+        self.id_column = "rowid" if target.kind == "sqlite" else "notification_id"
+
+    def ensure_tables(self) -> None:
+        """Create the view tables if this database has none yet."""
+        metadata.create_all(self.engine, checkfirst=True)
+
+    def max_seq(self, conn: Any) -> int:
+        """The newest event's position (0 for an empty log)."""
+        try:
+            row = conn.execute(text(f"SELECT MAX({self.id_column}) FROM {self.events_table}")).first()
+        except SQLAlchemyError:
+            conn.rollback()
+            return 0
+        return int(row[0] or 0)
+
+    def read_events(self, conn: Any, after: int, limit: int, until: int | None = None) -> list[RawEvent]:
+        """Events after position `after`, in order, decoded with orjson."""
+        stop = "" if until is None else f" AND {self.id_column} <= :until"
+        rows = conn.execute(
+            text(
+                f"SELECT {self.id_column} AS seq, originator_id, originator_version, topic, state "
+                f"FROM {self.events_table} WHERE {self.id_column} > :after{stop} ORDER BY {self.id_column} LIMIT :limit"
+            ),
+            {"after": after, "limit": limit, "until": until},
+        ).all()
+        return [
+            RawEvent(r[0], _hex(r[1]), r[2], r[3], orjson.loads(bytes(r[4]))) for r in rows
+        ]
+
+    def iter_events(self, conn: Any, after: int = 0, batch: int = 5000) -> Iterator[RawEvent]:
+        """Every event after `after`, in batches."""
+        while True:
+            chunk = self.read_events(conn, after, batch)
+            if not chunk:
+                return
+            yield from chunk
+            after = chunk[-1].seq
+
+    def close(self) -> None:
+        """Dispose of the engine's connections."""
+        self.engine.dispose()
+
+
+def _hex(oid: Any) -> str:
+    return oid.hex if hasattr(oid, "hex") and not isinstance(oid, str) else str(oid).replace("-", "")
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.close()
