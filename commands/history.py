@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -116,7 +117,7 @@ def rebuild(app: AppContext) -> None:
     if app.as_json:
         n = run(read)
     else:
-        with click.progressbar(length=total, label="rebuilding", file=click.get_text_stream("stderr")) as bar:
+        with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
             n = run(read, lambda done, step: bar.update(step))
     app.emit({"events": n}, f"rebuilt the views from {n} events")
 

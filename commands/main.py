@@ -22,26 +22,35 @@ Examples:
 
 
 class LedgerGroup(click.Group):
-    """A click group that turns every LedgerError into one line on stderr and exit code 2."""
+    """A click group whose every refusal (bad usage or a LedgerError) is one line on stderr and exit code 2."""
 
-    def invoke(self, ctx: click.Context) -> Any:
-        """Run the command; refusals are reported, never traced."""
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        """Run; in standalone mode map refusals to 'error: …' (+ 'hint: …') and exit codes, never tracebacks."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
-            return super().invoke(ctx)
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except LedgerError as e:
-            report(e)
-            ctx.exit(2)
+            report(e.message, e.hint)
+            sys.exit(2)
+        except click.UsageError as e:
+            path = e.ctx.command_path if e.ctx else "ledger"
+            report(e.format_message().replace("\n", " "), f"see: {path} --help")
+            sys.exit(2)
+        except click.ClickException as e:
+            report(e.format_message())
+            sys.exit(e.exit_code)
+        except click.Abort:
+            report("aborted")
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
-    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
-        """Resolve nouns and verbs as usual (a hook for aliases)."""
-        return super().resolve_command(ctx, args)
 
-
-def report(e: LedgerError) -> None:
+def report(message: str, hint: str | None = None) -> None:
     """The one way a refusal is shown: 'error: …' and optionally 'hint: …' on stderr."""
-    click.echo(f"error: {e.message}", err=True)
-    if e.hint:
-        click.echo(f"hint: {e.hint}", err=True)
+    click.echo(f"error: {message}", err=True)
+    if hint:
+        click.echo(f"hint: {hint}", err=True)
 
 
 @click.group(cls=LedgerGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
@@ -74,8 +83,4 @@ register()
 
 def main() -> None:
     """Console-script entry point."""
-    try:
-        cli.main(prog_name="ledger", standalone_mode=True)
-    except LedgerError as e:  # raised outside a command (context teardown)
-        report(e)
-        sys.exit(2)
+    cli.main(prog_name="ledger")

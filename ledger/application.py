@@ -325,12 +325,12 @@ class Ledger:
             aid = UUID(hex_id)
             history = list(self.store.events.get(aid))
             if aid == CAMPAIGN_ID:
-                d.campaign_event(Campaign.CampaignRestored, domain=live_campaign_domain(history, dead))
+                d.campaign_event(Campaign.CampaignRestored, touches=False, domain=live_campaign_domain(history, dead))
                 continue
             ch: Character = self.store.repository.get(aid)
             state = live_character_state(history, dead)
             d.trigger(ch, Character.StateRestored, active=state["active"], sheet=state["sheet"])
             d.extra_aggregates.append(ch)
             d.touched[hex_id] = None
-        d.campaign_event(Campaign.RulingRedone if live else Campaign.RulingUndone, domain=False, target=target)
+        d.campaign_event(Campaign.RulingRedone if live else Campaign.RulingUndone, touches=False, target=target)
         return {"target": target, "command": r.command, "undone" if not live else "redone": target}

@@ -39,7 +39,8 @@ def chain_hash(prev_hash: str, stored: Iterable[StoredEvent]) -> str:
     for s in stored:
         oid = s.originator_id.hex if hasattr(s.originator_id, "hex") else str(s.originator_id)
         h.update(f"\n{s.topic}\n{oid}\n{s.originator_version}\n".encode())
-        h.update(s.state)
+        state = s.state
+        h.update(state if isinstance(state, (bytes, bytearray, memoryview)) else str(state).encode())
     return h.hexdigest()
 
 
@@ -73,6 +74,8 @@ class Draft:
         self._flushed: set[str] = set()
         self.campaign: Campaign = campaign  # type: ignore[assignment]
         session = campaign.open_session if campaign is not None else None
+        if command == "session start" and campaign is not None:
+            session = len(campaign.domain["sessions"]) + 1  # the opening ruling belongs to the session it opens
         self.ruling = Ruling._create(
             Ruling.RulingRecorded,
             id=ruling_id(number),
@@ -101,10 +104,10 @@ class Draft:
         aggregate.trigger_event(event_class, ruling=self.number, **kwargs)
         return self._take(aggregate)
 
-    def campaign_event(self, event_class: type, *, domain: bool = True, **kwargs: Any) -> None:
-        """A campaign event; a domain event marks the campaign touched (for undo)."""
+    def campaign_event(self, event_class: type, *, touches: bool = True, **kwargs: Any) -> None:
+        """A campaign event; one that changes roster or sessions marks the campaign touched (for undo)."""
         self.trigger(self.campaign, event_class, **kwargs)
-        if domain:
+        if touches:
             self.touched[CAMPAIGN_ID.hex] = None
 
     def flush_dice(self) -> None:

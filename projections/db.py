@@ -133,10 +133,13 @@ class ReadSide:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.events_table = "stored_events" if target.kind == "sqlite" else "ledger_events"
         self.id_column = "rowid" if target.kind == "sqlite" else "notification_id"
+        self._ensured = False
 
     def ensure_tables(self) -> None:
-        """Create the view tables if this database has none yet."""
-        metadata.create_all(self.engine, checkfirst=True)
+        """Create the view tables if this database has none yet (once per ReadSide)."""
+        if not self._ensured:
+            metadata.create_all(self.engine, checkfirst=True)
+            self._ensured = True
 
     def max_seq(self, conn: Any) -> int:
         """The newest event's position (0 for an empty log)."""

@@ -176,6 +176,7 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
     """Bring every view up to the newest event; returns how many events were applied."""
     from sqlalchemy.exc import IntegrityError
 
+    read.ensure_tables()
     done = 0
     while True:
         try:

@@ -1,0 +1,5 @@
+"""`python -m commands` runs the ledger CLI."""
+
+from commands.main import main
+
+main()
