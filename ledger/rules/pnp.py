@@ -12,8 +12,7 @@ from typing import Any
 
 from ledger.dice import Dice, DiceSpec, parse_notation
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules import parse_int
-from ledger.rules import pnp_checks, pnp_combat, pnp_resources
+from ledger.rules import parse_int, pnp_checks, pnp_combat, pnp_resources
 from ledger.rules.pnp_checks import CHASE_OPTIONS, CHECK_OPTIONS
 from ledger.rules.pnp_combat import ATTACK_OPTIONS, best_defense, effect_counters
 from ledger.rules.pnp_core import (
@@ -38,7 +37,7 @@ class PnP:
 
     key = "pnp"
     title = "Prowlers & Paragons"
-    core_traits = ABILITIES
+    core_traits: tuple[str, ...] = ABILITIES
     conditions = CONDITIONS
 
     def parse_trait(self, key: str, value: str) -> Value:
@@ -82,7 +81,14 @@ class PnP:
         return pnp_checks.threshold(value)
 
     def check(
-        self, sheet: Sheet, trait: str, *, dc: int | None, against: tuple[Sheet, str] | None, options: Mapping[str, Any], dice: Dice
+        self,
+        sheet: Sheet,
+        trait: str,
+        *,
+        dc: int | None,
+        against: tuple[Sheet, str] | None,
+        options: Mapping[str, Any],
+        dice: Dice,
     ) -> list[Effect]:
         """A challenge roll against a threshold or an opponent's roll; see CHECK_OPTIONS."""
         return pnp_checks.check(sheet, trait, dc=dc, against=against, options=options, dice=dice)

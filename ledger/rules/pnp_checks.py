@@ -41,7 +41,7 @@ _SHARED: dict[str, str] = {
     "note": "free text for the record",
 }
 CHECK_OPTIONS: dict[str, str] = {
-    "threshold": f"a number, or a name from the Thresholds table: {', '.join(THRESHOLDS)} (default {DEFAULT_THRESHOLD})",
+    "threshold": f"a number or a Thresholds-table name: {', '.join(THRESHOLDS)} (default {DEFAULT_THRESHOLD})",
     **_SHARED,
 }
 CHASE_OPTIONS: dict[str, str] = {
@@ -68,7 +68,9 @@ def threshold(value: str | int) -> int:
     return n
 
 
-def narration(row: Narration, actor: str, opponent: str, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[Effect]]:
+def narration(
+    row: Narration, actor: str, opponent: str, given: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[Effect]]:
     """Who narrates and who may embellish, and the embellishment, compromise and note given, as notes."""
     names = {"actor": actor, "opponent": opponent}
     narrator, embellisher = names[row.narrator], names[row.embellisher] if row.embellisher else None
@@ -82,7 +84,11 @@ def narration(row: Narration, actor: str, opponent: str, given: Mapping[str, Any
     if emb:
         notes.append(Effect("NoteRecorded", actor, {"kind": "embellishment", "by": embellisher, "text": emb}))
     if comp:
-        notes.append(Effect("NoteRecorded", actor, {"kind": "compromise", "by": narrator, "instead_of": embellisher, "text": comp}))
+        notes.append(
+            Effect(
+                "NoteRecorded", actor, {"kind": "compromise", "by": narrator, "instead_of": embellisher, "text": comp}
+            )
+        )
     if note:
         notes.append(Effect("NoteRecorded", actor, {"kind": "note", "text": note}))
     return data, notes
@@ -94,7 +100,13 @@ def _opponent_voice(opponent: Sheet | None) -> str:
 
 
 def check(
-    sheet: Sheet, trait: str, *, dc: int | None, against: tuple[Sheet, str] | None, options: Mapping[str, Any], dice: Dice
+    sheet: Sheet,
+    trait: str,
+    *,
+    dc: int | None,
+    against: tuple[Sheet, str] | None,
+    options: Mapping[str, Any],
+    dice: Dice,
 ) -> list[Effect]:
     """A challenge roll: successes minus a threshold (a number, a named one, or the opponent's successes)."""
     given = check_options(options, CHECK_OPTIONS, "check")
@@ -154,7 +166,7 @@ def _chase_dice(sheet: Sheet, key: str, rank: int, other: Sheet, other_key: str)
 
 
 def chase(a: Sheet, b: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
-    """A chase: an opposed challenge roll of Agility or Travel Powers; `b` rolls first ('against'), then `a` ('chase')."""
+    """A chase: an opposed roll of Agility or Travel Powers; `b` rolls first ('against'), then `a` ('chase')."""
     given = check_options(options, CHASE_OPTIONS, "chase")
     if a.name == b.name:
         raise BadInput(f"{a.name} can't chase themselves")

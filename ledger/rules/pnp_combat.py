@@ -122,7 +122,10 @@ def choose_defense(target: Sheet, given: Mapping[str, Any], effect: str | None, 
     if not chosen:
         return best_defense(target)
     if chosen in NOT_DEFENSES:
-        raise BadInput(f"{chosen.capitalize()} is not a defense", "Might and Toughness never defend: use Agility or a power like Armor")
+        raise BadInput(
+            f"{chosen.capitalize()} is not a defense",
+            "Might and Toughness never defend: use Agility or a power like Armor",
+        )
     kind = defense_kind(target, chosen)
     if kind is None:
         raise BadInput(f"'{chosen}' is not a defense", "defenses are Agility and powers like Armor or Force Field")
@@ -197,7 +200,11 @@ def end_of_turn(sheet: Sheet) -> list[Effect]:
     changes = {EFFECT_PREFIX + n: (p - 1 if p > 1 else None) for n, p in timed.items()}
     ended = sorted(n for n, p in timed.items() if p <= 1)
     effects = [Effect("CountersChanged", sheet.name, {"counters": changes})]
-    effects += [Effect("ConditionRemoved", sheet.name, {"condition": EFFECT_CONDITIONS[n]}) for n in ended if n in EFFECT_CONDITIONS]
+    effects += [
+        Effect("ConditionRemoved", sheet.name, {"condition": EFFECT_CONDITIONS[n]})
+        for n in ended
+        if n in EFFECT_CONDITIONS
+    ]
     if ended:
         effects.append(Effect("EffectResolved", sheet.name, {"ended": ended}))
     return effects

@@ -139,7 +139,9 @@ def trait_rank(sheet: Sheet, trait: str) -> tuple[str, int]:
     key = norm(trait)
     value = sheet.traits.get(key)
     if not isinstance(value, int):
-        raise BadInput(f"{sheet.name} has no trait or power '{key}'", f"{sheet.name} has: {', '.join(sorted(sheet.traits))}")
+        raise BadInput(
+            f"{sheet.name} has no trait or power '{key}'", f"{sheet.name} has: {', '.join(sorted(sheet.traits))}"
+        )
     return key, value
 
 
@@ -243,6 +245,10 @@ def charge(sheet: Sheet, *, extra_dice: int, reroll: bool) -> tuple[list[Effect]
         if cost:
             have -= cost
             effects.append(
-                Effect("ResourceChanged", sheet.name, {"resource": "resolve", "delta": -cost, "value": have, "purpose": purpose})
+                Effect(
+                    "ResourceChanged",
+                    sheet.name,
+                    {"resource": "resolve", "delta": -cost, "value": have, "purpose": purpose},
+                )
             )
     return effects, 0

@@ -78,7 +78,9 @@ def spend(sheet: Sheet, resource: str, n: int, purpose: str) -> list[Effect]:
     """Spend Resolve or Adversity; more than is left is refused. Recovery with Resolve restores Health too."""
     key, n, why = _pool_of(sheet, resource), _amount(n), norm(purpose)
     if why not in SPEND_PURPOSES:
-        raise BadInput(f"'{purpose}' is not something to spend {RESOURCES[key]} on", f"one of: {', '.join(SPEND_PURPOSES)}")
+        raise BadInput(
+            f"'{purpose}' is not something to spend {RESOURCES[key]} on", f"one of: {', '.join(SPEND_PURPOSES)}"
+        )
     have = sheet.resources[key]
     if n > have:
         raise ImpossibleAction(f"{sheet.name} has {have} {RESOURCES[key]} left, can't spend {n}")
@@ -106,7 +108,11 @@ def start_of_issue(sheet: Sheet, resolve: int) -> list[Effect]:
 def start_of_issue_gm(gm: Sheet, heroes: int) -> list[Effect]:
     """The GM begins the issue with 1 Adversity per Hero, whatever was left from the last one."""
     value = starting_adversity(heroes)
-    return [resource_changed(gm, "adversity", value - gm.resources.get("adversity", 0), reason="start-of-issue", heroes=heroes)]
+    return [
+        resource_changed(
+            gm, "adversity", value - gm.resources.get("adversity", 0), reason="start-of-issue", heroes=heroes
+        )
+    ]
 
 
 __all__ = ["gain", "gm_sheet", "recover", "spend", "start_of_issue", "start_of_issue_gm", "starting_adversity"]
