@@ -135,6 +135,11 @@ class Campaign(Aggregate):
             aggregate.redo = [n for n in aggregate.redo if n != self.target]
             aggregate.meta = [*aggregate.meta, self.ruling]
 
+    @classmethod
+    def restoration(cls, history: Iterable[Any], dead: set[int]) -> tuple[type, dict[str, Any]]:
+        """The event that restores this campaign's roster and sessions to the refold of live rulings."""
+        return cls.CampaignRestored, {"domain": live_campaign_domain(history, dead)}
+
     # queries
     @property
     def system(self) -> str:
@@ -343,6 +348,11 @@ class Character(Aggregate):
     def name(self) -> str:
         """The character's name."""
         return str(self.sheet["name"])
+
+    @classmethod
+    def restoration(cls, history: Iterable[Any], dead: set[int]) -> tuple[type, dict[str, Any]]:
+        """The event that restores this character to the refold of its live events."""
+        return cls.StateRestored, live_character_state(history, dead)
 
 
 SHEET_EVENTS: dict[str, type[Character.SheetEvent]] = {

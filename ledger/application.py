@@ -13,11 +13,11 @@ from ledger.aggregates import (
     Campaign,
     Character,
     Ruling,
-    live_campaign_domain,
-    live_character_state,
     ruling_id,
 )
 from ledger.dice import DiceBox
+from ledger.encounters import EncounterCommands
+from ledger.play import PlayCommands
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError
 from ledger.rules import SYSTEMS, RuleSystem, get_rules
 from ledger.ruling import Draft
@@ -39,8 +39,8 @@ def default_actor() -> str:
         return "gm"
 
 
-class Ledger:
-    """A campaign ledger on one database."""
+class Ledger(PlayCommands, EncounterCommands):
+    """A campaign ledger on one database: the core (rulings, campaign, characters, undo) plus the play and encounter commands."""
 
     def __init__(self, target: str | None = None, *, actor: str | None = None, seed: int | None = None) -> None:
         self.target: Target = parse_target(target)
@@ -243,55 +243,6 @@ class Ledger:
             intent["typed_traits"] = dict(typed_traits)
         return self.rule("character add", intent, decide)
 
-    # -- play -------------------------------------------------------------------------------
-    def roll(self, expr: str, *, for_name: str | None = None, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
-        """A free roll, recorded as a ruling with one DiceRolled event (roll name: `roll`)."""
-
-        def decide(d: Draft) -> dict[str, Any]:
-            spec = get_rules(d.campaign.system).roll_spec(expr)
-            owner = d.character(for_name).name if for_name else None
-            d.roll_specs["roll"] = spec
-            if owner:
-                d.roll_owners["roll"] = owner
-            r = d.dice.take("roll", spec)
-            d.flush_dice()
-            return {"roll": r.to_data()}
-
-        return self.rule("roll", {"expr": expr, "for": for_name}, decide, rolls=rolls)
-
-    def damage(self, target: str, amount: int, *, subdual: bool = False) -> dict[str, Any]:
-        """Direct HP loss (no resistance roll)."""
-        if amount < 0:
-            raise BadInput(f"damage can't be negative, got {amount}", "to heal, use: ledger recover")
-
-        def decide(d: Draft) -> dict[str, Any]:
-            sheet = d.sheet(target)
-            d.apply(get_rules(d.campaign.system).damage(sheet, amount, subdual=subdual))
-            return {"character": d.sheet(target).to_dict()}
-
-        return self.rule("damage", {"target": target, "amount": amount, "subdual": subdual}, decide)
-
-    def condition(self, target: str, condition: str, *, add: bool) -> dict[str, Any]:
-        """Impose or remove a known condition of the campaign's system."""
-        cond = condition.strip().lower().replace(" ", "-").replace("_", "-")
-
-        def decide(d: Draft) -> dict[str, Any]:
-            rules = get_rules(d.campaign.system)
-            if cond not in rules.conditions:
-                raise BadInput(
-                    f"unknown condition '{condition}' in {rules.title}", f"known: {', '.join(sorted(rules.conditions))}"
-                )
-            sheet = d.sheet(target)
-            if add and sheet.has(cond):
-                raise Conflict(f"{sheet.name} is already {cond}")
-            if not add and not sheet.has(cond):
-                raise Conflict(f"{sheet.name} is not {cond}", f"conditions now: {', '.join(sheet.conditions) or 'none'}")
-            d.apply(rules.impose(sheet, cond) if add else rules.remove(sheet, cond))
-            return {"character": d.sheet(target).to_dict()}
-
-        verb = "condition add" if add else "condition remove"
-        return self.rule(verb, {"target": target, "condition": cond}, decide)
-
     # -- undo and redo ----------------------------------------------------------------------
     def undo(self) -> dict[str, Any]:
         """Retract the latest live ruling; state becomes the refold of the history without it."""
@@ -324,13 +275,11 @@ class Ledger:
         for hex_id in r.touched:
             aid = UUID(hex_id)
             history = list(self.store.events.get(aid))
-            if aid == CAMPAIGN_ID:
-                d.campaign_event(Campaign.CampaignRestored, touches=False, domain=live_campaign_domain(history, dead))
-                continue
-            ch: Character = self.store.repository.get(aid)
-            state = live_character_state(history, dead)
-            d.trigger(ch, Character.StateRestored, active=state["active"], sheet=state["sheet"])
-            d.extra_aggregates.append(ch)
-            d.touched[hex_id] = None
+            aggregate = d.campaign if aid == CAMPAIGN_ID else self.store.repository.get(aid)
+            event_class, fields = type(aggregate).restoration(history, dead)
+            d.trigger(aggregate, event_class, **fields)
+            if aggregate is not d.campaign:
+                d.extra_aggregates.append(aggregate)
+                d.touched[hex_id] = None
         d.campaign_event(Campaign.RulingRedone if live else Campaign.RulingUndone, touches=False, target=target)
         return {"target": target, "command": r.command, "undone" if not live else "redone": target}
