@@ -1,30 +1,45 @@
-"""Humans & Heroes (3dF, an M&M 3e derivative): pure rules. Texts: humans-and-heroes.txt, hnh-site/."""
+"""Humans & Heroes (3dF, an M&M 3e derivative): pure rules. Texts: humans-and-heroes.txt, hnh-site/.
+
+Readings where the texts are open: docs/interpretations-hnh.md. The rules live in hnh_checks (checks,
+criticals), hnh_conditions, hnh_health (HP, Damage), hnh_afflictions, hnh_combat (attacks, maneuvers),
+hnh_turns (turns, recovery, revival, initiative, victory points), hnh_hazards and hnh_import.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import DiceSpec, parse_notation
-from ledger.errors import BadInput
-from ledger.rules import parse_int, set_conditions
+from ledger.dice import Dice, DiceSpec, parse_notation
+from ledger.errors import BadInput, ImpossibleAction
+from ledger.rules import parse_int
+from ledger.rules import hnh_turns as turns
+from ledger.rules.hnh_afflictions import affliction_from, ongoing, resolve_affliction
+from ledger.rules.hnh_checks import ABILITIES, CHECK_OPTIONS, DEFENSES, find_power, resolve_check
+from ledger.rules.hnh_combat import ATTACK_OPTIONS, resolve_attack
+from ledger.rules.hnh_conditions import (
+    BASIC,
+    COMBINED,
+    CONDITIONS,
+    HP_CONDITIONS,
+    check_penalty,
+    effective,
+    impose_effects,
+    implied,
+    known,
+    remove_effects,
+)
+from ledger.rules.hnh_hazards import HAZARD_OPTIONS, resolve_hazard
+from ledger.rules.hnh_health import HP_FLOOR, MAX_HP, MINION_MAX_HP, VP, minion_rules, resolve_damage, set_hp
+from ledger.rules.hnh_turns import RECOVER_OPTIONS, REVIVE_MEANS
 from ledger.sheet import Effect, Sheet, Value
 
-ABILITIES = ("strength", "agility", "fighting", "dexterity", "stamina", "intellect", "awareness", "presence")
-DEFENSES = ("dodge", "parry", "fortitude", "will", "toughness")
+STARTING_VP = 2  # the-basics.txt, Victory Points: "Players start each in game day with 2 Victory points"
 
-# conditions.txt: basic, combined and damage (HP) conditions, in CLI spelling.
-BASIC = frozenset(
-    "compelled controlled dazed debilitated deaf defenseless disabled entranced fatigued hindered immobile "
-    "impaired prone stunned surprised unaware vulnerable weakened".split()
-)
-COMBINED = frozenset("asleep blind bound exhausted incapacitated paralyzed restrained staggered".split())
-HP_CONDITIONS = frozenset({"battered", "dying", "stabilized", "dead"})
-CONDITIONS = BASIC | COMBINED | HP_CONDITIONS
-
-MAX_HP = 6  # humans-and-heroes.txt, Health Points: "Maximum HP ... is always equal to 6"
-MINION_MAX_HP = 1  # "Minions who always have a maximum HP of 1"
-HP_FLOOR = -3  # "At HP -3 (which is the minimum) you are dead"
+__all__ = [
+    "ABILITIES", "ATTACK_OPTIONS", "BASIC", "CHECK_OPTIONS", "COMBINED", "CONDITIONS", "DEFENSES", "HAZARD_OPTIONS",
+    "HP_CONDITIONS", "HP_FLOOR", "MAX_HP", "MINION_MAX_HP", "RECOVER_OPTIONS", "REVIVE_MEANS", "RULES", "HnH",
+]
 
 
 class HnH:
@@ -40,49 +55,140 @@ class HnH:
         return parse_int(key, value, lo=-5)
 
     def new_sheet(self, name: str, traits: Mapping[str, Value], *, minion: bool, count: int, pc: bool) -> Sheet:
-        """HP starts at its maximum: 6, or 1 for a minion (Health Points)."""
+        """HP starts at its maximum: 6, or 1 for a minion (Health Points); heroes start with 2 victory points."""
         max_hp = MINION_MAX_HP if minion else MAX_HP
-        resources = {"victory-points": 1} if pc else {}
+        resources = {VP: STARTING_VP} if pc else {}
         return Sheet(name, self.key, dict(traits), max_hp, max_hp, (), resources, {}, {}, minion, count, pc)
 
     def hp_effects(self, sheet: Sheet, new_hp: int) -> list[Effect]:
-        """HP conditions for a new HP value (Health Points; conditions.txt, Damage Conditions)."""
-        if new_hp <= HP_FLOOR:
-            return set_conditions(sheet, {"dead"}, CONDITIONS)  # dead removes all other conditions
-        wanted: set[str] = set()
-        if new_hp == 0:
-            wanted.add("battered")
-        elif new_hp < 0:
-            # "When first entering negative HP ... you gain Dying"; a stabilized character who loses HP is dying again.
-            wanted.add("dying")
-        return set_conditions(sheet, wanted, HP_CONDITIONS)
+        """A new HP value with its HP conditions (Health Points; conditions.txt, Damage Conditions)."""
+        return set_hp(sheet, new_hp)[1:]
 
     def damage(self, sheet: Sheet, amount: int, *, subdual: bool) -> list[Effect]:
-        """Lose HP directly; HP never goes below -3 (Health Points)."""
+        """Lose HP directly (no resistance roll); HP never goes below -3 (Health Points)."""
         if subdual:
             raise BadInput("Humans & Heroes has no subdual damage", "leave out --subdual")
-        new_hp = max(sheet.hp - amount, HP_FLOOR)
-        return [Effect("DamageApplied", sheet.name, {"amount": amount, "hp": new_hp}), *self.hp_effects(sheet, new_hp)]
+        if amount < 0:
+            raise BadInput("damage can't be negative", "use recover")
+        if sheet.has("dead"):
+            raise ImpossibleAction(f"{sheet.name} is already dead")
+        return set_hp(sheet, sheet.hp - amount)
 
     def impose(self, sheet: Sheet, condition: str) -> list[Effect]:
-        """Impose a GM-ruled condition; HP conditions come only from HP."""
+        """Impose a GM-ruled condition (progressive conditions add degrees); HP conditions come only from HP."""
+        condition = known(condition)
         if condition in HP_CONDITIONS:
             raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
-        return [Effect("ConditionImposed", sheet.name, {"condition": condition})]
+        return impose_effects(sheet, condition)
+
+    def impose_until(self, sheet: Sheet, condition: str, until: str) -> list[Effect]:
+        """Impose a condition that ends at the 'start' or 'end' of the character's next turn."""
+        condition = known(condition)
+        if condition in HP_CONDITIONS:
+            raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM")
+        return turns.until_effects(sheet, condition, until)
 
     def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
-        """Remove a GM-ruled condition; HP conditions come and go with HP only."""
+        """Remove a GM-ruled condition (or one part of a combined one); HP conditions follow HP only."""
+        condition = known(condition)
         if condition in HP_CONDITIONS:
             raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
-        return [Effect("ConditionRemoved", sheet.name, {"condition": condition})]
+        return remove_effects(sheet, condition)
 
     def derived(self, sheet: Sheet) -> dict[str, Any]:
-        """Nothing derived yet beyond the sheet."""
-        return {}
+        """Implied and effective conditions, effective Toughness, bruises, minion rules, ongoing afflictions."""
+        bruises = sheet.counter("bruises")
+        return {
+            "implied": implied(sheet.conditions),
+            "effective_conditions": effective(sheet.conditions),
+            "toughness": sheet.trait("toughness", sheet.trait("stamina")) - bruises,
+            "bruises": bruises,
+            "check_penalty": check_penalty(sheet),
+            "minion_rules": minion_rules(sheet),
+            "afflictions": {a.name: d for a, d in ongoing(sheet)},
+        }
 
     def roll_spec(self, expr: str) -> DiceSpec:
         """Ordinary notation; 3dF is the system's check."""
         return parse_notation(expr)
+
+    def check(
+        self,
+        sheet: Sheet,
+        trait: str,
+        *,
+        dc: int | None,
+        against: tuple[Sheet, str] | None,
+        options: Mapping[str, Any],
+        dice: Dice,
+    ) -> list[Effect]:
+        """3dF + trait against a DC (roll `check`) or opposed (rolls `check`, `against`); CHECK_OPTIONS."""
+        return resolve_check(sheet, trait, dc, against, options, dice)
+
+    def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+        """Attack (rolls attack, defense, power, toughness; slam-power, slam-toughness); ATTACK_OPTIONS."""
+        return resolve_attack(attacker, target, options, dice)
+
+    def resist_damage(self, target: Sheet, rank: int, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+        """Damage without an attack: power (3dF + rank) against toughness (3dF + Toughness - bruises)."""
+        if target.has("dead"):
+            raise ImpossibleAction(f"{target.name} is already dead")
+        return resolve_damage(target, rank, dice, options=options)
+
+    def affliction(
+        self, target: Sheet, options: Mapping[str, Any], dice: Dice, attacker: Sheet | None = None
+    ) -> list[Effect]:
+        """An Affliction without an attack check (rolls power, toughness): options name/with, rank, conditions."""
+        if target.has("dead"):
+            raise ImpossibleAction(f"{target.name} is dead")
+        name = str(options.get("with") or options.get("name") or "affliction")
+        power: Mapping[str, Any] = {}
+        key = find_power(attacker, name) if attacker is not None else None
+        if attacker is not None and key is not None:
+            power = attacker.powers[key]
+            if power.get("effect") != "Affliction":
+                raise BadInput(f"'{name}' is not an Affliction")
+        elif "rank" not in options:
+            raise BadInput("an Affliction needs a rank", "give rank=N and conditions=a,b,c")
+        return resolve_affliction(target, affliction_from(name, power, options), dice)
+
+    def recover(
+        self, sheet: Sheet, *, hours: int, restful: bool, treated: bool, dice: Dice, treatment_bonus: int | None = None
+    ) -> list[Effect]:
+        """Recovery over hours; with treatment_bonus a `treatment` roll against DC 5 decides `treated`."""
+        return turns.recover(sheet, hours, restful, treated, treatment_bonus, dice)
+
+    def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
+        """'Until the start' effects end, surprise ends, regeneration, the dying check (roll `fortitude`)."""
+        return turns.start_of_turn(sheet, dice)
+
+    def end_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
+        """'Until the end' effects end; ongoing affliction checks (rolls `ongoing-NAME`)."""
+        return turns.end_of_turn(sheet, dice)
+
+    def ongoing_damage(self, sheet: Sheet, rank: int | None) -> list[Effect]:
+        """A harmful circumstance: Damage of this rank at each end of turn (rolls power, toughness); None ends it."""
+        return turns.ongoing_damage(sheet, rank)
+
+    def initiative(self, sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
+        """3dF + Agility + Improved Initiative; surprised -10 (roll `initiative`)."""
+        return turns.initiative(sheet, dice)
+
+    def tie_break_key(self, sheet: Sheet) -> tuple[int, int, int]:
+        """Initiative ties: higher Dodge, then Agility, then Awareness (sort descending)."""
+        return turns.tie_break_key(sheet)
+
+    def spend(self, sheet: Sheet, resource: str, n: int) -> list[Effect]:
+        """Spend victory points; no overspending."""
+        return turns.spend(sheet, resource, n)
+
+    def hazard(self, sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+        """One environmental hazard check (rolls fortitude, or power/toughness for falling); HAZARD_OPTIONS."""
+        return resolve_hazard(sheet, kind, options, dice)
+
+    def revive(self, sheet: Sheet, *, means: str, by: Sheet | None = None, hp: int = -2) -> list[Effect]:
+        """Healing or Immortality (GM rulings) lift Dead; HP -2 stabilized by default; 130 rounds before again."""
+        return turns.revive(sheet, means, hp)
 
 
 RULES = HnH()

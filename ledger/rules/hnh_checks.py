@@ -147,8 +147,6 @@ def make_check(sheet: Sheet, trait: str, dice: Dice, name: str, modifier: int, r
     if routine and kind in ("active", "passive"):
         raise BadInput("defenses are never routine: they are always rolled", "leave out --routine")
     if kind == "active":
-        if routine:
-            raise BadInput("defenses are never routine")
         return key, active_defense(sheet, key, dice, name, modifier)
     if kind in ("ability", "power"):
         require_able(sheet, "make that check")

@@ -38,7 +38,6 @@ COMPONENTS: dict[str, frozenset[str]] = {
     "fatigued": frozenset({"hindered"}),
     "prone": frozenset({"hindered"}),
     "surprised": frozenset({"vulnerable"}),
-    "stunned": frozenset({"immobile"}),
 }
 
 # "X supersedes Y" in conditions.txt; a superseded condition has no effect while X applies.
@@ -129,7 +128,8 @@ def known(condition: str) -> str:
     """A condition name in CLI spelling, or BadInput."""
     c = condition.strip().lower()
     if c not in CONDITIONS:
-        raise BadInput(f"'{condition}' is not a Humans & Heroes condition", f"conditions: {', '.join(sorted(CONDITIONS))}")
+        hint = f"conditions: {', '.join(sorted(CONDITIONS))}"
+        raise BadInput(f"'{condition}' is not a Humans & Heroes condition", hint)
     return c
 
 

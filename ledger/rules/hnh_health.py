@@ -62,6 +62,7 @@ def set_hp(
     counters: Mapping[str, int | None] | None = None,
     nonlethal: bool = False,
     note: str = "",
+    event: str | None = None,
 ) -> list[Effect]:
     """Move HP to a value (clamped to -3 and max HP) with its HP conditions; death clears the rest."""
     new_hp = max(HP_FLOOR, min(new_hp, sheet.max_hp))
@@ -73,7 +74,7 @@ def set_hp(
         ctr = _death_counters(sheet)
     if new_hp >= 0 and sheet.counter(NO_STABILIZE):
         ctr[NO_STABILIZE] = None
-    event = "HealthRecovered" if gained else "DamageApplied"
+    event = event or ("HealthRecovered" if gained else "DamageApplied")
     data: dict[str, Any] = {"amount": abs(new_hp - sheet.hp), "hp": new_hp}
     if ctr:
         data["counters"] = ctr
