@@ -72,9 +72,9 @@ def cli(ctx: click.Context, db: str | None, seed: int | None, actor: str | None,
 
 def register() -> None:
     """Attach every command module to the group."""
-    from commands import campaign, characters, demo, history, play
+    from commands import actions, campaign, characters, demo, history, play
 
-    for module in (campaign, characters, play, history, demo):
+    for module in (campaign, characters, play, actions, history, demo):
         module.register(cli)
 
 

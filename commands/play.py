@@ -33,17 +33,30 @@ def roll(app: AppContext, expr: str, for_name: str | None, rolls: tuple[str, ...
 @click.command("damage")
 @click.argument("target")
 @click.option("--amount", type=int, default=None, help="Direct HP (or Health) loss, no resistance roll.")
+@click.option("--rank", type=int, default=None, help="hnh: a Damage effect of this rank, resisted by Toughness (rolls power, toughness).")
 @click.option("--subdual", is_flag=True, help="d20: subdual damage, tracked apart from HP.")
+@click.option("-o", "--option", "extra", multiple=True, metavar="KEY=VALUE", help="hnh: nonlethal=yes, resisted-by=fortitude.")
+@roll_option("power, toughness (with --rank)")
 @pass_app
-def damage(app: AppContext, target: str, amount: int | None, subdual: bool) -> None:
-    """Apply damage to a character.
+def damage(app: AppContext, target: str, amount: int | None, rank: int | None, subdual: bool, extra: tuple[str, ...], rolls: tuple[str, ...]) -> None:
+    """Apply damage: a direct loss (--amount) or, in hnh, an effect rank resisted by Toughness (--rank).
 
-    Example: ledger damage Ann --amount 3
+    \b
+    Examples:
+      ledger damage Ann --amount 3
+      ledger damage Ann --rank 6 --roll power=+,0,0 --roll toughness=-,0,0
     """
+    from commands.actions import outcome, parse_options
     from ledger.errors import BadInput
 
-    if amount is None:
-        raise BadInput("give --amount N", "for example: ledger damage Ann --amount 3")
+    if (amount is None) == (rank is None):
+        raise BadInput("give one of --amount N or --rank N", "for example: ledger damage Ann --amount 3")
+    if rank is not None:
+        result = app.ledger.resist_damage(target, rank, parse_options(extra), rolls=parse_roll_options(rolls))
+        app.wrote(result, outcome)
+        return
+    if rolls:
+        raise BadInput("--amount takes no dice", "leave out --roll")
     result = app.ledger.damage(target, amount, subdual=subdual)
     app.wrote(result, lambda r: render.sheet_line(r["character"]))
 

@@ -107,7 +107,7 @@ class Ledger(PlayCommands, EncounterCommands):
                 self._commit(draft)
             except IntegrityError:
                 continue
-            return {"ruling": number, **result}
+            return {"ruling": number, **result, "events": draft.summary()}
         raise StoreError("the ledger is too busy: another writer kept winning", "try the command again")
 
     def _draft(

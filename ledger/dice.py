@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -216,15 +217,21 @@ class DiceBox:
         self.taken[name] = roll
         return roll
 
-    def unused(self, specs: dict[str, DiceSpec]) -> list[Roll]:
-        """Entered rolls no rule asked for, validated against the command's specs and marked unused."""
+    def unused(self, specs: dict[str, DiceSpec], allowed: Callable[[str, str], DiceSpec | None] | None = None) -> list[Roll]:
+        """Entered rolls no rule asked for, validated and marked unused.
+
+        `specs` names the command's rolls with their exact specs; `allowed` may answer for other roll names
+        the command could have taken (a spec to validate against), or None for a name it never takes.
+        """
         out = []
         for name, text in self.entered.items():
             if name in self.taken:
                 continue
-            if name not in specs:
-                raise BadInput(f"this command takes no roll named '{name}'", f"it takes: {', '.join(specs) or 'none'}")
-            out.append(Roll(name, specs[name], parse_faces(name, text, specs[name]), "entered", used=False))
+            spec = specs.get(name) or (allowed(name, text) if allowed else None)
+            if spec is None:
+                known = ", ".join(specs) or "see the command's --help"
+                raise BadInput(f"this command takes no roll named '{name}'", f"rolls: {known}")
+            out.append(Roll(name, spec, parse_faces(name, text, spec), "entered", used=False))
         return out
 
 

@@ -66,3 +66,299 @@ class PlayCommands:
         verb = "condition add" if add else "condition remove"
         return self.rule(verb, {"target": target, "condition": cond}, decide)
 
+    # -- the rules engines' actions ---------------------------------------------------------
+    def attack(
+        self, attacker: str, target: str, options: Mapping[str, Any], *, rolls: Mapping[str, str] | None = None
+    ) -> dict[str, Any]:
+        """One attack resolved by the campaign's rules (hnh: attack/defense/power/toughness; d20: attack/confirm/death/damage; pnp: attack/defense)."""
+        opts = _clean(options)
+
+        def decide(d: Draft) -> dict[str, Any]:
+            rules: Any = get_rules(d.campaign.system)
+            a, t = d.sheet(attacker), d.sheet(target)
+            _own_rolls(d, rules.key, "attack", a.name, t.name, opts)
+            effects = rules.attack(a, t, _system_options(rules.key, "attack", opts), d.dice)
+            d.apply(effects)
+            _settle_adversity(d, rules, effects)
+            return {"attacker": d.sheet(a.name).to_dict(), "target": d.sheet(t.name).to_dict()}
+
+        return self.rule("attack", {"attacker": attacker, "target": target, "options": opts}, decide, rolls=rolls)
+
+    def check(
+        self,
+        name: str,
+        trait: str,
+        *,
+        dc: int | None = None,
+        against: tuple[str, str] | None = None,
+        options: Mapping[str, Any] | None = None,
+        rolls: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """A check against a DC (or a P&P threshold in options) or opposed by another character's trait."""
+        opts = _clean(options or {})
+
+        def decide(d: Draft) -> dict[str, Any]:
+            rules: Any = get_rules(d.campaign.system)
+            sheet = d.sheet(name)
+            other = (d.sheet(against[0]), against[1]) if against else None
+            _own_rolls(d, rules.key, "check", sheet.name, other[0].name if other else None, opts)
+            effects = rules.check(sheet, trait, dc=dc, against=other, options=_system_options(rules.key, "check", opts), dice=d.dice)
+            d.apply(effects)
+            _settle_adversity(d, rules, effects)
+            return {"character": d.sheet(sheet.name).to_dict()}
+
+        intent = {"name": name, "trait": trait, "dc": dc, "against": list(against) if against else None, "options": opts}
+        return self.rule("check", intent, decide, rolls=rolls)
+
+    def resist_damage(
+        self, target: str, rank: int, options: Mapping[str, Any] | None = None, *, rolls: Mapping[str, str] | None = None
+    ) -> dict[str, Any]:
+        """H&H Damage without an attack check: a power check (3dF + rank) against a Toughness check."""
+        opts = _clean(options or {})
+
+        def decide(d: Draft) -> dict[str, Any]:
+            rules: Any = get_rules(d.campaign.system)
+            if not hasattr(rules, "resist_damage"):
+                raise BadInput(f"--rank is for Humans & Heroes; {rules.title} takes --amount")
+            t = d.sheet(target)
+            _own_rolls(d, rules.key, "damage", None, t.name, opts)
+            d.apply(rules.resist_damage(t, rank, opts, d.dice))
+            return {"character": d.sheet(t.name).to_dict()}
+
+        return self.rule("damage", {"target": target, "rank": rank, "options": opts}, decide, rolls=rolls)
+
+    def recover(
+        self,
+        target: str,
+        *,
+        hours: int,
+        restful: bool = False,
+        treated: bool = False,
+        amount: int | None = None,
+        cause: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        rolls: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """Recovery over time: H&H's natural recovery, d20's GM-ruled healing and subdual fade, P&P Health."""
+        if hours < 0 or (amount is not None and amount < 0):
+            raise BadInput("hours and amounts can't be negative")
+        opts = _clean(options or {})
+
+        def decide(d: Draft) -> dict[str, Any]:
+            rules: Any = get_rules(d.campaign.system)
+            sheet = d.sheet(target)
+            _own_rolls(d, rules.key, "recover", sheet.name, None, opts)
+            if rules.key == "hnh":
+                bonus = opts.get("treatment-bonus")
+                effects = rules.recover(sheet, hours=hours, restful=restful, treated=treated, dice=d.dice, treatment_bonus=bonus)
+            elif rules.key == "d20":
+                effects = rules.recover(sheet, hours=hours, amount=amount, cause=cause or "rest", options=opts, dice=d.dice)
+            else:
+                if amount is None:
+                    raise BadInput("P&P recovery needs --amount (Health regained)", "for example: --amount 2")
+                effects = rules.recover(sheet, amount)
+            d.apply(effects)
+            return {"character": d.sheet(sheet.name).to_dict()}
+
+        intent = {"target": target, "hours": hours, "restful": restful, "treated": treated, "amount": amount, "cause": cause, "options": opts}
+        return self.rule("recover", intent, decide, rolls=rolls)
+
+    def spend(self, name: str, resource: str, n: int = 1, *, purpose: str | None = None) -> dict[str, Any]:
+        """Spend a resource: victory points (hnh), resolve or adversity (pnp); overspending is refused."""
+        if n < 1:
+            raise BadInput(f"spend at least 1, got {n}")
+
+        def decide(d: Draft) -> dict[str, Any]:
+            rules: Any = get_rules(d.campaign.system)
+            if not hasattr(rules, "spend"):
+                raise BadInput(f"{rules.title} has no resources to spend")
+            sheet = _resource_holder(d, rules, name)
+            if rules.key == "pnp":
+                effects = rules.spend(sheet, resource, n, purpose=purpose or "lucky-break")
+            else:
+                effects = rules.spend(sheet, resource, n)
+            d.apply(effects)
+            return {"character": d.sheet(sheet.name).to_dict()}
+
+        return self.rule("spend", {"name": name, "resource": resource, "n": n, "purpose": purpose}, decide)
+
+    def gain(self, name: str, resource: str, n: int = 1, *, reason: str | None = None) -> dict[str, Any]:
+        """Gain a resource: resolve from flaws and heroics, adversity (pnp); victory points (hnh) as awards."""
+        if n < 1:
+            raise BadInput(f"gain at least 1, got {n}")
+
+        def decide(d: Draft) -> dict[str, Any]:
+            rules: Any = get_rules(d.campaign.system)
+            sheet = _resource_holder(d, rules, name)
+            if hasattr(rules, "gain"):
+                effects = rules.gain(sheet, resource, n, reason=reason or "award")
+            else:
+                effects = _award(sheet, resource, n, reason or "award")
+            d.apply(effects)
+            return {"character": d.sheet(sheet.name).to_dict()}
+
+        return self.rule("gain", {"name": name, "resource": resource, "n": n, "reason": reason}, decide)
+
+    def hazard(self, target: str, kind: str, options: Mapping[str, Any] | None = None, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """An H&H environmental hazard check (falling, heat, cold, suffocation, starvation, thirst, ...)."""
+        opts = _clean(options or {})
+
+        def decide(d: Draft) -> dict[str, Any]:
+            rules: Any = get_rules(d.campaign.system)
+            if not hasattr(rules, "hazard"):
+                raise BadInput(f"hazards are Humans & Heroes rules; {rules.title} has none", "use damage or a check")
+            sheet = d.sheet(target)
+            _own_rolls(d, rules.key, "hazard", sheet.name, None, opts)
+            d.apply(rules.hazard(sheet, kind, opts, d.dice))
+            return {"character": d.sheet(sheet.name).to_dict()}
+
+        return self.rule("hazard", {"target": target, "kind": kind, "options": opts}, decide, rolls=rolls)
+
+    def revive(self, target: str, means: str, *, by: str | None = None) -> dict[str, Any]:
+        """Bring the dead back, as the GM rules (hnh Healing/Immortality; d20 Gem of Eternity, Soul Bound)."""
+
+        def decide(d: Draft) -> dict[str, Any]:
+            rules: Any = get_rules(d.campaign.system)
+            if not hasattr(rules, "revive"):
+                raise BadInput(f"{rules.title} has no revival rules")
+            sheet = d.sheet(target)
+            other = d.sheet(by) if by else None
+            d.apply(rules.revive(sheet, means=means, by=other))
+            return {"character": d.sheet(sheet.name).to_dict()}
+
+        return self.rule("revive", {"target": target, "means": means, "by": by}, decide)
+
+    def import_character(self, path: str, *, pc: bool = True) -> dict[str, Any]:
+        """Add a character from an H&H character-creator save file (JSON)."""
+        import orjson
+
+        from ledger.rules.hnh_import import import_character
+
+        try:
+            with open(path, "rb") as f:
+                data = orjson.loads(f.read())
+        except OSError as e:
+            raise BadInput(f"can't read {path}: {e.strerror}") from None
+        except orjson.JSONDecodeError as e:
+            raise BadInput(f"{path} is not JSON: {e}") from None
+        name, traits, powers = import_character(data)
+        if self.campaign().system != "hnh":  # type: ignore[attr-defined]
+            raise BadInput("character files from the H&H character creator import into hnh campaigns only")
+        return self.add_character(name, {}, pc=pc, powers=powers, typed_traits=traits)  # type: ignore[attr-defined,no-any-return]
+
+    def act(self, name: str, action: str, options: Mapping[str, Any] | None = None, *, other: str | None = None, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A system-specific action: d20 run/charge, pnp chase, hnh affliction (see `ledger act --help`)."""
+        opts = _clean(options or {})
+
+        def decide(d: Draft) -> dict[str, Any]:
+            rules: Any = get_rules(d.campaign.system)
+            sheet = d.sheet(name)
+            second = d.sheet(other) if other else None
+            key = (rules.key, action)
+            if key in (("d20", "run"), ("d20", "charge")):
+                effects = getattr(rules, action)(sheet, opts)
+            elif key == ("pnp", "chase"):
+                if second is None:
+                    raise BadInput("a chase needs --against NAME")
+                _own_rolls(d, "pnp", "chase", sheet.name, second.name, opts)
+                effects = rules.chase(sheet, second, opts, d.dice)
+            elif key == ("hnh", "affliction"):
+                if second is None:
+                    raise BadInput("an affliction needs --against TARGET")
+                _own_rolls(d, "hnh", "affliction", sheet.name, second.name, opts)
+                effects = rules.affliction(second, opts, d.dice, attacker=sheet)
+            else:
+                raise BadInput(f"'{action}' is not an action in {rules.title}", f"actions: {', '.join(ACTIONS.get(rules.key, ()))}")
+            d.apply(effects)
+            _settle_adversity(d, rules, effects)
+            return {"character": d.sheet(sheet.name).to_dict()}
+
+        return self.rule("act", {"name": name, "action": action, "against": other, "options": opts}, decide, rolls=rolls)
+
+
+ACTIONS = {"d20": ("run", "charge"), "pnp": ("chase",), "hnh": ("affliction",)}
+GM = "GM"
+
+# Which character each named roll belongs to, by (system, command): "actor", "other" or a fixed role.
+ROLL_OWNERS: dict[tuple[str, str], dict[str, str]] = {
+    ("hnh", "attack"): {"attack": "actor", "defense": "other", "power": "actor", "toughness": "other", "slam-power": "other", "slam-toughness": "actor"},
+    ("d20", "attack"): {"attack": "actor", "confirm": "actor", "death": "actor", "damage": "actor"},
+    ("pnp", "attack"): {"attack": "actor", "defense": "other", "reroll": "actor"},
+    ("hnh", "check"): {"check": "actor", "against": "other"},
+    ("d20", "check"): {"check": "actor", "opposed": "other"},
+    ("pnp", "check"): {"check": "actor", "against": "other", "reroll": "actor"},
+    ("hnh", "damage"): {"power": "-", "toughness": "other"},
+    ("hnh", "recover"): {"treatment": "actor"},
+    ("hnh", "hazard"): {"fortitude": "actor", "power": "actor", "toughness": "actor"},
+    ("pnp", "chase"): {"chase": "actor", "against": "other", "reroll": "actor"},
+    ("hnh", "affliction"): {"power": "actor", "resist": "other", "toughness": "other"},
+}
+
+
+def roll_names(system: str, command: str) -> list[str]:
+    """The names of the rolls a command takes in a system (for --help and validation)."""
+    return list(ROLL_OWNERS.get((system, command), {}))
+
+
+def _own_rolls(d: Draft, system: str, command: str, actor: str | None, other: str | None, opts: Mapping[str, Any]) -> None:
+    """Name who each roll belongs to, and which roll names an entered-but-unused roll may have."""
+    owners = ROLL_OWNERS.get((system, command), {})
+    for roll, role in owners.items():
+        who = actor if role == "actor" else other if role == "other" else None
+        if who:
+            d.roll_owners[roll] = who
+    d.roll_allowed = lambda name, text: _loose_spec(system, name, text, owners, opts)
+
+
+def _loose_spec(system: str, name: str, text: str, owners: Mapping[str, str], opts: Mapping[str, Any]) -> Any:
+    """The spec an unused entered roll is validated against: the system's dice (a pool sized by what was entered)."""
+    from ledger.dice import d20, fudge, parse_notation, pool
+
+    if name not in owners and not (system == "hnh" and name.startswith("ongoing-")):
+        return None
+    if system == "hnh":
+        return fudge()
+    if system == "d20":
+        return parse_notation(str(opts.get("damage", "1d4"))) if name == "damage" else d20()
+    return pool(len([p for p in text.split(",") if p.strip()]))
+
+
+def _clean(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Options as recorded in the intent: only those given."""
+    return {k: v for k, v in options.items() if v is not None and v is not False and v != ()}
+
+
+def _system_options(system: str, command: str, opts: Mapping[str, Any]) -> dict[str, Any]:
+    """Translate the shared CLI vocabulary to a system's option keys (d20: --range other than close is ranged)."""
+    out = dict(opts)
+    if system == "d20" and "range" in out:
+        rng = out.pop("range")
+        if rng not in ("close", "melee"):
+            out["ranged"] = True
+    return out
+
+
+def _resource_holder(d: Draft, rules: Any, name: str) -> Any:
+    """The sheet that holds a resource; in P&P the GM's Adversity lives on a hidden GM sheet made on first use."""
+    if rules.key == "pnp" and name.strip().casefold() == GM.casefold() and d.campaign.character(GM) is None:
+        d.add_character(rules.gm_sheet(GM))
+    return d.sheet(name)
+
+
+def _award(sheet: Any, resource: str, n: int, reason: str) -> list[Any]:
+    from ledger.sheet import Effect
+
+    if resource not in sheet.resources:
+        raise BadInput(f"{sheet.name} has no {resource}", f"resources: {', '.join(sheet.resources) or 'none'}")
+    value = sheet.resources[resource] + n
+    return [Effect("ResourceChanged", sheet.name, {"resource": resource, "delta": n, "value": value, "reason": reason})]
+
+
+def _settle_adversity(d: Draft, rules: Any, effects: list[Any]) -> None:
+    """P&P: extra dice or rerolls an NPC bought are paid from the GM's Adversity in the same ruling."""
+    if rules.key != "pnp":
+        return
+    due = sum(int(e.data.get("adversity_due", 0) or 0) for e in effects if e.event in ("AttackResolved", "CheckResolved", "EffectResolved"))
+    if due:
+        gm = _resource_holder(d, rules, GM)
+        d.apply(rules.spend(gm, "adversity", due, purpose="extra-dice"))

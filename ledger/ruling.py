@@ -7,7 +7,7 @@ it chains the ruling's hash to the previous one and writes every event in one tr
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ledger.aggregates import (
@@ -67,6 +67,7 @@ class Draft:
         self.dice = dice
         self.roll_specs: dict[str, DiceSpec] = {}
         self.roll_owners: dict[str, str] = {}
+        self.roll_allowed: Callable[[str, str], DiceSpec | None] | None = None
         self.events: list[Any] = []
         self.characters: dict[str, Character] = {}
         self.extra_aggregates: list[Any] = []
@@ -137,6 +138,25 @@ class Draft:
                     data.setdefault("character", e.target)
                 self.trigger(self.ruling, RESOLUTION_EVENTS[e.event], data=data)
 
+    def summary(self) -> list[dict[str, Any]]:
+        """What this ruling recorded, for the command's output: dice, resolutions and sheet changes."""
+        out = []
+        for e in self.events:
+            name = type(e).__name__
+            if name in ("RulingRecorded", "Touched", "RulingChained"):
+                continue
+            data = getattr(e, "data", None)
+            if data is None:
+                data = {k: v for k, v in vars(e).items() if k not in ("originator_id", "originator_version", "timestamp", "ruling", "originator_topic")}
+            character = None
+            if isinstance(e, Character.Event) or isinstance(e, Character.CharacterAdded):
+                ch = next((c for c in [*self.characters.values(), *self.extra_aggregates] if c.id == e.originator_id), None)
+                character = ch.sheet["name"] if ch is not None and ch.sheet else None
+            elif isinstance(data, dict):
+                character = data.get("for") or data.get("character")
+            out.append({"type": name, "character": character, "data": data})
+        return out
+
     # -- loading ---------------------------------------------------------------------------
     def character(self, name: str) -> Character:
         """The live character called `name` (case-insensitive), loaded once per ruling."""
@@ -173,7 +193,7 @@ class Draft:
     def finish(self) -> list[Any]:
         """Close the ruling: unused entered dice, touched aggregates, then the chain link."""
         self.flush_dice()
-        for roll in self.dice.unused(self.roll_specs):
+        for roll in self.dice.unused(self.roll_specs, self.roll_allowed):
             self._dice_event(roll)
         self.trigger(self.ruling, Ruling.Touched, ids=list(self.touched))
         return self.events
