@@ -74,6 +74,22 @@ def show(app: AppContext, name: str) -> None:
     app.emit(queries.character(app.read, name), render.sheet)
 
 
+@character.command("import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--npc", is_flag=True, help="Import as a non-player character (no victory points).")
+@pass_app
+def import_(app: AppContext, file: str, npc: bool) -> None:
+    """Import a Humans & Heroes character-creator save file (JSON, version 2) into an hnh campaign.
+
+    Defense totals and Toughness are derived as the creator does; powers (Damage, Affliction, Protection, ...)
+    are kept by name and usable in attacks: ledger attack NAME TARGET --with "Power Name".
+
+    Example: ledger character import ../shared/fixtures/hnh-characters/paragon.json
+    """
+    result = app.ledger.import_character(file, pc=not npc)
+    app.wrote(result, lambda r: "imported " + render.sheet_line(_brief(r["character"])))
+
+
 def register(cli: click.Group) -> None:
     """Attach these commands."""
     cli.add_command(character)
