@@ -15,6 +15,8 @@ from ledger.aggregates import (
     Ruling,
     ruling_id,
 )
+from ledger import deciders
+from ledger.deciders import decider
 from ledger.dice import DiceBox
 from ledger.encounters import EncounterCommands
 from ledger.play import PlayCommands
@@ -90,13 +92,20 @@ class Ledger(PlayCommands, EncounterCommands):
         self,
         command: str,
         intent: dict[str, Any],
-        decide: Decide,
+        decide: Decide | None = None,
         *,
         rolls: Mapping[str, str] | None = None,
         kind: str = "play",
     ) -> dict[str, Any]:
-        """Decide and record one ruling; on a concurrent writer's conflict, reload and decide again."""
+        """Decide and record one ruling; on a concurrent writer's conflict, reload and decide again.
+
+        Without `decide`, the command's registered decider decides from the intent (ledger/deciders.py).
+        """
         from eventsourcing.persistence import IntegrityError
+
+        if decide is None:
+            fn = deciders.get(command)
+            decide = lambda d: fn(d, intent)  # noqa: E731
 
         for _ in range(MAX_RETRIES):
             campaign = self.campaign()
@@ -176,28 +185,11 @@ class Ledger(PlayCommands, EncounterCommands):
 
     def start_session(self, title: str | None = None) -> dict[str, Any]:
         """Open a play session."""
-
-        def decide(d: Draft) -> dict[str, Any]:
-            if d.campaign.open_session is not None:
-                raise Conflict(f"session {d.campaign.open_session} is still open", "end it first: ledger session end")
-            number = len(d.campaign.domain["sessions"]) + 1
-            t = title or f"Session {number}"
-            d.campaign_event(Campaign.SessionStarted, number=number, title=t, at=d.at)
-            return {"session": number, "title": t}
-
-        return self.rule("session start", {"title": title}, decide)
+        return self.rule("session start", {"title": title})
 
     def end_session(self) -> dict[str, Any]:
         """Close the open play session."""
-
-        def decide(d: Draft) -> dict[str, Any]:
-            number = d.campaign.open_session
-            if number is None:
-                raise Conflict("no session is open", "start one: ledger session start")
-            d.campaign_event(Campaign.SessionEnded, number=number, at=d.at)
-            return {"session": number}
-
-        return self.rule("session end", {}, decide)
+        return self.rule("session end", {})
 
     # -- characters -------------------------------------------------------------------------
     def add_character(
@@ -220,28 +212,12 @@ class Ledger(PlayCommands, EncounterCommands):
         if count > 1 and not minion:
             raise BadInput("--count is for minion groups", "add --minion")
 
-        def decide(d: Draft) -> dict[str, Any]:
-            rules = get_rules(d.campaign.system)
-            parsed: dict[str, Any] = dict(typed_traits or {})
-            for key, value in traits.items():
-                k = key.strip().lower().replace(" ", "-").replace("_", "-")
-                if not _TRAIT_KEY.match(k):
-                    raise BadInput(f"'{key}' is not a trait key", "lower-case words joined by hyphens, e.g. improved-initiative")
-                parsed[k] = rules.parse_trait(k, value)
-            sheet = rules.new_sheet(name, parsed, minion=minion, count=count, pc=pc)
-            if powers:
-                from dataclasses import replace
-
-                sheet = replace(sheet, powers={k: dict(v) for k, v in powers.items()})
-            d.add_character(sheet)
-            return {"character": sheet.to_dict()}
-
         intent = {"name": name, "traits": dict(traits), "minion": minion, "count": count, "pc": pc}
         if powers:
             intent["powers"] = {k: dict(v) for k, v in powers.items()}
         if typed_traits:
             intent["typed_traits"] = dict(typed_traits)
-        return self.rule("character add", intent, decide)
+        return self.rule("character add", intent)
 
     # -- undo and redo ----------------------------------------------------------------------
     def undo(self) -> dict[str, Any]:
@@ -283,3 +259,41 @@ class Ledger(PlayCommands, EncounterCommands):
                 d.touched[hex_id] = None
         d.campaign_event(Campaign.RulingRedone if live else Campaign.RulingUndone, touches=False, target=target)
         return {"target": target, "command": r.command, "undone" if not live else "redone": target}
+
+
+# -- core deciders ------------------------------------------------------------------------------
+@decider("session start")
+def _session_start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    if d.campaign.open_session is not None:
+        raise Conflict(f"session {d.campaign.open_session} is still open", "end it first: ledger session end")
+    number = len(d.campaign.domain["sessions"]) + 1
+    title = i.get("title") or f"Session {number}"
+    d.campaign_event(Campaign.SessionStarted, number=number, title=title, at=d.at)
+    return {"session": number, "title": title}
+
+
+@decider("session end")
+def _session_end(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    number = d.campaign.open_session
+    if number is None:
+        raise Conflict("no session is open", "start one: ledger session start")
+    d.campaign_event(Campaign.SessionEnded, number=number, at=d.at)
+    return {"session": number}
+
+
+@decider("character add")
+def _character_add(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    rules = get_rules(d.campaign.system)
+    parsed: dict[str, Any] = dict(i.get("typed_traits") or {})
+    for key, value in i["traits"].items():
+        k = key.strip().lower().replace(" ", "-").replace("_", "-")
+        if not _TRAIT_KEY.match(k):
+            raise BadInput(f"'{key}' is not a trait key", "lower-case words joined by hyphens, e.g. improved-initiative")
+        parsed[k] = rules.parse_trait(k, value)
+    sheet = rules.new_sheet(i["name"], parsed, minion=i["minion"], count=i["count"], pc=i["pc"])
+    if i.get("powers"):
+        from dataclasses import replace
+
+        sheet = replace(sheet, powers={k: dict(v) for k, v in i["powers"].items()})
+    d.add_character(sheet)
+    return {"character": sheet.to_dict()}

@@ -1,10 +1,15 @@
-"""Table commands: rolls, damage, conditions, and the rules engines' actions (attack, check, recover, ...)."""
+"""Table commands: rolls, damage, conditions, and the rules engines' actions (attack, check, recover, ...).
+
+Each public method validates what needs no state, then records one ruling; the deciders below (registered
+by command name) decide it from the intent alone, so a ruling can be decided again later from its record.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ledger.deciders import decider
 from ledger.errors import BadInput, Conflict
 from ledger.rules import get_rules
 
@@ -13,76 +18,28 @@ if TYPE_CHECKING:
 
 
 class PlayCommands:
-    """Mixed into Ledger: each method decides one ruling through `self.rule`."""
+    """Mixed into Ledger: each method records one ruling through `self.rule`."""
 
     rule: Callable[..., dict[str, Any]]
 
-    # -- play -------------------------------------------------------------------------------
     def roll(self, expr: str, *, for_name: str | None = None, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A free roll, recorded as a ruling with one DiceRolled event (roll name: `roll`)."""
-
-        def decide(d: Draft) -> dict[str, Any]:
-            spec = get_rules(d.campaign.system).roll_spec(expr)
-            owner = d.character(for_name).name if for_name else None
-            d.roll_specs["roll"] = spec
-            if owner:
-                d.roll_owners["roll"] = owner
-            r = d.dice.take("roll", spec)
-            d.flush_dice()
-            return {"roll": r.to_data()}
-
-        return self.rule("roll", {"expr": expr, "for": for_name}, decide, rolls=rolls)
+        return self.rule("roll", {"expr": expr, "for": for_name}, rolls=rolls)
 
     def damage(self, target: str, amount: int, *, subdual: bool = False) -> dict[str, Any]:
         """Direct HP loss (no resistance roll)."""
         if amount < 0:
             raise BadInput(f"damage can't be negative, got {amount}", "to heal, use: ledger recover")
-
-        def decide(d: Draft) -> dict[str, Any]:
-            sheet = d.sheet(target)
-            d.apply(get_rules(d.campaign.system).damage(sheet, amount, subdual=subdual))
-            return {"character": d.sheet(target).to_dict()}
-
-        return self.rule("damage", {"target": target, "amount": amount, "subdual": subdual}, decide)
+        return self.rule("damage", {"target": target, "amount": amount, "subdual": subdual})
 
     def condition(self, target: str, condition: str, *, add: bool) -> dict[str, Any]:
         """Impose or remove a known condition of the campaign's system."""
         cond = condition.strip().lower().replace(" ", "-").replace("_", "-")
+        return self.rule("condition add" if add else "condition remove", {"target": target, "condition": cond})
 
-        def decide(d: Draft) -> dict[str, Any]:
-            rules = get_rules(d.campaign.system)
-            if cond not in rules.conditions:
-                raise BadInput(
-                    f"unknown condition '{condition}' in {rules.title}", f"known: {', '.join(sorted(rules.conditions))}"
-                )
-            sheet = d.sheet(target)
-            if add and sheet.has(cond):
-                raise Conflict(f"{sheet.name} is already {cond}")
-            if not add and not sheet.has(cond):
-                raise Conflict(f"{sheet.name} is not {cond}", f"conditions now: {', '.join(sheet.conditions) or 'none'}")
-            d.apply(rules.impose(sheet, cond) if add else rules.remove(sheet, cond))
-            return {"character": d.sheet(target).to_dict()}
-
-        verb = "condition add" if add else "condition remove"
-        return self.rule(verb, {"target": target, "condition": cond}, decide)
-
-    # -- the rules engines' actions ---------------------------------------------------------
-    def attack(
-        self, attacker: str, target: str, options: Mapping[str, Any], *, rolls: Mapping[str, str] | None = None
-    ) -> dict[str, Any]:
+    def attack(self, attacker: str, target: str, options: Mapping[str, Any], *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """One attack resolved by the campaign's rules (hnh: attack/defense/power/toughness; d20: attack/confirm/death/damage; pnp: attack/defense)."""
-        opts = _clean(options)
-
-        def decide(d: Draft) -> dict[str, Any]:
-            rules: Any = get_rules(d.campaign.system)
-            a, t = d.sheet(attacker), d.sheet(target)
-            _own_rolls(d, rules.key, "attack", a.name, t.name, opts)
-            effects = rules.attack(a, t, _system_options(rules.key, "attack", opts), d.dice)
-            d.apply(effects)
-            _settle_adversity(d, rules, effects)
-            return {"attacker": d.sheet(a.name).to_dict(), "target": d.sheet(t.name).to_dict()}
-
-        return self.rule("attack", {"attacker": attacker, "target": target, "options": opts}, decide, rolls=rolls)
+        return self.rule("attack", {"attacker": attacker, "target": target, "options": _clean(options)}, rolls=rolls)
 
     def check(
         self,
@@ -95,37 +52,12 @@ class PlayCommands:
         rolls: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
         """A check against a DC (or a P&P threshold in options) or opposed by another character's trait."""
-        opts = _clean(options or {})
+        intent = {"name": name, "trait": trait, "dc": dc, "against": list(against) if against else None, "options": _clean(options or {})}
+        return self.rule("check", intent, rolls=rolls)
 
-        def decide(d: Draft) -> dict[str, Any]:
-            rules: Any = get_rules(d.campaign.system)
-            sheet = d.sheet(name)
-            other = (d.sheet(against[0]), against[1]) if against else None
-            _own_rolls(d, rules.key, "check", sheet.name, other[0].name if other else None, opts)
-            effects = rules.check(sheet, trait, dc=dc, against=other, options=_system_options(rules.key, "check", opts), dice=d.dice)
-            d.apply(effects)
-            _settle_adversity(d, rules, effects)
-            return {"character": d.sheet(sheet.name).to_dict()}
-
-        intent = {"name": name, "trait": trait, "dc": dc, "against": list(against) if against else None, "options": opts}
-        return self.rule("check", intent, decide, rolls=rolls)
-
-    def resist_damage(
-        self, target: str, rank: int, options: Mapping[str, Any] | None = None, *, rolls: Mapping[str, str] | None = None
-    ) -> dict[str, Any]:
+    def resist_damage(self, target: str, rank: int, options: Mapping[str, Any] | None = None, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """H&H Damage without an attack check: a power check (3dF + rank) against a Toughness check."""
-        opts = _clean(options or {})
-
-        def decide(d: Draft) -> dict[str, Any]:
-            rules: Any = get_rules(d.campaign.system)
-            if not hasattr(rules, "resist_damage"):
-                raise BadInput(f"--rank is for Humans & Heroes; {rules.title} takes --amount")
-            t = d.sheet(target)
-            _own_rolls(d, rules.key, "damage", None, t.name, opts)
-            d.apply(rules.resist_damage(t, rank, opts, d.dice))
-            return {"character": d.sheet(t.name).to_dict()}
-
-        return self.rule("damage", {"target": target, "rank": rank, "options": opts}, decide, rolls=rolls)
+        return self.rule("damage", {"target": target, "rank": rank, "options": _clean(options or {})}, rolls=rolls)
 
     def recover(
         self,
@@ -142,91 +74,28 @@ class PlayCommands:
         """Recovery over time: H&H's natural recovery, d20's GM-ruled healing and subdual fade, P&P Health."""
         if hours < 0 or (amount is not None and amount < 0):
             raise BadInput("hours and amounts can't be negative")
-        opts = _clean(options or {})
-
-        def decide(d: Draft) -> dict[str, Any]:
-            rules: Any = get_rules(d.campaign.system)
-            sheet = d.sheet(target)
-            _own_rolls(d, rules.key, "recover", sheet.name, None, opts)
-            if rules.key == "hnh":
-                bonus = opts.get("treatment-bonus")
-                effects = rules.recover(sheet, hours=hours, restful=restful, treated=treated, dice=d.dice, treatment_bonus=bonus)
-            elif rules.key == "d20":
-                effects = rules.recover(sheet, hours=hours, amount=amount, cause=cause or "rest", options=opts, dice=d.dice)
-            else:
-                if amount is None:
-                    raise BadInput("P&P recovery needs --amount (Health regained)", "for example: --amount 2")
-                effects = rules.recover(sheet, amount)
-            d.apply(effects)
-            return {"character": d.sheet(sheet.name).to_dict()}
-
-        intent = {"target": target, "hours": hours, "restful": restful, "treated": treated, "amount": amount, "cause": cause, "options": opts}
-        return self.rule("recover", intent, decide, rolls=rolls)
+        intent = {"target": target, "hours": hours, "restful": restful, "treated": treated, "amount": amount, "cause": cause, "options": _clean(options or {})}
+        return self.rule("recover", intent, rolls=rolls)
 
     def spend(self, name: str, resource: str, n: int = 1, *, purpose: str | None = None) -> dict[str, Any]:
         """Spend a resource: victory points (hnh), resolve or adversity (pnp); overspending is refused."""
         if n < 1:
             raise BadInput(f"spend at least 1, got {n}")
-
-        def decide(d: Draft) -> dict[str, Any]:
-            rules: Any = get_rules(d.campaign.system)
-            if not hasattr(rules, "spend"):
-                raise BadInput(f"{rules.title} has no resources to spend")
-            sheet = _resource_holder(d, rules, name)
-            if rules.key == "pnp":
-                effects = rules.spend(sheet, resource, n, purpose=purpose or "lucky-break")
-            else:
-                effects = rules.spend(sheet, resource, n)
-            d.apply(effects)
-            return {"character": d.sheet(sheet.name).to_dict()}
-
-        return self.rule("spend", {"name": name, "resource": resource, "n": n, "purpose": purpose}, decide)
+        return self.rule("spend", {"name": name, "resource": resource, "n": n, "purpose": purpose})
 
     def gain(self, name: str, resource: str, n: int = 1, *, reason: str | None = None) -> dict[str, Any]:
         """Gain a resource: resolve from flaws and heroics, adversity (pnp); victory points (hnh) as awards."""
         if n < 1:
             raise BadInput(f"gain at least 1, got {n}")
-
-        def decide(d: Draft) -> dict[str, Any]:
-            rules: Any = get_rules(d.campaign.system)
-            sheet = _resource_holder(d, rules, name)
-            if hasattr(rules, "gain"):
-                effects = rules.gain(sheet, resource, n, reason=reason or "award")
-            else:
-                effects = _award(sheet, resource, n, reason or "award")
-            d.apply(effects)
-            return {"character": d.sheet(sheet.name).to_dict()}
-
-        return self.rule("gain", {"name": name, "resource": resource, "n": n, "reason": reason}, decide)
+        return self.rule("gain", {"name": name, "resource": resource, "n": n, "reason": reason})
 
     def hazard(self, target: str, kind: str, options: Mapping[str, Any] | None = None, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """An H&H environmental hazard check (falling, heat, cold, suffocation, starvation, thirst, ...)."""
-        opts = _clean(options or {})
-
-        def decide(d: Draft) -> dict[str, Any]:
-            rules: Any = get_rules(d.campaign.system)
-            if not hasattr(rules, "hazard"):
-                raise BadInput(f"hazards are Humans & Heroes rules; {rules.title} has none", "use damage or a check")
-            sheet = d.sheet(target)
-            _own_rolls(d, rules.key, "hazard", sheet.name, None, opts)
-            d.apply(rules.hazard(sheet, kind, opts, d.dice))
-            return {"character": d.sheet(sheet.name).to_dict()}
-
-        return self.rule("hazard", {"target": target, "kind": kind, "options": opts}, decide, rolls=rolls)
+        return self.rule("hazard", {"target": target, "kind": kind, "options": _clean(options or {})}, rolls=rolls)
 
     def revive(self, target: str, means: str, *, by: str | None = None) -> dict[str, Any]:
         """Bring the dead back, as the GM rules (hnh Healing/Immortality; d20 Gem of Eternity, Soul Bound)."""
-
-        def decide(d: Draft) -> dict[str, Any]:
-            rules: Any = get_rules(d.campaign.system)
-            if not hasattr(rules, "revive"):
-                raise BadInput(f"{rules.title} has no revival rules")
-            sheet = d.sheet(target)
-            other = d.sheet(by) if by else None
-            d.apply(rules.revive(sheet, means=means, by=other))
-            return {"character": d.sheet(sheet.name).to_dict()}
-
-        return self.rule("revive", {"target": target, "means": means, "by": by}, decide)
+        return self.rule("revive", {"target": target, "means": means, "by": by})
 
     def import_character(self, path: str, *, pc: bool = True) -> dict[str, Any]:
         """Add a character from an H&H character-creator save file (JSON)."""
@@ -248,32 +117,166 @@ class PlayCommands:
 
     def act(self, name: str, action: str, options: Mapping[str, Any] | None = None, *, other: str | None = None, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A system-specific action: d20 run/charge, pnp chase, hnh affliction (see `ledger act --help`)."""
-        opts = _clean(options or {})
+        return self.rule("act", {"name": name, "action": action, "against": other, "options": _clean(options or {})}, rolls=rolls)
 
-        def decide(d: Draft) -> dict[str, Any]:
-            rules: Any = get_rules(d.campaign.system)
-            sheet = d.sheet(name)
-            second = d.sheet(other) if other else None
-            key = (rules.key, action)
-            if key in (("d20", "run"), ("d20", "charge")):
-                effects = getattr(rules, action)(sheet, opts)
-            elif key == ("pnp", "chase"):
-                if second is None:
-                    raise BadInput("a chase needs --against NAME")
-                _own_rolls(d, "pnp", "chase", sheet.name, second.name, opts)
-                effects = rules.chase(sheet, second, opts, d.dice)
-            elif key == ("hnh", "affliction"):
-                if second is None:
-                    raise BadInput("an affliction needs --against TARGET")
-                _own_rolls(d, "hnh", "affliction", sheet.name, second.name, opts)
-                effects = rules.affliction(second, opts, d.dice, attacker=sheet)
-            else:
-                raise BadInput(f"'{action}' is not an action in {rules.title}", f"actions: {', '.join(ACTIONS.get(rules.key, ()))}")
-            d.apply(effects)
-            _settle_adversity(d, rules, effects)
-            return {"character": d.sheet(sheet.name).to_dict()}
 
-        return self.rule("act", {"name": name, "action": action, "against": other, "options": opts}, decide, rolls=rolls)
+# -- deciders -----------------------------------------------------------------------------------
+@decider("roll")
+def _roll(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    spec = get_rules(d.campaign.system).roll_spec(i["expr"])
+    if i.get("for"):
+        d.roll_owners["roll"] = d.character(i["for"]).name
+    d.roll_specs["roll"] = spec
+    r = d.dice.take("roll", spec)
+    d.flush_dice()
+    return {"roll": r.to_data()}
+
+
+@decider("damage")
+def _damage(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    rules: Any = get_rules(d.campaign.system)
+    sheet = d.sheet(i["target"])
+    if "rank" in i:
+        if not hasattr(rules, "resist_damage"):
+            raise BadInput(f"--rank is for Humans & Heroes; {rules.title} takes --amount")
+        _own_rolls(d, rules.key, "damage", None, sheet.name, i["options"])
+        d.apply(rules.resist_damage(sheet, i["rank"], i["options"], d.dice))
+    else:
+        d.apply(rules.damage(sheet, i["amount"], subdual=i["subdual"]))
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+def _condition(d: Draft, i: dict[str, Any], *, add: bool) -> dict[str, Any]:
+    rules = get_rules(d.campaign.system)
+    cond = i["condition"]
+    if cond not in rules.conditions:
+        raise BadInput(f"unknown condition '{cond}' in {rules.title}", f"known: {', '.join(sorted(rules.conditions))}")
+    sheet = d.sheet(i["target"])
+    if add and sheet.has(cond):
+        raise Conflict(f"{sheet.name} is already {cond}")
+    if not add and not sheet.has(cond):
+        raise Conflict(f"{sheet.name} is not {cond}", f"conditions now: {', '.join(sheet.conditions) or 'none'}")
+    d.apply(rules.impose(sheet, cond) if add else rules.remove(sheet, cond))
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+decider("condition add")(lambda d, i: _condition(d, i, add=True))
+decider("condition remove")(lambda d, i: _condition(d, i, add=False))
+
+
+@decider("attack")
+def _attack(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    rules: Any = get_rules(d.campaign.system)
+    a, t = d.sheet(i["attacker"]), d.sheet(i["target"])
+    _own_rolls(d, rules.key, "attack", a.name, t.name, i["options"])
+    effects = rules.attack(a, t, _system_options(rules.key, "attack", i["options"]), d.dice)
+    d.apply(effects)
+    _settle_adversity(d, rules, effects)
+    return {"attacker": d.sheet(a.name).to_dict(), "target": d.sheet(t.name).to_dict()}
+
+
+@decider("check")
+def _check(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    rules: Any = get_rules(d.campaign.system)
+    sheet = d.sheet(i["name"])
+    other = (d.sheet(i["against"][0]), i["against"][1]) if i.get("against") else None
+    _own_rolls(d, rules.key, "check", sheet.name, other[0].name if other else None, i["options"])
+    effects = rules.check(sheet, i["trait"], dc=i["dc"], against=other, options=_system_options(rules.key, "check", i["options"]), dice=d.dice)
+    d.apply(effects)
+    _settle_adversity(d, rules, effects)
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+@decider("recover")
+def _recover(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    rules: Any = get_rules(d.campaign.system)
+    sheet = d.sheet(i["target"])
+    opts = i["options"]
+    _own_rolls(d, rules.key, "recover", sheet.name, None, opts)
+    if rules.key == "hnh":
+        effects = rules.recover(sheet, hours=i["hours"], restful=i["restful"], treated=i["treated"], dice=d.dice, treatment_bonus=opts.get("treatment-bonus"))
+    elif rules.key == "d20":
+        effects = rules.recover(sheet, hours=i["hours"], amount=i["amount"], cause=i["cause"] or "rest", options=opts, dice=d.dice)
+    else:
+        if i["amount"] is None:
+            raise BadInput("P&P recovery needs --amount (Health regained)", "for example: --amount 2")
+        effects = rules.recover(sheet, i["amount"])
+    d.apply(effects)
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+@decider("spend")
+def _spend(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    rules: Any = get_rules(d.campaign.system)
+    if not hasattr(rules, "spend"):
+        raise BadInput(f"{rules.title} has no resources to spend")
+    sheet = _resource_holder(d, rules, i["name"])
+    if rules.key == "pnp":
+        effects = rules.spend(sheet, i["resource"], i["n"], purpose=i["purpose"] or "lucky-break")
+    else:
+        effects = rules.spend(sheet, i["resource"], i["n"])
+    d.apply(effects)
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+@decider("gain")
+def _gain(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    rules: Any = get_rules(d.campaign.system)
+    sheet = _resource_holder(d, rules, i["name"])
+    if hasattr(rules, "gain"):
+        effects = rules.gain(sheet, i["resource"], i["n"], reason=i["reason"] or "award")
+    else:
+        effects = _award(sheet, i["resource"], i["n"], i["reason"] or "award")
+    d.apply(effects)
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+@decider("hazard")
+def _hazard(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    rules: Any = get_rules(d.campaign.system)
+    if not hasattr(rules, "hazard"):
+        raise BadInput(f"hazards are Humans & Heroes rules; {rules.title} has none", "use damage or a check")
+    sheet = d.sheet(i["target"])
+    _own_rolls(d, rules.key, "hazard", sheet.name, None, i["options"])
+    d.apply(rules.hazard(sheet, i["kind"], i["options"], d.dice))
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+@decider("revive")
+def _revive(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    rules: Any = get_rules(d.campaign.system)
+    if not hasattr(rules, "revive"):
+        raise BadInput(f"{rules.title} has no revival rules")
+    sheet = d.sheet(i["target"])
+    other = d.sheet(i["by"]) if i.get("by") else None
+    d.apply(rules.revive(sheet, means=i["means"], by=other))
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+@decider("act")
+def _act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    rules: Any = get_rules(d.campaign.system)
+    sheet = d.sheet(i["name"])
+    second = d.sheet(i["against"]) if i.get("against") else None
+    opts, action = i["options"], i["action"]
+    key = (rules.key, action)
+    if key in (("d20", "run"), ("d20", "charge")):
+        effects = getattr(rules, action)(sheet, opts)
+    elif key == ("pnp", "chase"):
+        if second is None:
+            raise BadInput("a chase needs --against NAME")
+        _own_rolls(d, "pnp", "chase", sheet.name, second.name, opts)
+        effects = rules.chase(sheet, second, opts, d.dice)
+    elif key == ("hnh", "affliction"):
+        if second is None:
+            raise BadInput("an affliction needs --against TARGET")
+        _own_rolls(d, "hnh", "affliction", sheet.name, second.name, opts)
+        effects = rules.affliction(second, opts, d.dice, attacker=sheet)
+    else:
+        raise BadInput(f"'{action}' is not an action in {rules.title}", f"actions: {', '.join(ACTIONS.get(rules.key, ()))}")
+    d.apply(effects)
+    _settle_adversity(d, rules, effects)
+    return {"character": d.sheet(sheet.name).to_dict()}
 
 
 ACTIONS = {"d20": ("run", "charge"), "pnp": ("chase",), "hnh": ("affliction",)}
