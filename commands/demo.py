@@ -88,9 +88,9 @@ def demo(ctx: click.Context, demo_db: str | None) -> None:
             summary[system] = {"db": db, "characters": sheets, "timeline": {first: points}}
             if not app.as_json:
                 click.echo("\n".join(render.sheet(s) for s in sheets))
-                from commands.history import _timeline_text
+                from commands.history import timeline_text
 
-                click.echo(f"HP timeline of {first}:\n{_timeline_text(points)}\n")
+                click.echo(f"HP timeline of {first}:\n{timeline_text(points)}\n")
         finally:
             sub.close()
     if app.as_json:

@@ -55,6 +55,7 @@ class Campaign(Aggregate):
             aggregate.rulings = 0
             aggregate.last_hash = ""
             aggregate.dead = {}
+            aggregate.amended = {}
             aggregate.redo = []
             aggregate.meta = []
 
@@ -66,7 +67,7 @@ class Campaign(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             """Map the name to the character's aggregate id."""
-            apply_campaign_domain(aggregate.domain, self)
+            apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
 
     class SessionStarted(Event):
         """A play session opened."""
@@ -77,7 +78,7 @@ class Campaign(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             """Open the session."""
-            apply_campaign_domain(aggregate.domain, self)
+            apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
 
     class SessionEnded(Event):
         """The open play session closed."""
@@ -87,7 +88,7 @@ class Campaign(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             """Close the session."""
-            apply_campaign_domain(aggregate.domain, self)
+            apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
 
     class CampaignRestored(Event):
         """Roster and sessions set to the refold of live rulings (after undo or redo)."""
@@ -110,7 +111,7 @@ class Campaign(Aggregate):
             """Advance the chain; a new play ruling ends the redo stack."""
             aggregate.rulings = self.number
             aggregate.last_hash = self.hash
-            if self.kind == "play":
+            if self.kind not in ("undo", "redo"):
                 aggregate.redo = []
 
     class RulingUndone(Event):
@@ -136,9 +137,23 @@ class Campaign(Aggregate):
             aggregate.meta = [*aggregate.meta, self.ruling]
 
     @classmethod
-    def restoration(cls, history: Iterable[Any], dead: set[int]) -> tuple[type, dict[str, Any]]:
+    def restoration(cls, history: Iterable[Any], dead: set[int], amendments: Amendments) -> tuple[type, dict[str, Any]]:
         """The event that restores this campaign's roster and sessions to the refold of live rulings."""
-        return cls.CampaignRestored, {"domain": live_campaign_domain(history, dead)}
+        return cls.CampaignRestored, {"domain": fold_campaign(live_records(history, dead, amendments))}
+
+    class RetractionRecorded(Event):
+        """Bookkeeping: ruling `target` was retracted by this ruling, which re-derived the rulings `amended`."""
+
+        target: int
+        amended: list[int]
+
+        def apply(self, aggregate: Any) -> None:
+            """Mark the target dead and this ruling as the newest derivation of each amended ruling."""
+            aggregate.dead = {**aggregate.dead, str(self.target): self.ruling}
+            amended = dict(getattr(aggregate, "amended", {}))
+            for n in self.amended:
+                amended[str(n)] = [*amended.get(str(n), []), self.ruling]
+            aggregate.amended = amended
 
     # queries
     @property
@@ -156,14 +171,28 @@ class Campaign(Aggregate):
         return self.domain["roster"].get(name_key(name))  # type: ignore[no-any-return]
 
     def is_dead(self, number: int) -> bool:
-        """Whether ruling `number` is currently retracted."""
-        return str(number) in self.dead
+        """Whether ruling `number` is retracted by a ruling that is itself live (undoing a retraction revives)."""
+        killer = self.dead.get(str(number))
+        return killer is not None and not self.is_dead(killer)
+
+    def dead_set(self) -> set[int]:
+        """Every ruling that is currently retracted."""
+        return {int(n) for n in self.dead if self.is_dead(int(n))}
+
+    def live_amendments(self) -> dict[int, int]:
+        """For each re-derived ruling, the live retraction that holds its current outcome."""
+        out = {}
+        for n, by in getattr(self, "amended", {}).items():
+            live = [x for x in by if not self.is_dead(x)]
+            if live:
+                out[int(n)] = live[-1]
+        return out
 
     def latest_live(self) -> int | None:
         """The latest ruling that undo may retract: live, not an undo or redo, not the campaign's creation."""
         meta = set(self.meta)
         for n in range(self.rulings, 1, -1):
-            if n not in meta and str(n) not in self.dead:
+            if n not in meta and not self.is_dead(n):
                 return n
         return None
 
@@ -173,17 +202,15 @@ def blank_campaign_domain(system: str, name: str, settings: Mapping[str, Any]) -
     return {"system": system, "name": name, "settings": dict(settings), "roster": {}, "sessions": [], "open_session": None}
 
 
-def apply_campaign_domain(domain: dict[str, Any], event: Any) -> None:
-    """Apply one roster or session event to a campaign's domain state (in place)."""
-    if isinstance(event, Campaign.CharacterEnrolled):
-        domain["roster"] = {**domain["roster"], name_key(event.name): {"name": event.name, "id": event.character_id}}
-    elif isinstance(event, Campaign.SessionStarted):
-        domain["sessions"] = [*domain["sessions"], {"number": event.number, "title": event.title, "started": event.at}]
-        domain["open_session"] = event.number
-    elif isinstance(event, Campaign.SessionEnded):
-        domain["sessions"] = [
-            {**s, "ended": event.at} if s["number"] == event.number else s for s in domain["sessions"]
-        ]
+def apply_campaign_domain(domain: dict[str, Any], kind: str, p: Mapping[str, Any]) -> None:
+    """Apply one roster or session record (event type name and payload) to a campaign's domain (in place)."""
+    if kind == "CharacterEnrolled":
+        domain["roster"] = {**domain["roster"], name_key(p["name"]): {"name": p["name"], "id": p["character_id"]}}
+    elif kind == "SessionStarted":
+        domain["sessions"] = [*domain["sessions"], {"number": p["number"], "title": p["title"], "started": p["at"]}]
+        domain["open_session"] = p["number"]
+    elif kind == "SessionEnded":
+        domain["sessions"] = [{**s, "ended": p["at"]} if s["number"] == p["number"] else s for s in domain["sessions"]]
         domain["open_session"] = None
 
 
@@ -215,11 +242,34 @@ class Ruling(Aggregate):
             aggregate.intent = self.intent
             aggregate.retracted = None
             aggregate.touched = []
+            aggregate.dice = {}
+            aggregate.amendments = {}
+            aggregate.actor = self.actor
+            aggregate.at = self.at
+            aggregate.session = self.session
 
     class DiceRolled(Event):
         """One named roll with every face and its source."""
 
         data: dict[str, Any]
+
+        def apply(self, aggregate: Any) -> None:
+            """Keep the faces, so the ruling can be decided again without rolling."""
+            aggregate.dice = {**aggregate.dice, self.data["name"]: self.data}
+
+    class OutcomeAmended(Event):
+        """This retraction re-derived ruling `target`: its new outcome records, new dice, or its refusal."""
+
+        target: int
+        command: str
+        records: list[dict[str, Any]]
+        dice: list[dict[str, Any]]
+        refused: str | None
+
+        def apply(self, aggregate: Any) -> None:
+            """Hold the new outcome of the re-derived ruling."""
+            entry = {"records": self.records, "dice": self.dice, "refused": self.refused}
+            aggregate.amendments = {**aggregate.amendments, str(self.target): entry}
 
     class Resolved(Event):
         """Base of resolution records that change no sheet."""
@@ -350,9 +400,9 @@ class Character(Aggregate):
         return str(self.sheet["name"])
 
     @classmethod
-    def restoration(cls, history: Iterable[Any], dead: set[int]) -> tuple[type, dict[str, Any]]:
+    def restoration(cls, history: Iterable[Any], dead: set[int], amendments: Amendments) -> tuple[type, dict[str, Any]]:
         """The event that restores this character to the refold of its live events."""
-        return cls.StateRestored, live_character_state(history, dead)
+        return cls.StateRestored, fold_character(live_records(history, dead, amendments))
 
 
 SHEET_EVENTS: dict[str, type[Character.SheetEvent]] = {
@@ -369,31 +419,63 @@ SHEET_EVENTS: dict[str, type[Character.SheetEvent]] = {
     )
 }
 
-RESTORE_EVENTS = (Character.StateRestored, Campaign.CampaignRestored)
-BOOKKEEPING_EVENTS = (Campaign.RulingChained, Campaign.RulingUndone, Campaign.RulingRedone, Ruling.Touched)
+for _cls in (Character.StateRestored, Campaign.CampaignRestored):
+    _cls.restores = True  # type: ignore[attr-defined]
+for _cls in (Campaign.RulingChained, Campaign.RulingUndone, Campaign.RulingRedone, Campaign.RetractionRecorded, Ruling.Touched):
+    _cls.bookkeeping = True  # type: ignore[attr-defined]
+
+Amendments = Mapping[int, list[dict[str, Any]]]
+Record = tuple[int, str, dict[str, Any]]
+_ENVELOPE = frozenset({"originator_id", "originator_version", "timestamp", "ruling", "originator_topic"})
 
 
-def live_character_state(events: Iterable[Any], dead: set[int]) -> dict[str, Any]:
-    """Refold a character's events, skipping retracted rulings and earlier restorations."""
-    active, sheet = False, None
-    for e in events:
-        if isinstance(e, RESTORE_EVENTS) or e.ruling in dead:
+def payload(event: Any) -> dict[str, Any]:
+    """An event's own fields, without the envelope (id, version, time, ruling)."""
+    return {k: v for k, v in vars(event).items() if k not in _ENVELOPE}
+
+
+def folds(event: Any) -> bool:
+    """Whether an event is part of an aggregate's live history (not a restoration or bookkeeping)."""
+    t = type(event)
+    return not (getattr(t, "restores", False) or getattr(t, "bookkeeping", False))
+
+
+def live_records(history: Iterable[Any], dead: set[int], amendments: Amendments) -> list[Record]:
+    """An aggregate's live history as (ruling, type, payload), in ruling order.
+
+    Retracted rulings are skipped; a re-derived ruling contributes the records of its live amendment
+    (possibly none for this aggregate) instead of its original events.
+    """
+    original: dict[int, list[tuple[str, dict[str, Any]]]] = {}
+    for e in history:
+        if folds(e):
+            original.setdefault(e.ruling, []).append((type(e).__name__, payload(e)))
+    out: list[Record] = []
+    for n in sorted(set(original) | set(amendments)):
+        if n in dead:
             continue
-        if isinstance(e, Character.CharacterAdded):
-            active, sheet = True, e.sheet
-        elif isinstance(e, Character.SheetEvent) and sheet is not None:
-            sheet = apply_effect(Sheet.from_dict(sheet), type(e).__name__, e.data).to_dict()
+        recs = [(r["type"], r["data"]) for r in amendments[n]] if n in amendments else original.get(n, [])
+        out.extend((n, t, p) for t, p in recs)
+    return out
+
+
+def fold_character(records: Iterable[Record]) -> dict[str, Any]:
+    """A character's state from its live records."""
+    active, sheet = False, None
+    for _, kind, p in records:
+        if kind == "CharacterAdded":
+            active, sheet = True, p["sheet"]
+        elif kind in SHEET_EVENTS and sheet is not None:
+            sheet = apply_effect(Sheet.from_dict(sheet), kind, p["data"]).to_dict()
     return {"active": active, "sheet": sheet}
 
 
-def live_campaign_domain(events: Iterable[Any], dead: set[int]) -> dict[str, Any]:
-    """Refold a campaign's roster and session events, skipping retracted rulings."""
+def fold_campaign(records: Iterable[Record]) -> dict[str, Any]:
+    """A campaign's roster and sessions from its live records."""
     domain: dict[str, Any] = {}
-    for e in events:
-        if isinstance(e, RESTORE_EVENTS + BOOKKEEPING_EVENTS) or e.ruling in dead:
-            continue
-        if isinstance(e, Campaign.CampaignCreated):
-            domain = blank_campaign_domain(e.system, e.name, e.settings)
+    for _, kind, p in records:
+        if kind == "CampaignCreated":
+            domain = blank_campaign_domain(p["system"], p["name"], p["settings"])
         else:
-            apply_campaign_domain(domain, e)
+            apply_campaign_domain(domain, kind, p)
     return domain

@@ -245,20 +245,32 @@ class Ledger(PlayCommands, EncounterCommands):
         """Mark `target` dead or live, and restore every aggregate it touched by refolding live events."""
         r: Ruling = self.store.repository.get(ruling_id(target))
         d.extra_aggregates.append(r)
-        dead = {int(n) for n in d.campaign.dead}
-        dead = dead - {target} if live else dead | {target}
         d.trigger(r, Ruling.RulingReinstated if live else Ruling.RulingRetracted, actor=d.actor, at=d.at)
-        for hex_id in r.touched:
-            aid = UUID(hex_id)
-            history = list(self.store.events.get(aid))
-            aggregate = d.campaign if aid == CAMPAIGN_ID else self.store.repository.get(aid)
-            event_class, fields = type(aggregate).restoration(history, dead)
-            d.trigger(aggregate, event_class, **fields)
-            if aggregate is not d.campaign:
-                d.extra_aggregates.append(aggregate)
-                d.touched[hex_id] = None
         d.campaign_event(Campaign.RulingRedone if live else Campaign.RulingUndone, touches=False, target=target)
+        dead = d.campaign.dead_set()
+        amendments = self.amendments(d.campaign)
+        for hex_id in r.touched:
+            self.restore(d, UUID(hex_id), dead, amendments)
         return {"target": target, "command": r.command, "undone" if not live else "redone": target}
+
+    def restore(self, d: Draft, aid: UUID, dead: set[int], amendments: Mapping[int, list[dict[str, Any]]]) -> None:
+        """Append the event that sets one aggregate to the refold of its live history."""
+        history = list(self.store.events.get(aid))
+        aggregate = d.campaign if aid == CAMPAIGN_ID else self.store.repository.get(aid)
+        mine = {n: [rec for rec in recs if rec["aggregate"] == aid.hex] for n, recs in amendments.items()}
+        event_class, fields = type(aggregate).restoration(history, dead, mine)
+        d.trigger(aggregate, event_class, **fields)
+        if aggregate is not d.campaign:
+            d.extra_aggregates.append(aggregate)
+        d.touched[aid.hex] = None
+
+    def amendments(self, campaign: Campaign) -> dict[int, list[dict[str, Any]]]:
+        """The records of every live amendment: {re-derived ruling: [{aggregate, type, data}, ...]}."""
+        out: dict[int, list[dict[str, Any]]] = {}
+        for n, by in campaign.live_amendments().items():
+            x: Ruling = self.store.repository.get(ruling_id(by))
+            out[n] = x.amendments[str(n)]["records"]
+        return out
 
 
 # -- core deciders ------------------------------------------------------------------------------
