@@ -253,6 +253,30 @@ class Ledger(PlayCommands, EncounterCommands):
             self.restore(d, UUID(hex_id), dead, amendments)
         return {"target": target, "command": r.command, "undone" if not live else "redone": target}
 
+    def plan_retraction(self, target: int, *, rolls: Mapping[str, str] | None = None) -> Any:
+        """What retracting ruling `target` would change (nothing is appended): see ledger/rederive.py."""
+        from ledger.rederive import Rederiver, validate_target
+
+        campaign = self.campaign()
+        validate_target(campaign, target)
+        return Rederiver(self, campaign, target, _retract_rolls(rolls), {}).plan()
+
+    def retract(self, target: int, *, rolls: Mapping[str, str] | None = None, fixed: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Retract a contested ruling: re-derive later rulings and append the retraction with the amended outcomes.
+
+        `fixed` holds rolls an earlier plan made (so a confirmed plan appends exactly what was shown).
+        """
+        from ledger.rederive import Rederiver, commit, validate_target
+
+        entered = _retract_rolls(rolls)
+
+        def decide(d: Draft) -> dict[str, Any]:
+            validate_target(d.campaign, target)
+            plan = Rederiver(self, d.campaign, target, entered, dict(fixed or {})).plan()
+            return commit(d, plan)
+
+        return self.rule("retract", {"target": target}, decide, kind="retract")
+
     def restore(self, d: Draft, aid: UUID, dead: set[int], amendments: Mapping[int, list[dict[str, Any]]]) -> None:
         """Append the event that sets one aggregate to the refold of its live history."""
         history = list(self.store.events.get(aid))
@@ -271,6 +295,17 @@ class Ledger(PlayCommands, EncounterCommands):
             x: Ruling = self.store.repository.get(ruling_id(by))
             out[n] = x.amendments[str(n)]["records"]
         return out
+
+
+def _retract_rolls(rolls: Mapping[str, str] | None) -> dict[str, str]:
+    """`--roll N.NAME=FACES` for rolls re-derivation needs that were never made."""
+    out = {}
+    for key, faces in (rolls or {}).items():
+        number, dot, name = key.partition(".")
+        if not dot or not number.isdigit() or not name:
+            raise BadInput(f"--roll '{key}' must name the ruling: N.NAME=FACES", "for example --roll 7.damage=5")
+        out[key] = faces
+    return out
 
 
 # -- core deciders ------------------------------------------------------------------------------

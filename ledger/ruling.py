@@ -62,6 +62,7 @@ class Draft:
         targets: list[int] | None = None,
     ) -> None:
         self.store = store
+        self.loader: Callable[[Any], Any] = store.repository.get
         self.number = number
         self.kind = kind
         self.dice = dice
@@ -166,11 +167,15 @@ class Draft:
         entry = self.campaign.character(name)
         if entry is None:
             raise NotFound(f"no character called '{name}'", "see: ledger character list")
-        ch: Character = self.store.repository.get(_uuid(entry["id"]))
+        ch: Character = self.load(_uuid(entry["id"]))
         if not ch.active:
             raise NotFound(f"no character called '{name}'", "see: ledger character list")
         self.characters[key] = ch
         return ch
+
+    def load(self, aggregate_id: Any) -> Any:
+        """Any aggregate as this ruling sees it (the store in play; the re-derived world in a retraction)."""
+        return self.loader(aggregate_id)
 
     def sheet(self, name: str) -> Sheet:
         """The current sheet of a character, as this ruling has left it so far."""

@@ -1,0 +1,91 @@
+"""`ledger why NAME [FIELD]`: explain a value on a sheet by the live rulings that made it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from ledger.aggregates import SHEET_EVENTS, live_records, ruling_id
+from ledger.errors import BadInput, NotFound
+from ledger.rules import get_rules
+from ledger.sheet import Sheet, apply_effect
+
+if TYPE_CHECKING:
+    from ledger.application import Ledger
+
+
+def value_of(sheet: Sheet | None, field: str) -> Any:
+    """The value of a field on a sheet: hp, max_hp, count, a condition (present or not), a resource, counter or trait."""
+    if sheet is None:
+        return None
+    if field in ("hp", "max_hp", "count"):
+        return getattr(sheet, field)
+    if field in sheet.resources:
+        return sheet.resources[field]
+    if field in sheet.counters:
+        return sheet.counters[field]
+    if field in sheet.traits:
+        return sheet.traits[field]
+    return field in sheet.conditions
+
+
+def _describe(field: str, before: Any, after: Any, kind: str, data: dict[str, Any]) -> str:
+    if isinstance(after, bool):
+        return f"{'imposed' if after else 'removed'} by {kind}" + (f" ({data['note']})" if data.get("note") else "")
+    detail = ""
+    if "amount" in data:
+        detail = f" ({kind} {data['amount']})"
+    elif kind == "ResourceChanged" and data.get("purpose") or data.get("reason"):
+        detail = f" ({data.get('purpose') or data.get('reason')})"
+    return f"{before} -> {after}{detail}"
+
+
+def explain(ledger: Ledger, name: str, field: str | None) -> dict[str, Any]:
+    """The live rulings that changed `field` on the character's sheet, in order, with who and when."""
+    campaign = ledger.campaign()
+    entry = campaign.character(name)
+    if entry is None:
+        raise NotFound(f"no character called '{name}'", "see: ledger character list")
+    field = (field or "hp").strip().lower().replace(" ", "-")
+    aid = UUID(entry["id"])
+    history = list(ledger.store.events.get(aid))
+    amendments = {n: [r for r in recs if r["aggregate"] == aid.hex] for n, recs in ledger.amendments(campaign).items()}
+    records = live_records(history, campaign.dead_set(), amendments)
+    current = Sheet.from_dict(ledger.store.repository.get(aid).sheet)
+    rules = get_rules(campaign.system)
+    known = {"hp", "max_hp", "count"} | set(current.resources) | set(current.counters) | set(current.traits) | set(rules.conditions)
+    if field not in known:
+        raise BadInput(f"'{field}' is not on {current.name}'s sheet", "try hp, a condition, a resource or a counter")
+    steps: list[dict[str, Any]] = []
+    sheet: Sheet | None = None
+    for number, kind, p in records:
+        before = value_of(sheet, field)
+        if kind == "CharacterAdded":
+            sheet = Sheet.from_dict(p["sheet"])
+        elif kind in SHEET_EVENTS and sheet is not None:
+            sheet = apply_effect(sheet, kind, p["data"])
+        after = value_of(sheet, field)
+        if after != before and not (before is None and after is False):
+            change = "added with it" if kind == "CharacterAdded" and not isinstance(after, bool) else _describe(field, before, after, kind, p.get("data", {}))
+            steps.append({"ruling": number, "event": kind, "change": change if kind != "CharacterAdded" else f"{after} when added"})
+    _envelopes(ledger, steps, campaign.live_amendments())
+    doc: dict[str, Any] = {"name": current.name, "field": field, "value": value_of(current, field), "because": steps, "notes": []}
+    implied = rules.derived(current).get("implied", [])
+    if field in implied and field not in current.conditions:
+        doc["value"] = True
+        doc["notes"].append(f"{field} is implied by {', '.join(c for c in current.conditions) or 'the sheet'} (not imposed itself)")
+    return doc
+
+
+def _envelopes(ledger: Ledger, steps: list[dict[str, Any]], amended: dict[int, int]) -> None:
+    """Add each step's command, actor and session (and the retraction that re-derived it, if any)."""
+    cache: dict[int, Any] = {}
+    for s in steps:
+        n = s["ruling"]
+        if n not in cache:
+            cache[n] = ledger.store.repository.get(ruling_id(n))
+        r = cache[n]
+        s.update({"command": r.command, "actor": r.actor, "session": r.session, "at": r.at})
+        if n in amended:
+            s["amended_by"] = amended[n]
+            s["change"] += f" (re-derived by ruling {amended[n]})"
