@@ -1,4 +1,4 @@
-"""d20 Supers, "Basics of Combat": pure rules. Text: d20-supers.txt; readings: docs/interpretations-d20.md.
+"""d20 Supers, "Basics of Combat": pure rules. Text: d20-supers.txt; readings: docs/interpretations.md (d20 Supers).
 
 Traits (all whole numbers unless said): str dex con int wis cha (ability scores; a score not given counts as
 10), hp (max HP, default 10), armor (armor bonus to DR), power-dr (power bonus to DR), attack (attack

@@ -30,7 +30,7 @@ from ledger.rules.d20_core import (
 )
 from ledger.sheet import Effect, Sheet
 
-SUBDUAL_FADE_PER_LEVEL = 1  # interpretations-d20.md: subdual fades 1 point per hour per level (level 1 if not given)
+SUBDUAL_FADE_PER_LEVEL = 1  # docs/interpretations.md (d20 Supers): subdual fades 1 point per hour per level (level 1 if not given)
 REVIVE_MEANS = ("gem-of-eternity", "soul-bound", "romnecos")
 
 CHECK_OPTIONS: dict[str, str] = {

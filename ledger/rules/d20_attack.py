@@ -26,7 +26,7 @@ from ledger.rules.d20_core import (
 from ledger.sheet import Effect, Sheet
 
 FISTS = "1d4"  # To Attack: "Fists are considered 1d4 subdual"
-CRITICAL_MULTIPLIER = 2  # interpretations-d20.md: the text's "see Weapons" is not part of the text
+CRITICAL_MULTIPLIER = 2  # docs/interpretations.md (d20 Supers): the text's "see Weapons" is not part of the text
 FIREARM_CLOSE_BONUS = 3  # "+3 attack if you are 10 ft. from the opponent or less"
 CHARGE_ATTACK = 2  # Charge: "+2 to Attack rolls"
 CHARGE_DR_PENALTY = -2  # Charge: "lose -2 to DR"

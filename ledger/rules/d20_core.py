@@ -13,12 +13,12 @@ ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
 CONDITIONS = frozenset({"disabled", "dying", "unconscious", "dead", "flat-footed", "prone", "running", "charging"})
 HP_CONDITIONS = frozenset({"disabled", "dying", "unconscious", "dead"})
 DEFAULT_HP = 10
-DEFAULT_SCORE = 10  # interpretations-d20.md: a score not given counts as 10 (modifier 0)
+DEFAULT_SCORE = 10  # docs/interpretations.md (d20 Supers): a score not given counts as 10 (modifier 0)
 DEFAULT_SPEED = 30  # feet per round, when the sheet has no `speed` trait
 RUN_MULTIPLIER = 4  # Running: "4 x your normal speed"
 DEATH_HP = -10  # Damage: "drops to -10 or below they are dead"
 
-# Counter keys (ints only). Documented in interpretations-d20.md.
+# Counter keys (ints only). Documented in docs/interpretations.md (d20 Supers).
 SUBDUAL = "subdual"  # total subdual damage taken
 CHARGE_DR = "charge-dr"  # -2 to DR from a charge, until the charger's next turn
 COLLAPSED = "collapsed"  # 1: a disabled character did something major and fell unconscious

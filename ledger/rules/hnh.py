@@ -1,6 +1,6 @@
 """Humans & Heroes (3dF, an M&M 3e derivative): pure rules. Texts: humans-and-heroes.txt, hnh-site/.
 
-Readings where the texts are open: docs/interpretations-hnh.md. The rules live in hnh_checks (checks,
+Readings where the texts are open: docs/interpretations.md (Humans & Heroes). The rules live in hnh_checks (checks,
 criticals), hnh_conditions, hnh_health (HP, Damage), hnh_afflictions, hnh_combat (attacks, maneuvers),
 hnh_turns (turns, recovery, revival, initiative, victory points), hnh_hazards and hnh_import.
 """

@@ -1,7 +1,7 @@
 """H&H conditions: what each implies, what supersedes what, and how progressive conditions add degrees.
 
 Source: hnh-site/conditions.txt (Progressive Conditions, Basic Conditions, Combined Conditions, Damage
-Conditions and the condition cards). Readings are in docs/interpretations-hnh.md.
+Conditions and the condition cards). Readings are in docs/interpretations.md (Humans & Heroes).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Prowlers & Paragons (d6 pools): pure rules. Text: prowlers-and-paragons.txt; readings: docs/interpretations-pnp.md.
+"""Prowlers & Paragons (d6 pools): pure rules. Text: prowlers-and-paragons.txt; readings: docs/interpretations.md (Prowlers & Paragons).
 
 The rules live in pnp_core (tables, traits), pnp_checks (challenge rolls, chases), pnp_combat (attacks,
 effects, movement) and pnp_resources (Resolve, Adversity); `PnP` is the one way in.

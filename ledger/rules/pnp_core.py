@@ -1,6 +1,6 @@
 """Prowlers & Paragons: the tables, trait lookups and small helpers every P&P rule shares.
 
-Text: prowlers-and-paragons.txt. Readings where the text is open: docs/interpretations-pnp.md.
+Text: prowlers-and-paragons.txt. Readings where the text is open: docs/interpretations.md (Prowlers & Paragons).
 """
 
 from __future__ import annotations

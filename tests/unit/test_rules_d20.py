@@ -176,7 +176,7 @@ def test_no_natural_20_no_confirm_roll() -> None:
 
 def test_confirm_breaking_dr_is_a_critical_hit_with_double_damage() -> None:
     """d20-supers.txt, Collosal Failures and Spectacular Success: roll again after a 20; "if you once again break the
-    DR you get a Critical Hit which does more damage" (multiplier x2, docs/interpretations-d20.md)."""
+    DR you get a Critical Hit which does more damage" (multiplier x2, docs/interpretations.md (d20 Supers))."""
     data, effects = attack(hero(), brute(), {"damage": "1d8"}, attack=20, confirm=10, death=2, damage=5)
     assert data["confirm"] == {"natural": 10, "total": 15, "breaks-dr": True}  # same +5 against the same DR 15
     assert data["critical"] and not data["instant-death"]
