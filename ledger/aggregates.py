@@ -12,7 +12,7 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from ledger.sheet import Sheet, apply_effect
+from ledger.sheet import apply_effect_dict
 
 NAMESPACE = UUID("6a1f3c9e-52a4-4f0b-9b1e-0c3d2f7a8e11")
 CAMPAIGN_ID = uuid5(NAMESPACE, "campaign")
@@ -356,8 +356,7 @@ class Character(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             """The one way a sheet changes."""
-            sheet = apply_effect(Sheet.from_dict(aggregate.sheet), type(self).__name__, self.data)
-            aggregate.sheet = sheet.to_dict()
+            aggregate.sheet = apply_effect_dict(aggregate.sheet, type(self).__name__, self.data)
 
     class DamageApplied(SheetEvent):
         """HP lost (data: amount, hp after)."""
@@ -466,7 +465,7 @@ def fold_character(records: Iterable[Record]) -> dict[str, Any]:
         if kind == "CharacterAdded":
             active, sheet = True, p["sheet"]
         elif kind in SHEET_EVENTS and sheet is not None:
-            sheet = apply_effect(Sheet.from_dict(sheet), kind, p["data"]).to_dict()
+            sheet = apply_effect_dict(sheet, kind, p["data"])
     return {"active": active, "sheet": sheet}
 
 

@@ -8,7 +8,7 @@ and what the store replays can never disagree.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 Value = int | str
@@ -128,28 +128,38 @@ def _merge(base: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any
     return out
 
 
-def apply_effect(sheet: Sheet, event: str, data: Mapping[str, Any]) -> Sheet:
-    """The next sheet after a sheet effect; ruling effects leave the sheet as it is."""
+def apply_effect_dict(sheet: dict[str, Any], event: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The next sheet (as plain data) after a sheet effect; ruling effects leave it as it is.
+
+    The one definition of what each effect does: the aggregates and the read models fold plain data
+    through it, and `apply_effect` wraps it for the rules' Sheet values.
+    """
     if event in ("DamageApplied", "HealthRecovered"):
-        sheet = replace(sheet, hp=data["hp"])
+        out = {**sheet, "hp": data["hp"]}
         if "counters" in data:
-            sheet = replace(sheet, counters=_merge(sheet.counters, data["counters"]))
-        return sheet
+            out["counters"] = _merge(sheet.get("counters", {}), data["counters"])
+        return out
     if event == "ConditionImposed":
-        if data["condition"] in sheet.conditions:
-            return sheet
-        return replace(sheet, conditions=(*sheet.conditions, data["condition"]))
+        conditions = sheet.get("conditions", [])
+        return sheet if data["condition"] in conditions else {**sheet, "conditions": [*conditions, data["condition"]]}
     if event == "ConditionRemoved":
-        return replace(sheet, conditions=tuple(c for c in sheet.conditions if c != data["condition"]))
+        return {**sheet, "conditions": [c for c in sheet.get("conditions", []) if c != data["condition"]]}
     if event == "CountersChanged":
-        return replace(sheet, counters=_merge(sheet.counters, data["counters"]))
+        return {**sheet, "counters": _merge(sheet.get("counters", {}), data["counters"])}
     if event == "ResourceChanged":
-        return replace(sheet, resources={**sheet.resources, data["resource"]: data["value"]})
+        return {**sheet, "resources": {**sheet.get("resources", {}), data["resource"]: data["value"]}}
     if event == "MinionsDefeated":
-        return replace(sheet, count=data["count"])
+        return {**sheet, "count": data["count"]}
     if event == "TraitsChanged":
-        return replace(sheet, traits=_merge(sheet.traits, data["traits"]))
+        return {**sheet, "traits": _merge(sheet.get("traits", {}), data["traits"])}
     return sheet
+
+
+def apply_effect(sheet: Sheet, event: str, data: Mapping[str, Any]) -> Sheet:
+    """The next sheet after a sheet effect (the Sheet-valued face of `apply_effect_dict`)."""
+    if event not in SHEET_EFFECTS:
+        return sheet
+    return Sheet.from_dict(apply_effect_dict(sheet.to_dict(), event, data))
 
 
 def apply_all(sheet: Sheet, effects: list[Effect]) -> Sheet:
