@@ -63,15 +63,19 @@ def list_(app: AppContext) -> None:
 
 @character.command("show")
 @click.argument("name")
+@click.option("--at", "at", type=int, default=None, metavar="RULING", help="The sheet as it stood right after ruling RULING (undone rulings left out).")
 @pass_app
-def show(app: AppContext, name: str) -> None:
-    """A character's sheet, from the read models.
+def show(app: AppContext, name: str, at: int | None) -> None:
+    """A character's sheet, from the read models; with --at, as it stood at an earlier ruling.
 
-    Example: ledger --json character show Ann
+    Example: ledger --json character show Ann --at 12
     """
     from projections import queries
 
-    app.emit(queries.character(app.read, name), render.sheet)
+    if at is None:
+        app.emit(queries.character(app.read, name), render.sheet)
+    else:
+        app.emit(queries.sheet_at(app.read, name, at), lambda c: f"at ruling {c['at']}:\n" + render.sheet(c))
 
 
 @character.command("import")

@@ -31,25 +31,80 @@ def log(app: AppContext, session: int | None, character_name: str | None, everyt
 @click.argument("name")
 @pass_app
 def timeline(app: AppContext, name: str) -> None:
-    """A character's HP over time (undone rulings left out).
+    """A character's HP over time: every change with its ruling, session and time, then a small chart.
 
-    Example: ledger timeline Ann
+    Undone rulings are left out (the history as it stands). Example: ledger timeline Ann
     """
     from projections import queries
 
     points = queries.timeline(app.read, name)
-    app.emit(points, _timeline_text)
+    app.emit(points, timeline_text)
 
 
-def _timeline_text(points: list[dict[str, Any]]) -> str:
+INTERNAL = frozenset({"Opened"})  # an aggregate's creation that says nothing to a reader
+CHART_HEIGHT = 8
+CHART_WIDTH = 60
+
+
+def timeline_text(points: list[dict[str, Any]]) -> str:
+    """The points, one line each, and a chart of HP (rows) against the points in order (columns)."""
     if not points:
         return "(no HP changes)"
-    lo = min(min(p["hp"] for p in points), 0)
-    hi = max(max(p["max_hp"] for p in points), max(p["hp"] for p in points))
     lines = []
     for p in points:
-        bar = "#" * (p["hp"] - lo)
-        lines.append(f"ruling {p['ruling']:>5}  {p['at']}  HP {p['hp']:>3}  |{bar:<{hi - lo}}|")
+        sess = f"session {p['session']}" if p.get("session") else "no session"
+        lines.append(f"ruling {p['ruling']:>5}  {p['at']}  {sess:<11}  HP {p['hp']:>3}/{p['max_hp']:<3} {p.get('command') or ''}".rstrip())
+    return "\n".join([*lines, "", *chart([p["hp"] for p in points], max(p["max_hp"] for p in points))])
+
+
+_timeline_text = timeline_text  # the name commands/demo.py imports
+
+
+def chart(values: list[int], top: int) -> list[str]:
+    """A terminal chart: one column per point (the latest CHART_WIDTH), HP levels scaled to CHART_HEIGHT rows."""
+    values = values[-CHART_WIDTH:]
+    hi, lo = max(top, *values), min(0, *values)
+    span = max(hi - lo, 1)
+    rows = min(CHART_HEIGHT, span + 1)
+    level = [round((v - lo) * (rows - 1) / span) for v in values]
+    zero = round((0 - lo) * (rows - 1) / span)
+    out = []
+    for r in range(rows - 1, -1, -1):
+        label = hi if r == rows - 1 else lo if r == 0 else (0 if r == zero else None)
+        cells = "".join("*" if lv == r else ("|" if min(lv, zero) < r < max(lv, zero) else ("-" if r == zero else " ")) for lv in level)
+        out.append(f"{'' if label is None else label:>4} {cells}")
+    return out
+
+
+@click.command("session-show", hidden=True)
+@click.argument("number", type=int)
+@pass_app
+def session_show(app: AppContext, number: int) -> None:
+    """Every ruling of play session NUMBER, readable: commands, dice with faces, outcomes; retracted ones marked.
+
+    Example: ledger session show 2
+    """
+    from projections import queries
+
+    app.emit(queries.session_history(app.read, number), session_text)
+
+
+def session_text(doc: dict[str, Any]) -> str:
+    """A session's history as a page to read."""
+    end = f" to {doc['ended']}" if doc["ended"] else " (open)"
+    lines = [f"session {doc['session']}: {doc['title']}, {doc['started']}{end}"]
+    for r in doc["rulings"]:
+        mark = ""
+        if r["retracted"]:
+            mark = f"  [RETRACTED by ruling {r['retracted']['by']}, {r['retracted']['actor']}]"
+        lines.append(f"#{r['ruling']} {r['at']} {r['actor']}: {r['command']} {render._intent(r['intent'])}".rstrip() + mark)
+        for e in r["events"]:
+            if e["type"] in INTERNAL:
+                continue
+            who = f" {e['character']}" if e.get("character") else ""
+            lines.append(f"    {e['type']}{who}: {render.event_summary(e)}")
+    if not doc["rulings"]:
+        lines.append("(no rulings)")
     return "\n".join(lines)
 
 
@@ -74,7 +129,8 @@ def verify(app: AppContext) -> None:
 
     Example: ledger verify && echo intact
     """
-    from ledger.verify import Problem, verify as run
+    from ledger.verify import Problem
+    from ledger.verify import verify as run
 
     problems, counts = run(app.ledger.store.recorder)
     app.ledger.campaign()  # refuses an empty ledger
@@ -123,6 +179,10 @@ def rebuild(app: AppContext) -> None:
 
 
 def register(cli: click.Group) -> None:
-    """Attach these commands."""
+    """Attach these commands; `session show` joins the `session` group when it is there."""
     for c in (log, timeline, undo, redo, verify, rebuild):
         cli.add_command(c)
+    group = cli.commands.get("session")
+    if isinstance(group, click.Group):
+        session_show.hidden = False
+        group.add_command(session_show, "show")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 import orjson
 from sqlalchemy import (
@@ -16,7 +16,6 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
-    Text,
     create_engine,
     event,
     text,
@@ -90,11 +89,49 @@ hp_timeline = Table(
     Column("at", String(40), nullable=False),
 )
 
-VIEW_TABLES = (sheets, rulings, log, hp_timeline)
+sheet_events = Table(  # which log rows changed which character's sheet (the data is the log row's)
+    "ledger_sheet_events",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("character_id", String(32), nullable=False, index=True),
+    Column("ruling", Integer, nullable=False),
+)
+
+sessions = Table(
+    "ledger_sessions",
+    metadata,
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("title", String(200), nullable=False),
+    Column("started", String(40), nullable=False),
+    Column("ended", String(40)),
+)
+
+encounters = Table(
+    "ledger_encounters",
+    metadata,
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("system", String(8), nullable=False),
+    Column("started", Integer, nullable=False),
+    Column("ended", Integer),
+    Column("active", Boolean, nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("current", String(80)),
+    Column("order", JSON, nullable=False),
+)
+
+encounter_log = Table(  # which log rows belong to which encounter, round and turn (the event is the log row)
+    "ledger_encounter_log",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("encounter", Integer, nullable=False, index=True),
+    Column("round", Integer, nullable=False),
+    Column("actor", String(80)),
+)
+
+VIEW_TABLES = (sheets, rulings, log, hp_timeline, sheet_events, sessions, encounters, encounter_log)
 
 
-@dataclass(frozen=True)
-class RawEvent:
+class RawEvent(NamedTuple):
     """One stored event as the read side sees it: position, aggregate, type name and decoded state."""
 
     seq: int
@@ -106,12 +143,34 @@ class RawEvent:
     @property
     def type(self) -> str:
         """The event's class name (DamageApplied, DiceRolled, ...)."""
-        return self.topic.rsplit(".", 1)[-1]
+        return topic_names(self.topic)[1]
 
     @property
     def aggregate(self) -> str:
-        """The aggregate's class name (Campaign, Ruling, Character)."""
-        return self.topic.split(":", 1)[-1].split(".", 1)[0]
+        """The aggregate's class name (Campaign, Ruling, Character, Encounter)."""
+        return topic_names(self.topic)[0]
+
+
+@lru_cache(maxsize=256)
+def topic_names(topic: str) -> tuple[str, str]:
+    """(aggregate class name, event class name) of an event topic such as `ledger.aggregates:Character.DamageApplied`."""
+    path = topic.split(":", 1)[-1]
+    return path.split(".", 1)[0], path.rsplit(".", 1)[-1]
+
+
+def dumps(value: Any) -> str:
+    """JSON text for a JSON column, exactly as the engine's own serializer writes it."""
+    return orjson.dumps(value).decode()
+
+
+def bulk_insert(conn: Any, table: Table, rows: list[tuple[Any, ...]]) -> None:
+    """Insert many rows given as tuples in column order, JSON columns already dumped: one executemany, no per-row ORM work."""
+    if not rows:
+        return
+    pg = conn.dialect.name == "postgresql"
+    marks = ", ".join(("%s::json" if isinstance(c.type, JSON) else "%s") if pg else "?" for c in table.columns)
+    cols = ", ".join(f'"{c.name}"' for c in table.columns)
+    conn.exec_driver_sql(f'INSERT INTO {table.name} ({cols}) VALUES ({marks})', rows)
 
 
 class ReadSide:
@@ -151,18 +210,24 @@ class ReadSide:
         return int(row[0] or 0)
 
     def read_events(self, conn: Any, after: int, limit: int, until: int | None = None) -> list[RawEvent]:
-        """Events after position `after`, in order, decoded with orjson."""
-        stop = "" if until is None else f" AND {self.id_column} <= :until"
-        rows = conn.execute(
-            text(
-                f"SELECT {self.id_column} AS seq, originator_id, originator_version, topic, state "
-                f"FROM {self.events_table} WHERE {self.id_column} > :after{stop} ORDER BY {self.id_column} LIMIT :limit"
-            ),
-            {"after": after, "limit": limit, "until": until},
-        ).all()
-        return [
-            RawEvent(r[0], _hex(r[1]), r[2], r[3], orjson.loads(bytes(r[4]))) for r in rows
-        ]
+        """Events after position `after`, in order, decoded with orjson (read on the driver's own cursor: no row objects)."""
+        mark = "?" if self.kind == "sqlite" else "%s"
+        stop = "" if until is None else f" AND {self.id_column} <= {mark}"
+        sql = (
+            f"SELECT {self.id_column}, originator_id, originator_version, topic, state FROM {self.events_table} "
+            f"WHERE {self.id_column} > {mark}{stop} ORDER BY {self.id_column} LIMIT {mark}"
+        )
+        params = (after, limit) if until is None else (after, until, limit)
+        cur = conn.connection.driver_connection.cursor()
+        try:
+            cur.execute(sql, params)
+            rows = cur.fetchall()
+        finally:
+            cur.close()
+        loads = orjson.loads
+        if self.kind == "sqlite":  # ids are already hex text, states already bytes
+            return [RawEvent(r[0], r[1], r[2], r[3], loads(r[4])) for r in rows]
+        return [RawEvent(r[0], _hex(r[1]), r[2], r[3], loads(bytes(r[4]))) for r in rows]
 
     def iter_events(self, conn: Any, after: int = 0, batch: int = 5000) -> Iterator[RawEvent]:
         """Every event after `after`, in batches."""
@@ -185,4 +250,5 @@ def _hex(oid: Any) -> str:
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA cache_size=-32000")  # 32 MB: a rebuild's batch of index pages stays in memory
     cur.close()

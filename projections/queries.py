@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, select
+from sqlalchemy import and_, func, select
 
-from ledger.errors import NotFound
+from ledger.errors import BadInput, NotFound
 from ledger.rules import get_rules
-from ledger.sheet import Sheet
-from projections.db import ReadSide, hp_timeline, log, rulings, sheets
+from ledger.sheet import SHEET_EFFECTS, Sheet, apply_effect
+from projections.db import (
+    ReadSide,
+    encounters,
+    hp_timeline,
+    log,
+    rulings,
+    sessions,
+    sheet_events,
+    sheets,
+)
+from projections.db import encounter_log as enc_log
 
 
 def sheet_json(row: Any) -> dict[str, Any]:
@@ -73,10 +83,11 @@ def events(
         q = q.where(log.c.character == _canonical_name(read, character_name))
     with read.engine.connect() as conn:
         rows = conn.execute(q).mappings().all()
+        dead = retracted_rulings(conn)
     out = []
     for r in rows:
         retracted = None
-        if r["retracted_by"] is not None:
+        if r["ruling"] in dead:
             retracted = {"by": r["retracted_by"], "actor": r["retracted_actor"], "at": r["retracted_at"]}
         out.append(
             {
@@ -92,6 +103,17 @@ def events(
             }
         )
     return out
+
+
+def retracted_rulings(conn: Any) -> set[int]:
+    """Rulings retracted by a ruling that is itself live (undoing or retracting a retraction revives its target)."""
+    killers = dict(conn.execute(select(rulings.c.number, rulings.c.retracted_by).where(rulings.c.retracted_by.is_not(None))).all())
+
+    def dead(n: int) -> bool:
+        k = killers.get(n)
+        return k is not None and not dead(k)
+
+    return {n for n in killers if dead(n)}
 
 
 def _canonical_name(read: ReadSide, name: str) -> str:
@@ -113,15 +135,115 @@ def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
         if row is None:
             raise NotFound(f"no character called '{name}'", "see: ledger character list")
         points = conn.execute(
-            select(hp_timeline.c.ruling, hp_timeline.c.hp, hp_timeline.c.max_hp, hp_timeline.c.at, rulings.c.retracted_by, rulings.c.kind)
+            select(
+                hp_timeline.c.ruling, hp_timeline.c.hp, hp_timeline.c.max_hp, hp_timeline.c.at, rulings.c.retracted_by,
+                rulings.c.kind, rulings.c.session, rulings.c.command,
+            )
             .join(rulings, rulings.c.number == hp_timeline.c.ruling, isouter=True)
             .where(hp_timeline.c.character_id == row[0])
             .order_by(hp_timeline.c.seq)
         ).all()
-    return [{"ruling": p[0], "hp": p[1], "max_hp": p[2], "at": p[3]} for p in points if p[4] is None and p[5] not in ("undo", "redo")]
+    return [
+        {"ruling": p[0], "hp": p[1], "max_hp": p[2], "at": p[3], "session": p[6], "command": p[7]}
+        for p in points
+        if p[4] is None and p[5] not in ("undo", "redo")
+    ]
 
 
 def ruling_rows(read: ReadSide) -> list[dict[str, Any]]:
     """Every ruling's envelope, in order."""
     with read.engine.connect() as conn:
         return [dict(r) for r in conn.execute(select(rulings).order_by(rulings.c.number)).mappings().all()]
+
+
+def sheet_at(read: ReadSide, name: str, ruling: int) -> dict[str, Any]:
+    """A character's sheet as the live history stood right after ruling `ruling` (retracted rulings left out)."""
+    key = name.strip().casefold()
+    with read.engine.connect() as conn:
+        top = conn.execute(select(func.max(rulings.c.number))).scalar() or 0
+        if not 1 <= ruling <= top:
+            raise BadInput(f"there is no ruling {ruling}", f"rulings run 1 to {top}")
+        row = conn.execute(
+            select(sheets.c.character_id, sheets.c.name)
+            .where(and_(sheets.c.key == key, sheets.c.added <= ruling))
+            .order_by(sheets.c.added.desc())
+        ).first()
+        if row is None:
+            raise NotFound(f"no character called '{name}' at ruling {ruling}", "see: ledger character list")
+        dead = {r[0] for r in conn.execute(select(rulings.c.number).where(rulings.c.retracted_by.is_not(None)))}
+        events = conn.execute(
+            select(sheet_events.c.ruling, log.c.type, log.c.data)
+            .join(log, log.c.seq == sheet_events.c.seq)
+            .where(and_(sheet_events.c.character_id == row[0], sheet_events.c.ruling <= ruling))
+            .order_by(sheet_events.c.seq)
+        ).all()
+    sheet: Sheet | None = None
+    for number, kind, data in events:
+        if number in dead:
+            continue
+        if kind == "CharacterAdded":
+            sheet = Sheet.from_dict(data["sheet"])
+        elif kind in SHEET_EFFECTS and sheet is not None:
+            sheet = apply_effect(sheet, kind, data)
+    if sheet is None:
+        raise NotFound(f"{row[1]} was not in play at ruling {ruling}")
+    return {**sheet_json({"sheet": sheet.to_dict()}), "at": ruling}
+
+
+def encounter_log(read: ReadSide, number: int | None = None) -> dict[str, Any]:
+    """One encounter turn by turn: each turn's live rulings with their dice, outcomes and conditions."""
+    with read.engine.connect() as conn:
+        q = select(encounters).order_by(encounters.c.number.desc())
+        enc = conn.execute(q if number is None else q.where(encounters.c.number == number)).mappings().first()
+        if enc is None:
+            raise NotFound("no such encounter" if number else "no encounter has been run", "start one: ledger encounter start NAME...")
+        rows = conn.execute(
+            select(
+                enc_log, log.c.ruling, log.c.type, log.c.character, log.c.data,
+                rulings.c.command, rulings.c.intent, rulings.c.actor, rulings.c.at.label("ruled_at"),
+            )
+            .join(log, log.c.seq == enc_log.c.seq)
+            .join(rulings, rulings.c.number == log.c.ruling)
+            .where(and_(enc_log.c.encounter == enc["number"], rulings.c.retracted_by.is_(None)))
+            .order_by(enc_log.c.seq)
+        ).mappings().all()
+    turns: list[dict[str, Any]] = []
+    for r in rows:
+        if not turns or (turns[-1]["round"], turns[-1]["actor"]) != (r["round"], r["actor"]):
+            turns.append({"round": r["round"], "actor": r["actor"], "rulings": []})
+        rulings_ = turns[-1]["rulings"]
+        if not rulings_ or rulings_[-1]["ruling"] != r["ruling"]:
+            rulings_.append({"ruling": r["ruling"], "command": r["command"], "intent": r["intent"], "actor": r["actor"],
+                             "at": r["ruled_at"], "events": []})
+        rulings_[-1]["events"].append({"seq": r["seq"], "type": r["type"], "character": r["character"], "data": r["data"]})
+    return {
+        "number": enc["number"], "system": enc["system"], "started": enc["started"], "ended": enc["ended"],
+        "active": enc["active"], "round": enc["round"], "current": enc["current"], "turns": turns,
+    }
+
+
+def session_history(read: ReadSide, number: int) -> dict[str, Any]:
+    """Every ruling of a play session, in order, with its events; retracted rulings marked."""
+    with read.engine.connect() as conn:
+        s = conn.execute(select(sessions).where(sessions.c.number == number)).mappings().first()
+        if s is None:
+            raise NotFound(f"there is no session {number}", "see: ledger log, or start one: ledger session start")
+        found = conn.execute(select(rulings).where(rulings.c.session == number).order_by(rulings.c.number)).mappings().all()
+        numbers = [r["number"] for r in found]
+        evs = conn.execute(
+            select(log.c.ruling, log.c.seq, log.c.type, log.c.character, log.c.data)
+            .where(and_(log.c.ruling.in_(numbers), log.c.bookkeeping.is_(False)))
+            .order_by(log.c.seq)
+        ).all() if numbers else []
+    by_ruling: dict[int, list[dict[str, Any]]] = {}
+    for e in evs:
+        if e[2] != "RulingRecorded":
+            by_ruling.setdefault(e[0], []).append({"seq": e[1], "type": e[2], "character": e[3], "data": e[4]})
+    out = []
+    for r in found:
+        retracted = None
+        if r["retracted_by"] is not None:
+            retracted = {"by": r["retracted_by"], "actor": r["retracted_actor"], "at": r["retracted_at"]}
+        out.append({"ruling": r["number"], "kind": r["kind"], "command": r["command"], "intent": r["intent"],
+                    "actor": r["actor"], "at": r["at"], "retracted": retracted, "events": by_ruling.get(r["number"], [])})
+    return {"session": s["number"], "title": s["title"], "started": s["started"], "ended": s["ended"], "rulings": out}

@@ -1,0 +1,212 @@
+"""`encounter start|next|delay|act|join|show|end|log`: initiative and turns, one ruling per command."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from commands import render
+from commands.context import AppContext, pass_app
+from ledger.dice import parse_roll_options
+
+ROLLS_HELP = (
+    "Enter physical dice NAME=FACES (repeatable); a roll not given is rolled by the ledger. Initiative rolls are "
+    "named after the participant (Ann=+,0,- in hnh, Ann=14 in d20; pnp rolls none); ties left open: rolloff-NAME."
+)
+TURN_ROLLS_HELP = (
+    "Enter physical dice NAME=FACES (repeatable) for the turn's processing: hnh fortitude (dying check), "
+    "ongoing-NAME (affliction checks), power and toughness (ongoing damage)."
+)
+OWN_EVENTS = {"Opened", "EncounterStarted", "TurnAdvanced", "TurnDelayed", "DelayedTurnTaken", "ParticipantJoined", "EncounterEnded"}
+
+
+def round_word(system: str) -> str:
+    """P&P counts pages; the others count rounds."""
+    return "page" if system == "pnp" else "round"
+
+
+def order_text(v: dict[str, Any]) -> str:
+    """The running encounter: round, whose turn, and the order with initiatives."""
+    head = f"encounter {v['encounter']} ({v['system']}), {round_word(v['system'])} {v['round']}: {v['current']}'s turn"
+    width = max((len(e["name"]) for e in v["order"]), default=4)
+    lines = [head]
+    for e in v["order"]:
+        mark = ">" if e["name"] == v["current"] else " "
+        note = "  (delaying)" if e.get("delayed") else ""
+        lines.append(f"  {mark} {e['name']:<{width}}  {e['initiative']:>3}{note}")
+    return "\n".join(lines)
+
+
+def happened(r: dict[str, Any]) -> str:
+    """The rules' part of a ruling (dice, checks, conditions), one line each, without the encounter's own events."""
+    lines = []
+    for e in r.get("events", []):
+        if e["type"] in OWN_EVENTS:
+            continue
+        who = f" {e['character']}" if e.get("character") else ""
+        lines.append(f"    {e['type']}{who}: {render.event_summary(e)}")
+    return "\n".join(lines)
+
+
+def turn_text(lead: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]], str]:
+    """A renderer: a lead line, the order, then what the rules did."""
+
+    def text(r: dict[str, Any]) -> str:
+        parts = [lead(r), order_text(r), happened(r)]
+        return "\n".join(p for p in parts if p)
+
+    return text
+
+
+def forced(r: dict[str, Any]) -> str:
+    """A note when the turn that came up was a delayer's, forced on them."""
+    return f" ({r['current']} delayed until their place came round again: this turn is forced)" if r.get("forced") else ""
+
+
+@click.group("encounter")
+def encounter() -> None:
+    """Encounters: roll initiative, run turns and rounds, join, delay, end."""
+
+
+@encounter.command("start")
+@click.argument("names", nargs=-1, required=True)
+@click.option("--surprised", multiple=True, metavar="NAME", help="hnh: this participant is Surprised (-10 initiative, vulnerable until their turn).")
+@click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
+@pass_app
+def start(app: AppContext, names: tuple[str, ...], surprised: tuple[str, ...], rolls: tuple[str, ...]) -> None:
+    """Start an encounter: everyone rolls initiative in the campaign's system; the highest acts first.
+
+    \b
+    hnh 3dF + Agility + Improved Initiative (ties: Dodge, Agility, Awareness, then a roll-off);
+    d20 1d20 + Dex modifier; pnp no roll: Edge. A minion group is one participant.
+    Example: ledger encounter start Ann Bob Thugs --surprised Thugs --roll Ann=+,0,-
+    """
+    result = app.ledger.start_encounter(list(names), surprised=list(surprised), rolls=parse_roll_options(rolls))
+    app.wrote(result, turn_text(lambda r: "initiative rolled"))
+
+
+@encounter.command("next")
+@click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
+@pass_app
+def next_(app: AppContext, rolls: tuple[str, ...]) -> None:
+    """End the current turn and start the next one (the rules' end- and start-of-turn processing).
+
+    A round ends when the order comes back to its top. Example: ledger encounter next
+    """
+    result = app.ledger.next_turn(rolls=parse_roll_options(rolls))
+    app.wrote(result, turn_text(lambda r: "next turn" + forced(r)))
+
+
+@encounter.command("delay")
+@click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
+@pass_app
+def delay(app: AppContext, rolls: tuple[str, ...]) -> None:
+    """The current character delays their whole turn; take it later with `encounter act NAME`.
+
+    If they have not acted when their place comes round again, that turn is forced on them.
+    Example: ledger encounter delay
+    """
+    result = app.ledger.delay_turn(rolls=parse_roll_options(rolls))
+    app.wrote(result, turn_text(lambda r: f"{r['delayed']} delays" + forced(r)))
+
+
+@encounter.command("act")
+@click.argument("name")
+@click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
+@pass_app
+def act(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
+    """A delaying character takes their turn now, after the current turn ends; their initiative moves there.
+
+    Example: ledger encounter act Ann
+    """
+    result = app.ledger.act_now(name, rolls=parse_roll_options(rolls))
+    app.wrote(result, turn_text(lambda r: f"{r['current']} stops delaying and acts now"))
+
+
+@encounter.command("join")
+@click.argument("name")
+@click.option("--surprised", is_flag=True, help="hnh: the newcomer is Surprised.")
+@click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
+@pass_app
+def join(app: AppContext, name: str, surprised: bool, rolls: tuple[str, ...]) -> None:
+    """A character joins mid-fight: rolls initiative and acts when their place in the order comes.
+
+    Example: ledger encounter join Cy --roll Cy=0,0,+
+    """
+    result = app.ledger.join_encounter(name, surprised=surprised, rolls=parse_roll_options(rolls))
+    app.wrote(result, turn_text(lambda r: f"{r['joined']} joins at initiative {r['initiative']}"))
+
+
+@encounter.command("show")
+@pass_app
+def show(app: AppContext) -> None:
+    """The running encounter: round, whose turn it is, the order with initiatives.
+
+    Example: ledger --json encounter show
+    """
+    app.emit(app.ledger.encounter(), order_text)
+
+
+@encounter.command("end")
+@pass_app
+def end(app: AppContext) -> None:
+    """End the running encounter (Surprised ends with it).
+
+    Example: ledger encounter end
+    """
+    result = app.ledger.end_encounter()
+    app.wrote(result, lambda r: "\n".join(p for p in (f"encounter {r['encounter']} ended after {r['rounds']} rounds", happened(r)) if p))
+
+
+@encounter.command("log")
+@click.argument("number", type=int, required=False)
+@pass_app
+def log(app: AppContext, number: int | None) -> None:
+    """Turn by turn: who acted, rolls with faces, outcomes and conditions (undone rulings left out).
+
+    NUMBER is the encounter (default: the latest). Example: ledger encounter log 1
+    """
+    from projections import queries
+
+    app.emit(queries.encounter_log(app.read, number), log_text)
+
+
+def log_text(doc: dict[str, Any]) -> str:
+    """An encounter's log, grouped by round and turn."""
+    word = round_word(doc["system"])
+    end = f", ended at ruling {doc['ended']}" if doc["ended"] else " (running)"
+    lines = [f"encounter {doc['number']} ({doc['system']}): started at ruling {doc['started']}{end}"]
+    for t in doc["turns"]:
+        lines.append(f"{word} {t['round']}, {t['actor']}'s turn" if t["actor"] else "initiative")
+        for r in t["rulings"]:
+            lines.append(f"  #{r['ruling']} {r['command']} {render._intent(r['intent'])}".rstrip())
+            for e in r["events"]:
+                if e["type"] in OWN_EVENTS:
+                    lines.append(f"      {own_event(e['type'], e['data'], word)}")
+                    continue
+                who = f" {e['character']}" if e.get("character") else ""
+                lines.append(f"      {e['type']}{who}: {render.event_summary(e)}")
+    return "\n".join(lines)
+
+
+def own_event(kind: str, d: dict[str, Any], word: str) -> str:
+    """An encounter event in words."""
+    if kind == "EncounterStarted":
+        return "order: " + ", ".join(f"{e['name']} {e['initiative']}" for e in d["order"])
+    if kind == "TurnAdvanced":
+        return f"turn ends; next: {d['current']} ({word} {d['round']})"
+    if kind == "TurnDelayed":
+        return f"{d['name']} delays; next: {d['current']} ({word} {d['round']})"
+    if kind == "DelayedTurnTaken":
+        return f"turn ends; {d['name']} stops delaying and acts now"
+    if kind == "ParticipantJoined":
+        joined = next((e for e in d["order"] if e["name"] == d["name"]), {"initiative": "?"})
+        return f"{d['name']} joins at initiative {joined['initiative']}"
+    return "the encounter ends"
+
+
+def register(cli: click.Group) -> None:
+    """Attach these commands."""
+    cli.add_command(encounter)

@@ -1,0 +1,100 @@
+"""`ledger retract` and `ledger why` through the CLI (issue 7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Cli, event_count
+
+
+@pytest.fixture
+def fight(cli: Cli) -> Cli:
+    """hnh: Ann takes three direct hits; the second one is contested."""
+    cli.ok("init", "--system", "hnh")
+    cli.ok("character", "add", "Ann", "--trait", "toughness=2", "--pc")
+    cli.ok("session", "start", "One")  # 3
+    cli.ok("damage", "Ann", "--amount", "4")  # 4: 6 -> 2
+    cli.ok("damage", "Ann", "--amount", "3")  # 5: 2 -> -1, dying
+    cli.ok("session", "end")  # 6
+    cli.ok("session", "start", "Two")  # 7
+    cli.ok("damage", "Ann", "--amount", "2")  # 8: -1 -> -3, dead
+    return cli
+
+
+def test_dry_run_shows_who_would_not_have_died_and_appends_nothing(fight: Cli, db: str):
+    """Issue 7: --dry-run shows the diff only (deaths, HP) and appends nothing."""
+    before = event_count(db)
+    r = fight.ok("retract", "5", "--dry-run")
+    assert "HP -3 -> 0" in r.stdout and "-dead" in r.stdout and "+battered" in r.stdout
+    assert event_count(db) == before
+
+
+def test_retract_across_sessions_re_derives_later_rulings(fight: Cli):
+    """DESIGN.md, What it is for: "that hit in session 3 should have missed": a later ruling is re-derived, not replayed as a delta."""
+    doc = fight.json("retract", "5", "--yes")
+    assert [c["ruling"] for c in doc["rederived"]] == [8]
+    ann = fight.json("character", "show", "Ann")
+    assert (ann["hp"], ann["conditions"]) == (0, ["battered"])  # humans-and-heroes.txt, Health Points: exactly 0 is battered
+
+
+def test_retract_without_yes_off_a_terminal_is_refused(fight: Cli, db: str):
+    """Issue 7: appends only on confirmation (or --yes); nothing appended otherwise."""
+    before = event_count(db)
+    r = fight("retract", "5")
+    assert r.exit_code == 2 and event_count(db) == before
+
+
+def test_log_marks_the_retracted_ruling_and_undo_reinstates_it(fight: Cli):
+    """Issue 7, Audit: the log marks retracted rulings with who and when; `undo` right after a retraction undoes it."""
+    fight.ok("retract", "5", "--yes")
+    marked = {e["ruling"] for e in fight.json("log") if e["retracted"]}
+    assert 5 in marked
+    fight.ok("undo")
+    assert fight.json("character", "show", "Ann")["hp"] == -3
+    assert 5 not in {e["ruling"] for e in fight.json("log") if e["retracted"]}
+
+
+def test_retracting_a_retraction_reinstates_the_ruling(fight: Cli):
+    """Issue 7: retracting a retraction reinstates the ruling."""
+    x = fight.json("retract", "5", "--yes")["ruling"]
+    fight.ok("retract", str(x), "--yes")
+    ann = fight.json("character", "show", "Ann")
+    assert (ann["hp"], ann["conditions"]) == (-3, ["dead"])
+    assert fight.ok("verify").stdout.startswith("ok")
+
+
+def test_retracting_an_unknown_or_undo_ruling_is_refused(fight: Cli, db: str):
+    """Issue 7: only live rulings can be retracted; the campaign's creation can't."""
+    fight.ok("undo")
+    before = event_count(db)
+    for n in ("1", "99", "9", "8"):
+        assert fight("retract", n, "--yes").exit_code == 2, n
+    assert event_count(db) == before
+
+
+def test_a_roll_never_made_is_rolled_and_named(cli: Cli):
+    """Issue 7: where re-derivation needs a roll that was never made, the ledger rolls it (or takes --roll N.NAME) and says which."""
+    cli.ok("init", "--system", "d20")
+    cli.ok("character", "add", "Blaze", "--trait", "str=10", "--trait", "hp=10")
+    cli.ok("character", "add", "Thug", "--trait", "dex=10", "--trait", "hp=10")
+    cli.ok("act", "Blaze", "charge")  # 4: +2 to attack
+    # 5: with the charge, 9 + 2 = 11 meets DR 10... make it miss without: 8 + 2 = 10 hits, 8 misses
+    cli.ok("attack", "Blaze", "Thug", "--damage", "1d6", "--roll", "attack=8", "--roll", "damage=4")
+    doc = cli.json("retract", "4", "--dry-run")
+    assert doc["rederived"] and doc["rederived"][0]["ruling"] == 5
+    doc = cli.json("retract", "4", "--yes", "--roll", "5.damage=6")
+    assert cli.json("character", "show", "Thug")["hp"] == 10  # without the charge the attack misses: no damage
+
+
+def test_why_explains_hp_by_rulings(fight: Cli):
+    """Issue 7, Audit: `ledger why NAME hp` lists the rulings that made the value."""
+    doc = fight.json("why", "Ann", "hp")
+    assert doc["value"] == -3
+    assert [s["ruling"] for s in doc["because"]] == [2, 4, 5, 8]
+    assert doc["because"][-1]["session"] == 2
+
+
+def test_why_explains_a_condition(fight: Cli):
+    """Issue 7, Audit: why a condition is there."""
+    doc = fight.json("why", "Ann", "dead")
+    assert doc["value"] is True and doc["because"][-1]["ruling"] == 8
