@@ -1,0 +1,160 @@
+"""`ledger export` and `ledger import`: share a history (JSONL, CSV, Markdown, HTML) and restore a ledger from JSONL."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from typing import IO, Any
+
+import click
+
+from commands.context import AppContext, pass_app
+from ledger.errors import BadInput
+
+FORMATS = {"jsonl": "jsonl", "csv": "csv", "md": "md", "markdown": "md", "html": "html", "htm": "html"}
+
+
+def pick_format(fmt: str | None, output: str | None) -> str:
+    """The format asked for, or the one -o's extension names."""
+    if fmt is None:
+        ext = os.path.splitext(output or "")[1].lstrip(".").lower()
+        if ext in FORMATS:
+            return FORMATS[ext]
+        raise BadInput("give --format: jsonl, csv, md or html", "e.g. ledger export --format html -o session.html")
+    found = FORMATS.get(fmt.strip().lower())
+    if found is None:
+        raise BadInput(f"unknown format '{fmt}'", "choose one of: jsonl, csv, md, html")
+    return found
+
+
+@contextlib.contextmanager
+def output_file(path: str | None) -> Iterator[IO[bytes]]:
+    """Stdout, or a file written whole or not at all (a temporary file beside it, renamed at the end)."""
+    if path is None or path == "-":
+        yield sys.stdout.buffer if hasattr(sys.stdout, "buffer") else sys.stdout  # type: ignore[misc]
+        sys.stdout.flush()
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise BadInput(f"can't write {path}: it is a folder", "give -o a file name")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".ledger-export-", dir=folder)
+    except OSError as e:
+        raise BadInput(f"can't write {path}: {e.strerror or e}", "pick another -o path") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            yield f
+        os.replace(tmp, path)
+    except OSError as e:
+        raise BadInput(f"can't write {path}: {e.strerror or e}", "pick another -o path") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+@contextlib.contextmanager
+def bar(app: AppContext, show: bool, length: int, label: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar on a terminal's stderr (not with --json, not into a pipe or log), as a step function."""
+    if not show or app.as_json or length <= 0 or not sys.stderr.isatty():
+        yield lambda n: None
+        return
+    with click.progressbar(length=length, label=label, file=sys.stderr) as b:
+        yield b.update
+
+
+@click.command("export")
+@click.option("--format", "fmt", default=None, metavar="FORMAT", help="jsonl (lossless, for import), csv, md (Markdown) or html; default: from -o's extension.")
+@click.option("--session", type=int, default=None, help="Only play session N (csv, md, html).")
+@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE (whole or not at all) instead of stdout.")
+@pass_app
+def export(app: AppContext, fmt: str | None, session: int | None, output: str | None) -> None:
+    """Export the history: every event as lossless JSONL, a CSV for spreadsheets, Markdown, or an HTML report.
+
+    The HTML page is self-contained (inline styles and SVG HP charts, no scripts, no network). JSONL is the
+    whole ledger, byte for byte, and is what `ledger import` reads.
+
+    Example: ledger export --format html --session 3 -o session3.html
+    """
+    kind = pick_format(fmt, output)
+    if kind == "jsonl" and session is not None:
+        raise BadInput("JSONL exports the whole ledger (an import needs every ruling)", "leave out --session, or use --format csv/md/html")
+    to_file = output not in (None, "-")
+    if kind == "jsonl":
+        summary = _export_jsonl(app, output, to_file)
+        counts = {"events": summary.events, "rulings": summary.rulings, "final_hash": summary.final_hash}
+    else:
+        counts = _export_view(app, kind, session, output, to_file)
+    if to_file:
+        app.emit({"format": kind, "file": output, **counts}, f"exported {counts['events']} events ({counts['rulings']} rulings) to {output}")
+
+
+def _export_jsonl(app: AppContext, output: str | None, to_file: bool) -> Any:
+    from ledger.exchange import export_jsonl
+    from ledger.store import now_iso
+
+    recorder = app.ledger.store.recorder
+    app.ledger.campaign()  # refuses an empty ledger with the usual message
+    total = recorder.max_notification_id() or 0
+    with output_file(output) as out, bar(app, to_file, total, "exporting") as step:
+        return export_jsonl(recorder, out, exported_at=now_iso(), step=step)
+
+
+def _export_view(app: AppContext, kind: str, session: int | None, output: str | None, to_file: bool) -> dict[str, Any]:
+    from projections import history, report
+
+    h = history.load(app.read, session)
+    render = {"csv": history.to_csv, "md": history.to_markdown, "html": report.to_html}[kind]
+    with output_file(output) as out:
+        with bar(app, to_file, h.events, "exporting") as step:
+            text = render(h, step)
+        out.write(text.encode())
+    return {"events": h.events, "rulings": len(h.rulings)}
+
+
+@click.command("import")
+@click.argument("file", metavar="FILE.jsonl")
+@pass_app
+def import_(app: AppContext, file: str) -> None:
+    """Recreate a ledger from `ledger export --format jsonl` into an empty --db: same events, same views.
+
+    The whole file is checked first (header, counts, every hash link); a changed or truncated file is
+    refused and nothing is written.
+
+    Example: ledger --db restored.ledger import campaign.jsonl && ledger --db restored.ledger verify
+    """
+    from ledger.exchange import read_export, require_empty, write_import
+
+    ledger = app.ledger
+    where = ledger.target.describe()
+    if not (ledger.target.kind == "sqlite" and not os.path.exists(ledger.target.path)):
+        require_empty(ledger.store.recorder, where)  # refuse early, before reading a big file
+    size = os.path.getsize(file) if os.path.isfile(file) else 0
+    with bar(app, True, size, "checking ") as step:
+        checked = read_export(file, step)
+    with bar(app, True, checked.summary.events, "importing") as step:
+        summary = write_import(ledger.store, checked, where, step)
+    _build_views(app, summary.events)
+    counts = {"events": summary.events, "rulings": summary.rulings, "final_hash": summary.final_hash}
+    app.emit({"imported": file, **counts}, f"imported {summary.events} events ({summary.rulings} rulings) into {where}")
+
+
+def _build_views(app: AppContext, total: int) -> None:
+    from ledger.target import parse_target
+    from projections.db import ReadSide
+    from projections.views import catch_up
+
+    read = ReadSide(parse_target(app.db))
+    try:
+        with bar(app, True, total, "views    ") as step:
+            catch_up(read, lambda done, n: step(n))
+    finally:
+        read.close()
+
+
+def register(cli: click.Group) -> None:
+    """Attach these commands."""
+    cli.add_command(export)
+    cli.add_command(import_)

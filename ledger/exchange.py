@@ -1,0 +1,345 @@
+"""The lossless JSONL export and `ledger import`: the stored events, byte for byte, with their ruling envelopes.
+
+Line 1 is a header (format, version, counts, final chain hash); every further line is one stored event in
+log order. An event's `state` is its stored JSON object when orjson re-encodes it to the identical bytes
+(always, for what this ledger writes), else `state_b64` holds the bytes. Import checks the whole file
+(header, counts, every hash link, every topic) before it writes anything, and only into an empty ledger.
+See docs/export-format.md.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+from uuid import UUID
+
+import orjson
+from eventsourcing.persistence import StoredEvent
+
+from ledger.errors import BadInput, Conflict, NotInitialised
+from ledger.verify import CHAIN_TOPIC, walk_events
+
+FORMAT = "ledger-export"
+VERSION = 1
+_RECORDED = "ledger.aggregates:Ruling.RulingRecorded"
+_RETRACTED = "ledger.aggregates:Ruling.RulingRetracted"
+_REINSTATED = "ledger.aggregates:Ruling.RulingReinstated"
+_CREATED = "ledger.aggregates:Campaign.CampaignCreated"
+_ENVELOPE_TOPICS = frozenset({_RECORDED, _RETRACTED, _REINSTATED, _CREATED, CHAIN_TOPIC})
+
+Step = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What an export wrote or an import read: counts and the chain's final hash."""
+
+    events: int
+    rulings: int
+    final_hash: str
+    system: str = ""
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Line(StoredEvent):
+    """A stored event read back from a file, with its line number and its decoded `ruling` (for the chain walk)."""
+
+    id: int = 0
+    ruling: Any = None
+
+
+# -- export ------------------------------------------------------------------------------------
+class _Survey:
+    """The first pass over the log: envelopes of every ruling, counts, and where the last ruling ends."""
+
+    def __init__(self, recorder: Any) -> None:
+        self.envelopes: dict[int, dict[str, Any]] = {}
+        self.stop, self.events, self.rulings, self.final_hash = 0, 0, 0, ""
+        self.system, self.name = "", ""
+        by_aggregate: dict[Any, int] = {}
+        seen = 0
+        for n in _pages(recorder, recorder.max_notification_id() or 0):
+            seen += 1
+            if n.topic not in _ENVELOPE_TOPICS:
+                continue
+            st = orjson.loads(n.state)
+            if n.topic == CHAIN_TOPIC:
+                self.stop, self.events, self.rulings, self.final_hash = n.id, seen, self.rulings + 1, st["hash"]
+            elif n.topic == _RECORDED:
+                number = st["ruling"]
+                by_aggregate[n.originator_id] = number
+                self.envelopes[number] = {
+                    "number": number, "actor": st["actor"], "session": st["session"], "at": st["at"], "retracted": None,
+                }
+            elif n.topic == _CREATED:
+                self.system, self.name = st.get("system", ""), st.get("name", "")
+            else:
+                target = self.envelopes.get(by_aggregate.get(n.originator_id, -1))
+                if target is not None:
+                    live = n.topic == _REINSTATED
+                    target["retracted"] = None if live else {"by": st["ruling"], "actor": st["actor"], "at": st["at"]}
+        if self.stop:  # retractions made by rulings past the last complete one don't count
+            for env in self.envelopes.values():
+                if env["retracted"] and env["retracted"]["by"] > self.rulings:
+                    env["retracted"] = None
+
+
+def _pages(recorder: Any, stop: int) -> Iterator[Any]:
+    start = 1
+    while start <= stop:
+        page = recorder.select_notifications(start=start, limit=5000, stop=stop)
+        if not page:
+            return
+        start = page[-1].id + 1
+        yield from page
+
+
+def state_field(state: bytes) -> tuple[str, Any]:
+    """The JSON object when it re-encodes to the identical bytes, else base64 of the bytes."""
+    try:
+        value = orjson.loads(state)
+        if orjson.dumps(value) == state:
+            return "state", value
+    except orjson.JSONDecodeError:
+        pass
+    return "state_b64", base64.b64encode(state).decode()
+
+
+def export_jsonl(recorder: Any, out: IO[bytes], *, exported_at: str, step: Step | None = None) -> Summary:
+    """Write the header and every stored event up to the last complete ruling, in log order."""
+    survey = _Survey(recorder)
+    if not survey.stop:
+        raise NotInitialised("this ledger holds no rulings to export", "start one: ledger init --system hnh")
+    count = survey.events
+    summary = Summary(count, survey.rulings, survey.final_hash, survey.system, survey.name)
+    header = {
+        "format": FORMAT, "version": VERSION, "events": count, "rulings": survey.rulings,
+        "final_hash": survey.final_hash, "system": survey.system, "name": survey.name, "exported_at": exported_at,
+    }
+    out.write(orjson.dumps(header) + b"\n")
+    buf: list[bytes] = []
+    for n in _pages(recorder, survey.stop):
+        key, value = state_field(n.state)
+        oid = n.originator_id.hex if isinstance(n.originator_id, UUID) else str(n.originator_id)
+        ruling = value.get("ruling") if key == "state" and isinstance(value, dict) else None
+        row = {
+            "seq": n.id, "originator_id": oid, "originator_version": n.originator_version, "topic": n.topic,
+            key: value, "ruling": survey.envelopes.get(ruling) if isinstance(ruling, int) else None,
+        }
+        buf.append(orjson.dumps(row))
+        if len(buf) == 1000:
+            out.write(b"\n".join(buf) + b"\n")
+            buf = []
+            if step:
+                step(1000)
+    if buf:
+        out.write(b"\n".join(buf) + b"\n")
+        if step:
+            step(len(buf))
+    return summary
+
+
+# -- import: read and check --------------------------------------------------------------------
+@dataclass
+class Checked:
+    """A file that passed every check: its header and its stored events, ready to write."""
+
+    header: dict[str, Any]
+    events: list[Line]
+    summary: Summary
+
+
+def read_export(path: str, step: Step | None = None) -> Checked:
+    """Parse and check an export file completely; BadInput says what is wrong and where."""
+    try:
+        f = open(path, "rb")
+    except OSError as e:
+        raise BadInput(f"can't read {path}: {e.strerror or e}", "give the path of a file written by: ledger export --format jsonl") from None
+    with f:
+        header = _header(path, f.readline())
+        lines = _parse(path, f, header, step)
+    _check_counts(path, header, lines)
+    _check_topics(path, lines)
+    walk = walk_events(lines)
+    if walk.problems:
+        p = walk.problems[0]
+        where = f"line {p.seq}" + (f" (ruling {p.ruling})" if p.ruling else "")
+        raise BadInput(f"{path} was changed or damaged: {where}: {p.message}", "export it again from the original ledger")
+    if walk.last_hash != header["final_hash"]:
+        raise BadInput(f"{path} was changed: its final hash does not match its header", "export it again from the original ledger")
+    summary = Summary(len(lines), walk.rulings, walk.last_hash, str(header.get("system", "")), str(header.get("name", "")))
+    return Checked(header, lines, summary)
+
+
+def _header(path: str, raw: bytes) -> dict[str, Any]:
+    not_ours = f"{path} is not a ledger export"
+    hint = "give a file written by: ledger export --format jsonl"
+    try:
+        header = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise BadInput(f"{not_ours}: line 1 is not a JSON header", hint) from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise BadInput(f"{not_ours}: line 1 has no '{FORMAT}' header", hint)
+    if header.get("version") != VERSION:
+        raise BadInput(f"{path} is export format version {header.get('version')}; this ledger reads version {VERSION}", "upgrade ledger, or export again with this version")
+    for key, kind in (("events", int), ("rulings", int), ("final_hash", str)):
+        if not isinstance(header.get(key), kind):
+            raise BadInput(f"{path}: the header lacks '{key}'", hint)
+    return header
+
+
+def _parse(path: str, f: IO[bytes], header: dict[str, Any], step: Step | None) -> list[Line]:
+    """Every event line, in order; the common shape takes a fast path, anything else the checked one."""
+    lines: list[Line] = []
+    ids: dict[str, UUID] = {}
+    loads, dumps, append = orjson.loads, orjson.dumps, lines.append
+    number, done = 1, 0
+    for raw in f:
+        number += 1
+        done += len(raw)
+        if step and number % 1000 == 0:
+            step(done)
+            done = 0
+        try:
+            row = loads(raw)
+            value = row["state"]
+            hex_id = row["originator_id"]
+            oid = ids.get(hex_id) or ids.setdefault(hex_id, UUID(hex=hex_id))
+            version, topic = row["originator_version"], row["topic"]
+            if type(version) is int and type(topic) is str and type(value) is dict:
+                append(Line(oid, version, topic, dumps(value), number, value.get("ruling")))
+                continue
+        except Exception:  # noqa: BLE001 - any surprise goes the checked way, which names the problem
+            pass
+        if not raw.strip():
+            continue
+        try:
+            row = loads(raw)
+        except orjson.JSONDecodeError:
+            if not raw.endswith(b"\n"):
+                raise BadInput(f"{path} is truncated: line {number} is cut off", "export it again, or copy the whole file") from None
+            raise BadInput(f"{path}: line {number} is not valid JSON", "the file was edited or damaged; export it again") from None
+        append(_event(path, number, row, ids))
+    if step and done:
+        step(done)
+    return lines
+
+
+def _event(path: str, number: int, row: Any, ids: dict[str, UUID]) -> Line:
+    bad = f"{path}: line {number} is not a stored event"
+    if not isinstance(row, dict):
+        raise BadInput(bad)
+    try:
+        hex_id = row["originator_id"]
+        oid = ids.get(hex_id) or ids.setdefault(hex_id, UUID(hex=hex_id))
+        version, topic = row["originator_version"], row["topic"]
+        if "state" in row:
+            value = row["state"]
+            state = orjson.dumps(value)
+        else:
+            state = base64.b64decode(row["state_b64"], validate=True)
+            value = _loads_or_none(state)
+    except (KeyError, TypeError, ValueError, AttributeError, binascii.Error, orjson.JSONEncodeError):
+        raise BadInput(f"{bad} (it needs originator_id, originator_version, topic and state)") from None
+    if type(version) is not int or not isinstance(topic, str):
+        raise BadInput(f"{bad} (originator_version must be a number, topic a string)")
+    return Line(oid, version, topic, state, number, value.get("ruling") if isinstance(value, dict) else None)
+
+
+def _loads_or_none(state: bytes) -> Any:
+    try:
+        return orjson.loads(state)
+    except orjson.JSONDecodeError:
+        return None
+
+
+def _check_counts(path: str, header: dict[str, Any], lines: list[Line]) -> None:
+    want, got = header["events"], len(lines)
+    if got < want:
+        raise BadInput(f"{path} is truncated: it holds {got} of the {want} events its header announces", "export it again, or copy the whole file")
+    if got > want:
+        raise BadInput(f"{path} was changed: it holds {got} events but its header announces {want}", "export it again from the original ledger")
+    links = sum(1 for n in lines if n.topic == CHAIN_TOPIC)
+    if links != header["rulings"]:
+        raise BadInput(f"{path} is incomplete: it holds {links} of the {header['rulings']} rulings its header announces", "export it again, or copy the whole file")
+    if lines and lines[-1].topic != CHAIN_TOPIC:
+        raise BadInput(f"{path} is truncated: its last ruling is incomplete", "export it again, or copy the whole file")
+
+
+def _check_topics(path: str, lines: list[Line]) -> None:
+    from eventsourcing.utils import resolve_topic
+
+    first: dict[str, int] = {}
+    for n in lines:
+        first.setdefault(n.topic, n.id)
+    for topic, number in first.items():
+        try:
+            resolve_topic(topic)
+        except Exception:  # TopicError, or a module that fails to import
+            raise BadInput(f"{path}: line {number} has an unknown event type '{topic}'", "import it with the ledger version that exported it") from None
+
+
+# -- import: write -----------------------------------------------------------------------------
+def is_empty(recorder: Any) -> bool:
+    """Whether the ledger's log holds no event at all."""
+    return not (recorder.max_notification_id() or 0)
+
+
+def require_empty(recorder: Any, where: str) -> None:
+    """Import writes only into an empty ledger."""
+    if not is_empty(recorder):
+        raise Conflict(f"{where} is not empty: import writes only into an empty ledger", "give --db a new file or an empty database")
+
+
+def write_import(store: Any, checked: Checked, where: str, step: Step | None = None) -> Summary:
+    """Append the checked events in their order in one transaction (all or nothing), then take the snapshots.
+
+    One transaction means a killed import leaves the target empty, ready to import again; measured no
+    slower than batches (docs/export-format.md).
+    """
+    from eventsourcing.persistence import IntegrityError
+
+    recorder = store.recorder
+    require_empty(recorder, where)
+    events = checked.events
+    try:
+        recorder.insert_events(events)
+    except IntegrityError:
+        raise Conflict(f"{where} stopped being empty during the import: nothing was imported", "import into a new file or an empty database") from None
+    if step:
+        step(len(events))
+    snapshot(store, events)
+    return checked.summary
+
+
+def snapshot(store: Any, events: list[Any]) -> None:
+    """Snapshot every aggregate at its last interval, as the ledger's own writes would have (folded from memory)."""
+    from eventsourcing.domain import Snapshot
+
+    from ledger.store import SNAPSHOT_INTERVAL
+
+    if store.snapshots is None:
+        return
+    last: dict[Any, int] = {}
+    for e in events:
+        last[e.originator_id] = e.originator_version
+    upto = {oid: v - v % SNAPSHOT_INTERVAL for oid, v in last.items() if v >= SNAPSHOT_INTERVAL}
+    history: dict[Any, list[Any]] = {oid: [] for oid in upto}
+    for e in events:
+        if e.originator_id in upto and e.originator_version <= upto[e.originator_id]:
+            history[e.originator_id].append(e)
+    to_event = store.mapper.to_domain_event
+    snaps = [Snapshot.take(_fold(None, map(to_event, evs))) for evs in history.values()]
+    if snaps:
+        store.snapshots.put(snaps)
+
+
+def _fold(aggregate: Any, domain_events: Any) -> Any:
+    """Fold events onto an aggregate (eventsourcing's projector minus its per-event Protocol check)."""
+    for event in domain_events:
+        aggregate = event.mutate(aggregate)
+    return aggregate

@@ -1,0 +1,133 @@
+"""The HTML report: one self-contained page (inline CSS, inline SVG HP charts, no scripts, no network)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from projections.history import (
+    SYSTEMS,
+    History,
+    Step,
+    describe,
+    faces,
+    intent_text,
+    session_heading,
+    title,
+    visible,
+)
+
+PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2")
+WIDTH, HEIGHT = 640, 170
+LEFT, RIGHT, TOP, BOTTOM = 44, 16, 14, 28
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+CSS = """
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#fff;margin:0 auto;max-width:900px;padding:20px 28px}
+h1{font-size:26px;margin:0 0 4px}h2{font-size:20px;border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:28px}
+h3{font-size:16px;margin:18px 0 2px}.meta{color:#666;margin:0 0 12px}
+.charts{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;border:1px solid #e3e3e3;border-radius:6px;padding:6px 8px}
+figcaption{font-weight:600;margin-bottom:2px}svg text{font:11px sans-serif;fill:#555}
+.axis{stroke:#999;stroke-width:1}.ref{stroke:#bbb;stroke-width:1;stroke-dasharray:4 3}
+table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
+.ruling{margin:0 0 6px}.ruling ul{margin:4px 0 8px 0;padding-left:22px}.who{color:#666;font-size:13px}
+.retracted h3{text-decoration:line-through;color:#888}.retracted ul{color:#888}
+.note{background:#fff3cd;border-left:4px solid #e0a800;padding:2px 8px;margin:4px 0;font-size:13px}
+code{background:#f3f3f3;border-radius:3px;padding:0 3px}
+"""
+
+
+def chart(series: dict[str, Any], colour: str, span: tuple[int, int]) -> str:
+    """An SVG step chart of one character's HP over ruling numbers, with its 0 and max-HP lines."""
+    pts = series["points"]
+    first, last = span
+    lo = min(0, *(p["hp"] for p in pts))
+    hi = max(1, *(p["max_hp"] for p in pts), *(p["hp"] for p in pts))
+    w, h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(ruling: int) -> float:
+        return LEFT + (w * (ruling - first) / (last - first) if last > first else w / 2)
+
+    def y(hp: int) -> float:
+        return TOP + h * (hi - hp) / (hi - lo)
+
+    coords: list[tuple[float, float]] = []
+    for i, p in enumerate(pts):
+        if coords:
+            coords.append((x(p["ruling"]), coords[-1][1]))
+        coords.append((x(p["ruling"]), y(p["hp"])))
+        if i == len(pts) - 1:
+            coords.append((x(last) if last > p["ruling"] else x(p["ruling"]) + 1, y(p["hp"])))
+    path = " ".join(f"{a:.1f},{b:.1f}" for a, b in coords)
+    dots = "".join(f'<circle cx="{x(p["ruling"]):.1f}" cy="{y(p["hp"]):.1f}" r="3.5" fill="{colour}"/>' for p in pts)
+    max_hp = pts[-1]["max_hp"]
+    label = f"HP of {series['name']} from ruling {first} to {last}"
+    return (
+        f'<svg width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(label)}">'
+        f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{TOP + h}"/>'
+        f'<line class="axis" x1="{LEFT}" y1="{TOP + h}" x2="{LEFT + w}" y2="{TOP + h}"/>'
+        f'<line class="ref" x1="{LEFT}" y1="{y(0):.1f}" x2="{LEFT + w}" y2="{y(0):.1f}"/>'
+        f'<line class="ref" x1="{LEFT}" y1="{y(max_hp):.1f}" x2="{LEFT + w}" y2="{y(max_hp):.1f}"/>'
+        f'<text x="{LEFT - 6}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>'
+        f'<text x="{LEFT - 6}" y="{y(max_hp) + 4:.1f}" text-anchor="end">{max_hp}</text>'
+        f'<text x="{LEFT}" y="{HEIGHT - 8}">#{first}</text>'
+        f'<text x="{LEFT + w}" y="{HEIGHT - 8}" text-anchor="end">#{last}</text>'
+        f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="3" stroke-linejoin="round"/>'
+        f"{dots}</svg>"
+    )
+
+
+def _event_item(e: dict[str, Any]) -> str:
+    text = escape(describe(e))
+    if e["type"] == "DiceRolled":
+        shown = escape(f"[{faces(e['data'])}]")
+        text = text.replace(shown, f"<code>{shown}</code>", 1)
+    return f"<li>{text}</li>"
+
+
+def to_html(h: History, step: Step | None = None) -> str:
+    """The whole page."""
+    first, last = h.span
+    meta = f"{SYSTEMS.get(h.system, h.system)} · rulings {first}–{last} · {h.events} events"
+    out = [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{escape(title(h))}</title><style>{CSS}</style></head><body>",
+        f"<header><h1>{escape(title(h))}</h1><p class=\"meta\">{escape(meta)}</p></header>",
+    ]
+    if h.hp:
+        out.append('<section id="hp"><h2>Hit points</h2><div class="charts">')
+        for i, s in enumerate(h.hp):
+            now = s["points"][-1]
+            caption = f"{s['name']}: HP {now['hp']}/{now['max_hp']}"
+            out.append(f'<figure class="chart"><figcaption>{escape(caption)}</figcaption>{chart(s, PALETTE[i % len(PALETTE)], (first, last))}</figure>')
+        out.append("</div></section>")
+    if h.encounters:
+        out.append('<section id="encounters"><h2>Encounters</h2><table><tr><th>Encounter</th><th>Rounds</th><th>Initiative order</th></tr>')
+        for enc in h.encounters:
+            order = ", ".join(f"{o['name']} ({o.get('initiative')})" for o in enc["order"])
+            rounds = "running" if enc["active"] else str(enc["rounds"])
+            out.append(f"<tr><td>{enc['number']}</td><td>{rounds}</td><td>{escape(order)}</td></tr>")
+        out.append("</table></section>")
+    out.append('<section id="history"><h2>History</h2>')
+    current: object = object()
+    for r in h.rulings:
+        if r["session"] != current:
+            current = r["session"]
+            out.append(f"<h2>{escape(session_heading(h, r['session']))}</h2>")
+        cls = "ruling retracted" if r["retracted"] else "ruling"
+        out.append(f'<article class="{cls}" id="r{r["ruling"]}"><h3>Ruling {r["ruling"]}: {escape(intent_text(r["command"], r["intent"]))}</h3>')
+        out.append(f'<div class="who">{escape(str(r["actor"]))}, {escape(str(r["at"]))}</div>')
+        if r["retracted"]:
+            x = r["retracted"]
+            out.append(f'<div class="note">Retracted by ruling {x["by"]} ({escape(str(x["actor"]))}, {escape(str(x["at"]))})</div>')
+        items = [_event_item(e) for e in r["events"] if visible(e)]
+        if items:
+            out.append("<ul>" + "".join(items) + "</ul>")
+        out.append("</article>")
+        if step:
+            step(len(r["events"]))
+    out.append("</section></body></html>")
+    return "\n".join(out) + "\n"
