@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -11,6 +13,9 @@ import orjson
 if TYPE_CHECKING:
     from ledger.application import Ledger
     from projections.db import ReadSide
+
+
+_HOST: ContextVar[AppContext | None] = ContextVar("ledger_shell_host", default=None)
 
 
 class AppContext:
@@ -23,10 +28,47 @@ class AppContext:
         self.as_json = as_json
         self._ledger: Ledger | None = None
         self._read: ReadSide | None = None
+        host = _HOST.get()
+        self._host: AppContext | None = host if host is not None and host.store_key == self.store_key else None
+        self._synced = False
+        self._behind = False
+
+    @property
+    def store_key(self) -> tuple[str | None, int | None, str | None]:
+        """What the open ledger depends on: two contexts with the same key may share it."""
+        return (self.db, self.seed, self.actor)
+
+    @contextmanager
+    def hosting(self) -> Iterator[None]:
+        """While active, each AppContext built with the same --db/--seed/--as borrows this one's open ledger and read side."""
+        token = _HOST.set(self)
+        try:
+            yield
+        finally:
+            _HOST.reset(token)
+
+    def settle(self) -> None:
+        """Fold into the views what a shell wrote since they last caught up."""
+        if self._behind:
+            self.caught_up()
+
+    @staticmethod
+    def hosted() -> bool:
+        """Whether a session shell is hosting this process's commands."""
+        return _HOST.get() is not None
+
+    def reset(self) -> None:
+        """Drop open connections after a failure; they reopen on next use."""
+        try:
+            self.close()
+        except Exception:  # a broken connection may fail to close: it is dropped either way
+            self._ledger = self._read = None
 
     @property
     def ledger(self) -> Ledger:
         """The write side (imports eventsourcing only when a command needs it)."""
+        if self._host is not None:
+            return self._host.ledger
         if self._ledger is None:
             from ledger.application import Ledger
 
@@ -36,6 +78,11 @@ class AppContext:
     @property
     def read(self) -> ReadSide:
         """The read side, caught up with the log before it answers."""
+        if self._host is not None:
+            if not self._synced:
+                self._host.caught_up()
+                self._synced = True
+            return self._host.read
         if self._read is None:
             from ledger.target import parse_target
             from projections.db import ReadSide
@@ -49,16 +96,22 @@ class AppContext:
         return self._read
 
     def caught_up(self) -> None:
-        """After a write: fold the new events into the views."""
+        """After a write: fold the new events into the views (in a shell: before its next read, or as it ends)."""
         from projections.views import catch_up
 
+        if self._host is not None:
+            self._host._behind = True
+            self._synced = False
+            return
+        self._behind = False
         if self._read is None:
             _ = self.read
         else:
             catch_up(self._read)
 
     def close(self) -> None:
-        """Release connections."""
+        """Release connections (a borrowing context leaves its host's open)."""
+        self._host = None
         if self._ledger is not None:
             self._ledger.close()
             self._ledger = None

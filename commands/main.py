@@ -72,9 +72,9 @@ def cli(ctx: click.Context, db: str | None, seed: int | None, actor: str | None,
 
 def register() -> None:
     """Attach every command module to the group."""
-    from commands import actions, campaign, characters, demo, history, play
+    from commands import actions, audit, campaign, characters, demo, encounter, export, history, play, shell
 
-    for module in (campaign, characters, play, actions, history, demo):
+    for module in (campaign, characters, play, actions, audit, encounter, history, export, demo, shell):
         module.register(cli)
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import getpass
+import random
 import re
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 from uuid import UUID
@@ -26,7 +28,7 @@ from ledger.ruling import Draft
 from ledger.sheet import Sheet
 from ledger.store import EventStore, Target, now_iso, open_store, parse_target
 
-MAX_RETRIES = 50
+MAX_RETRIES = 200
 _NAME = re.compile(r"^[^\s\-=,#][^=,#]{0,59}$")
 _TRAIT_KEY = re.compile(r"^[a-z][a-z0-9\-]*$")
 
@@ -107,7 +109,7 @@ class Ledger(PlayCommands, EncounterCommands):
             fn = deciders.get(command)
             decide = lambda d: fn(d, intent)  # noqa: E731
 
-        for _ in range(MAX_RETRIES):
+        for attempt in range(MAX_RETRIES):
             campaign = self.campaign()
             number = campaign.rulings + 1
             draft = self._draft(campaign, number, kind, command, intent, rolls)
@@ -115,6 +117,8 @@ class Ledger(PlayCommands, EncounterCommands):
             try:
                 self._commit(draft)
             except IntegrityError:
+                # another writer took this ruling number: back off a little (jittered) and decide again
+                time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.25)))
                 continue
             return {"ruling": number, **result, "events": draft.summary()}
         raise StoreError("the ledger is too busy: another writer kept winning", "try the command again")
