@@ -128,7 +128,16 @@ encounter_log = Table(  # which log rows belong to which encounter, round and tu
     Column("actor", String(80)),
 )
 
-VIEW_TABLES = (sheets, rulings, log, hp_timeline, sheet_events, sessions, encounters, encounter_log)
+amendments = Table(  # a retraction's re-derived outcome of an earlier ruling (OutcomeAmended)
+    "ledger_amendments",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("ruling", Integer, nullable=False, index=True),
+    Column("by", Integer, nullable=False),
+    Column("records", JSON, nullable=False),
+)
+
+VIEW_TABLES = (sheets, rulings, log, hp_timeline, sheet_events, sessions, encounters, encounter_log, amendments)
 
 
 class RawEvent(NamedTuple):

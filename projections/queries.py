@@ -11,6 +11,7 @@ from ledger.rules import get_rules
 from ledger.sheet import SHEET_EFFECTS, Sheet, apply_effect
 from projections.db import (
     ReadSide,
+    amendments,
     encounters,
     hp_timeline,
     log,
@@ -126,28 +127,65 @@ def _canonical_name(read: ReadSide, name: str) -> str:
     return str(row[0])
 
 
+def live_amendments(conn: Any, dead: set[int]) -> dict[int, tuple[int, list[dict[str, Any]]]]:
+    """For each re-derived ruling, the live retraction holding its outcome and that outcome's records."""
+    out: dict[int, tuple[int, list[dict[str, Any]]]] = {}
+    for ruling, by, records in conn.execute(select(amendments.c.ruling, amendments.c.by, amendments.c.records).order_by(amendments.c.seq)):
+        if by not in dead:
+            out[ruling] = (by, records)
+    return out
+
+
+def _hp_of(record: dict[str, Any]) -> int | None:
+    data = record["data"]
+    if record["type"] == "CharacterAdded":
+        return int(data["sheet"]["hp"])
+    if record["type"] in ("DamageApplied", "HealthRecovered"):
+        return int(data["data"]["hp"])
+    return None
+
+
 def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
-    """Every HP change of a live character: ruling, HP and time, in order, as the history without undone rulings."""
+    """Every HP change of a live character in the live history: retracted rulings left out, re-derived ones as amended."""
     with read.engine.connect() as conn:
         row = conn.execute(
-            select(sheets.c.character_id).where(and_(sheets.c.key == name.strip().casefold(), sheets.c.active))
+            select(sheets.c.character_id, sheets.c.max_hp).where(and_(sheets.c.key == name.strip().casefold(), sheets.c.active))
         ).first()
         if row is None:
             raise NotFound(f"no character called '{name}'", "see: ledger character list")
+        cid, max_hp = row
         points = conn.execute(
-            select(
-                hp_timeline.c.ruling, hp_timeline.c.hp, hp_timeline.c.max_hp, hp_timeline.c.at, rulings.c.retracted_by,
-                rulings.c.kind, rulings.c.session, rulings.c.command,
-            )
-            .join(rulings, rulings.c.number == hp_timeline.c.ruling, isouter=True)
-            .where(hp_timeline.c.character_id == row[0])
+            select(hp_timeline.c.ruling, hp_timeline.c.seq, hp_timeline.c.hp, hp_timeline.c.max_hp, hp_timeline.c.at)
+            .where(hp_timeline.c.character_id == cid)
             .order_by(hp_timeline.c.seq)
         ).all()
-    return [
-        {"ruling": p[0], "hp": p[1], "max_hp": p[2], "at": p[3], "session": p[6], "command": p[7]}
-        for p in points
-        if p[4] is None and p[5] not in ("undo", "redo")
-    ]
+        dead = retracted_rulings(conn)
+        amended = live_amendments(conn, dead)
+        envelopes = {
+            r[0]: r[1:] for r in conn.execute(select(rulings.c.number, rulings.c.kind, rulings.c.session, rulings.c.command, rulings.c.at))
+        }
+    candidates: list[tuple[int, float, int, int, str]] = []
+    for ruling, seq, hp, top, at in points:
+        kind = envelopes.get(ruling, ("play",))[0]
+        if ruling in dead or ruling in amended or kind in ("undo", "redo", "retract"):
+            continue
+        candidates.append((ruling, seq, hp, top, at))
+    for ruling, (by, records) in amended.items():
+        if ruling in dead:
+            continue
+        for i, rec in enumerate(records):
+            hp = _hp_of(rec) if rec["aggregate"] == cid else None
+            if hp is not None:
+                at = str(envelopes.get(ruling, ("", None, None, ""))[3])[:19] + "Z"
+                candidates.append((ruling, i / 1000, hp, max_hp, at))
+    candidates.sort(key=lambda c: (c[0], c[1]))
+    out: list[dict[str, Any]] = []
+    for ruling, _, hp, top, at in candidates:
+        if out and out[-1]["hp"] == hp:
+            continue
+        _, session, command, _ = envelopes.get(ruling, (None, None, None, None))
+        out.append({"ruling": ruling, "hp": hp, "max_hp": top, "at": at, "session": session, "command": command})
+    return out
 
 
 def ruling_rows(read: ReadSide) -> list[dict[str, Any]]:
@@ -170,17 +208,21 @@ def sheet_at(read: ReadSide, name: str, ruling: int) -> dict[str, Any]:
         ).first()
         if row is None:
             raise NotFound(f"no character called '{name}' at ruling {ruling}", "see: ledger character list")
-        dead = {r[0] for r in conn.execute(select(rulings.c.number).where(rulings.c.retracted_by.is_not(None)))}
+        dead = retracted_rulings(conn)
+        amended = live_amendments(conn, dead)
         events = conn.execute(
             select(sheet_events.c.ruling, log.c.type, log.c.data)
             .join(log, log.c.seq == sheet_events.c.seq)
             .where(and_(sheet_events.c.character_id == row[0], sheet_events.c.ruling <= ruling))
             .order_by(sheet_events.c.seq)
         ).all()
+    merged = [(n, i, k, d) for i, (n, k, d) in enumerate(events) if n not in dead and n not in amended]
+    for n, (_, records) in amended.items():
+        if n <= ruling:
+            merged += [(n, -1, r["type"], r["data"].get("data", r["data"])) for r in records if r["aggregate"] == row[0]]
+    merged.sort(key=lambda m: (m[0], m[1] if m[1] >= 0 else 0))
     sheet: Sheet | None = None
-    for number, kind, data in events:
-        if number in dead:
-            continue
+    for _, _, kind, data in merged:
         if kind == "CharacterAdded":
             sheet = Sheet.from_dict(data["sheet"])
         elif kind in SHEET_EFFECTS and sheet is not None:

@@ -19,6 +19,7 @@ from projections.db import (
     VIEW_TABLES,
     RawEvent,
     ReadSide,
+    amendments,
     bulk_insert,
     dumps,
     hp_timeline,
@@ -67,6 +68,7 @@ class Batch:
         self.log_rows: list[tuple[Any, ...]] = []
         self.hp_rows: list[tuple[Any, ...]] = []
         self.sheet_rows: list[tuple[Any, ...]] = []
+        self.amend_rows: list[tuple[Any, ...]] = []
         self.sessions = SessionFold(conn)
         self.encounters = EncounterFold(conn)
 
@@ -149,6 +151,8 @@ class Batch:
             self._mark(e.originator_id, {"retracted_by": ruling, "retracted_actor": st["actor"], "retracted_at": st["at"]})
         elif name == "RulingReinstated":
             self._mark(e.originator_id, {"retracted_by": None, "retracted_actor": None, "retracted_at": None})
+        elif name == "OutcomeAmended":
+            self.amend_rows.append((e.seq, st["target"], ruling, dumps(st["records"])))
         return data.get("for") or data.get("character")  # type: ignore[no-any-return]
 
     def _mark(self, aggregate_id: str, values: dict[str, Any]) -> None:
@@ -174,6 +178,7 @@ class Batch:
         bulk_insert(c, log, self.log_rows)
         bulk_insert(c, hp_timeline, self.hp_rows)
         bulk_insert(c, sheet_events, self.sheet_rows)
+        bulk_insert(c, amendments, self.amend_rows)
         self.sessions.write()
         self.encounters.write()
         if c.execute(update(tracking).where(tracking.c.name == VIEWS).values(position=last)).rowcount == 0:

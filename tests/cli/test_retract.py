@@ -98,3 +98,20 @@ def test_why_explains_a_condition(fight: Cli):
     """Issue 7, Audit: why a condition is there."""
     doc = fight.json("why", "Ann", "dead")
     assert doc["value"] is True and doc["because"][-1]["ruling"] == 8
+
+
+def test_timeline_and_earlier_sheets_follow_the_re_derived_history(fight: Cli):
+    """Issue 7, Exactness for read models: after a retraction the HP timeline and `show --at` read as the history without it."""
+    fight.ok("retract", "5", "--yes")
+    points = [(p["ruling"], p["hp"]) for p in fight.json("timeline", "Ann")]
+    assert points == [(2, 6), (4, 2), (8, 0)]
+    assert fight.json("character", "show", "Ann", "--at", "8")["hp"] == 0
+    assert fight.json("character", "show", "Ann", "--at", "5")["hp"] == 2
+
+
+def test_rebuild_after_a_retraction_gives_the_same_views(fight: Cli):
+    """Issue 7 and issue 3: read models stay rebuildable after retractions."""
+    fight.ok("retract", "5", "--yes")
+    before = (fight.json("timeline", "Ann"), fight.json("character", "list"), fight.json("log"))
+    fight.ok("rebuild")
+    assert (fight.json("timeline", "Ann"), fight.json("character", "list"), fight.json("log")) == before
