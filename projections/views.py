@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 
-from ledger.sheet import SHEET_EFFECTS, Sheet, apply_effect
+from ledger.sheet import SHEET_EFFECTS, Sheet, apply_effect_dict
 from projections.db import (
     VIEW_TABLES,
     RawEvent,
@@ -79,7 +79,7 @@ class Batch:
             found = self.conn.execute(select(sheets).where(sheets.c.character_id == cid)).mappings().first()
             if found is None:
                 return None
-            row = self.sheets[cid] = {**found, "obj": Sheet.from_dict(found["sheet"])}
+            row = self.sheets[cid] = {**found, "obj": found["sheet"]}
         return row
 
     def apply(self, e: RawEvent) -> None:
@@ -108,32 +108,32 @@ class Batch:
     def _character(self, e: RawEvent, name: str, ruling: int, at: str) -> str | None:
         st, cid = e.state, e.originator_id
         if name == "CharacterAdded":
-            sheet = Sheet.from_dict(st["sheet"])
+            sheet = Sheet.from_dict(st["sheet"]).to_dict()  # complete every field once
             self.sheets[cid] = {
-                "character_id": cid, "key": sheet.name.casefold(), "name": sheet.name, "active": True,
-                "hp": sheet.hp, "max_hp": sheet.max_hp, "added": ruling, "ruling": ruling, "obj": sheet,
+                "character_id": cid, "key": sheet["name"].casefold(), "name": sheet["name"], "active": True,
+                "hp": sheet["hp"], "max_hp": sheet["max_hp"], "added": ruling, "ruling": ruling, "obj": sheet,
             }
             self.new_sheets.add(cid)
             self.sheet_rows.append((e.seq, cid, ruling))
-            self.hp_rows.append((e.seq, cid, ruling, sheet.hp, sheet.max_hp, at))
-            return sheet.name
+            self.hp_rows.append((e.seq, cid, ruling, sheet["hp"], sheet["max_hp"], at))
+            return str(sheet["name"])
         row = self.sheet_row(cid)
         if row is None:
             return None
         before = row["hp"]
         if name == "StateRestored":
             if st["sheet"] is not None:
-                row["obj"] = Sheet.from_dict(st["sheet"])
+                row["obj"] = st["sheet"]
             row["active"] = st["active"]
         elif name in SHEET_EFFECTS:
-            row["obj"] = apply_effect(row["obj"], name, st["data"])
+            row["obj"] = apply_effect_dict(row["obj"], name, st["data"])
         else:
             return str(row["name"])
         sheet = row["obj"]
-        row["hp"], row["max_hp"], row["ruling"] = sheet.hp, sheet.max_hp, ruling
+        row["hp"], row["max_hp"], row["ruling"] = sheet["hp"], sheet["max_hp"], ruling
         self.sheet_rows.append((e.seq, cid, ruling))
-        if sheet.hp != before or name == "StateRestored":
-            self.hp_rows.append((e.seq, cid, ruling, sheet.hp, sheet.max_hp, at))
+        if sheet["hp"] != before or name == "StateRestored":
+            self.hp_rows.append((e.seq, cid, ruling, sheet["hp"], sheet["max_hp"], at))
         return str(row["name"])
 
     def _ruling(self, e: RawEvent, name: str, ruling: int, data: dict[str, Any]) -> str | None:
@@ -167,7 +167,7 @@ class Batch:
         c = self.conn
         for cid, row in self.sheets.items():
             values = {k: v for k, v in row.items() if k != "obj"}
-            values["sheet"] = row["obj"].to_dict()
+            values["sheet"] = row["obj"]
             if cid in self.new_sheets:
                 c.execute(insert(sheets).values(**values))
             else:
