@@ -27,8 +27,8 @@ from collections.abc import Callable
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.dirname(HERE)]
 
-import campaign  # noqa: E402
-from startup import BASELINE  # noqa: E402
+import campaign
+from startup import BASELINE
 
 SHELL_LINES = [  # a cycle that leaves Ann as it found her; the undo refolds her (the costliest undo there is)
     "condition add Ann prone",
@@ -66,7 +66,8 @@ def ms(s: float) -> str:
 def startup_and_growth(ledger: str, small: str, big: str, runs: int, events: int) -> list[Row]:
     """Sections 1 and 2: fresh processes only."""
     env = {**os.environ, "LEDGER_SEED": "1", "LEDGER_ACTOR": "bench"}
-    one = lambda db, *a: (lambda: timed([ledger, "--db", db, *a], env))  # noqa: E731
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: the project's own modules load from .pyc too
+    one = lambda db, *a: (lambda: timed([ledger, "--db", db, *a], env))
     m = alternate(
         runs,
         {

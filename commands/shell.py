@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import io
 import os
-import shlex
 import sys
-import traceback
 from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO
 
@@ -44,6 +42,8 @@ class Session:
         """Run one line; False when the session should end (exit/quit, or a failure with --stop-on-error)."""
         if not line.strip() or line.lstrip().startswith("#"):
             return True
+        import shlex
+
         self.lines += 1
         try:
             words = shlex.split(line, comments=True)
@@ -77,6 +77,8 @@ class Session:
             click.echo("error: interrupted", err=True)
             status = 1
         except Exception:  # a bug: show it, and go on with fresh connections
+            import traceback
+
             traceback.print_exc()
             status = 70
         finally:
@@ -149,6 +151,8 @@ class Completer:
 
     def candidates(self, before: str, text: str) -> list[str]:
         """What may replace `text`, given the line before it."""
+        import shlex
+
         try:
             words = shlex.split(before)
         except ValueError:
@@ -220,6 +224,8 @@ def _skip_globals(words: list[str]) -> list[str]:
 
 def _matching(names: Iterable[str], text: str) -> list[str]:
     """Names starting with `text` (case-insensitive), quoted when they hold a space."""
+    import shlex
+
     bare = text.lstrip("'\"").casefold()
     return [shlex.quote(n) if " " in n else n for n in names if n.casefold().startswith(bare)]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from datetime import datetime
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 

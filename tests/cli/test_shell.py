@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import pty
 import re
-import shlex
 import select
+import shlex
 import subprocess
 import sys
 import time
