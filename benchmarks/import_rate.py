@@ -4,7 +4,7 @@ Run: python benchmarks/import_rate.py [--rulings N] [--runs N]
 A seeded d20 ledger is played through the application, exported to JSONL once, then imported into fresh SQLite
 files, alternating with a raw sqlite3 one-transaction executemany of the same rows (already in memory, same
 table schema) in the same run, so machine noise hits both alike. Prints both rates (medians) and their ratio
-(goal from issue 8: at least 30%), then the write batch sizes compared and the read models' catch-up rate.
+(goal from issue 8: at least 30%), then the read models' catch-up rate.
 """
 
 from __future__ import annotations
@@ -43,12 +43,12 @@ def play(path: str, rulings: int) -> None:
     led.close()
 
 
-def import_once(jsonl: str, target: str, batch: int) -> float:
+def import_once(jsonl: str, target: str) -> float:
     """Seconds for read_export + write_import into a fresh ledger (its tables created before the clock starts)."""
     led = Ledger(target)
     recorder = led.store.recorder
     t0 = time.perf_counter()
-    write_import(led.store, read_export(jsonl), target, batch=batch)
+    write_import(led.store, read_export(jsonl), target)
     dt = time.perf_counter() - t0
     assert recorder.max_notification_id()
     led.close()
@@ -101,15 +101,11 @@ def main() -> None:
         for _ in range(args.runs):
             k += 1
             times["raw"].append(raw_once(rows, os.path.join(folder, f"raw{k}.ledger")))
-            times["import"].append(import_once(jsonl, os.path.join(folder, f"imp{k}.ledger"), 10_000))
+            times["import"].append(import_once(jsonl, os.path.join(folder, f"imp{k}.ledger")))
         imp, raw = n / statistics.median(times["import"]), n / statistics.median(times["raw"])
         print(f"raw sqlite3, one transaction:           {raw:>10,.0f} events/s (median of {args.runs})")
         print(f"ledger import (parse+check+write+snap): {imp:>10,.0f} events/s (median of {args.runs})")
         print(f"ratio: {imp / raw:.0%} of raw (goal >= 30%)")
-        for batch in (1_000, 10_000, n):
-            ts = [import_once(jsonl, os.path.join(folder, f"b{batch}-{i}.ledger"), batch) for i in range(3)]
-            label = "one transaction" if batch == n else f"batches of {batch:,}"
-            print(f"  import with {label:<20} {n / statistics.median(ts):>10,.0f} events/s")
         print(f"read models catch-up after import:      {n / views_once(os.path.join(folder, f'imp{k}.ledger')):>10,.0f} events/s")
     finally:
         shutil.rmtree(folder)
