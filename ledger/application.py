@@ -26,7 +26,7 @@ from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitiali
 from ledger.rules import SYSTEMS, RuleSystem, get_rules
 from ledger.ruling import Draft
 from ledger.sheet import Sheet
-from ledger.store import EventStore, Target, now_iso, open_store, parse_target
+from ledger.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target
 
 MAX_RETRIES = 200
 _NAME = re.compile(r"^[^\s\-=,#][^=,#]{0,59}$")
@@ -51,6 +51,7 @@ class Ledger(PlayCommands, EncounterCommands):
         self.actor = actor or default_actor()
         self.seed = seed
         self._store: EventStore | None = None
+        self._lock = WriterLock(self.target)
 
     @property
     def store(self) -> EventStore:
@@ -64,6 +65,7 @@ class Ledger(PlayCommands, EncounterCommands):
         if self._store is not None:
             self._store.close()
             self._store = None
+        self._lock.close()
 
     # -- queries ----------------------------------------------------------------------------
     def campaign(self) -> Campaign:
@@ -110,12 +112,13 @@ class Ledger(PlayCommands, EncounterCommands):
             decide = lambda d: fn(d, intent)  # noqa: E731
 
         for attempt in range(MAX_RETRIES):
-            campaign = self.campaign()
-            number = campaign.rulings + 1
-            draft = self._draft(campaign, number, kind, command, intent, rolls)
-            result = decide(draft)
             try:
-                self._commit(draft)
+                with self._lock:
+                    campaign = self.campaign()
+                    number = campaign.rulings + 1
+                    draft = self._draft(campaign, number, kind, command, intent, rolls)
+                    result = decide(draft)
+                    self._commit(draft)
             except IntegrityError:
                 # another writer took this ruling number: back off a little (jittered) and decide again
                 time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.25)))

@@ -186,10 +186,50 @@ def open_store(target: Target) -> EventStore:
         raise StoreError(f"can't open the ledger at {target.describe()}: {msg}", "check --db / LEDGER_DB") from None
 
 
+class WriterLock:
+    """Serialises writers on PostgreSQL with a session advisory lock held from loading the campaign to the commit.
+
+    Without it, four busy writers race for each ruling number and one can lose many times in a row; with it
+    they queue. On SQLite the database's own write lock and the retry loop suffice, so it does nothing there.
+    """
+
+    KEY = 0x1ED6E7  # one lock per database: the ledger holds one campaign
+
+    def __init__(self, target: Target) -> None:
+        self.target = target
+        self.conn: Any = None
+
+    def __enter__(self) -> WriterLock:
+        if self.target.kind == "postgres":
+            if self.conn is None:
+                import psycopg
+
+                t = self.target
+                try:
+                    self.conn = psycopg.connect(
+                        host=t.host, port=t.port, user=t.user, password=t.password or None, dbname=t.dbname, autocommit=True, connect_timeout=5
+                    )
+                except psycopg.Error as e:
+                    msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                    raise StoreError(f"can't open the ledger at {t.describe()}: {msg}", "check --db / LEDGER_DB") from None
+            self.conn.execute("SELECT pg_advisory_lock(%s)", (self.KEY,))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.conn is not None:
+            self.conn.execute("SELECT pg_advisory_unlock(%s)", (self.KEY,))
+
+    def close(self) -> None:
+        """Drop the lock's connection."""
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
 def now_iso() -> str:
     """The current UTC time, ISO 8601 to the second."""
     from datetime import timezone
 
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
-__all__ = ["DEFAULT_TARGET", "EventStore", "Target", "build_env", "now_iso", "open_store", "parse_target"]
+__all__ = ["DEFAULT_TARGET", "EventStore", "WriterLock", "Target", "build_env", "now_iso", "open_store", "parse_target"]

@@ -73,17 +73,10 @@ def assert_whole(db: str) -> dict[str, int]:
     return counts
 
 
-STARVATION = (
-    "ledger/application.py Ledger.rule retries a lost version race at once, at most 50 times: on PostgreSQL "
-    "one of 4 busy writers can lose 50 in a row ('the ledger is too busy'); fix there: jittered backoff "
-    "between retries, or a writer lock (pg_advisory_lock) held from loading the campaign to the commit"
-)
 
 
-def test_four_play_scripts_at_once_lose_and_duplicate_nothing(db: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+def test_four_play_scripts_at_once_lose_and_duplicate_nothing(db: str, tmp_path: Path) -> None:
     """Issue 9, Faults: 4 processes x 500 rulings at once through `ledger play` scripts; all present once, chain verifies."""
-    if db.startswith("postgresql"):
-        request.applymarker(pytest.mark.xfail(reason=STARVATION, strict=False))
     d20_ledger(db)
     n = RULINGS_PER_WRITER
     procs = []
