@@ -155,6 +155,10 @@ class Campaign(Aggregate):
                 amended[str(n)] = [*amended.get(str(n), []), self.ruling]
             aggregate.amended = amended
 
+    def restorable(self) -> dict[str, Any]:
+        """The state a restoration event carries."""
+        return {"domain": self.domain}
+
     # queries
     @property
     def system(self) -> str:
@@ -292,13 +296,15 @@ class Ruling(Aggregate):
         """A note for the record."""
 
     class Touched(Event):
-        """Bookkeeping: the aggregates whose state this ruling changed."""
+        """Bookkeeping: the aggregates whose state this ruling changed, and each one's first version it wrote."""
 
         ids: list[str]
+        first: dict[str, int] | None = None
 
         def apply(self, aggregate: Any) -> None:
             """Remember them for undo."""
             aggregate.touched = self.ids
+            aggregate.first = self.first or {}
 
     class RulingRetracted(Event):
         """The ruling was retracted by ruling `ruling` (undo or retract)."""
@@ -397,6 +403,10 @@ class Character(Aggregate):
     def name(self) -> str:
         """The character's name."""
         return str(self.sheet["name"])
+
+    def restorable(self) -> dict[str, Any]:
+        """The state a restoration event carries."""
+        return {"active": self.active, "sheet": self.sheet}
 
     @classmethod
     def restoration(cls, history: Iterable[Any], dead: set[int], amendments: Amendments) -> tuple[type, dict[str, Any]]:

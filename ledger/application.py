@@ -254,11 +254,35 @@ class Ledger(PlayCommands, EncounterCommands):
         d.extra_aggregates.append(r)
         d.trigger(r, Ruling.RulingReinstated if live else Ruling.RulingRetracted, actor=d.actor, at=d.at)
         d.campaign_event(Campaign.RulingRedone if live else Campaign.RulingUndone, touches=False, target=target)
-        dead = d.campaign.dead_set()
-        amendments = self.amendments(d.campaign)
-        for hex_id in r.touched:
-            self.restore(d, UUID(hex_id), dead, amendments)
+        first = getattr(r, "first", {})
+        if first and set(first) >= set(r.touched):
+            # the target is the latest live ruling (undo) or the latest undone one (redo): each aggregate's state is
+            # the one it had right before the target wrote to it, plus (redo) the target's own events; loaded from
+            # the nearest snapshot, so the cost does not grow with history
+            for hex_id in r.touched:
+                self._restore_around(d, UUID(hex_id), target, first[hex_id], live)
+        else:
+            dead = d.campaign.dead_set()
+            amendments = self.amendments(d.campaign)
+            for hex_id in r.touched:
+                self.restore(d, UUID(hex_id), dead, amendments)
         return {"target": target, "command": r.command, "undone" if not live else "redone": target}
+
+    def _restore_around(self, d: Draft, aid: UUID, target: int, first: int, live: bool) -> None:
+        """Restore one aggregate to its state before `target`'s first event on it (and, to redo, through them)."""
+        aggregate = d.campaign if aid == CAMPAIGN_ID else self.store.repository.get(aid)
+        before = self.store.repository.get(aid, version=first - 1) if first > 1 else None
+        if live:
+            for e in self.store.events.get(aid, gt=first - 1):
+                if e.ruling != target:
+                    break
+                before = e.mutate(None) if before is None else _apply(e, before)
+        event_class, blank = type(aggregate).restoration([], set(), {})
+        fields = before.restorable() if before is not None else blank
+        d.trigger(aggregate, event_class, **fields)
+        if aggregate is not d.campaign:
+            d.extra_aggregates.append(aggregate)
+        d.touched[aid.hex] = None
 
     def plan_retraction(self, target: int, *, rolls: Mapping[str, str] | None = None) -> Any:
         """What retracting ruling `target` would change (nothing is appended): see ledger/rederive.py."""
@@ -302,6 +326,13 @@ class Ledger(PlayCommands, EncounterCommands):
             x: Ruling = self.store.repository.get(ruling_id(by))
             out[n] = x.amendments[str(n)]["records"]
         return out
+
+
+def _apply(event: Any, aggregate: Any) -> Any:
+    """Apply one stored event to an aggregate loaded at an earlier version (its version moves with it)."""
+    event.apply(aggregate)
+    aggregate.version = event.originator_version
+    return aggregate
 
 
 def _retract_rolls(rolls: Mapping[str, str] | None) -> dict[str, str]:

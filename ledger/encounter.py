@@ -113,6 +113,10 @@ class Encounter(Aggregate):
         """The event that restores this encounter to the refold of its live records (never reverse deltas)."""
         return cls.EncounterRestored, {"state": fold_encounter(live_records(history, dead, amendments))}
 
+    def restorable(self) -> dict[str, Any]:
+        """The state a restoration event carries."""
+        return {"state": self.state}
+
     # queries
     @property
     def active(self) -> bool:

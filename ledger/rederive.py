@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from ledger import deciders
-from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling, folds, live_records, payload, ruling_id
+from ledger.aggregates import CAMPAIGN_ID, Campaign, Ruling, folds, live_records, payload, ruling_id
 from ledger.dice import DiceBox, DiceSpec, Roll
 from ledger.errors import Conflict, LedgerError, NotFound
 from ledger.ruling import Draft
@@ -97,11 +97,7 @@ class ReplayDice:
 
 def current_fields(aggregate: Any) -> dict[str, Any]:
     """An aggregate's restorable state, in the shape its restoration event carries."""
-    if isinstance(aggregate, Character):
-        return {"active": aggregate.active, "sheet": aggregate.sheet}
-    if isinstance(aggregate, Campaign):
-        return {"domain": aggregate.domain}
-    return {"state": aggregate.state}
+    return aggregate.restorable()  # type: ignore[no-any-return]
 
 
 class Rederiver:

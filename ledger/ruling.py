@@ -200,7 +200,12 @@ class Draft:
         self.flush_dice()
         for roll in self.dice.unused(self.roll_specs, self.roll_allowed):
             self._dice_event(roll)
-        self.trigger(self.ruling, Ruling.Touched, ids=list(self.touched))
+        first: dict[str, int] = {}
+        for e in self.events:
+            h = e.originator_id.hex
+            if h in self.touched and h not in first:
+                first[h] = e.originator_version
+        self.trigger(self.ruling, Ruling.Touched, ids=list(self.touched), first=first)
         return self.events
 
     def chain(self, stored: list[StoredEvent]) -> Any:
