@@ -12,30 +12,44 @@ from commands.context import AppContext
 
 SCRIPTS: dict[str, list[tuple[str, ...]]] = {
     "hnh": [
-        ("character", "add", "Ann", "--trait", "agility=3", "--trait", "toughness=4", "--trait", "fortitude=5", "--pc"),
-        ("character", "add", "Grunt", "--minion", "--trait", "toughness=1"),
+        ("character", "add", "Ann", "--trait", "agility=3", "--trait", "fighting=6", "--trait", "parry=5", "--trait", "dodge=5",
+         "--trait", "toughness=4", "--trait", "fortitude=5", "--pc"),
+        ("character", "add", "Bruiser", "--trait", "fighting=4", "--trait", "parry=3", "--trait", "dodge=2", "--trait", "toughness=3",
+         "--trait", "agility=1"),
+        ("character", "add", "Grunts", "--minion", "--trait", "parry=1", "--trait", "toughness=1"),
         ("session", "start", "Harbour brawl"),
-        ("roll", "3dF+3", "--for", "Ann", "--roll", "roll=+,0,+"),
-        ("damage", "Ann", "--amount", "4"),
-        ("condition", "add", "Ann", "dazed"),
-        ("damage", "Ann", "--amount", "5"),
-        ("undo",),
-        ("damage", "Ann", "--amount", "2"),
+        ("encounter", "start", "Ann", "Bruiser", "Grunts", "--roll", "Ann=+,0,0", "--roll", "Bruiser=0,0,-", "--roll", "Grunts=0,0,0"),
+        ("attack", "Ann", "Bruiser", "--rank", "6", "--bonus", "6", "--roll", "attack=+,0,0", "--roll", "defense=0,0,0",
+         "--roll", "power=+,0,0", "--roll", "toughness=0,-,0"),
+        ("encounter", "next"),
+        ("attack", "Bruiser", "Ann", "--rank", "5", "--bonus", "4", "--roll", "attack=+,+,0", "--roll", "defense=-,0,0",
+         "--roll", "power=+,+,0", "--roll", "toughness=-,-,0"),
+        ("retract", "9", "--yes"),
+        ("encounter", "show"),
         ("session", "end"),
     ],
     "d20": [
-        ("character", "add", "Blaze", "--trait", "dex=14", "--trait", "hp=12", "--trait", "armor=2", "--pc"),
-        ("character", "add", "Thug", "--trait", "hp=8"),
-        ("roll", "1d20+2", "--for", "Blaze"),
-        ("damage", "Thug", "--amount", "9"),
-        ("damage", "Blaze", "--amount", "3", "--subdual"),
+        ("character", "add", "Blaze", "--trait", "dex=14", "--trait", "str=14", "--trait", "attack=2", "--trait", "hp=12", "--trait", "armor=2", "--pc"),
+        ("character", "add", "Thug", "--trait", "dex=10", "--trait", "hp=30", "--trait", "dn=1"),
+        ("encounter", "start", "Blaze", "Thug", "--roll", "Blaze=15", "--roll", "Thug=9"),
+        ("attack", "Blaze", "Thug", "--damage", "1d8", "--roll", "attack=20", "--roll", "confirm=14", "--roll", "death=3", "--roll", "damage=6"),
+        ("encounter", "next"),
+        ("attack", "Thug", "Blaze", "--roll", "attack=13", "--roll", "damage=3"),
+        ("undo",),
+        ("encounter", "end"),
     ],
     "pnp": [
-        ("character", "add", "Mara", "--trait", "toughness=4", "--trait", "might=3", "--trait", "willpower=5", "--trait", "agility=4", "--pc"),
-        ("character", "add", "Goons", "--minion", "--count", "5", "--trait", "threat=3"),
-        ("roll", "5d6", "--for", "Mara"),
-        ("damage", "Goons", "--amount", "2"),
-        ("damage", "Mara", "--amount", "1"),
+        ("character", "add", "Mara", "--trait", "might=4", "--trait", "agility=3", "--trait", "toughness=4", "--trait", "willpower=5",
+         "--trait", "perception=3", "--pc"),
+        ("character", "add", "Goons", "--minion", "--count", "5", "--trait", "threat=2"),
+        ("session", "start", "Issue 1"),
+        ("gain", "Mara", "resolve", "2", "--reason", "heroics"),
+        ("encounter", "start", "Mara", "Goons"),
+        ("attack", "Mara", "Goons", "--with", "might", "--roll", "attack=6,4,2,1", "--roll", "defense=3,4"),
+        ("encounter", "next"),
+        ("attack", "Goons", "Mara", "--roll", "attack=6,2", "--roll", "defense=4,1,3"),
+        ("spend", "Mara", "resolve", "1", "--purpose", "recovery"),
+        ("session", "end"),
     ],
 }
 
@@ -68,7 +82,7 @@ def demo(ctx: click.Context, demo_db: str | None) -> None:
     for system, script in SCRIPTS.items():
         db = os.path.join(folder, f"{system}.ledger") if folder else _suffixed(base, system)
         seed = str(app.seed if app.seed is not None else 7)
-        steps = [("init", "--system", system, "--name", f"Demo ({system})"), *script]
+        steps = [("init", "--system", system, "--name", "Demo"), *script]
         if not app.as_json:
             click.echo(f"== {system}: {db}")
         for step in steps:
@@ -83,8 +97,9 @@ def demo(ctx: click.Context, demo_db: str | None) -> None:
             from projections import queries
 
             sheets = queries.characters(sub.read)
-            first = sheets[0]["name"]
-            points = queries.timeline(sub.read, first)
+            lines = {s["name"]: queries.timeline(sub.read, s["name"]) for s in sheets}
+            first = max(lines, key=lambda n: len(lines[n]))  # the character whose HP moved most
+            points = lines[first]
             summary[system] = {"db": db, "characters": sheets, "timeline": {first: points}}
             if not app.as_json:
                 click.echo("\n".join(render.sheet(s) for s in sheets))
