@@ -32,6 +32,7 @@ def main() -> None:
     ledger = shutil.which("ledger") or sys.exit("install the project first: pip install -e .")
     folder = tempfile.mkdtemp(prefix="ledger-bench-")
     env = {**os.environ, "LEDGER_DB": os.path.join(folder, "bench.ledger"), "LEDGER_SEED": "1"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: the project's modules load from .pyc like the dependencies
     for step in (["init", "--system", "hnh"], ["character", "add", "Ann", "--trait", "agility=3"], ["damage", "Ann", "--amount", "2"]):
         subprocess.run([ledger, *step], env=env, check=True, stdout=subprocess.DEVNULL)
     show = [ledger, "--json", "character", "show", "Ann"]

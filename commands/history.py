@@ -182,6 +182,9 @@ def register(cli: click.Group) -> None:
     """Attach these commands; `session show` joins the `session` group when it is there."""
     for c in (log, timeline, undo, redo, verify, rebuild):
         cli.add_command(c)
+    from commands.main import load
+
+    load("campaign")
     group = cli.commands.get("session")
     if isinstance(group, click.Group):
         session_show.hidden = False

@@ -21,8 +21,35 @@ Examples:
 """
 
 
+# Each command's module, imported only when that command runs (or when help lists them all): a one-shot
+# `ledger character show` pays for its own module, not for every command's.
+LAZY: dict[str, tuple[str, ...]] = {
+    "init": ("campaign",), "session": ("campaign", "history"), "character": ("characters",),
+    "roll": ("play",), "damage": ("play",), "condition": ("play",),
+    "attack": ("actions",), "check": ("actions",), "recover": ("actions",), "spend": ("actions",), "gain": ("actions",),
+    "hazard": ("actions",), "revive": ("actions",), "act": ("actions",),
+    "retract": ("audit",), "why": ("audit",), "encounter": ("encounter",),
+    "log": ("history",), "timeline": ("history",), "undo": ("history",), "redo": ("history",), "verify": ("history",),
+    "rebuild": ("history",), "export": ("export",), "import": ("export",), "demo": ("demo",), "play": ("shell",),
+}
+
+
 class LedgerGroup(click.Group):
     """A click group whose every refusal (bad usage or a LedgerError) is one line on stderr and exit code 2."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command name, loaded or not."""
+        return sorted(set(LAZY) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """A command, importing its module on first use."""
+        if cmd_name not in self.commands and cmd_name in LAZY:
+            load(*LAZY[cmd_name])
+        return self.commands.get(cmd_name)
+
+    def load_all(self) -> None:
+        """Import every command module (help, completion, tests that walk the whole tree)."""
+        load(*{m for mods in LAZY.values() for m in mods})
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         """Run; in standalone mode map refusals to 'error: …' (+ 'hint: …') and exit codes, never tracebacks."""
@@ -70,15 +97,17 @@ def cli(ctx: click.Context, db: str | None, seed: int | None, actor: str | None,
     ctx.call_on_close(ctx.obj.close)
 
 
-def register() -> None:
-    """Attach every command module to the group."""
-    from commands import actions, audit, campaign, characters, demo, encounter, export, history, play, shell
-
-    for module in (campaign, characters, play, actions, audit, encounter, history, export, demo, shell):
-        module.register(cli)
+_loaded: set[str] = set()
 
 
-register()
+def load(*modules: str) -> None:
+    """Import command modules and attach their commands to the group (each once; `campaign` before `history`)."""
+    import importlib
+
+    for name in sorted(modules, key=lambda m: m != "campaign"):
+        if name not in _loaded:
+            _loaded.add(name)
+            importlib.import_module(f"commands.{name}").register(cli)
 
 
 def main() -> None:

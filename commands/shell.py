@@ -296,6 +296,8 @@ def play(ctx: click.Context, script: TextIO | None, keep_going: bool) -> None:
         raise BadInput("already in a session shell", "type the command itself")
     group = ctx.find_root().command
     assert isinstance(group, click.Group)
+    if hasattr(group, "load_all"):
+        group.load_all()  # a long-lived shell completes every command
     stream: TextIO | None = script
     if stream is None and not sys.stdin.isatty():
         stream = sys.stdin

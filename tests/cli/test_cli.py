@@ -15,6 +15,8 @@ from tests.conftest import Cli, event_count
 
 
 def all_commands(group: click.Group, prefix: tuple[str, ...] = ()):
+    if hasattr(group, "load_all"):
+        group.load_all()
     for name, cmd in group.commands.items():
         yield (*prefix, name), cmd
         if isinstance(cmd, click.Group):
