@@ -11,15 +11,7 @@ from ledger.errors import BadInput, ImpossibleAction
 from ledger.rules.hnh import RULES
 from ledger.rules.hnh_checks import degrees, team_bonus
 from ledger.sheet import Effect, Sheet
-
-FACES = {"+": 1, "-": -1, "0": 0}
-
-
-def dice(rolls: dict[str, str] | None = None, **kw: str) -> RecordedDice:
-    """Recorded Fudge faces by roll name, e.g. dice(check="++0")."""
-    spec = {**(rolls or {}), **kw}
-    return RecordedDice({n: Roll(n, fudge(), tuple(FACES[c] for c in f), "entered") for n, f in spec.items()})
-
+from tests.unit.fudge import dice
 
 def hero(name: str = "Hero", **traits: int) -> Sheet:
     """A player character with the given traits."""

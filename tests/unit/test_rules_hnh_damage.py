@@ -6,19 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from ledger.dice import RecordedDice, Roll, fudge
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.rules.hnh import RULES
 from ledger.sheet import Effect, Sheet, apply_all
-
-FACES = {"+": 1, "-": -1, "0": 0}
-
-
-def dice(rolls: dict[str, str] | None = None, **kw: str) -> RecordedDice:
-    """Recorded Fudge faces by roll name."""
-    spec = {**(rolls or {}), **kw}
-    return RecordedDice({n: Roll(n, fudge(), tuple(FACES[c] for c in f), "entered") for n, f in spec.items()})
-
+from tests.unit.fudge import dice
 
 def hero(hp: int = 6, conditions: tuple[str, ...] = (), **counters: int) -> Sheet:
     """A hero with Toughness 4 at the given HP."""
