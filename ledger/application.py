@@ -354,6 +354,9 @@ def _session_start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     number = len(d.campaign.domain["sessions"]) + 1
     title = i.get("title") or f"Session {number}"
     d.campaign_event(Campaign.SessionStarted, number=number, title=title, at=d.at)
+    from ledger.play import start_of_issue
+
+    start_of_issue(d)
     return {"session": number, "title": title}
 
 

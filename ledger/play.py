@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ledger.deciders import decider
 from ledger.errors import BadInput, Conflict
 from ledger.rules import get_rules
+from ledger.sheet import Effect
 
 if TYPE_CHECKING:
     from ledger.ruling import Draft
@@ -267,6 +268,12 @@ def _act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
             raise BadInput("a chase needs --against NAME")
         _own_rolls(d, "pnp", "chase", sheet.name, second.name, opts)
         effects = rules.chase(sheet, second, opts, d.dice)
+    elif key == ("pnp", "move"):
+        for k in ("from", "to"):
+            if k not in opts:
+                raise BadInput(f"a move needs -o {k}=RANGE", "ranges: close, distant, extreme")
+        pages = rules.move(sheet, from_range=str(opts["from"]), to_range=str(opts["to"]), travel_power=bool(opts.get("travel-power")))
+        effects = [Effect("EffectResolved", sheet.name, {"action": "move", "from": opts["from"], "to": opts["to"], "pages": pages})]
     elif key == ("hnh", "affliction"):
         if second is None:
             raise BadInput("an affliction needs --against TARGET")
@@ -279,7 +286,7 @@ def _act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return {"character": d.sheet(sheet.name).to_dict()}
 
 
-ACTIONS = {"d20": ("run", "charge"), "pnp": ("chase",), "hnh": ("affliction",)}
+ACTIONS = {"d20": ("run", "charge"), "pnp": ("chase", "move"), "hnh": ("affliction",)}
 GM = "GM"
 
 # Which character each named roll belongs to, by (system, command): "actor", "other" or a fixed role.
@@ -339,6 +346,25 @@ def _system_options(system: str, command: str, opts: Mapping[str, Any]) -> dict[
         if rng not in ("close", "melee"):
             out["ranged"] = True
     return out
+
+
+def start_of_issue(d: Draft) -> None:
+    """P&P: a new issue (play session) sets each hero's Resolve to their `resolve` trait and the GM's Adversity to 1 per hero."""
+    rules: Any = get_rules(d.campaign.system)
+    if not hasattr(rules, "start_of_issue"):
+        return
+    heroes = []
+    for entry in d.campaign.domain["roster"].values():
+        if entry["name"] == GM:
+            continue
+        sheet = d.sheet(entry["name"])
+        if sheet.pc:
+            heroes.append(sheet)
+    for hero in heroes:
+        if "resolve" in hero.traits:
+            d.apply(rules.start_of_issue(hero, resolve=hero.trait("resolve")))
+    if heroes:
+        d.apply(rules.start_of_issue_gm(_resource_holder(d, rules, GM), heroes=len(heroes)))
 
 
 def _resource_holder(d: Draft, rules: Any, name: str) -> Any:

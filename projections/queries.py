@@ -64,7 +64,7 @@ def characters(read: ReadSide) -> list[dict[str, Any]]:
     """Every live character, in the order they were added."""
     with read.engine.connect() as conn:
         rows = conn.execute(select(sheets).where(sheets.c.active).order_by(sheets.c.added)).mappings().all()
-    return [sheet_json(r) for r in rows]
+    return [sheet_json(r) for r in rows if "adversity" not in r["sheet"].get("resources", {})]  # not the GM's hidden sheet
 
 
 def events(

@@ -227,3 +227,28 @@ def test_undo_of_an_attack_restores_the_target_exactly(hnh: Cli):
     hnh.ok("attack", "Ann", "Thug", "--rank", "9", "--bonus", "9")
     hnh.ok("undo")
     assert hnh.json("character", "show", "Thug") == before
+
+
+def test_pnp_a_new_issue_sets_resolve_from_the_trait_and_one_adversity_per_hero(cli: Cli):
+    """prowlers-and-paragons.txt, Resolve and Adversity: heroes begin every issue with their Resolve; the GM with 1 Adversity per Hero."""
+    cli.ok("init", "--system", "pnp")
+    cli.ok("character", "add", "Mara", "--trait", "might=3", "--trait", "resolve=3", "--pc")
+    cli.ok("character", "add", "Vex", "--trait", "might=3", "--trait", "resolve=2", "--pc")
+    cli.ok("character", "add", "Brute", "--trait", "might=3")
+    cli.ok("session", "start", "Issue 1")
+    assert cli.json("character", "show", "Mara")["resources"]["resolve"] == 3
+    assert cli.json("character", "show", "GM")["resources"]["adversity"] == 2
+    assert "GM" not in [c["name"] for c in cli.json("character", "list")]
+    cli.ok("spend", "GM", "adversity", "2", "--purpose", "lucky-break")
+    cli.ok("session", "end")
+    cli.ok("session", "start", "Issue 2")
+    assert cli.json("character", "show", "GM")["resources"]["adversity"] == 2  # "whatever was left over": reset to 1 per hero
+
+
+def test_pnp_moving_a_range_class_takes_two_pages_or_one_with_a_travel_power(pnp: Cli):
+    """prowlers-and-paragons.txt, Range and Movement: one range class takes 2 pages, 1 with a Travel Power."""
+    r = pnp.json("act", "Mara", "move", "-o", "from=close", "-o", "to=distant")
+    assert event(r, "EffectResolved")["pages"] == 2
+    pnp.ok("character", "add", "Swift", "--trait", "flight=3", "--trait", "agility=2")
+    r = pnp.json("act", "Swift", "move", "-o", "from=close", "-o", "to=distant", "-o", "travel-power=yes")
+    assert event(r, "EffectResolved")["pages"] == 1
