@@ -13,6 +13,7 @@ from ledger.aggregates import ruling_id
 from ledger.application import Ledger
 from ledger.errors import LedgerError
 from ledger.target import parse_target
+from ledger.verify import verify
 from projections import queries
 from projections.db import ReadSide
 from projections.views import catch_up
@@ -105,6 +106,7 @@ def test_retracting_a_ruling_equals_a_fresh_ledger_without_it(system, ops, pick,
         target = 2 + pick % (last - 1)
         plan = a.plan_retraction(target)
         a.retract(target, fixed={r.name: r for r in plan.rolled})
+        assert verify(a.store.recorder)[0] == []  # issue 7: verify passes after retractions
         new_rolls: dict[int, dict[str, str]] = {}
         for r in plan.rolled:
             n, name = r.name.split(".", 1)
