@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -88,7 +90,12 @@ class AppContext:
             from projections.db import ReadSide
             from projections.views import catch_up
 
-            read = ReadSide(parse_target(self.db))
+            target = parse_target(self.db)
+            if target.kind == "sqlite" and not os.path.exists(target.path):
+                from ledger.errors import NotInitialised
+
+                raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh")
+            read = ReadSide(target)
             _require_campaign(read)
             read.ensure_tables()
             catch_up(read)

@@ -60,6 +60,10 @@ class LedgerGroup(click.Group):
         except LedgerError as e:
             report(e.message, e.hint)
             sys.exit(2)
+        except click.exceptions.NoArgsIsHelpError as e:  # `ledger` alone, or a group without its verb
+            if e.ctx is not None:
+                click.echo(e.ctx.get_help())
+            sys.exit(0)
         except click.UsageError as e:
             path = e.ctx.command_path if e.ctx else "ledger"
             report(e.format_message().replace("\n", " "), f"see: {path} --help")

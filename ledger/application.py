@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import getpass
+import os
 import random
 import re
 import time
@@ -72,6 +73,8 @@ class Ledger(PlayCommands, EncounterCommands):
         """The campaign aggregate; NotInitialised before `ledger init`."""
         from eventsourcing.application import AggregateNotFoundError
 
+        if self._store is None and self.target.kind == "sqlite" and not os.path.exists(self.target.path):
+            raise NotInitialised(f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh")
         try:
             return self.store.repository.get(CAMPAIGN_ID)  # type: ignore[no-any-return]
         except AggregateNotFoundError:

@@ -222,3 +222,20 @@ def test_demo_runs_on_a_fresh_folder(tmp_path):
         assert f"== {system}" in out.stdout
         assert (tmp_path / f"demo-{system}.ledger").exists()
     assert "HP timeline of" in out.stdout
+
+
+def test_commands_on_a_missing_file_create_nothing(tmp_path):
+    """DESIGN.md, Errors and bad input: a refusal appends nothing, and does not leave an empty ledger file behind."""
+    path = tmp_path / "typo.ledger"
+    for args in (("log",), ("damage", "Ann", "--amount", "1"), ("character", "list")):
+        r = Cli(str(path))(*args)
+        assert r.exit_code == 2 and "no campaign" in r.stderr
+    assert not path.exists()
+
+
+def test_ledger_alone_prints_help_and_exits_0():
+    """CLI.md: the command line teaches; `ledger` with no command shows the help."""
+    from click.testing import CliRunner
+
+    r = CliRunner().invoke(ledger_cli, [])
+    assert r.exit_code == 0 and "Commands:" in r.stdout
