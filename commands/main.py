@@ -43,8 +43,8 @@ class LedgerGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         """A command, importing its module on first use."""
-        if cmd_name not in self.commands and cmd_name in LAZY:
-            load(*LAZY[cmd_name])
+        if cmd_name in LAZY:
+            load(*LAZY[cmd_name])  # every module that adds to it (history adds `session show`)
         return self.commands.get(cmd_name)
 
     def load_all(self) -> None:

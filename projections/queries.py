@@ -246,11 +246,14 @@ def encounter_log(read: ReadSide, number: int | None = None) -> dict[str, Any]:
             )
             .join(log, log.c.seq == enc_log.c.seq)
             .join(rulings, rulings.c.number == log.c.ruling)
-            .where(and_(enc_log.c.encounter == enc["number"], rulings.c.retracted_by.is_(None)))
+            .where(enc_log.c.encounter == enc["number"])
             .order_by(enc_log.c.seq)
         ).mappings().all()
+        dead = retracted_rulings(conn)
+        amended = live_amendments(conn, dead)
+        names = _names(conn) if amended else {}
     turns: list[dict[str, Any]] = []
-    for r in rows:
+    for r in _effective_rows([dict(r) for r in rows if r["ruling"] not in dead], amended, names):
         if not turns or (turns[-1]["round"], turns[-1]["actor"]) != (r["round"], r["actor"]):
             turns.append({"round": r["round"], "actor": r["actor"], "rulings": []})
         rulings_ = turns[-1]["rulings"]
@@ -262,6 +265,33 @@ def encounter_log(read: ReadSide, number: int | None = None) -> dict[str, Any]:
         "number": enc["number"], "system": enc["system"], "started": enc["started"], "ended": enc["ended"],
         "active": enc["active"], "round": enc["round"], "current": enc["current"], "turns": turns,
     }
+
+
+def _names(conn: Any) -> dict[str, str]:
+    return {cid: name for cid, name in conn.execute(select(sheets.c.character_id, sheets.c.name))}
+
+
+def _effective_rows(
+    rows: list[dict[str, Any]], amended: dict[int, tuple[int, list[dict[str, Any]]]], names: dict[str, str]
+) -> list[dict[str, Any]]:
+    """Log rows with each re-derived ruling's outcome events replaced by its live amendment (its dice stay)."""
+    out: list[dict[str, Any]] = []
+    done: set[int] = set()
+    for r in rows:
+        n = r["ruling"]
+        if n not in amended or r["type"] == "DiceRolled":
+            out.append(r)
+            continue
+        if n in done:
+            continue
+        done.add(n)
+        by, records = amended[n]
+        for rec in records:
+            data = rec["data"]
+            inner = data["data"] if isinstance(data.get("data"), dict) else data
+            who = names.get(rec["aggregate"]) or inner.get("character") or inner.get("for")
+            out.append({**r, "type": rec["type"], "character": who, "data": inner, "amended_by": by})
+    return out
 
 
 def session_history(read: ReadSide, number: int) -> dict[str, Any]:
@@ -277,14 +307,17 @@ def session_history(read: ReadSide, number: int) -> dict[str, Any]:
             .where(and_(log.c.ruling.in_(numbers), log.c.bookkeeping.is_(False)))
             .order_by(log.c.seq)
         ).all() if numbers else []
+        dead = retracted_rulings(conn)
+        amended = live_amendments(conn, dead)
+        names = _names(conn) if amended else {}
+    rows = [{"ruling": e[0], "seq": e[1], "type": e[2], "character": e[3], "data": e[4]} for e in evs if e[2] != "RulingRecorded"]
     by_ruling: dict[int, list[dict[str, Any]]] = {}
-    for e in evs:
-        if e[2] != "RulingRecorded":
-            by_ruling.setdefault(e[0], []).append({"seq": e[1], "type": e[2], "character": e[3], "data": e[4]})
+    for e in _effective_rows(rows, amended, names):
+        by_ruling.setdefault(e["ruling"], []).append({"seq": e["seq"], "type": e["type"], "character": e["character"], "data": e["data"]})
     out = []
     for r in found:
         retracted = None
-        if r["retracted_by"] is not None:
+        if r["number"] in dead:
             retracted = {"by": r["retracted_by"], "actor": r["retracted_actor"], "at": r["retracted_at"]}
         out.append({"ruling": r["number"], "kind": r["kind"], "command": r["command"], "intent": r["intent"],
                     "actor": r["actor"], "at": r["at"], "retracted": retracted, "events": by_ruling.get(r["number"], [])})

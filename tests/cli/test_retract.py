@@ -115,3 +115,22 @@ def test_rebuild_after_a_retraction_gives_the_same_views(fight: Cli):
     before = (fight.json("timeline", "Ann"), fight.json("character", "list"), fight.json("log"))
     fight.ok("rebuild")
     assert (fight.json("timeline", "Ann"), fight.json("character", "list"), fight.json("log")) == before
+
+
+def test_encounter_log_and_session_history_show_the_re_derived_outcomes(cli: Cli):
+    """Issue 7, Exactness for read models: the encounter log and the session history read as the history without the ruling."""
+    cli.ok("init", "--system", "hnh")
+    cli.ok("character", "add", "Ann", "--trait", "toughness=2")
+    cli.ok("character", "add", "Bob")
+    cli.ok("session", "start")  # 4
+    cli.ok("encounter", "start", "Ann", "Bob", "--roll", "Ann=+,0,0", "--roll", "Bob=0,0,0")  # 5
+    cli.ok("damage", "Ann", "--amount", "5")  # 6: 6 -> 1
+    cli.ok("damage", "Ann", "--amount", "3")  # 7: 1 -> -2, dying
+    cli.ok("retract", "6", "--yes")
+    log = cli.json("encounter", "log")
+    hps = [e["data"]["hp"] for t in log["turns"] for r in t["rulings"] for e in r["events"] if e["type"] == "DamageApplied"]
+    assert hps == [3]
+    history = cli.json("session", "show", "1")
+    seven = next(r for r in history["rulings"] if r["ruling"] == 7)
+    assert [e["data"]["hp"] for e in seven["events"] if e["type"] == "DamageApplied"] == [3]
+    assert next(r for r in history["rulings"] if r["ruling"] == 6)["retracted"]
