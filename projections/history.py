@@ -141,7 +141,13 @@ def intent_text(command: str, intent: dict[str, Any]) -> str:
     """A ruling's command and arguments on one line."""
     parts = [command]
     for k, v in (intent or {}).items():
-        if isinstance(v, dict):
+        if k == "powers" and isinstance(v, dict):  # an imported character: name the powers, not their specs
+            parts.append(f"powers={', '.join(v)}")
+        elif k == "typed_traits" and isinstance(v, dict):
+            parts.append(f"({len(v)} traits imported)")
+        elif k == "count" and v == 1:
+            continue
+        elif isinstance(v, dict):
             parts += [f"{k2}={v2}" for k2, v2 in v.items() if v2 not in (None, False, "", [], {})]
         elif v not in (None, False, "", [], {}):
             parts.append(f"{k}={', '.join(map(str, v)) if isinstance(v, list) else v}")
