@@ -99,11 +99,15 @@ def test_undoing_the_last_ruling_equals_the_history_without_it(system, ops):
         b.init(system)
         for o in done[:-1]:
             run(b, system, o)
+        before = state(a, a_db)
         if done:
             a.undo()
             assert_refold_agrees(a)
         try:
             assert state(a, a_db) == state(b, b_db)
+            if done:  # DESIGN.md, The ruling: redo restores the latest undone one
+                a.redo()
+                assert state(a, a_db) == before
         finally:
             a.close()
             b.close()
