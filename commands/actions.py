@@ -10,7 +10,7 @@ from commands import render
 from commands.context import AppContext, pass_app
 from ledger.dice import parse_roll_options
 from ledger.errors import BadInput
-from ledger.play import ACTIONS, roll_names
+from ledger.play import roll_names
 
 OPTION_HELP = "A rules option KEY=VALUE (repeatable): yes/no flags, numbers, comma lists; see docs/interpretations.md."
 
@@ -217,7 +217,6 @@ def act(app: AppContext, name: str, action: str, other: str | None, extra: tuple
       ledger act Mara chase --against Goons
       ledger act Ann affliction --against Thug -o rank=6 -o conditions=dazed,stunned,incapacitated
     """
-    _ = ACTIONS
     app.wrote(app.ledger.act(name, action, parse_options(extra), other=other, rolls=parse_roll_options(rolls)), outcome)
 
 

@@ -129,11 +129,10 @@ def verify(app: AppContext) -> None:
 
     Example: ledger verify && echo intact
     """
-    from ledger.verify import Problem
     from ledger.verify import verify as run
 
+    app.ledger.campaign()  # refuses a ledger with no campaign before walking it
     problems, counts = run(app.ledger.store.recorder)
-    app.ledger.campaign()  # refuses an empty ledger
     problems += _view_problems(app, counts["events"])
     if app.as_json:
         app.emit({"ok": not problems, "problems": [p.__dict__ for p in problems], **counts})
@@ -144,7 +143,6 @@ def verify(app: AppContext) -> None:
         click.echo(f"ok: {summary}" if not problems else f"{len(problems)} problem(s) in {summary}")
     if problems:
         raise SystemExit(1)
-    _ = Problem
 
 
 def _view_problems(app: AppContext, events: int) -> list[Any]:
