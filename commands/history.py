@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -129,10 +130,15 @@ def verify(app: AppContext) -> None:
 
     Example: ledger verify && echo intact
     """
+    from ledger.errors import NotInitialised
     from ledger.verify import verify as run
 
-    app.ledger.campaign()  # refuses a ledger with no campaign before walking it
-    problems, counts = run(app.ledger.store.recorder)
+    led = app.ledger
+    if led.target.kind == "sqlite" and not os.path.exists(led.target.path):
+        raise NotInitialised(f"no campaign in {led.target.describe()}", "start one: ledger init --system hnh")
+    if not led.store.recorder.max_notification_id():  # nothing decoded here: a damaged log is still walked
+        raise NotInitialised(f"no campaign in {led.target.describe()}", "start one: ledger init --system hnh")
+    problems, counts = run(led.store.recorder)
     problems += _view_problems(app, counts["events"])
     if app.as_json:
         app.emit({"ok": not problems, "problems": [p.__dict__ for p in problems], **counts})
@@ -147,10 +153,14 @@ def verify(app: AppContext) -> None:
 
 def _view_problems(app: AppContext, events: int) -> list[Any]:
     """The read side must not have seen more of the log than the log holds (a truncated log)."""
+    from ledger.errors import StoreError
     from ledger.verify import Problem
     from projections.views import position
 
-    read = app.read
+    try:
+        read = app.read
+    except StoreError as e:  # the views can't fold a damaged log: the walk above has said where
+        return [Problem(0, None, f"the read models can't catch up: {e.message}")]
     with read.engine.connect() as conn:
         pos = position(conn)
         top = read.max_seq(conn)

@@ -234,9 +234,13 @@ class ReadSide:
         finally:
             cur.close()
         loads = orjson.loads
-        if self.kind == "sqlite":  # ids are already hex text, states already bytes
-            return [RawEvent(r[0], r[1], r[2], r[3], loads(r[4])) for r in rows]
-        return [RawEvent(r[0], _hex(r[1]), r[2], r[3], loads(bytes(r[4]))) for r in rows]
+        try:
+            if self.kind == "sqlite":  # ids are already hex text, states already bytes
+                return [RawEvent(r[0], r[1], r[2], r[3], loads(r[4])) for r in rows]
+            return [RawEvent(r[0], _hex(r[1]), r[2], r[3], loads(bytes(r[4]))) for r in rows]
+        except orjson.JSONDecodeError:
+            bad = next(r[0] for r in rows if not _decodes(r[4]))
+            raise StoreError(f"event {bad} of the log can't be read: the ledger is damaged", "run: ledger verify") from None
 
     def iter_events(self, conn: Any, after: int = 0, batch: int = 5000) -> Iterator[RawEvent]:
         """Every event after `after`, in batches."""
@@ -250,6 +254,14 @@ class ReadSide:
     def close(self) -> None:
         """Dispose of the engine's connections."""
         self.engine.dispose()
+
+
+def _decodes(state: Any) -> bool:
+    try:
+        orjson.loads(bytes(state))
+    except orjson.JSONDecodeError:
+        return False
+    return True
 
 
 def _hex(oid: Any) -> str:

@@ -239,3 +239,21 @@ def test_ledger_alone_prints_help_and_exits_0():
 
     r = CliRunner().invoke(ledger_cli, [])
     assert r.exit_code == 0 and "Commands:" in r.stdout
+
+
+def test_a_damaged_event_is_reported_not_traced(tmp_path):
+    """CLI.md, Exit codes: verify exits 1 with one line per problem; other commands refuse in one line (no traceback)."""
+    import sqlite3
+
+    path = str(tmp_path / "damaged.ledger")
+    c = Cli(path)
+    c.ok("init", "--system", "hnh")
+    c.ok("character", "add", "Ann")
+    con = sqlite3.connect(path)
+    con.execute("UPDATE stored_events SET state = x'7b7b7b' WHERE rowid = 2")
+    con.commit()
+    con.close()
+    r = c("rebuild")
+    assert r.exit_code == 2 and r.stderr.startswith("error: event 2") and "Traceback" not in r.stderr
+    r = c("verify")
+    assert r.exit_code == 1 and "hash mismatch" in r.stdout and "Traceback" not in r.stderr
