@@ -178,7 +178,7 @@ def rebuild(app: AppContext) -> None:
     read = app.read
     with read.engine.connect() as conn:
         total = read.max_seq(conn)
-    if app.as_json:
+    if app.as_json or not sys.stderr.isatty():  # the bar is for a person at a terminal; pipes get the result only
         n = run(read)
     else:
         with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
