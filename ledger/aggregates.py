@@ -176,29 +176,40 @@ class Campaign(Aggregate):
 
     def is_dead(self, number: int) -> bool:
         """Whether ruling `number` is retracted by a ruling that is itself live (undoing a retraction revives)."""
-        killer = self.dead.get(str(number))
-        return killer is not None and not self.is_dead(killer)
+        return number in self.dead_set()
 
     def dead_set(self) -> set[int]:
         """Every ruling that is currently retracted."""
-        return {int(n) for n in self.dead if self.is_dead(int(n))}
+        return retracted({int(n): k for n, k in self.dead.items()})
 
     def live_amendments(self) -> dict[int, int]:
         """For each re-derived ruling, the live retraction that holds its current outcome."""
-        out = {}
+        out, dead = {}, self.dead_set()
         for n, by in getattr(self, "amended", {}).items():
-            live = [x for x in by if not self.is_dead(x)]
+            live = [x for x in by if x not in dead]
             if live:
                 out[int(n)] = live[-1]
         return out
 
     def latest_live(self) -> int | None:
         """The latest ruling that undo may retract: live, not an undo or redo, not the campaign's creation."""
-        meta = set(self.meta)
+        meta, dead = set(self.meta), self.dead_set()
         for n in range(self.rulings, 1, -1):
-            if n not in meta and not self.is_dead(n):
+            if n not in meta and n not in dead:
                 return n
         return None
+
+
+def retracted(killers: Mapping[int, int]) -> set[int]:
+    """The rulings that stay retracted, given who retracted whom: one whose retractor is itself retracted is live again.
+
+    The one statement of this rule: the Campaign (write side) and the log views (read side) both use it.
+    """
+    dead: set[int] = set()
+    for n in sorted(killers, reverse=True):  # a retractor always comes after what it retracts
+        if killers[n] not in dead:
+            dead.add(n)
+    return dead
 
 
 def blank_campaign_domain(system: str, name: str, settings: Mapping[str, Any]) -> dict[str, Any]:

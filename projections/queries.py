@@ -108,13 +108,9 @@ def events(
 
 def retracted_rulings(conn: Any) -> set[int]:
     """Rulings retracted by a ruling that is itself live (undoing or retracting a retraction revives its target)."""
-    killers = dict(conn.execute(select(rulings.c.number, rulings.c.retracted_by).where(rulings.c.retracted_by.is_not(None))).all())
+    from ledger.aggregates import retracted
 
-    def dead(n: int) -> bool:
-        k = killers.get(n)
-        return k is not None and not dead(k)
-
-    return {n for n in killers if dead(n)}
+    return retracted(dict(conn.execute(select(rulings.c.number, rulings.c.retracted_by).where(rulings.c.retracted_by.is_not(None))).all()))
 
 
 def _canonical_name(read: ReadSide, name: str) -> str:
