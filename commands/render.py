@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.dice import show_faces
+
 
 def sheet_line(c: dict[str, Any]) -> str:
     """One line per character: name, HP, conditions."""
@@ -38,11 +40,7 @@ def sheet(c: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def faces(data: dict[str, Any]) -> str:
-    """Dice faces as a GM reads them: + 0 - for Fudge dice, numbers otherwise."""
-    if data.get("kind") == "fudge":
-        return " ".join({1: "+", 0: "0", -1: "-"}[f] for f in data["faces"])
-    return " ".join(str(f) for f in data["faces"])
+faces = show_faces  # one rendering of dice faces (ledger/dice.py)
 
 
 def event_summary(e: dict[str, Any]) -> str:

@@ -252,6 +252,14 @@ class RecordedDice:
         return roll
 
 
+def show_faces(data: dict) -> str:  # type: ignore[type-arg]
+    """A DiceRolled payload's faces as a GM reads them: + 0 - for Fudge dice, numbers otherwise."""
+    fs = data.get("faces") or []
+    if data.get("kind") == "fudge":
+        return " ".join({1: "+", 0: "0", -1: "-"}.get(f, str(f)) for f in fs)
+    return " ".join(str(f) for f in fs)
+
+
 def parse_roll_options(values: tuple[str, ...] | list[str]) -> dict[str, str]:
     """Turn repeated `--roll NAME=FACES` into a dict; a malformed one is bad input."""
     out: dict[str, str] = {}

@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 from sqlalchemy import select
 
+from ledger.dice import show_faces
 from ledger.errors import NotFound
 from projections import queries
 from projections.db import ReadSide, hp_timeline, rulings, sheets
@@ -129,12 +130,7 @@ def _encounters(read: ReadSide, h: History) -> list[dict[str, Any]]:
 
 
 # -- describing one event ------------------------------------------------------------------------
-def faces(d: dict[str, Any]) -> str:
-    """Dice faces as a GM reads them: + 0 - for Fudge dice, numbers otherwise."""
-    fs = d.get("faces") or []
-    if d.get("kind") == "fudge":
-        return " ".join({1: "+", 0: "0", -1: "-"}.get(f, str(f)) for f in fs)
-    return " ".join(str(f) for f in fs)
+faces = show_faces  # one rendering of dice faces (ledger/dice.py)
 
 
 def intent_text(command: str, intent: dict[str, Any]) -> str:
