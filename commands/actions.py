@@ -6,7 +6,6 @@ from typing import Any
 
 import click
 
-from commands import render
 from commands.context import AppContext, pass_app
 from ledger.dice import parse_roll_options
 from ledger.errors import BadInput
@@ -61,12 +60,10 @@ def typed(raw: str) -> Any:
 
 
 def outcome(r: dict[str, Any]) -> str:
-    """The ruling's dice, resolutions and changes, one line each."""
-    lines = []
-    for e in r.get("events", []):
-        who = f" {e['character']}" if e.get("character") else ""
-        lines.append(f"  {e['type']}{who}: {render.event_summary(e)}")
-    return "resolved\n" + "\n".join(lines)
+    """The ruling as a sentence, then its dice (commands/output.py; the raw events come with -v)."""
+    from commands.output import ruling_text
+
+    return ruling_text(r)
 
 
 @click.command("attack")

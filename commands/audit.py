@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from commands import render
+from ledger.dice import show_faces
 from commands.context import AppContext, pass_app
 from ledger.dice import parse_roll_options
 from ledger.errors import BadInput
@@ -25,7 +25,9 @@ def _name(plan: dict[str, Any], hex_id: str) -> str:
 
 def _record_line(r: dict[str, Any]) -> str:
     data = r["data"].get("data", r["data"]) if isinstance(r["data"], dict) else r["data"]
-    return f"{r['type']}: {render.event_summary({'type': r['type'], 'data': data})}"
+    from ledger.describe import event_line
+
+    return f"{r['type']}: {event_line({'type': r['type'], 'character': r.get('character'), 'data': data})}"
 
 
 def _state_line(st: dict[str, Any]) -> str:
@@ -71,7 +73,7 @@ def diff_text(plan: dict[str, Any]) -> str:
         lines += [f"    - {line}" for line in (_record_line(r) for r in c["before"]) if line not in after]
         lines += [f"    + {line}" for line in (_record_line(r) for r in c["after"]) if line not in before]
     for r in plan["new_rolls"]:
-        lines.append(f"  ruling {r['ruling']} needs a roll never made: {r['name']} {r['notation']} [{render.faces(r)}] = {r['total']} ({r['source']})")
+        lines.append(f"  ruling {r['ruling']} needs a roll never made: {r['name']} {r['notation']} [{show_faces(r)}] = {r['total']} ({r['source']})")
     if plan["states"]:
         lines.append("Then:")
         for hex_id, st in plan["states"].items():

@@ -23,11 +23,12 @@ _HOST: ContextVar[AppContext | None] = ContextVar("ledger_shell_host", default=N
 class AppContext:
     """Lazily opened ledger (write side) and read side for one CLI invocation or one shell."""
 
-    def __init__(self, *, db: str | None, seed: int | None, actor: str | None, as_json: bool) -> None:
+    def __init__(self, *, db: str | None, seed: int | None, actor: str | None, as_json: bool, verbose: bool = False) -> None:
         self.db = db
         self.seed = seed
         self.actor = actor
         self.as_json = as_json
+        self.verbose = verbose
         self._ledger: Ledger | None = None
         self._read: ReadSide | None = None
         host = _HOST.get()
@@ -127,8 +128,8 @@ class AppContext:
             self._read = None
 
     # -- output ------------------------------------------------------------------------------
-    def emit(self, data: Any, text: Callable[[Any], str] | str | None = None) -> None:
-        """One JSON document with --json, else the text rendering."""
+    def emit(self, data: Any, text: Callable[[Any], str] | str | None = None, *, page: bool = False) -> None:
+        """One JSON document with --json, else the text rendering (a long `page` through the pager at a terminal)."""
         if self.as_json:
             click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
             return
@@ -136,7 +137,9 @@ class AppContext:
             return
         out = text(data) if callable(text) else text
         if out:
-            click.echo(out)
+            from commands.output import show
+
+            show(out, page=page)
 
     def wrote(self, result: dict[str, Any], text: Callable[[dict[str, Any]], str] | str) -> None:
         """After a ruling: catch up the views and print the ruling's number."""
@@ -144,8 +147,13 @@ class AppContext:
         if self.as_json:
             self.emit(result)
             return
+        from commands.output import colour_on, paint, raw_events
+
         body = text(result) if callable(text) else text
-        click.echo(f"ruling {result['ruling']}: {body}")
+        first, nl, rest = f"ruling {result['ruling']}: {body}".partition("\n")
+        click.echo((paint(first) if colour_on() else first) + nl + rest)
+        if self.verbose and result.get("events"):
+            click.echo(raw_events(result))
 
 
 def _require_campaign(read: ReadSide) -> None:

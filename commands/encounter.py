@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from commands import render
 from commands.context import AppContext, pass_app
 from ledger.dice import parse_roll_options
 
@@ -41,13 +40,9 @@ def order_text(v: dict[str, Any]) -> str:
 
 def happened(r: dict[str, Any]) -> str:
     """The rules' part of a ruling (dice, checks, conditions), one line each, without the encounter's own events."""
-    lines = []
-    for e in r.get("events", []):
-        if e["type"] in OWN_EVENTS:
-            continue
-        who = f" {e['character']}" if e.get("character") else ""
-        lines.append(f"    {e['type']}{who}: {render.event_summary(e)}")
-    return "\n".join(lines)
+    from ledger.describe import ruling_lines
+
+    return "\n".join(f"  {line}" for line in ruling_lines([e for e in r.get("events", []) if e["type"] not in OWN_EVENTS]))
 
 
 def turn_text(lead: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]], str]:
@@ -170,24 +165,23 @@ def log(app: AppContext, number: int | None) -> None:
     """
     from projections import queries
 
-    app.emit(queries.encounter_log(app.read, number), log_text)
+    app.emit(queries.encounter_log(app.read, number), log_text, page=True)
 
 
 def log_text(doc: dict[str, Any]) -> str:
     """An encounter's log, grouped by round and turn."""
+    from ledger.describe import HpFold, intent_line, ruling_lines
+
+    fold = HpFold()
     word = round_word(doc["system"])
     end = f", ended at ruling {doc['ended']}" if doc["ended"] else " (running)"
     lines = [f"encounter {doc['number']} ({doc['system']}): started at ruling {doc['started']}{end}"]
     for t in doc["turns"]:
         lines.append(f"{word} {t['round']}, {t['actor']}'s turn" if t["actor"] else "initiative")
         for r in t["rulings"]:
-            lines.append(f"  #{r['ruling']} {r['command']} {render._intent(r['intent'])}".rstrip())
-            for e in r["events"]:
-                if e["type"] in OWN_EVENTS:
-                    lines.append(f"      {own_event(e['type'], e['data'], word)}")
-                    continue
-                who = f" {e['character']}" if e.get("character") else ""
-                lines.append(f"      {e['type']}{who}: {render.event_summary(e)}")
+            lines.append(f"  #{r['ruling']} {intent_line(r['command'], r['intent'])}")
+            lines += [f"      {line}" for line in ruling_lines([e for e in r["events"] if e["type"] not in OWN_EVENTS], fold=fold)]
+            lines += [f"      {own_event(e['type'], e['data'], word)}" for e in r["events"] if e["type"] in OWN_EVENTS and e["type"] != "Opened"]
     return "\n".join(lines)
 
 

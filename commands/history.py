@@ -8,24 +8,51 @@ from typing import Any
 
 import click
 
-from commands import render
 from commands.context import AppContext, pass_app
 
 
+SESSION_HELP = "Only play session N; `current` for the open one."
+
+
 @click.command("log")
-@click.option("--session", type=int, default=None, help="Only rulings of play session N.")
+@click.option("--session", default=None, metavar="N|current", help=SESSION_HELP)
 @click.option("--character", "character_name", default=None, metavar="NAME", help="Only events about NAME.")
 @click.option("--all", "everything", is_flag=True, help="Also the ledger's own bookkeeping events (chain links).")
+@click.option("-n", "--tail", type=click.IntRange(min=1), default=None, metavar="N", help="Only the last N rulings.")
 @pass_app
-def log(app: AppContext, session: int | None, character_name: str | None, everything: bool) -> None:
-    """Every event in order; retracted rulings are marked with who retracted them and when.
+def log(app: AppContext, session: str | None, character_name: str | None, everything: bool, tail: int | None) -> None:
+    """Every event in order, grouped by ruling; retracted rulings are marked with who retracted them and when.
 
-    Example: ledger log --character Ann
+    At a terminal a long log opens in the pager ($PAGER, else less). Example: ledger log --character Ann -n 5
     """
     from projections import queries
 
-    rows = queries.events(app.read, session=session, character_name=character_name, everything=everything)
-    app.emit(rows, render.log_lines)
+    number = queries.session_number(app.read, session)
+    rows = queries.events(app.read, session=number, character_name=character_name, everything=everything)
+    if tail is not None:
+        keep = set(sorted({r["ruling"] for r in rows})[-tail:])
+        rows = [r for r in rows if r["ruling"] in keep]
+    app.emit(rows, log_lines, page=True)
+
+
+def log_lines(events: list[dict[str, Any]]) -> str:
+    """The log: each ruling's heading, then one line per event in words."""
+    from ledger.describe import HpFold, event_line
+
+    fold = HpFold()
+    out: list[str] = []
+    last = None
+    for e in events:
+        if e["ruling"] != last:
+            last = e["ruling"]
+            mark = ""
+            if e["retracted"]:
+                r = e["retracted"]
+                mark = f"  [RETRACTED by ruling {r['by']}, {r['actor']}, {r['at']}]"
+            sess = f" session {e['session']}" if e["session"] else ""
+            out.append(f"#{e['ruling']}{sess} {e['actor']} {e['at']}{mark}")
+        out.append(f"  {e['seq']:>5} {e['type']:<18} {event_line(e, fold.before(e))}".rstrip())
+    return "\n".join(out) if out else "(no events)"
 
 
 @click.command("timeline")
@@ -78,32 +105,33 @@ def chart(values: list[int], top: int) -> list[str]:
 
 
 @click.command("session-show", hidden=True)
-@click.argument("number", type=int)
+@click.argument("number", default="current", metavar="[NUMBER|current]")
 @pass_app
-def session_show(app: AppContext, number: int) -> None:
-    """Every ruling of play session NUMBER, readable: commands, dice with faces, outcomes; retracted ones marked.
+def session_show(app: AppContext, number: str) -> None:
+    """Every ruling of play session NUMBER (default: the open one): what was asked, what happened, the dice.
 
-    Example: ledger session show 2
+    Retracted rulings are marked. At a terminal a long session opens in the pager. Example: ledger session show 2
     """
     from projections import queries
 
-    app.emit(queries.session_history(app.read, number), session_text)
+    found = queries.session_number(app.read, number)
+    assert found is not None
+    app.emit(queries.session_history(app.read, found), session_text, page=True)
 
 
 def session_text(doc: dict[str, Any]) -> str:
     """A session's history as a page to read."""
+    from ledger.describe import HpFold, intent_line, ruling_lines
+
+    fold = HpFold()
     end = f" to {doc['ended']}" if doc["ended"] else " (open)"
     lines = [f"session {doc['session']}: {doc['title']}, {doc['started']}{end}"]
     for r in doc["rulings"]:
         mark = ""
         if r["retracted"]:
             mark = f"  [RETRACTED by ruling {r['retracted']['by']}, {r['retracted']['actor']}]"
-        lines.append(f"#{r['ruling']} {r['at']} {r['actor']}: {r['command']} {render._intent(r['intent'])}".rstrip() + mark)
-        for e in r["events"]:
-            if e["type"] in INTERNAL:
-                continue
-            who = f" {e['character']}" if e.get("character") else ""
-            lines.append(f"    {e['type']}{who}: {render.event_summary(e)}")
+        lines.append(f"#{r['ruling']} {r['at']} {r['actor']}: {intent_line(r['command'], r['intent'])}" + mark)
+        lines += [f"    {line}" for line in ruling_lines([e for e in r["events"] if e["type"] not in INTERNAL], fold=fold)]
     if not doc["rulings"]:
         lines.append("(no rulings)")
     return "\n".join(lines)

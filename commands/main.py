@@ -18,7 +18,12 @@ Examples:
   ledger damage Ann --amount 2
   ledger undo
   ledger --json log
+  ledger attack Ann Thug --rank 6 -v            (-v: also every raw event)
+  ledger character show Ann --json              (--json and -v may follow the command)
 """
+
+# Global flags a user may also write after the command (`ledger character show Ann --json`).
+TRAILING_FLAGS = {"--json": "--json", "-v": "--verbose", "--verbose": "--verbose"}
 
 
 # Each command's module, imported only when that command runs (or when help lists them all): a one-shot
@@ -51,8 +56,15 @@ class LedgerGroup(click.Group):
         """Import every command module (help, completion, tests that walk the whole tree)."""
         load(*{m for mods in LAZY.values() for m in mods})
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Move --json and -v/--verbose written after the command to the front, where the group reads them."""
+        return super().parse_args(ctx, hoist(args))
+
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         """Run; in standalone mode map refusals to 'error: …' (+ 'hint: …') and exit codes, never tracebacks."""
+        words = list(sys.argv[1:] if args is None else args)
+        global _as_json
+        _as_json = "--json" in words[: words.index("--") if "--" in words else len(words)]
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
@@ -77,8 +89,26 @@ class LedgerGroup(click.Group):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
+_as_json = False  # whether the running command line asked for --json (errors then come as JSON too)
+
+
+def hoist(args: list[str]) -> list[str]:
+    """The global flags found after the command (before any `--`), moved to the front; the rest in order."""
+    end = args.index("--") if "--" in args else len(args)
+    flags = [TRAILING_FLAGS[a] for a in args[:end] if a in TRAILING_FLAGS]
+    if not flags:
+        return args
+    rest = [a for i, a in enumerate(args) if i >= end or a not in TRAILING_FLAGS]
+    return [*dict.fromkeys(flags), *rest]
+
+
 def report(message: str, hint: str | None = None) -> None:
-    """The one way a refusal is shown: 'error: …' and optionally 'hint: …' on stderr."""
+    """The one way a refusal is shown: 'error: …' and optionally 'hint: …' on stderr (one JSON object under --json)."""
+    if _as_json:
+        import orjson
+
+        click.echo(orjson.dumps({"error": message, "hint": hint}).decode(), err=True)
+        return
     click.echo(f"error: {message}", err=True)
     if hint:
         click.echo(f"hint: {hint}", err=True)
@@ -88,16 +118,17 @@ def report(message: str, hint: str | None = None) -> None:
 @click.option("--db", envvar="LEDGER_DB", default=None, metavar="TARGET", help="SQLite file or database URL [env LEDGER_DB; default campaign.ledger].")
 @click.option("--seed", envvar="LEDGER_SEED", type=int, default=None, help="Make the ledger's own dice reproducible [env LEDGER_SEED].")
 @click.option("--as", "actor", envvar="LEDGER_ACTOR", default=None, metavar="NAME", help="Who is recording [env LEDGER_ACTOR; default the OS user].")
-@click.option("--json", "as_json", is_flag=True, help="Machine output: one JSON document on stdout.")
+@click.option("--json", "as_json", is_flag=True, help="Machine output: one JSON document on stdout (also after the command).")
+@click.option("-v", "--verbose", is_flag=True, help="After a ruling's sentence and dice, every raw event (also after the command).")
 @click.version_option(package_name="ledger", message="ledger %(version)s")
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, seed: int | None, actor: str | None, as_json: bool) -> None:
+def cli(ctx: click.Context, db: str | None, seed: int | None, actor: str | None, as_json: bool, verbose: bool) -> None:
     """An event-sourced campaign ledger for superhero tabletop games (hnh, d20, pnp).
 
     Every command that changes anything appends one ruling: its intent, every die, who, when, and the
     events it produced. Undo, redo and `verify` work on that record; nothing is ever edited.
     """
-    ctx.obj = AppContext(db=db, seed=seed, actor=actor, as_json=as_json)
+    ctx.obj = AppContext(db=db, seed=seed, actor=actor, as_json=as_json, verbose=verbose)
     ctx.call_on_close(ctx.obj.close)
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from commands import render
 from commands.context import AppContext, pass_app
+from ledger.describe import dice_line
 from ledger.dice import parse_roll_options
 
 ROLL_HELP = "Enter physical dice: NAME=FACES (repeatable), e.g. attack=+,0,- or attack=17 or attack=6,4,1."
@@ -27,7 +27,7 @@ def roll(app: AppContext, expr: str, for_name: str | None, rolls: tuple[str, ...
     Example: ledger roll 1d20+3 --for Ann
     """
     result = app.ledger.roll(expr, for_name=for_name, rolls=parse_roll_options(rolls))
-    app.wrote(result, lambda r: render.event_summary({"type": "DiceRolled", "data": r["roll"]}))
+    app.wrote(result, lambda r: dice_line(next((e["data"] for e in r.get("events", []) if e["type"] == "DiceRolled"), r["roll"])))
 
 
 @click.command("damage")
@@ -58,7 +58,7 @@ def damage(app: AppContext, target: str, amount: int | None, rank: int | None, s
     if rolls:
         raise BadInput("--amount takes no dice", "leave out --roll")
     result = app.ledger.damage(target, amount, subdual=subdual)
-    app.wrote(result, lambda r: render.sheet_line(r["character"]))
+    app.wrote(result, outcome)
 
 
 @click.group("condition")
@@ -72,7 +72,9 @@ def condition() -> None:
 @pass_app
 def condition_add(app: AppContext, target: str, name: str) -> None:
     """Impose a condition. Example: ledger condition add Ann dazed"""
-    app.wrote(app.ledger.condition(target, name, add=True), lambda r: render.sheet_line(r["character"]))
+    from commands.output import ruling_text
+
+    app.wrote(app.ledger.condition(target, name, add=True), ruling_text)
 
 
 @condition.command("remove")
@@ -81,7 +83,9 @@ def condition_add(app: AppContext, target: str, name: str) -> None:
 @pass_app
 def condition_remove(app: AppContext, target: str, name: str) -> None:
     """Remove a condition. Example: ledger condition remove Ann dazed"""
-    app.wrote(app.ledger.condition(target, name, add=False), lambda r: render.sheet_line(r["character"]))
+    from commands.output import ruling_text
+
+    app.wrote(app.ledger.condition(target, name, add=False), ruling_text)
 
 
 def register(cli: click.Group) -> None:

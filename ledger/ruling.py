@@ -73,6 +73,7 @@ class Draft:
         self.characters: dict[str, Character] = {}
         self.extra_aggregates: list[Any] = []
         self.touched: dict[str, None] = {}
+        self.hp_before: dict[int, int] = {}  # id(event) -> the character's HP just before it (for the output's `HP 6 -> 1`)
         self._flushed: set[str] = set()
         self.campaign: Campaign = campaign  # type: ignore[assignment]
         session = campaign.open_session if campaign is not None else None
@@ -131,7 +132,10 @@ class Draft:
         for e in effects:
             if e.event in SHEET_EFFECTS:
                 ch = self.character(e.target)
-                self.trigger(ch, SHEET_EVENTS[e.event], data=dict(e.data))
+                hp = (ch.sheet or {}).get("hp")
+                event = self.trigger(ch, SHEET_EVENTS[e.event], data=dict(e.data))
+                if isinstance(hp, int):
+                    self.hp_before[id(event)] = hp
                 self.touched[ch.id.hex] = None
             else:
                 data = dict(e.data)
@@ -155,7 +159,10 @@ class Draft:
                 character = ch.sheet["name"] if ch is not None and ch.sheet else None
             elif isinstance(data, dict):
                 character = data.get("for") or data.get("character")
-            out.append({"type": name, "character": character, "data": data})
+            item = {"type": name, "character": character, "data": data}
+            if id(e) in self.hp_before and name in ("DamageApplied", "HealthRecovered"):
+                item["hp_before"] = self.hp_before[id(e)]
+            out.append(item)
         return out
 
     # -- loading ---------------------------------------------------------------------------

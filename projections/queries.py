@@ -318,3 +318,19 @@ def session_history(read: ReadSide, number: int) -> dict[str, Any]:
         out.append({"ruling": r["number"], "kind": r["kind"], "command": r["command"], "intent": r["intent"],
                     "actor": r["actor"], "at": r["at"], "retracted": retracted, "events": by_ruling.get(r["number"], [])})
     return {"session": s["number"], "title": s["title"], "started": s["started"], "ended": s["ended"], "rulings": out}
+
+
+def session_number(read: ReadSide, value: str | int | None) -> int | None:
+    """A `--session` value: a number, or `current` for the open play session (NotFound when none is open)."""
+    if value is None or isinstance(value, int):
+        return value
+    text = str(value).strip().lower()
+    if text.isdigit():
+        return int(text)
+    if text not in ("current", "open", "now"):
+        raise BadInput(f"--session takes a number or 'current', not '{value}'", "for example: --session 2 or --session current")
+    with read.engine.connect() as conn:
+        found = conn.execute(select(sessions.c.number).where(sessions.c.ended.is_(None)).order_by(sessions.c.number.desc())).first()
+    if found is None:
+        raise NotFound("no play session is open", "start one: ledger session start TITLE, or give --session N")
+    return int(found[0])

@@ -62,7 +62,7 @@ def test_blank_lines_and_comments_are_skipped_and_an_error_does_not_stop_the_scr
     r = play(db, script)
     assert r.returncode == 2
     assert "error: no character called 'Nobody'\nhint: see: ledger character list\n" in r.stderr
-    assert "ruling 4: Ann  HP 5/6" in r.stdout  # the line after the error ran
+    assert "ruling 4: Ann takes 1 damage: HP 6 -> 5." in r.stdout  # the line after the error ran
     assert "HP: 5/6" in r.stdout
     assert r.stderr.strip().splitlines()[-1] == "error: 1 of 6 commands failed (line 7)"
     assert "Traceback" not in r.stderr
@@ -72,7 +72,7 @@ def test_a_script_whose_every_line_succeeds_exits_0(db: str) -> None:
     """Issue 9 design: the exit status of a piped script is 0 if every line succeeded."""
     r = play(db, lines(*SETUP, "ledger damage Ann --amount 1"))  # a copied one-shot line keeps its `ledger`
     assert (r.returncode, r.stderr) == (0, "")
-    assert "ruling 4: Ann  HP 5/6" in r.stdout
+    assert "ruling 4: Ann takes 1 damage: HP 6 -> 5." in r.stdout
 
 
 def test_stop_on_error_stops_at_the_first_failing_line(db: str) -> None:
@@ -89,7 +89,7 @@ def test_a_usage_error_in_a_line_is_the_one_shot_usage_error(db: str) -> None:
     one = subprocess.run([*LEDGER, "--db", db, "damage", "Ann", "--amont", "1"], capture_output=True, text=True)
     assert one.returncode == 2 and one.stderr in r.stderr
     assert "error: No such command 'frobnicate'." in r.stderr
-    assert "ruling 4: Ann  HP 5/6" in r.stdout
+    assert "ruling 4: Ann takes 1 damage: HP 6 -> 5." in r.stdout
 
 
 def test_unclosed_quotes_are_reported_and_the_script_goes_on(db: str) -> None:
@@ -125,7 +125,7 @@ def test_a_command_that_would_ask_gets_no_answer_from_the_script(db: str) -> Non
     """CLI.md, play: no prompts from a pipe; a confirmation never swallows the next script line."""
     r = play(db, lines(*SETUP, "damage Ann --amount 1", "retract 4", "damage Ann --amount 2"))
     assert "error: retract needs confirmation" in r.stderr
-    assert "ruling 5: Ann  HP 3/6" in r.stdout
+    assert "ruling 5: Ann takes 2 damage: HP 5 -> 3." in r.stdout
 
 
 def test_a_script_file_argument_runs_like_a_pipe(db: str, tmp_path: Path) -> None:
@@ -134,7 +134,7 @@ def test_a_script_file_argument_runs_like_a_pipe(db: str, tmp_path: Path) -> Non
     script.write_text(lines(*SETUP, "damage Ann --amount 1"))
     r = subprocess.run([*LEDGER, "--db", db, "play", str(script)], capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stderr
-    assert "ruling 4: Ann  HP 5/6" in r.stdout
+    assert "ruling 4: Ann takes 1 damage: HP 6 -> 5." in r.stdout
 
 
 def test_a_shell_sees_what_another_process_wrote_between_its_lines(db: str) -> None:
@@ -144,11 +144,11 @@ def test_a_shell_sees_what_another_process_wrote_between_its_lines(db: str) -> N
     p.stdin.write(lines(*SETUP, "damage Ann --amount 1"))
     p.stdin.flush()
     got = [p.stdout.readline() for _ in range(4)]
-    assert got[-1].startswith("ruling 4: Ann  HP 5/6"), got
+    assert got[-1].startswith("ruling 4: Ann takes 1 damage: HP 6 -> 5."), got
     one = subprocess.run([*LEDGER, "--db", db, "damage", "Ann", "--amount", "2"], capture_output=True, text=True)
-    assert one.stdout.startswith("ruling 5: Ann  HP 3/6"), one.stderr
+    assert one.stdout.startswith("ruling 5: Ann takes 2 damage: HP 5 -> 3."), one.stderr
     out, err = p.communicate(lines("character show Ann", "damage Ann --amount 1"), timeout=60)
-    assert "HP: 3/6" in out and "ruling 6: Ann  HP 2/6" in out, err
+    assert "HP: 3/6" in out and "ruling 6: Ann takes 1 damage: HP 3 -> 2." in out, err
 
 
 def test_the_shell_inside_the_shell_is_refused(db: str) -> None:
@@ -224,7 +224,7 @@ def test_the_interactive_shell_prompts_completes_and_keeps_history(db: str, tmp_
     assert setup.returncode == 0, setup.stderr
     screen, status = _pty_session(db, tmp_path, [b"character show A\t\n", b"condition add Ann da\t\n", b"damage Nobody --amount 1\n", b"exit\n"])
     assert "Ann (hnh, PC)" in screen
-    assert "ruling 4: Ann  HP 6/6  [dazed]" in screen
+    assert "ruling 4: Ann: now dazed." in screen
     assert "error: no character called 'Nobody'" in screen
     assert status == 2  # one command failed
     history = (tmp_path / ".ledger_history").read_text().splitlines()

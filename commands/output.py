@@ -1,0 +1,71 @@
+"""How text reaches a person: a ruling's sentence and dice, colour at a terminal, long pages through a pager."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from typing import Any
+
+import click
+
+from ledger.describe import raw_line, ruling_lines
+
+# What stands out at a terminal: who is hit, who is missed, criticals, the fallen, HP going down.
+_BAD = re.compile(r"\b(critically hits|kills|now dead|now dying|now defeated|now incapacitated|dies|fall|falls)\b")
+_HIT = re.compile(r"\b(hits)\b")
+_MISS = re.compile(r"\b(misses|resists with \w+|fails \w+)\b")
+_HP = re.compile(r"\b(HP (-?\d+) -> (-?\d+))")
+
+
+def at_terminal(stream: Any = None) -> bool:
+    """Whether a person reads this stream at a terminal (not a pipe, a file or a test runner)."""
+    try:
+        return bool((stream or sys.stdout).isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def colour_on(stream: Any = None) -> bool:
+    """Colour only at a terminal, never for pipes, files or tests; NO_COLOR (any value) or TERM=dumb turns it off."""
+    if "NO_COLOR" in os.environ and os.environ["NO_COLOR"] != "" or os.environ.get("TERM") == "dumb":
+        return False
+    return at_terminal(stream)
+
+
+def paint(line: str) -> str:
+    """The line with its outcome words coloured: red for criticals, deaths and HP drops; green hits; dim misses."""
+    line = _BAD.sub(lambda m: click.style(m.group(1), fg="red", bold=True), line)
+    line = _HIT.sub(lambda m: click.style(m.group(1), fg="green", bold=True), line)
+    line = _MISS.sub(lambda m: click.style(m.group(1), fg="yellow"), line)
+
+    def hp(m: re.Match[str]) -> str:
+        drop = int(m.group(3)) < int(m.group(2))
+        return click.style(m.group(1), fg="red" if drop else "green", bold=drop)
+
+    return _HP.sub(hp, line)
+
+
+def ruling_text(r: dict[str, Any]) -> str:
+    """A ruling's first line (a sentence), then its dice one per line."""
+    return "\n".join(ruling_lines(r.get("events", []))) or "recorded"
+
+
+def raw_events(r: dict[str, Any]) -> str:
+    """Every event of a ruling as stored (`-v`)."""
+    return "\n".join(f"    {raw_line(e)}" for e in r.get("events", []))
+
+
+def show(text: str, *, page: bool = False) -> None:
+    """Print text; a long page goes through the pager when a person reads it at a terminal."""
+    if page and at_terminal() and at_terminal(sys.stdin) and text.count("\n") + 1 > _rows():
+        click.echo_via_pager(text + "\n")
+        return
+    click.echo(text)
+
+
+def _rows() -> int:
+    try:
+        return os.get_terminal_size().lines - 1
+    except OSError:
+        return 24

@@ -1,0 +1,368 @@
+"""The one description of events and intents: a ruling as a sentence, a die as a line, an intent in one line.
+
+Pure functions on plain event dicts (`{"type", "character", "data"}`, optionally `"hp_before"`) and on
+(command, intent) pairs. The CLI's output, `log`, and the CSV, Markdown and HTML exports all say what they
+say through this module, so the terminal and a shared page never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ledger.dice import show_faces
+
+Event = Mapping[str, Any]
+
+SYSTEMS = {"hnh": "Humans & Heroes", "d20": "d20 Supers", "pnp": "Prowlers & Paragons"}
+# Bookkeeping that says nothing to a reader of a ruling (they stay in `-v` and `log --all`).
+QUIET = frozenset({"RulingRecorded", "CharacterEnrolled", "Opened", "RulingRetracted", "RulingReinstated", "Touched",
+                   "RulingChained", "CountersChanged"})
+HP_EVENTS = frozenset({"DamageApplied", "HealthRecovered"})
+LONG_INTENT = 6  # an intent with more parts than this is summarised
+
+
+# -- dice -------------------------------------------------------------------------------------------
+def dice_line(d: Mapping[str, Any]) -> str:
+    """One roll: who and which roll, notation, faces, total; `entered` and `unused` when they apply."""
+    owner, name = d.get("for"), d.get("name")
+    label = f"{owner} {name}" if owner and owner != name else str(name)
+    notes = [n for n in ("entered" if d.get("source") == "entered" else "", "unused" if d.get("used") is False else "") if n]
+    tail = f" ({', '.join(notes)})" if notes else ""
+    return f"{label}: {d.get('notation', '')} [{show_faces(d)}] = {d.get('total')}{tail}"
+
+
+# -- intents ----------------------------------------------------------------------------------------
+def intent_line(command: str, intent: Mapping[str, Any] | None) -> str:
+    """A command and its arguments on one line; a long intent (an imported sheet) is summarised."""
+    parts = [command] if command else []
+    for k, v in (intent or {}).items():
+        if k == "powers" and isinstance(v, dict):
+            parts.append(f"{len(v)} power{'s' if len(v) != 1 else ''}" if len(v) > 3 else f"powers={', '.join(v)}")
+        elif k in ("typed_traits", "traits") and isinstance(v, dict) and len(v) > 3:
+            parts.append(f"{len(v)} traits")
+        elif k == "sheet" and isinstance(v, dict):
+            parts.append(str(v.get("name", "a sheet")))
+        elif k == "count" and v == 1:
+            continue
+        elif isinstance(v, dict):
+            parts += [f"{k2}={_value(v2)}" for k2, v2 in v.items() if v2 is not None]
+        elif v is not None and v != [] and v != "":
+            parts.append(f"{k}={_value(v)}")
+    if len(parts) > LONG_INTENT + 1:
+        parts = [*parts[: LONG_INTENT + 1], f"(+{len(parts) - LONG_INTENT - 1} more)"]
+    return " ".join(parts)
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (list, tuple)):
+        return ",".join(map(str, v))
+    if isinstance(v, dict):
+        return f"({len(v)} entries)"
+    return str(v)
+
+
+# -- HP before a change -----------------------------------------------------------------------------
+class HpFold:
+    """Follows every character's HP through a stream of events, to say `HP 6 -> 1` for each change."""
+
+    def __init__(self) -> None:
+        self.hp: dict[str, int] = {}
+        self.minion: dict[str, bool] = {}
+
+    def before(self, e: Event) -> int | None:
+        """The HP (or minion count) `e`'s character had just before `e`; then fold `e` in."""
+        t, d, who = e["type"], e.get("data") or {}, e.get("character") or ""
+        was = e.get("hp_before", self.hp.get(who))
+        if t in ("CharacterAdded", "StateRestored"):
+            s = d.get("sheet") or {}
+            name = s.get("name") or who
+            if "hp" in s:
+                self.hp[name] = s["hp"]
+                self.minion[name] = bool(s.get("minion"))
+        elif t in HP_EVENTS and isinstance(d.get("hp"), int):
+            was = was if was is not None else _derived(t, d)
+            self.hp[who] = d["hp"]
+        elif t == "MinionsDefeated" and isinstance(d.get("count"), int):
+            was = d["count"] + int(d.get("defeated", 0))
+        return was if isinstance(was, int) else None
+
+
+def _derived(t: str, d: Mapping[str, Any]) -> int | None:
+    """The HP before, from the change itself (exact unless a floor clipped it: the fold knows better)."""
+    if d.get("subdual") or not isinstance(d.get("amount"), int):
+        return None
+    return int(d["hp"]) + int(d["amount"]) if t == "DamageApplied" else int(d["hp"]) - int(d["amount"])
+
+
+# -- one event ---------------------------------------------------------------------------------------
+def change(e: Event, before: int | None = None) -> str:
+    """What a sheet change does to its character, without the name: `HP 6 -> 1`, `now dazed`, `2 fall, 3 left`."""
+    t, d = e["type"], e.get("data") or {}
+    label = "HP"
+    if t in HP_EVENTS:
+        if d.get("subdual"):
+            return f"takes {d.get('amount')} subdual damage (subdual {(d.get('counters') or {}).get('subdual', '?')})"
+        arrow = f"{label} {before} -> {d.get('hp')}" if before is not None else f"{label} -> {d.get('hp')}"
+        return arrow if before != d.get("hp") else f"{label} stays {d.get('hp')}"
+    if t == "ConditionImposed":
+        return f"now {d.get('condition')}"
+    if t == "ConditionRemoved":
+        return f"no longer {d.get('condition')}"
+    if t == "MinionsDefeated":
+        n = d.get("defeated", 0)
+        return f"{n} {'falls' if n == 1 else 'fall'}, {d.get('count')} left"
+    if t == "ResourceChanged":
+        delta = int(d.get("delta", 0) or 0)
+        verb = "gains" if delta > 0 else "spends"
+        return f"{verb} {abs(delta)} {d.get('resource')} (now {d.get('value')})"
+    if t == "TraitsChanged":
+        traits = ", ".join(f"{k} {v if v is not None else 'removed'}" for k, v in (d.get("traits") or {}).items())
+        return f"{d.get('note') or 'traits change'}: {traits}"
+    return ""
+
+
+def opening(e: Event) -> str:
+    """How a sentence about a sheet change starts when nothing before it named the character."""
+    t, d, who = e["type"], e.get("data") or {}, e.get("character") or ""
+    if t == "DamageApplied" and not d.get("subdual"):
+        return f"{who} takes {d.get('amount')} damage"
+    if t == "HealthRecovered":
+        return f"{who} recovers {d.get('amount')}"
+    return who
+
+
+def clause(e: Event) -> tuple[str, str]:
+    """A resolution or table event as (subject, words): `("Bruiser", "Ann hits Bruiser with blast (8 vs 3)")`."""
+    t, d = e["type"], e.get("data") or {}
+    who = e.get("character") or d.get("character") or d.get("for") or ""
+    if t == "AttackResolved":
+        return _attack(d, who)
+    if t == "ResistanceResolved":
+        return who, _resistance(d, who)
+    if t == "CheckResolved":
+        return who, _check(d, who)
+    if t == "EffectResolved":
+        return who, _effect(d, who)
+    if t == "CharacterAdded":
+        s = d.get("sheet") or {}
+        extra = f" x{s['count']}" if s.get("minion") and s.get("count", 1) != 1 else ""
+        return s.get("name", who), f"{s.get('name', who)}{extra} joins the campaign: HP {s.get('hp')}/{s.get('max_hp')}"
+    if t == "StateRestored":
+        s = d.get("sheet") or {}
+        return who, f"{who} restored to HP {s.get('hp')}" if d.get("active") and s else f"{who} restored"
+    if t == "NoteRecorded":
+        return who, str(d.get("note") or d.get("text") or "note")
+    return who, _table(t, d) or _generic(t, d, who)
+
+
+def _attack(d: Mapping[str, Any], who: str) -> tuple[str, str]:
+    attacker = d.get("attacker") or who
+    target = d.get("target") or who
+    weapon = f" with {d['with']}" if d.get("with") and d.get("with") not in ("unarmed", "threat") else ""
+    if d.get("instant-death"):
+        verb = "kills"
+    elif d.get("critical_hit") or (d.get("critical") is True and d.get("hit")):
+        verb = "critically hits"
+    elif d.get("hit"):
+        verb = "hits"
+    else:
+        verb = "misses"
+    score = _attack_score(d)
+    notes = [n for n in (
+        "critical threat" if d.get("critical_threat") and not d.get("critical_hit") else "",
+        "colossal failure" if d.get("colossal-failure") else "",
+        "spectacular success" if d.get("spectacular-success") and not d.get("critical") else "",
+        "automatic" if d.get("automatic") else "",
+        str(d.get("reason") or ""),
+        f"{d['effect']}" if d.get("effect") and d.get("effect") not in ("Damage",) and isinstance(d.get("effect"), str) and d.get("outcome") != "minions" else "",
+    ) if n]
+    tail = f" ({', '.join([score, *notes] if score else notes)})" if score or notes else ""
+    return target, f"{attacker} {verb} {target}{weapon}{tail}"
+
+
+def _attack_score(d: Mapping[str, Any]) -> str:
+    if isinstance(d.get("attack"), dict):  # hnh: attack check vs active defense or DC
+        a = d["attack"].get("total")
+        dc = d.get("defense_check")
+        against = dc.get("total") if isinstance(dc, dict) else d.get("dc")
+        return f"{a} vs {against}" if against is not None else f"{a}"
+    if "dr" in d and "total" in d:  # d20: the roll against the target's DR
+        return f"{d['total']} vs DR {d['dr']}"
+    if "successes" in d:  # pnp: successes against the defense's
+        return f"{d['successes']} successes vs {d.get('threshold', 0)}"
+    return ""
+
+
+def _resistance(d: Mapping[str, Any], who: str) -> str:
+    defense = str(d.get("defense", "resistance")).capitalize()
+    outcome = str(d.get("outcome") or "")
+    deg = d.get("degrees")
+    if outcome == "success" or outcome == "resisted":
+        return f"{who} resists with {defense}"
+    by = f" by {deg} degree{'s' if deg != 1 else ''}" if isinstance(deg, int) and deg else ""
+    return f"{who} fails {defense}{by}" if outcome.startswith("fail") or by else f"{who} {defense}: {outcome}".rstrip(": ")
+
+
+def _check(d: Mapping[str, Any], who: str) -> str:
+    what = d.get("check") or d.get("kind") or d.get("trait") or "check"
+    if what == "initiative":
+        return f"{who} rolls initiative {d.get('total')}"
+    if "successes" in d:  # pnp pools
+        vs = f"vs {_poss(d['opponent'])} {d.get('opponent_trait')}" if d.get("opponent") else f"vs threshold {d.get('threshold')}"
+        return f"{_poss(who)} {what} check: {d['successes']} successes {vs}, {d.get('outcome')}"
+    against = d.get("against")
+    if isinstance(against, dict):
+        vs = f"vs {_poss(str(against.get('character')))} {against.get('trait')} {against.get('total')}"
+    elif d.get("dc") is not None:
+        vs = f"vs DC {d['dc']}"
+    else:
+        vs = ""
+    outcome = d.get("outcome") or ("success" if d.get("success") else "failure" if d.get("success") is False else "")
+    deg = d.get("degrees")
+    degrees = f" by {deg} degree{'s' if deg != 1 else ''}" if isinstance(deg, int) and deg and outcome else ""
+    return f"{_poss(who)} {what} check: {d.get('total')} {vs}".rstrip() + (f", {outcome}{degrees}" if outcome else "")
+
+
+def _poss(name: str) -> str:
+    """Ann -> Ann's, Goons -> Goons'."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _effect(d: Mapping[str, Any], who: str) -> str:
+    if "initiative" in d and "character" in d:
+        return f"{who} rolls initiative {d['initiative']}"
+    if "initiative-tie" in d:
+        return f"initiative tie between {', '.join(map(str, d['initiative-tie']))}: rolled off"
+    if "hazard" in d:
+        bits = [f"{k.replace('_', ' ')} {_value(v)}" for k, v in d.items() if k not in ("hazard", "character", "note") and not isinstance(v, (dict, list))]
+        note = f": {d['note']}" if d.get("note") else ""
+        return f"{who} faces {d['hazard']}" + (f" ({', '.join(bits)})" if bits else "") + note
+    if "revived" in d:
+        return f"{who} is revived by {d.get('means')}" + (f" ({d['note']})" if d.get("note") else "")
+    if d.get("action"):
+        extra = ", ".join(f"{k} {v}" for k, v in d.items() if k not in ("action", "character") and not isinstance(v, (dict, list)))
+        return f"{who} {d['action']}s" + (f" ({extra})" if extra else "")
+    if "recovered" in d:
+        return f"{who} recovers nothing" + (f" ({d.get('cause')})" if d.get("cause") else "")
+    if d.get("critical") == "added":
+        return f"{who}: {d.get('note', 'an added critical effect')}"
+    if "defeated_by" in d:
+        return f"{who} is taken out by {', '.join(d['defeated_by'])} until the end of the {d.get('until', 'scene')}"
+    if "ended" in d and isinstance(d["ended"], list):
+        return f"{who}: {', '.join(d['ended'])} ends" if d["ended"] else f"{who}: nothing ends"
+    return _generic("EffectResolved", d, who)
+
+
+def _table(t: str, d: Mapping[str, Any]) -> str:
+    """Campaign, session, encounter and undo events."""
+    if t == "CampaignCreated":
+        return f"campaign {d.get('name')} begins ({SYSTEMS.get(str(d.get('system')), d.get('system'))})"
+    if t == "SessionStarted":
+        return f"session {d.get('number')} starts: {d.get('title')}" if d.get("title") else f"session {d.get('number')} starts"
+    if t == "SessionEnded":
+        return f"session {d.get('number')} ends"
+    if t == "EncounterStarted":
+        order = ", ".join(f"{o['name']} {o.get('initiative')}" for o in d.get("order", []))
+        return f"encounter {d.get('number')} begins" + (f"; initiative: {order}" if order else "")
+    if t in ("TurnAdvanced", "TurnDelayed", "DelayedTurnTaken", "ParticipantJoined"):
+        lead = {"TurnDelayed": f"{d.get('name')} delays", "DelayedTurnTaken": f"{d.get('name')} takes the delayed turn",
+                "ParticipantJoined": f"{d.get('name')} joins the encounter"}.get(t, "")
+        turn = (f"round {d['round']}: " if "round" in d else "") + f"{_poss(d['current'])} turn" if d.get("current") else ""
+        return "; ".join(p for p in (lead, turn) if p)
+    if t == "EncounterEnded":
+        return f"encounter {d.get('number')} ends"
+    if t == "EncounterRestored":
+        return "the encounter is restored"
+    if t in ("RulingUndone", "RulingRedone"):
+        return f"{'undoes' if t == 'RulingUndone' else 'redoes'} ruling {d.get('target')}"
+    if t == "RetractionRecorded":
+        return f"retracts ruling {d.get('target')}"
+    if t == "OutcomeAmended":
+        return f"re-derives ruling {d.get('target')} ({d.get('command')})"
+    return ""
+
+
+def _generic(t: str, d: Mapping[str, Any], who: str) -> str:
+    scalars = ", ".join(f"{k} {v}" for k, v in d.items() if k not in ("character", "for", "faces") and not isinstance(v, (dict, list)))
+    return f"{who + ' ' if who else ''}{t}" + (f": {scalars}" if scalars else "")
+
+
+def event_line(e: Event, before: int | None = None) -> str:
+    """One event on its own, as a line of a log or an export."""
+    t, d = e["type"], e.get("data") or {}
+    if t == "DiceRolled":
+        return dice_line(d)
+    if t == "RulingRecorded":
+        return intent_line(str(d.get("command", "")), d.get("intent") or {})
+    words = change(e, before)
+    if words:
+        return f"{e.get('character') or ''}: {words}".lstrip(": ")
+    return clause(e)[1]
+
+
+def raw_line(e: Event) -> str:
+    """The event as stored: type, character and every scalar field (for `-v`)."""
+    d = e.get("data") or {}
+    who = f" {e['character']}" if e.get("character") else ""
+    fields = ", ".join(f"{k}={v}" for k, v in d.items() if k not in ("character", "for") and not isinstance(v, (dict, list)))
+    return f"{e['type']}{who}: {fields}".rstrip(": ")
+
+
+# -- a whole ruling ----------------------------------------------------------------------------------
+def sentence(events: Iterable[Event], fold: HpFold | None = None) -> str:
+    """A ruling's outcome as one sentence: who did what to whom, the outcome, every HP and condition change."""
+    fold = fold or HpFold()
+    evs = list(events)
+    minion_hits = {e.get("character") for e in evs if e["type"] == "MinionsDefeated"}
+    clauses: list[tuple[str, str, list[str]]] = []
+    for e in evs:
+        t = e["type"]
+        before = fold.before(e)
+        if t in QUIET or t == "DiceRolled":
+            continue
+        who = e.get("character") or ""
+        if t == "DamageApplied" and who in minion_hits and not (e.get("data") or {}).get("subdual"):
+            continue  # the MinionsDefeated line says it better
+        words = change(e, before)
+        if words:
+            if clauses and clauses[-1][0] == who:
+                clauses[-1][2].append(words)
+            elif t == "ResourceChanged":
+                clauses.append((who, f"{who} {words}", []))
+            else:
+                clauses.append((who, opening(e), [words]))
+            continue
+        subject, text = clause(e)
+        if text:
+            clauses.append((subject, text, []))
+    if not clauses:
+        return ""
+    parts = [text + (": " + ", ".join(_merged(extra)) if extra else "") for _, text, extra in clauses]
+    out = "; ".join(parts)
+    return out[:1].upper() + out[1:] + ("" if out.endswith(".") else ".")
+
+
+def _merged(fragments: list[str]) -> list[str]:
+    """`now dying`, `now prone` -> `now dying and prone` (the same for `no longer`)."""
+    out: list[str] = []
+    for f in fragments:
+        for lead in ("now ", "no longer "):
+            if f.startswith(lead) and out and out[-1].startswith(lead):
+                out[-1] = f"{out[-1]} and {f[len(lead):]}"
+                break
+        else:
+            out.append(f)
+    return out
+
+
+def ruling_lines(events: Iterable[Event], *, verbose: bool = False, fold: HpFold | None = None) -> list[str]:
+    """The sentence, then one line per die, then (verbose) every raw event."""
+    evs = list(events)
+    lines = [sentence(evs, fold)]
+    lines += [f"  {dice_line(e.get('data') or {})}" for e in evs if e["type"] == "DiceRolled"]
+    if verbose:
+        lines += [f"    {raw_line(e)}" for e in evs]
+    return [x for x in lines if x]
