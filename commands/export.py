@@ -47,12 +47,23 @@ def output_file(path: str | None) -> Iterator[IO[bytes]]:
     try:
         with os.fdopen(fd, "wb") as f:
             yield f
+        os.chmod(tmp, shared_mode(path))  # mkstemp makes 0600: an export is for sharing, like any file the user writes
         os.replace(tmp, path)
     except OSError as e:
         raise BadInput(f"can't write {path}: {e.strerror or e}", "pick another -o path") from None
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def shared_mode(path: str) -> int:
+    """The mode a new file gets under the user's umask (0644 under 022), or the mode of the file it replaces."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 @contextlib.contextmanager
@@ -88,7 +99,7 @@ def export(app: AppContext, fmt: str | None, session: int | None, output: str | 
     else:
         counts = _export_view(app, kind, session, output, to_file)
     if to_file:
-        app.emit({"format": kind, "file": output, **counts}, f"exported {counts['events']} events ({counts['rulings']} rulings) to {output}")
+        app.emit({"format": kind, "file": output, **counts}, f"exported {counts['rulings']} rulings, {counts['events']} events to {output}")
 
 
 def _export_jsonl(app: AppContext, output: str | None, to_file: bool) -> Any:
@@ -138,7 +149,7 @@ def import_(app: AppContext, file: str) -> None:
         summary = write_import(ledger.store, checked, where, step)
     _build_views(app, summary.events)
     counts = {"events": summary.events, "rulings": summary.rulings, "final_hash": summary.final_hash}
-    app.emit({"imported": file, **counts}, f"imported {summary.events} events ({summary.rulings} rulings) into {where}")
+    app.emit({"imported": file, **counts}, f"imported {summary.rulings} rulings, {summary.events} events into {where}")
 
 
 def _build_views(app: AppContext, total: int) -> None:

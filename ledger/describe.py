@@ -149,7 +149,8 @@ def clause(e: Event) -> tuple[str, str]:
     if t == "CharacterAdded":
         s = d.get("sheet") or {}
         extra = f" x{s['count']}" if s.get("minion") and s.get("count", 1) != 1 else ""
-        return s.get("name", who), f"{s.get('name', who)}{extra} joins the campaign: HP {s.get('hp')}/{s.get('max_hp')}"
+        hp = f": HP {s.get('hp')}/{s.get('max_hp')}" if s.get("max_hp") else ""
+        return s.get("name", who), f"{s.get('name', who)}{extra} joins the campaign{hp}"
     if t == "StateRestored":
         s = d.get("sheet") or {}
         return who, f"{who} restored to HP {s.get('hp')}" if d.get("active") and s else f"{who} restored"
@@ -317,6 +318,7 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None) -> str:
     fold = fold or HpFold()
     evs = list(events)
     minion_hits = {e.get("character") for e in evs if e["type"] == "MinionsDefeated"}
+    starting = any(e["type"] == "EncounterStarted" for e in evs)
     clauses: list[tuple[str, str, list[str]]] = []
     for e in evs:
         t = e["type"]
@@ -335,6 +337,8 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None) -> str:
             else:
                 clauses.append((who, opening(e), [words]))
             continue
+        if starting and t in ("CheckResolved", "EffectResolved") and "initiative" in ((e.get("data") or {}).get("check"), *(e.get("data") or {})):
+            continue  # the encounter's opening line gives every initiative
         subject, text = clause(e)
         if text:
             clauses.append((subject, text, []))

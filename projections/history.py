@@ -14,13 +14,13 @@ from typing import Any
 import orjson
 from sqlalchemy import select
 
+from ledger.describe import QUIET, SYSTEMS, HpFold, event_line, intent_line, ruling_lines
 from ledger.dice import show_faces
 from ledger.errors import NotFound
 from projections import queries
-from projections.db import ReadSide, hp_timeline, rulings, sheets
+from projections.db import ReadSide, encounter_log, hp_timeline, rulings, sheets
+from projections.recap import arrange, initiative, joined, minion_series
 
-SYSTEMS = {"hnh": "Humans & Heroes", "d20": "d20 Supers", "pnp": "Prowlers & Paragons"}
-QUIET = frozenset({"RulingRecorded", "CharacterEnrolled", "Opened", "RulingRetracted", "RulingReinstated"})
 CSV_COLUMNS = (
     "seq", "ruling", "session", "at", "actor", "command", "character", "type", "roll", "notation", "faces", "total",
     "source", "amount", "hp", "condition", "outcome", "retracted_by", "summary", "data",
@@ -38,7 +38,6 @@ class History:
     sessions: dict[int, dict[str, Any]]
     rulings: list[dict[str, Any]]
     hp: list[dict[str, Any]] = field(default_factory=list)
-    encounters: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def events(self) -> int:
@@ -68,8 +67,13 @@ def load(read: ReadSide, session: int | None = None) -> History:
         known = f"sessions run 1 to {max(sessions)}" if sessions else "this ledger has no play sessions yet"
         raise NotFound(f"there is no session {session}", known)
     kinds = {r["number"]: (r["kind"], r["command"], r["intent"]) for r in queries.ruling_rows(read)}
+    places = _places(read)
+    fold = HpFold()
     grouped: list[dict[str, Any]] = []
     for e in rows:
+        before = fold.before(e)  # every event folds, so a session's first HP change knows the HP it started from
+        if before is not None:
+            e["hp_before"] = before
         if session is not None and e["session"] != session:
             continue
         if not grouped or grouped[-1]["ruling"] != e["ruling"]:
@@ -77,12 +81,37 @@ def load(read: ReadSide, session: int | None = None) -> History:
             grouped.append({
                 "ruling": e["ruling"], "session": e["session"], "actor": e["actor"], "at": e["at"], "kind": kind,
                 "command": command, "intent": intent, "retracted": e["retracted"], "events": [],
+                "encounter": None, "round": None,
             })
         grouped[-1]["events"].append(e)
+        if grouped[-1]["encounter"] is None and e["seq"] in places:
+            grouped[-1]["encounter"], grouped[-1]["round"] = places[e["seq"]]
+    _carry_encounters(grouped)
     h = History(name, system, session, sessions, grouped)
     h.hp = hp_series(read, h)
-    h.encounters = _encounters(read, h)
+    skip = {n for n, (kind, _, _) in kinds.items() if kind in ("undo", "redo")}
+    shown = {r["ruling"] for r in grouped}
+    counts = {s["name"]: s for s in minion_series(rows, skip, shown, h.span[0], session is None)}
+    h.hp = [counts.pop(s["name"], s) for s in h.hp] + list(counts.values())
     return h
+
+
+def _carry_encounters(grouped: list[dict[str, Any]]) -> None:
+    """A ruling made while an encounter runs (an undo, a free roll) belongs to it, at the round it had reached."""
+    current: tuple[int, int] | None = None
+    for r in grouped:
+        if r["encounter"] is not None:
+            current = (r["encounter"], r["round"])
+        elif current is not None:
+            r["encounter"], r["round"] = current
+        if not r["retracted"] and any(e["type"] == "EncounterEnded" for e in r["events"]):
+            current = None
+
+
+def _places(read: ReadSide) -> dict[int, tuple[int, int]]:
+    """Each encounter event's (encounter, round), from the encounter log view."""
+    with read.engine.connect() as conn:
+        return {int(r[0]): (int(r[1]), int(r[2])) for r in conn.execute(select(encounter_log.c.seq, encounter_log.c.encounter, encounter_log.c.round))}
 
 
 def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
@@ -110,102 +139,18 @@ def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
     out = []
     for s in sorted(series.values(), key=lambda s: s["added"]):
         pts = ([{**s["before"], "ruling": first}] if s["before"] else []) + s["points"]
-        if s["points"]:
+        if s["points"] and any(p["max_hp"] for p in pts):  # a pool without HP (P&P's GM) has no chart
             out.append({"name": s["name"], "points": pts})
     return out
 
 
-def _encounters(read: ReadSide, h: History) -> list[dict[str, Any]]:
-    """The encounters that started within the history, from the encounter log."""
-    numbers = [e["data"].get("number") for r in h.rulings if not r["retracted"] for e in r["events"] if e["type"] == "EncounterStarted"]
-    found = []
-    for n in numbers:
-        try:
-            enc = queries.encounter_log(read, n)  # type: ignore[attr-defined]
-        except (NotFound, AttributeError):
-            continue
-        order = [o for r in h.rulings for e in r["events"] if e["type"] == "EncounterStarted" and e["data"].get("number") == n for o in e["data"].get("order", [])]
-        found.append({"number": n, "rounds": enc.get("round"), "turns": len(enc.get("turns", [])), "active": enc.get("active"), "order": order})
-    return found
-
-
-# -- describing one event ------------------------------------------------------------------------
+# -- describing one event (ledger/describe.py says it; these are the exports' views of it) --------
 faces = show_faces  # one rendering of dice faces (ledger/dice.py)
 
 
-def intent_text(command: str, intent: dict[str, Any]) -> str:
-    """A ruling's command and arguments on one line."""
-    parts = [command]
-    for k, v in (intent or {}).items():
-        if k == "powers" and isinstance(v, dict):  # an imported character: name the powers, not their specs
-            parts.append(f"powers={', '.join(v)}")
-        elif k == "typed_traits" and isinstance(v, dict):
-            parts.append(f"({len(v)} traits imported)")
-        elif k == "count" and v == 1:
-            continue
-        elif isinstance(v, dict):
-            parts += [f"{k2}={v2}" for k2, v2 in v.items() if v2 not in (None, False, "", [], {})]
-        elif v not in (None, False, "", [], {}):
-            parts.append(f"{k}={', '.join(map(str, v)) if isinstance(v, list) else v}")
-    return " ".join(parts)
-
-
 def describe(e: dict[str, Any]) -> str:
-    """One plain-text line for an event, as a GM would say it."""
-    d, t = e["data"] or {}, e["type"]
-    who = e.get("character") or d.get("for") or d.get("character") or ""
-    if t == "DiceRolled":
-        unused = ", unused" if d.get("used") is False else ""
-        owner = f"{d['for']}: " if d.get("for") and d.get("for") != d.get("name") else ""
-        return f"{owner}{d.get('name')} {d.get('notation', '')} [{faces(d)}] = {d.get('total')} ({d.get('source')}{unused})"
-    if t == "RulingRecorded":
-        return intent_text(str(d.get("command", "")), d.get("intent") or {})
-    if t == "CampaignCreated":
-        return f"campaign {d.get('name')} begins ({SYSTEMS.get(str(d.get('system')), d.get('system'))})"
-    if t == "DamageApplied":
-        return f"{who} takes {d.get('amount')}{' subdual' if d.get('subdual') else ''} damage -> HP {d.get('hp')}"
-    if t == "HealthRecovered":
-        return f"{who} recovers {d.get('amount')} -> HP {d.get('hp')}"
-    if t in ("ConditionImposed", "ConditionRemoved"):
-        return f"{who} {'is' if t == 'ConditionImposed' else 'is no longer'} {d.get('condition')}"
-    if t == "ResourceChanged":
-        return f"{who}: {d.get('resource')} {d.get('delta', 0):+} -> {d.get('value')}"
-    if t == "CharacterAdded":
-        s = d.get("sheet", {})
-        return f"{s.get('name', who)} joins: HP {s.get('hp')}/{s.get('max_hp')}"
-    if t == "StateRestored":
-        s = d.get("sheet") or {}
-        return f"{who} restored: HP {s.get('hp')}" if d.get("active") else f"{who} restored: not in play"
-    if t == "AttackResolved":
-        result = "hit" if d.get("hit") else "miss"
-        crit = ", critical hit" if d.get("critical_hit") else (", critical threat" if d.get("critical_threat") else "")
-        auto = ", automatic miss" if (d.get("attack") or {}).get("automatic_failure") else ""
-        return f"{d.get('attacker')} attacks {d.get('target')} with {d.get('with', 'an attack')}: {result}{crit}{auto}"
-    if t == "ResistanceResolved":
-        degrees = f" ({d['degrees']} degree{'s' if d['degrees'] != 1 else ''})" if isinstance(d.get("degrees"), int) else ""
-        return f"{who} resists rank {d.get('rank')} with {d.get('defense')}: {d.get('outcome')}{degrees}"
-    if t == "CheckResolved" and "check" in d:
-        outcome = d.get("outcome") or ("success" if d.get("success") else ("failure" if d.get("success") is False else ""))
-        return f"{who} {d.get('check')} check: total {d.get('total')}" + (f", {outcome}" if outcome else "")
-    if t == "SessionStarted":
-        return f"session {d.get('number')} starts: {d.get('title')}"
-    if t == "SessionEnded":
-        return f"session {d.get('number')} ends"
-    if t == "EncounterStarted":
-        order = ", ".join(f"{o['name']} {o.get('initiative')}" for o in d.get("order", []))
-        return f"encounter {d.get('number')} begins; initiative: {order}"
-    if t in ("TurnAdvanced", "TurnDelayed", "DelayedTurnTaken", "ParticipantJoined"):
-        lead = {"TurnDelayed": f"{d.get('name')} delays; ", "DelayedTurnTaken": f"{d.get('name')} takes the delayed turn; ",
-                "ParticipantJoined": f"{d.get('name')} joins the encounter; "}.get(t, "")
-        rnd = f"round {d['round']}: " if "round" in d else ""
-        return f"{lead}{rnd}{d.get('current', '')}'s turn" if d.get("current") else lead.rstrip("; ")
-    if t == "EncounterEnded":
-        return f"encounter {d.get('number')} ends"
-    if t in ("RulingUndone", "RulingRedone"):
-        return f"{'undoes' if t == 'RulingUndone' else 'redoes'} ruling {d.get('target')}"
-    skip = {"character", "for", "faces"}
-    scalars = ", ".join(f"{k}={v}" for k, v in d.items() if k not in skip and not isinstance(v, (dict, list)))
-    return f"{who + ' ' if who else ''}{t}" + (f": {scalars}" if scalars else "")
+    """One plain-text line for an event (its `hp_before` was folded in by `load`)."""
+    return event_line(e, e.get("hp_before"))
 
 
 def outcome(e: dict[str, Any]) -> str:
@@ -286,42 +231,84 @@ def session_heading(h: History, number: int | None) -> str:
     return f"Session {number}: {s['title']}" if s["title"] else f"Session {number}"
 
 
-def to_markdown(h: History, step: Step | None = None) -> str:
-    """A readable history to paste into a wiki: sessions, rulings, dice with faces, outcomes, retractions."""
+def counts(h: History) -> str:
+    """The one way every format counts what it holds: `12 rulings, 57 events` (rulings and events shown)."""
+    n = len(h.rulings)
+    return f"{n} ruling{'s' if n != 1 else ''}, {h.events} event{'s' if h.events != 1 else ''}"
+
+
+def meta(h: History) -> str:
+    """The line under the title: system, span of rulings, counts."""
     first, last = h.span
-    out = [f"# {_md(title(h))}", "", f"*{SYSTEMS.get(h.system, h.system)} · rulings {first}–{last} · {h.events} events*", ""]
-    if h.encounters:
-        out += ["## Encounters", ""]
-        for enc in h.encounters:
-            order = ", ".join(f"{_md(o['name'])} ({o.get('initiative')})" for o in enc["order"])
-            state = "still running" if enc["active"] else f"{enc['rounds']} round{'s' if enc['rounds'] != 1 else ''}"
-            out.append(f"- Encounter {enc['number']}: {state}; initiative order: {order}")
-        out.append("")
-    current: object = object()
-    for r in h.rulings:
-        if r["session"] != current:
-            current = r["session"]
-            out += [f"## {_md(session_heading(h, r['session']))}", ""]
-        head = f"Ruling {r['ruling']}: {intent_text(r['command'], r['intent'])}"
-        out.append(f"### ~~{_md(head)}~~" if r["retracted"] else f"### {_md(head)}")
-        out += ["", f"*{_md(r['actor'])}, {r['at']}*", ""]
-        if r["retracted"]:
-            x = r["retracted"]
-            out += [f"> **Retracted** by ruling {x['by']} ({_md(x['actor'])}, {x['at']}).", ""]
-        lines = [e for e in r["events"] if visible(e)]
-        for e in lines:
-            text = _md(describe(e))
-            if e["type"] == "DiceRolled":
-                text = text.replace(f"\\[{_md(faces(e['data']))}\\]", f"`[{faces(e['data'])}]`")
-            out.append(f"- {text}")
-        if lines:
-            out.append("")
-        if step:
-            step(len(r["events"]))
+    return f"{SYSTEMS.get(h.system, h.system)} · rulings {first}–{last} · {counts(h)}"
+
+
+def round_heading(system: str, number: int | None) -> str:
+    """`Round 2` (`Page 2` in P&P), or the setting up before the first turn."""
+    return f"{'Page' if system == 'pnp' else 'Round'} {number}" if number else "Before the first turn"
+
+
+def ruling_text(r: dict[str, Any]) -> tuple[str, list[str]]:
+    """A ruling's sentence (what happened) and its dice lines, from ledger/describe.py."""
+    lines = ruling_lines([e for e in r["events"] if e["type"] != "RulingRecorded"])
+    sentence = lines[0] if lines and not lines[0].startswith("  ") else ""
+    return sentence, [x.strip() for x in lines[1 if sentence else 0:]]
+
+
+def to_markdown(h: History, step: Step | None = None) -> str:
+    """A readable history to paste into a wiki: by session (with a recap), encounter and round; dice with faces."""
+    out = [f"# {_md(title(h))}", "", f"*{meta(h)}*", ""]
+    for part in arrange(h.rulings):
+        out += [f"## {_md(session_heading(h, part.number))}", ""]
+        if part.recap:
+            out += [f"> **Recap.** {_md('. '.join(part.recap))}.", ""]
+        for block in part.blocks:
+            if block.encounter is not None:
+                out += [f"### Encounter {block.encounter}", ""]
+                order = initiative(part.rulings, block.encounter)
+                if order:
+                    out += ["Initiative: " + ", ".join(f"{_md(o['name'])} {o.get('initiative')}" for o in order) + ".", ""]
+                late = joined(h.rulings, block.encounter)
+                if late:
+                    out += ["Joined mid-fight: " + _md(", ".join(late)) + ".", ""]
+            for rnd in block.rounds:
+                if block.encounter is not None:
+                    out += [f"#### {round_heading(h.system, rnd.number)}", ""]
+                for r in rnd.rulings:
+                    out += _md_ruling(r)
+                    if step:
+                        step(len(r["events"]))
+                out.append("")
     if h.hp:
         out += ["## Hit points", "", "| Character | HP by ruling |", "|---|---|"]
         for s in h.hp:
-            trail = " → ".join(f"{p['hp']} (#{p['ruling']})" for p in s["points"])
-            out.append(f"| {_md(s['name'])} | {trail} |")
+            unit = " left" if s.get("minions") else ""
+            trail = " → ".join(f"{p['hp']}{unit} (#{p['ruling']})" for p in s["points"])
+            out.append(f"| {_md(s['name'])}{' (minions)' if s.get('minions') else ''} | {trail} |")
         out.append("")
     return "\n".join(out)
+
+
+def _md_ruling(r: dict[str, Any]) -> list[str]:
+    """One ruling: its number and intent, who and when, the sentence, the dice; struck through if retracted."""
+    head = f"#{r['ruling']} {intent_line(r['command'], r['intent'])}"
+    head = f"~~{_md(head)}~~" if r["retracted"] else f"**{_md(head)}**"
+    lines = [f"- {head} · *{_md(r['actor'])}, {r['at']}*"]
+    if r["retracted"]:
+        x = r["retracted"]
+        lines.append(f"  - **Retracted** by ruling {x['by']} ({_md(x['actor'])}, {x['at']}).")
+    sentence, dice = ruling_text(r)
+    if sentence:
+        lines.append(f"  - {_md(sentence)}")
+    for d in dice:
+        lines.append(f"  - {_dice_md(d)}")
+    return lines
+
+
+def _dice_md(line: str) -> str:
+    """A dice line with its faces as code."""
+    head, sep, rest = line.partition(" [")
+    if not sep:
+        return _md(line)
+    faces_, _, tail = rest.partition("]")
+    return f"{_md(head)} `[{faces_}]`{_md(tail)}"

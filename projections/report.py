@@ -5,17 +5,9 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from projections.history import (
-    SYSTEMS,
-    History,
-    Step,
-    describe,
-    faces,
-    intent_text,
-    session_heading,
-    title,
-    visible,
-)
+from ledger.describe import intent_line
+from projections.history import History, Step, meta, round_heading, ruling_text, session_heading, title
+from projections.recap import arrange, initiative, joined
 
 PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2")
 WIDTH, HEIGHT = 640, 170
@@ -25,13 +17,15 @@ CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 CSS = """
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#fff;margin:0 auto;max-width:900px;padding:20px 28px}
 h1{font-size:26px;margin:0 0 4px}h2{font-size:20px;border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:28px}
-h3{font-size:16px;margin:18px 0 2px}.meta{color:#666;margin:0 0 12px}
+h3{font-size:17px;margin:18px 0 4px}h4{font-size:15px;margin:12px 0 2px}.meta{color:#666;margin:0 0 12px}
+.recap{background:#f4f7fb;border-left:4px solid #1f77b4;padding:4px 10px;margin:6px 0 10px}.recap ul{margin:2px 0;padding-left:20px}
+.said{margin:2px 0}.round{color:#444}.ruling h4{margin:8px 0 0;font-size:14px}
 .charts{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;border:1px solid #e3e3e3;border-radius:6px;padding:6px 8px}
 figcaption{font-weight:600;margin-bottom:2px}svg text{font:11px sans-serif;fill:#555}
 .axis{stroke:#999;stroke-width:1}.ref{stroke:#bbb;stroke-width:1;stroke-dasharray:4 3}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
 .ruling{margin:0 0 6px}.ruling ul{margin:4px 0 8px 0;padding-left:22px}.who{color:#666;font-size:13px}
-.retracted h3{text-decoration:line-through;color:#888}.retracted ul{color:#888}
+.retracted h4{text-decoration:line-through;color:#888}.retracted .said{color:#888}.retracted ul{color:#888}
 .note{background:#fff3cd;border-left:4px solid #e0a800;padding:2px 8px;margin:4px 0;font-size:13px}
 code{background:#f3f3f3;border-radius:3px;padding:0 3px}
 """
@@ -77,57 +71,72 @@ def chart(series: dict[str, Any], colour: str, span: tuple[int, int]) -> str:
     )
 
 
-def _event_item(e: dict[str, Any]) -> str:
-    text = escape(describe(e))
-    if e["type"] == "DiceRolled":
-        shown = escape(f"[{faces(e['data'])}]")
-        text = text.replace(shown, f"<code>{shown}</code>", 1)
-    return f"<li>{text}</li>"
+def _dice_item(line: str) -> str:
+    head, sep, rest = line.partition(" [")
+    if not sep:
+        return f"<li>{escape(line)}</li>"
+    faces, _, tail = rest.partition("]")
+    return f"<li>{escape(head)} <code>[{escape(faces)}]</code>{escape(tail)}</li>"
+
+
+def _ruling(r: dict[str, Any]) -> str:
+    """One ruling as an article: number and intent, who and when, the sentence, the dice."""
+    cls = "ruling retracted" if r["retracted"] else "ruling"
+    out = [f'<article class="{cls}" id="r{r["ruling"]}"><h4>#{r["ruling"]} {escape(intent_line(r["command"], r["intent"]))}</h4>',
+           f'<div class="who">{escape(str(r["actor"]))}, {escape(str(r["at"]))}</div>']
+    if r["retracted"]:
+        x = r["retracted"]
+        out.append(f'<div class="note">Retracted by ruling {x["by"]} ({escape(str(x["actor"]))}, {escape(str(x["at"]))})</div>')
+    sentence, dice = ruling_text(r)
+    if sentence:
+        out.append(f'<p class="said">{escape(sentence)}</p>')
+    if dice:
+        out.append('<ul class="dice">' + "".join(_dice_item(d) for d in dice) + "</ul>")
+    out.append("</article>")
+    return "".join(out)
 
 
 def to_html(h: History, step: Step | None = None) -> str:
     """The whole page."""
     first, last = h.span
-    meta = f"{SYSTEMS.get(h.system, h.system)} · rulings {first}–{last} · {h.events} events"
     out = [
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(title(h))}</title><style>{CSS}</style></head><body>",
-        f"<header><h1>{escape(title(h))}</h1><p class=\"meta\">{escape(meta)}</p></header>",
+        f"<header><h1>{escape(title(h))}</h1><p class=\"meta\">{escape(meta(h))}</p></header>",
     ]
     if h.hp:
         out.append('<section id="hp"><h2>Hit points</h2><div class="charts">')
         for i, s in enumerate(h.hp):
             now = s["points"][-1]
-            caption = f"{s['name']}: HP {now['hp']}/{now['max_hp']}"
+            caption = f"{s['name']}: {now['hp']} of {now['max_hp']} left" if s.get("minions") else f"{s['name']}: HP {now['hp']}/{now['max_hp']}"
             out.append(f'<figure class="chart"><figcaption>{escape(caption)}</figcaption>{chart(s, PALETTE[i % len(PALETTE)], (first, last))}</figure>')
         out.append("</div></section>")
-    if h.encounters:
-        out.append('<section id="encounters"><h2>Encounters</h2><table><tr><th>Encounter</th><th>Rounds</th><th>Initiative order</th></tr>')
-        for enc in h.encounters:
-            order = ", ".join(f"{o['name']} ({o.get('initiative')})" for o in enc["order"])
-            rounds = "running" if enc["active"] else str(enc["rounds"])
-            out.append(f"<tr><td>{enc['number']}</td><td>{rounds}</td><td>{escape(order)}</td></tr>")
-        out.append("</table></section>")
     out.append('<section id="history"><h2>History</h2>')
-    current: object = object()
-    for r in h.rulings:
-        if r["session"] != current:
-            current = r["session"]
-            out.append(f"<h2>{escape(session_heading(h, r['session']))}</h2>")
-        cls = "ruling retracted" if r["retracted"] else "ruling"
-        out.append(f'<article class="{cls}" id="r{r["ruling"]}"><h3>Ruling {r["ruling"]}: {escape(intent_text(r["command"], r["intent"]))}</h3>')
-        out.append(f'<div class="who">{escape(str(r["actor"]))}, {escape(str(r["at"]))}</div>')
-        if r["retracted"]:
-            x = r["retracted"]
-            out.append(f'<div class="note">Retracted by ruling {x["by"]} ({escape(str(x["actor"]))}, {escape(str(x["at"]))})</div>')
-        items = [_event_item(e) for e in r["events"] if visible(e)]
-        if items:
-            out.append("<ul>" + "".join(items) + "</ul>")
-        out.append("</article>")
-        if step:
-            step(len(r["events"]))
+    for part in arrange(h.rulings):
+        out.append(f'<section class="session"><h2>{escape(session_heading(h, part.number))}</h2>')
+        if part.recap:
+            out.append('<div class="recap"><strong>Recap</strong><ul>' + "".join(f"<li>{escape(x)}</li>" for x in part.recap) + "</ul></div>")
+        for block in part.blocks:
+            if block.encounter is not None:
+                out.append(f'<section class="encounter"><h3>Encounter {block.encounter}</h3>')
+                order = initiative(part.rulings, block.encounter)
+                if order:
+                    out.append("<p>Initiative: " + escape(", ".join(f"{o['name']} {o.get('initiative')}" for o in order)) + "</p>")
+                late = joined(h.rulings, block.encounter)
+                if late:
+                    out.append(f"<p>Joined mid-fight: {escape(', '.join(late))}</p>")
+            for rnd in block.rounds:
+                if block.encounter is not None:
+                    out.append(f'<h4 class="round">{escape(round_heading(h.system, rnd.number))}</h4>')
+                for r in rnd.rulings:
+                    out.append(_ruling(r))
+                    if step:
+                        step(len(r["events"]))
+            if block.encounter is not None:
+                out.append("</section>")
+        out.append("</section>")
     out.append("</section></body></html>")
     return "\n".join(out) + "\n"

@@ -41,16 +41,16 @@ def test_markdown_shows_sessions_dice_faces_outcomes_and_retractions(played: Cli
     assert md.startswith("# Bay City: play history")
     assert "## Session 1: The heist" in md and "## Session 2: Aftermath" in md
     assert "`[+ 0 +]` = 5 (entered)" in md
-    assert "encounter 1 begins; initiative: Ann" in md and "'s turn" in md
-    assert "Ann takes 4 damage -> HP 2" in md
-    assert "### ~~Ruling 8: damage target=Bob amount=5~~" in md and "**Retracted** by ruling 9 (tester" in md
+    assert "Encounter 1 begins; initiative: Ann 5, Bob -1." in md and "Round 1: Bob's turn." in md
+    assert "Ann takes 4 damage: HP 6 -> 2." in md
+    assert "- ~~#8 damage target=Bob amount=5 subdual=no~~" in md and "**Retracted** by ruling 9 (tester" in md
 
 
 def test_markdown_of_one_session_has_only_its_rulings(played: Cli):
     """CLI.md, export: --session N limits the history to that play session."""
     md = played.ok("export", "--format", "md", "--session", "2").stdout
     assert md.startswith("# Bay City: session 2, Aftermath")
-    assert "Ann is dazed" in md and "The heist" not in md and "takes 4 damage" not in md
+    assert "Ann: now dazed." in md and "The heist" not in md and "takes 4 damage" not in md
 
 
 def test_csv_has_one_row_per_event_with_its_envelope(played: Cli):
