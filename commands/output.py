@@ -59,13 +59,14 @@ def raw_events(r: dict[str, Any]) -> str:
 def show(text: str, *, page: bool = False) -> None:
     """Print text; a long page goes through the pager when a person reads it at a terminal."""
     if page and at_terminal() and at_terminal(sys.stdin) and text.count("\n") + 1 > _rows():
-        click.echo_via_pager(text + "\n")
+        click.echo_via_pager(text)
         return
     click.echo(text)
 
 
 def _rows() -> int:
     try:
-        return os.get_terminal_size().lines - 1
+        lines = os.get_terminal_size().lines
     except OSError:
-        return 24
+        lines = 0
+    return (lines or 25) - 1

@@ -29,7 +29,7 @@ def dice_line(d: Mapping[str, Any]) -> str:
     label = f"{owner} {name}" if owner and owner != name else str(name)
     notes = [n for n in ("entered" if d.get("source") == "entered" else "", "unused" if d.get("used") is False else "") if n]
     tail = f" ({', '.join(notes)})" if notes else ""
-    return f"{label}: {d.get('notation', '')} [{show_faces(d)}] = {d.get('total')}{tail}"
+    return f"{label}: {d.get('notation', '')} [{show_faces(dict(d))}] = {d.get('total')}{tail}"
 
 
 # -- intents ----------------------------------------------------------------------------------------
@@ -105,6 +105,7 @@ def change(e: Event, before: int | None = None) -> str:
     if t in HP_EVENTS:
         if d.get("subdual"):
             return f"takes {d.get('amount')} subdual damage (subdual {(d.get('counters') or {}).get('subdual', '?')})"
+        before = before if before is not None else e.get("hp_before", _derived(t, d))
         arrow = f"{label} {before} -> {d.get('hp')}" if before is not None else f"{label} -> {d.get('hp')}"
         return arrow if before != d.get("hp") else f"{label} stays {d.get('hp')}"
     if t == "ConditionImposed":
@@ -150,7 +151,8 @@ def clause(e: Event) -> tuple[str, str]:
         s = d.get("sheet") or {}
         extra = f" x{s['count']}" if s.get("minion") and s.get("count", 1) != 1 else ""
         hp = f": HP {s.get('hp')}/{s.get('max_hp')}" if s.get("max_hp") else ""
-        return s.get("name", who), f"{s.get('name', who)}{extra} joins the campaign{hp}"
+        name = str(s.get("name") or who)
+        return name, f"{name}{extra} joins the campaign{hp}"
     if t == "StateRestored":
         s = d.get("sheet") or {}
         return who, f"{who} restored to HP {s.get('hp')}" if d.get("active") and s else f"{who} restored"
@@ -275,6 +277,8 @@ def _table(t: str, d: Mapping[str, Any]) -> str:
         return "; ".join(p for p in (lead, turn) if p)
     if t == "EncounterEnded":
         return f"encounter {d.get('number')} ends"
+    if t == "CharacterEnrolled":
+        return f"{d.get('name')} is on the roster"
     if t == "EncounterRestored":
         return "the encounter is restored"
     if t in ("RulingUndone", "RulingRedone"):
