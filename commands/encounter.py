@@ -38,19 +38,16 @@ def order_text(v: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def happened(r: dict[str, Any]) -> str:
-    """The rules' part of a ruling (dice, checks, conditions), one line each, without the encounter's own events."""
-    from ledger.describe import ruling_lines
-
-    return "\n".join(f"  {line}" for line in ruling_lines([e for e in r.get("events", []) if e["type"] not in OWN_EVENTS]))
-
-
 def turn_text(lead: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]], str]:
     """A renderer: a lead line, the order, then what the rules did."""
 
     def text(r: dict[str, Any]) -> str:
-        parts = [lead(r), order_text(r), happened(r)]
-        return "\n".join(p for p in parts if p)
+        from ledger.describe import dice_line, sentence
+
+        events = r.get("events", [])
+        said = sentence(events, system=r.get("system", "")) or f"{lead(r)}."
+        dice = [f"  {dice_line(e['data'])}" for e in events if e["type"] == "DiceRolled"]
+        return "\n".join([said[:-1] + forced(r) + "." if r.get("forced") else said, order_text(r), *dice])
 
     return text
 
@@ -152,7 +149,19 @@ def end(app: AppContext) -> None:
     Example: ledger encounter end
     """
     result = app.ledger.end_encounter()
-    app.wrote(result, lambda r: "\n".join(p for p in (f"encounter {r['encounter']} ended after {r['rounds']} rounds", happened(r)) if p))
+    app.wrote(result, ended)
+
+
+def ended(r: dict[str, Any]) -> str:
+    """`Encounter 1 ends after 2 rounds.`, with what ending it did (scene effects), then any dice."""
+    from ledger.describe import ruling_lines
+
+    word = round_word(r.get("system", ""))
+    lead = f"Encounter {r['encounter']} ends after {r['rounds']} {word}{'s' if r['rounds'] != 1 else ''}"
+    rest = ruling_lines([e for e in r.get("events", []) if e["type"] not in OWN_EVENTS], system=r.get("system", ""))
+    if rest and not rest[0].startswith("  "):
+        return "\n".join([f"{lead}; {rest[0][0].lower()}{rest[0][1:]}", *rest[1:]])
+    return "\n".join([f"{lead}.", *rest])
 
 
 @encounter.command("log")
@@ -180,7 +189,7 @@ def log_text(doc: dict[str, Any]) -> str:
         lines.append(f"{word} {t['round']}, {t['actor']}'s turn" if t["actor"] else "initiative")
         for r in t["rulings"]:
             lines.append(f"  #{r['ruling']} {intent_line(r['command'], r['intent'])}")
-            lines += [f"      {line}" for line in ruling_lines([e for e in r["events"] if e["type"] not in OWN_EVENTS], fold=fold)]
+            lines += [f"      {line}" for line in ruling_lines([e for e in r["events"] if e["type"] not in OWN_EVENTS], fold=fold, system=doc["system"])]
             lines += [f"      {own_event(e['type'], e['data'], word)}" for e in r["events"] if e["type"] in OWN_EVENTS and e["type"] != "Opened"]
     return "\n".join(lines)
 

@@ -40,6 +40,7 @@ def log_lines(events: list[dict[str, Any]]) -> str:
     from ledger.describe import HpFold, event_line
 
     fold = HpFold()
+    system = next((str(e["data"].get("system")) for e in events if e["type"] == "CampaignCreated"), "")
     out: list[str] = []
     last = None
     for e in events:
@@ -51,7 +52,7 @@ def log_lines(events: list[dict[str, Any]]) -> str:
                 mark = f"  [RETRACTED by ruling {r['by']}, {r['actor']}, {r['at']}]"
             sess = f" session {e['session']}" if e["session"] else ""
             out.append(f"#{e['ruling']}{sess} {e['actor']} {e['at']}{mark}")
-        out.append(f"  {e['seq']:>5} {e['type']:<18} {event_line(e, fold.before(e))}".rstrip())
+        out.append(f"  {e['seq']:>5} {e['type']:<18} {event_line(e, fold.before(e), system)}".rstrip())
     return "\n".join(out) if out else "(no events)"
 
 
@@ -141,14 +142,22 @@ def session_text(doc: dict[str, Any]) -> str:
 @pass_app
 def undo(app: AppContext) -> None:
     """Retract the latest live ruling: the state becomes that of the history without it."""
-    app.wrote(app.ledger.undo(), lambda r: f"undid ruling {r['target']} ({r['command']})")
+    app.wrote(app.ledger.undo(), lambda r: restored(f"Undid ruling {r['target']} ({r['command']})", r))
 
 
 @click.command("redo")
 @pass_app
 def redo(app: AppContext) -> None:
     """Restore the latest undone ruling (only until a new ruling is made)."""
-    app.wrote(app.ledger.redo(), lambda r: f"redid ruling {r['target']} ({r['command']})")
+    app.wrote(app.ledger.redo(), lambda r: restored(f"Redid ruling {r['target']} ({r['command']})", r))
+
+
+def restored(lead: str, r: dict[str, Any]) -> str:
+    """`Undid ruling 8 (damage); Bob restored to HP 6.`: the lead, then every state it brought back."""
+    from ledger.describe import clause
+
+    states = [clause(e)[1] for e in r.get("events", []) if e["type"] == "StateRestored"]
+    return "; ".join([lead, *states]) + "."
 
 
 @click.command("verify")

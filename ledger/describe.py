@@ -107,7 +107,8 @@ def change(e: Event, before: int | None = None) -> str:
             return f"takes {d.get('amount')} subdual damage (subdual {(d.get('counters') or {}).get('subdual', '?')})"
         before = before if before is not None else e.get("hp_before", _derived(t, d))
         arrow = f"{label} {before} -> {d.get('hp')}" if before is not None else f"{label} -> {d.get('hp')}"
-        return arrow if before != d.get("hp") else f"{label} stays {d.get('hp')}"
+        faded = f", {d['subdual-faded']} subdual fades" if d.get("subdual-faded") else ""
+        return (arrow if before != d.get("hp") else f"{label} stays {d.get('hp')}") + faded
     if t == "ConditionImposed":
         return f"now {d.get('condition')}"
     if t == "ConditionRemoved":
@@ -135,7 +136,7 @@ def opening(e: Event) -> str:
     return who
 
 
-def clause(e: Event) -> tuple[str, str]:
+def clause(e: Event, system: str = "") -> tuple[str, str]:
     """A resolution or table event as (subject, words): `("Bruiser", "Ann hits Bruiser with blast (8 vs 3)")`."""
     t, d = e["type"], e.get("data") or {}
     who = e.get("character") or d.get("character") or d.get("for") or ""
@@ -158,7 +159,7 @@ def clause(e: Event) -> tuple[str, str]:
         return who, f"{who} restored to HP {s.get('hp')}" if d.get("active") and s else f"{who} restored"
     if t == "NoteRecorded":
         return who, str(d.get("note") or d.get("text") or "note")
-    return who, _table(t, d) or _generic(t, d, who)
+    return who, _table(t, d, system) or _generic(t, d, who)
 
 
 def _attack(d: Mapping[str, Any], who: str) -> tuple[str, str]:
@@ -259,7 +260,7 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
     return _generic("EffectResolved", d, who)
 
 
-def _table(t: str, d: Mapping[str, Any]) -> str:
+def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:
     """Campaign, session, encounter and undo events."""
     if t == "CampaignCreated":
         return f"campaign {d.get('name')} begins ({SYSTEMS.get(str(d.get('system')), d.get('system'))})"
@@ -272,8 +273,8 @@ def _table(t: str, d: Mapping[str, Any]) -> str:
         return f"encounter {d.get('number')} begins" + (f"; initiative: {order}" if order else "")
     if t in ("TurnAdvanced", "TurnDelayed", "DelayedTurnTaken", "ParticipantJoined"):
         lead = {"TurnDelayed": f"{d.get('name')} delays", "DelayedTurnTaken": f"{d.get('name')} takes the delayed turn",
-                "ParticipantJoined": f"{d.get('name')} joins the encounter"}.get(t, "")
-        turn = (f"round {d['round']}: " if "round" in d else "") + f"{_poss(d['current'])} turn" if d.get("current") else ""
+                "ParticipantJoined": f"{d.get('name')} joins the encounter{_joined_at(d)}"}.get(t, "")
+        turn = (f"{'page' if system == 'pnp' else 'round'} {d['round']}: " if "round" in d else "") + f"{_poss(d['current'])} turn" if d.get("current") else ""
         return "; ".join(p for p in (lead, turn) if p)
     if t == "EncounterEnded":
         return f"encounter {d.get('number')} ends"
@@ -290,12 +291,17 @@ def _table(t: str, d: Mapping[str, Any]) -> str:
     return ""
 
 
+def _joined_at(d: Mapping[str, Any]) -> str:
+    at = next((o.get("initiative") for o in d.get("order") or [] if o.get("name") == d.get("name")), None)
+    return f" at initiative {at}" if at is not None else ""
+
+
 def _generic(t: str, d: Mapping[str, Any], who: str) -> str:
     scalars = ", ".join(f"{k} {v}" for k, v in d.items() if k not in ("character", "for", "faces") and not isinstance(v, (dict, list)))
     return f"{who + ' ' if who else ''}{t}" + (f": {scalars}" if scalars else "")
 
 
-def event_line(e: Event, before: int | None = None) -> str:
+def event_line(e: Event, before: int | None = None, system: str = "") -> str:
     """One event on its own, as a line of a log or an export."""
     t, d = e["type"], e.get("data") or {}
     if t == "DiceRolled":
@@ -305,7 +311,7 @@ def event_line(e: Event, before: int | None = None) -> str:
     words = change(e, before)
     if words:
         return f"{e.get('character') or ''}: {words}".lstrip(": ")
-    return clause(e)[1]
+    return clause(e, system)[1]
 
 
 def raw_line(e: Event) -> str:
@@ -317,7 +323,7 @@ def raw_line(e: Event) -> str:
 
 
 # -- a whole ruling ----------------------------------------------------------------------------------
-def sentence(events: Iterable[Event], fold: HpFold | None = None) -> str:
+def sentence(events: Iterable[Event], fold: HpFold | None = None, system: str = "") -> str:
     """A ruling's outcome as one sentence: who did what to whom, the outcome, every HP and condition change."""
     fold = fold or HpFold()
     evs = list(events)
@@ -343,7 +349,7 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None) -> str:
             continue
         if starting and t in ("CheckResolved", "EffectResolved") and "initiative" in ((e.get("data") or {}).get("check"), *(e.get("data") or {})):
             continue  # the encounter's opening line gives every initiative
-        subject, text = clause(e)
+        subject, text = clause(e, system)
         if text:
             clauses.append((subject, text, []))
     if not clauses:
@@ -366,10 +372,10 @@ def _merged(fragments: list[str]) -> list[str]:
     return out
 
 
-def ruling_lines(events: Iterable[Event], *, verbose: bool = False, fold: HpFold | None = None) -> list[str]:
+def ruling_lines(events: Iterable[Event], *, verbose: bool = False, fold: HpFold | None = None, system: str = "") -> list[str]:
     """The sentence, then one line per die, then (verbose) every raw event."""
     evs = list(events)
-    lines = [sentence(evs, fold)]
+    lines = [sentence(evs, fold, system)]
     lines += [f"  {dice_line(e.get('data') or {})}" for e in evs if e["type"] == "DiceRolled"]
     if verbose:
         lines += [f"    {raw_line(e)}" for e in evs]

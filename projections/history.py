@@ -148,9 +148,9 @@ def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
 faces = show_faces  # one rendering of dice faces (ledger/dice.py)
 
 
-def describe(e: dict[str, Any]) -> str:
+def describe(e: dict[str, Any], system: str = "") -> str:
     """One plain-text line for an event (its `hp_before` was folded in by `load`)."""
-    return event_line(e, e.get("hp_before"))
+    return event_line(e, e.get("hp_before"), system)
 
 
 def outcome(e: dict[str, Any]) -> str:
@@ -180,7 +180,7 @@ def csv_rows(h: History) -> Iterator[list[Any]]:
                 _cell(r["command"]), _cell(e["character"] or ""), e["type"], _cell(d.get("name", "")) if dice else "",
                 d.get("notation", "") if dice else "", orjson.dumps(d["faces"]).decode() if "faces" in d else "",
                 _num(d.get("total")), d.get("source", "") if dice else "", _num(d.get("amount")), _num(d.get("hp")),
-                _cell(d.get("condition", "")), outcome(e), retracted_by, _cell(describe(e)), orjson.dumps(d).decode(),
+                _cell(d.get("condition", "")), outcome(e), retracted_by, _cell(describe(e, h.system)), orjson.dumps(d).decode(),
             ]
 
 
@@ -248,9 +248,9 @@ def round_heading(system: str, number: int | None) -> str:
     return f"{'Page' if system == 'pnp' else 'Round'} {number}" if number else "Before the first turn"
 
 
-def ruling_text(r: dict[str, Any]) -> tuple[str, list[str]]:
+def ruling_text(r: dict[str, Any], system: str = "") -> tuple[str, list[str]]:
     """A ruling's sentence (what happened) and its dice lines, from ledger/describe.py."""
-    lines = ruling_lines([e for e in r["events"] if e["type"] != "RulingRecorded"])
+    lines = ruling_lines([e for e in r["events"] if e["type"] != "RulingRecorded"], system=system)
     sentence = lines[0] if lines and not lines[0].startswith("  ") else ""
     return sentence, [x.strip() for x in lines[1 if sentence else 0:]]
 
@@ -275,7 +275,7 @@ def to_markdown(h: History, step: Step | None = None) -> str:
                 if block.encounter is not None:
                     out += [f"#### {round_heading(h.system, rnd.number)}", ""]
                 for r in rnd.rulings:
-                    out += _md_ruling(r)
+                    out += _md_ruling(r, h.system)
                     if step:
                         step(len(r["events"]))
                 out.append("")
@@ -289,7 +289,7 @@ def to_markdown(h: History, step: Step | None = None) -> str:
     return "\n".join(out)
 
 
-def _md_ruling(r: dict[str, Any]) -> list[str]:
+def _md_ruling(r: dict[str, Any], system: str) -> list[str]:
     """One ruling: its number and intent, who and when, the sentence, the dice; struck through if retracted."""
     head = f"#{r['ruling']} {intent_line(r['command'], r['intent'])}"
     head = f"~~{_md(head)}~~" if r["retracted"] else f"**{_md(head)}**"
@@ -297,7 +297,7 @@ def _md_ruling(r: dict[str, Any]) -> list[str]:
     if r["retracted"]:
         x = r["retracted"]
         lines.append(f"  - **Retracted** by ruling {x['by']} ({_md(x['actor'])}, {x['at']}).")
-    sentence, dice = ruling_text(r)
+    sentence, dice = ruling_text(r, system)
     if sentence:
         lines.append(f"  - {_md(sentence)}")
     for d in dice:

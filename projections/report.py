@@ -79,7 +79,7 @@ def _dice_item(line: str) -> str:
     return f"<li>{escape(head)} <code>[{escape(faces)}]</code>{escape(tail)}</li>"
 
 
-def _ruling(r: dict[str, Any]) -> str:
+def _ruling(r: dict[str, Any], system: str) -> str:
     """One ruling as an article: number and intent, who and when, the sentence, the dice."""
     cls = "ruling retracted" if r["retracted"] else "ruling"
     out = [f'<article class="{cls}" id="r{r["ruling"]}"><h4>#{r["ruling"]} {escape(intent_line(r["command"], r["intent"]))}</h4>',
@@ -87,7 +87,7 @@ def _ruling(r: dict[str, Any]) -> str:
     if r["retracted"]:
         x = r["retracted"]
         out.append(f'<div class="note">Retracted by ruling {x["by"]} ({escape(str(x["actor"]))}, {escape(str(x["at"]))})</div>')
-    sentence, dice = ruling_text(r)
+    sentence, dice = ruling_text(r, system)
     if sentence:
         out.append(f'<p class="said">{escape(sentence)}</p>')
     if dice:
@@ -132,7 +132,7 @@ def to_html(h: History, step: Step | None = None) -> str:
                 if block.encounter is not None:
                     out.append(f'<h4 class="round">{escape(round_heading(h.system, rnd.number))}</h4>')
                 for r in rnd.rulings:
-                    out.append(_ruling(r))
+                    out.append(_ruling(r, h.system))
                     if step:
                         step(len(r["events"]))
             if block.encounter is not None:
