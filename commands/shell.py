@@ -138,6 +138,8 @@ def _global_args(app: AppContext) -> list[str]:
         out += ["--as", app.actor]
     if app.as_json:
         out.append("--json")
+    if app.verbose:
+        out.append("--verbose")
     return out
 
 

@@ -14,8 +14,7 @@ from typing import Any
 import orjson
 from sqlalchemy import select
 
-from ledger.describe import QUIET, SYSTEMS, HpFold, event_line, intent_line, ruling_lines
-from ledger.dice import show_faces
+from ledger.describe import SYSTEMS, HpFold, event_line, intent_line, ruling_lines
 from ledger.errors import NotFound
 from projections import queries
 from projections.db import ReadSide, encounter_log, hp_timeline, rulings, sheets
@@ -145,9 +144,6 @@ def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
 
 
 # -- describing one event (ledger/describe.py says it; these are the exports' views of it) --------
-faces = show_faces  # one rendering of dice faces (ledger/dice.py)
-
-
 def describe(e: dict[str, Any], system: str = "") -> str:
     """One plain-text line for an event (its `hp_before` was folded in by `load`)."""
     return event_line(e, e.get("hp_before"), system)
@@ -160,11 +156,6 @@ def outcome(e: dict[str, Any]) -> str:
         return "hit" if d["hit"] else "miss"
     value = d.get("outcome") or d.get("result")
     return str(value) if value is not None else ""
-
-
-def visible(e: dict[str, Any]) -> bool:
-    """Whether an event gets its own line in Markdown and HTML (some only repeat another)."""
-    return e["type"] not in QUIET
 
 
 # -- CSV --------------------------------------------------------------------------------------------
