@@ -21,7 +21,7 @@ def test_a_full_hnh_encounter_runs_turn_by_turn(cli: Cli):
     assert [(e["name"], e["initiative"]) for e in start["order"]] == [("Ann", 3), ("Bob", 1), ("Thugs", -6)]
     cli.ok("attack", "Ann", "Thugs", "--rank", "4")
     assert cli.json("encounter", "next")["current"] == "Bob"
-    assert cli.ok("encounter", "next").stdout.startswith("ruling 8: Round 1: Thugs' turn.")
+    assert cli.ok("encounter", "next").stdout.startswith("ruling 8: Round 1: Thugs' turn; Thugs: no longer surprised.\n")
     assert "surprised" not in cli.json("character", "show", "Thugs")["conditions"]  # conditions.txt, Surprised
     doc = cli.json("encounter", "show")
     assert (doc["round"], doc["current"]) == (1, "Thugs")
