@@ -182,3 +182,24 @@ def test_a_long_intent_is_one_line(cli: Cli) -> None:
     md = cli.ok("export", "--format", "md").stdout
     head = next(x for x in md.splitlines() if x.startswith("- **#2"))
     assert len(head) < 240 and "{" not in head, head
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("character", "list"), ("character", "show", "Ann"), ("log", "-n", "2"), ("timeline", "Ann"), ("verify",),
+        ("encounter", "show"), ("session", "show", "1"), ("why", "Ann", "hp"),
+    ],
+)
+def test_json_after_any_reading_command_is_the_same_document(hnh: Cli, args: tuple[str, ...]) -> None:
+    """CLI.md, second round: `--json` may come after the command; the document is the one `--json` before it gives."""
+    hnh.ok("session", "start", "Night")
+    hnh.ok("encounter", "start", "Ann", "Bruiser", "--roll", "Ann=+,0,0", "--roll", "Bruiser=0,0,0")
+    hnh.ok("damage", "Ann", "--amount", "2")
+    assert orjson.loads(hnh.ok(*args, "--json").stdout) == orjson.loads(hnh.ok("--json", *args).stdout)
+
+
+def test_json_after_a_writing_command_prints_the_ruling(hnh: Cli) -> None:
+    """CLI.md: every command that appends prints the ruling's number; with --json after it too."""
+    for n, args in enumerate([("roll", "3dF", "--roll", "roll=+,0,0"), ("session", "start", "Two"), ("undo",), ("redo",)], start=5):
+        assert orjson.loads(hnh.ok(*args, "--json").stdout)["ruling"] == n
