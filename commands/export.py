@@ -78,10 +78,10 @@ def bar(app: AppContext, show: bool, length: int, label: str) -> Iterator[Callab
 
 @click.command("export")
 @click.option("--format", "fmt", default=None, metavar="FORMAT", help="jsonl (lossless, for import), csv, md (Markdown) or html; default: from -o's extension.")
-@click.option("--session", type=int, default=None, help="Only play session N (csv, md, html).")
+@click.option("--session", default=None, metavar="N|current", help="Only play session N, or `current` for the open one (csv, md, html).")
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE (whole or not at all) instead of stdout.")
 @pass_app
-def export(app: AppContext, fmt: str | None, session: int | None, output: str | None) -> None:
+def export(app: AppContext, fmt: str | None, session: str | None, output: str | None) -> None:
     """Export the history: every event as lossless JSONL, a CSV for spreadsheets, Markdown, or an HTML report.
 
     The HTML page is self-contained (inline styles and SVG HP charts, no scripts, no network). JSONL is the
@@ -113,10 +113,10 @@ def _export_jsonl(app: AppContext, output: str | None, to_file: bool) -> Any:
         return export_jsonl(recorder, out, exported_at=now_iso(), step=step)
 
 
-def _export_view(app: AppContext, kind: str, session: int | None, output: str | None, to_file: bool) -> dict[str, Any]:
-    from projections import history, report
+def _export_view(app: AppContext, kind: str, session: str | None, output: str | None, to_file: bool) -> dict[str, Any]:
+    from projections import history, queries, report
 
-    h = history.load(app.read, session)
+    h = history.load(app.read, queries.session_number(app.read, session))
     render = {"csv": history.to_csv, "md": history.to_markdown, "html": report.to_html}[kind]
     with output_file(output) as out:
         with bar(app, to_file, h.events, "exporting") as step:

@@ -90,3 +90,13 @@ def test_html_groups_the_same_way_and_charts_minion_losses(fight: Cli) -> None:
     assert re.search(r"<h4 class=\"round\">Round 2</h4>.*#15 encounter join", html, re.S)
     assert "<figcaption>Grunts: 2 of 3 left</figcaption>" in html
     assert "Ann critically hits Bruiser (9 vs 3)" in html
+
+
+def test_export_of_the_current_session(fight: Cli) -> None:
+    """Issue 13 item 5: `--session current` names the open session; with none open it is refused (exit 2)."""
+    r = fight("export", "--format", "md", "--session", "current")
+    assert r.exit_code == 2 and r.stderr.startswith("error: no play session is open")
+    fight.ok("session", "start", "Aftermath")
+    fight.ok("condition", "add", "Ann", "dazed")
+    md = fight.ok("export", "--format", "md", "--session", "current").stdout
+    assert md.startswith("# Bay City: session 2, Aftermath") and "Ann: now dazed." in md and "Harbour brawl" not in md
