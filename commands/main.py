@@ -31,6 +31,7 @@ LAZY: dict[str, tuple[str, ...]] = {
     "retract": ("audit",), "why": ("audit",), "encounter": ("encounter",),
     "log": ("history",), "timeline": ("history",), "undo": ("history",), "redo": ("history",), "verify": ("history",),
     "rebuild": ("history",), "export": ("export",), "import": ("export",), "demo": ("demo",), "play": ("shell",),
+    "serve": ("serve",),
 }
 
 
