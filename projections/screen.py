@@ -132,7 +132,9 @@ def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str]) -> lis
     out = []
     for r in found:
         evs = by_ruling.get(r["number"], [])
-        secret = not vis.gm and _touches(r, evs, hidden_names)
+        secret = not vis.gm and _names_hidden(r, hidden_names)
+        if not vis.gm:
+            evs = [e for e in evs if (e["character"] or "").casefold() not in hidden_names]
         out.append({
             "number": r["number"],
             "actor": r["actor"],
@@ -144,12 +146,11 @@ def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str]) -> lis
     return out
 
 
-def _touches(r: Any, evs: list[dict[str, Any]], hidden_names: set[str]) -> bool:
-    """Whether a ruling concerns a hidden GM sheet (its intent names one, or an event is on one)."""
+def _names_hidden(r: Any, hidden_names: set[str]) -> bool:
+    """Whether a ruling's intent names a hidden GM sheet (`spend GM adversity 2`): players see only that the GM ruled."""
     if not hidden_names:
         return False
-    named = {str(v).casefold() for v in (r["intent"] or {}).values() if isinstance(v, str)}
-    return bool(named & hidden_names) or any((e["character"] or "").casefold() in hidden_names for e in evs)
+    return any(isinstance(v, str) and v.strip().casefold() in hidden_names for v in (r["intent"] or {}).values())
 
 
 def sentence(r: Any, events: list[dict[str, Any]], vis: Visibility, pcs: set[str]) -> str:
