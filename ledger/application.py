@@ -21,6 +21,7 @@ from ledger.aggregates import (
 from ledger import deciders
 from ledger.deciders import decider
 from ledger.dice import DiceBox
+from ledger.dice_secrets import DiceSecrets, new_secret, reveal, session_dice
 from ledger.encounters import EncounterCommands
 from ledger.play import PlayCommands
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError
@@ -53,6 +54,7 @@ class Ledger(PlayCommands, EncounterCommands):
         self.seed = seed
         self._store: EventStore | None = None
         self._lock = WriterLock(self.target)
+        self.dice_secrets = DiceSecrets(self.target)
 
     @property
     def store(self) -> EventStore:
@@ -132,7 +134,7 @@ class Ledger(PlayCommands, EncounterCommands):
     def _draft(
         self, campaign: Campaign | None, number: int, kind: str, command: str, intent: dict[str, Any], rolls: Any
     ) -> Draft:
-        box = DiceBox(entered=dict(rolls or {}), seed=self.seed, salt=str(number))
+        box = DiceBox(entered=dict(rolls or {}), seed=self.seed, salt=str(number), ruling=number, **session_dice(self.dice_secrets, campaign))
         return Draft(
             self.store, campaign, number, kind=kind, command=command, intent=intent, actor=self.actor, at=now_iso(), dice=box
         )
@@ -193,13 +195,22 @@ class Ledger(PlayCommands, EncounterCommands):
             raise Conflict(f"{self.target.describe()} already holds a campaign") from None
         return {"ruling": 1, "system": system, "name": title}
 
-    def start_session(self, title: str | None = None) -> dict[str, Any]:
-        """Open a play session."""
-        return self.rule("session start", {"title": title})
+    def start_session(self, title: str | None = None, *, commit_dice: bool = False) -> dict[str, Any]:
+        """Open a play session; with commit_dice, draw its dice secret and record only its commitment."""
+        if not commit_dice:
+            return self.rule("session start", {"title": title})
+        secret, commitment = new_secret()
+        self.dice_secrets.put(commitment, secret)
+        try:
+            return self.rule("session start", {"title": title, "commitment": commitment})
+        except BaseException:
+            self.dice_secrets.drop(commitment)
+            raise
 
     def end_session(self) -> dict[str, Any]:
-        """Close the open play session."""
-        return self.rule("session end", {})
+        """Close the open play session, revealing its dice secret if it committed one."""
+        secret = session_dice(self.dice_secrets, self.campaign()).get("secret")
+        return self.rule("session end", {"reveal": secret.hex()} if secret else {})
 
     # -- characters -------------------------------------------------------------------------
     def add_character(
@@ -357,10 +368,12 @@ def _session_start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     number = len(d.campaign.domain["sessions"]) + 1
     title = i.get("title") or f"Session {number}"
     d.campaign_event(Campaign.SessionStarted, number=number, title=title, at=d.at)
+    if i.get("commitment"):
+        d.campaign_event(Campaign.DiceCommitted, number=number, commitment=i["commitment"])
     from ledger.play import start_of_issue
 
     start_of_issue(d)
-    return {"session": number, "title": title}
+    return {"session": number, "title": title, **({"commitment": i["commitment"]} if i.get("commitment") else {})}
 
 
 @decider("session end")
@@ -369,7 +382,7 @@ def _session_end(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     if number is None:
         raise Conflict("no session is open", "start one: ledger session start")
     d.campaign_event(Campaign.SessionEnded, number=number, at=d.at)
-    return {"session": number}
+    return {"session": number, **reveal(d, number, i.get("reveal"))}
 
 
 @decider("character add")

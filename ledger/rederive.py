@@ -10,13 +10,14 @@ the retraction, the amended outcomes and the restored states as new events. Noth
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from ledger import deciders
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Ruling, folds, live_records, payload, ruling_id
 from ledger.dice import DiceBox, DiceSpec, Roll
+from ledger.dice_secrets import session_dice
 from ledger.errors import Conflict, LedgerError, NotFound
 from ledger.ruling import Draft
 
@@ -84,9 +85,9 @@ class ReplayDice:
         else:
             key = f"{self.number}.{name}"
             old = self.fixed.get(key)
-            roll = Roll(name, spec, old.faces, old.source) if old and len(old.faces) == spec.count else self.box.take(key, spec)
-            roll = Roll(name, spec, roll.faces, roll.source)
-            self.new.append(Roll(key, spec, roll.faces, roll.source))
+            roll = replace(old, spec=spec) if old and len(old.faces) == spec.count else self.box.take(key, spec)
+            roll = replace(roll, name=name, spec=spec, used=True)
+            self.new.append(replace(roll, name=key))
         self.taken[name] = roll
         return roll
 
@@ -109,7 +110,8 @@ class Rederiver:
         self.campaign = campaign
         self.target = target
         self.number = campaign.rulings + 1
-        self.box = DiceBox(entered=entered, seed=ledger.seed, salt=f"retract/{self.number}")
+        self.box = DiceBox(entered=entered, seed=ledger.seed, salt=f"retract/{self.number}", ruling=self.number,
+                           **session_dice(ledger.dice_secrets, campaign))
         self.fixed = fixed
         self.histories: dict[UUID, list[Any]] = {}
         hyp = copy.copy(campaign)
