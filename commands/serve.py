@@ -91,7 +91,6 @@ class Screen:
         p = page(self.app.read, Visibility(gm=True) if gm else self.players)
         for i, h in enumerate(p["heroes"]):
             h["svg"] = Markup(chart(h, PALETTE[i % len(PALETTE)], _span(h["points"]))) if h["points"] else ""
-        p["commitment"] = _commitment(self.app, p)
         return p
 
     def render(self, gm: bool, *, whole: bool, token: str | None = None) -> tuple[int, str]:
@@ -209,12 +208,6 @@ def sse(head: int, html: str) -> str:
 
 def _span(points: list[dict[str, Any]]) -> tuple[int, int]:
     return (points[0]["ruling"], points[-1]["ruling"]) if points else (0, 0)
-
-
-def _commitment(app: AppContext, p: dict[str, Any]) -> str | None:
-    """The open session's dice commitment, if it has one (ledger/commitment.py)."""
-    session = p.get("session")
-    return session.get("commitment") if session else None
 
 
 def register(cli: click.Group) -> None:

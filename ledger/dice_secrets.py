@@ -76,7 +76,7 @@ def session_dice(secrets: DiceSecrets, campaign: Any) -> dict[str, Any]:
     number = campaign.open_session if campaign is not None else None
     if number is None:
         return {}
-    entry = next((s for s in campaign.domain["sessions"] if s["number"] == number), {})
+    entry: dict[str, Any] = next((s for s in campaign.domain["sessions"] if s["number"] == number), {})
     commitment = entry.get("commitment")
     if not commitment:
         return {}
@@ -99,7 +99,7 @@ def reveal(d: Any, number: int, secret_hex: str | None) -> dict[str, Any]:
     from ledger.aggregates import Campaign
     from ledger.commitment import commit
 
-    entry = next((s for s in d.campaign.domain["sessions"] if s["number"] == number), {})
+    entry: dict[str, Any] = next((s for s in d.campaign.domain["sessions"] if s["number"] == number), {})
     commitment = entry.get("commitment")
     if not commitment:
         return {}

@@ -71,6 +71,7 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
         created = conn.execute(select(log.c.data).where(log.c.type == "CampaignCreated").limit(1)).first()
         session = conn.execute(select(sessions).order_by(sessions.c.number.desc()).limit(1)).mappings().first()
         hidden = hidden_sheets(conn)
+        commitment = _commitment(conn, session["number"]) if session is not None and session["ended"] is None else None
         heroes = [r[0] for r in conn.execute(select(sheets.c.name, sheets.c.sheet).where(sheets.c.active).order_by(sheets.c.added)).all()
                   if (r[1] or {}).get("pc")]
     data = (created[0] if created else None) or {}
@@ -88,6 +89,7 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
         "gm": vis.gm,
         "campaign": {"name": data.get("name", "Campaign"), "system": system, "system_name": SYSTEMS.get(system, system)},
         "session": dict(session) if session is not None and session["ended"] is None else None,
+        "commitment": commitment,
         "hp_label": "Health" if system == "pnp" else "HP",
         "round_word": round_word(system),
         "tracker": enc,
@@ -98,6 +100,13 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
     if vis.gm:
         out["gm_sheets"] = [queries.sheet_json(r) for r in _sheet_rows(read, list(hidden))]
     return out
+
+
+def _commitment(conn: Any, number: int) -> str | None:
+    """The open session's dice commitment (the latest live DiceCommitted for it), for players to note."""
+    dead = queries.retracted_rulings(conn)
+    rows = conn.execute(select(log.c.ruling, log.c.data).where(log.c.type == "DiceCommitted").order_by(log.c.seq.desc())).all()
+    return next((str(d["commitment"]) for r, d in rows if r not in dead and d.get("number") == number), None)
 
 
 def _sheet_rows(read: ReadSide, ids: list[str]) -> list[Any]:

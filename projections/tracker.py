@@ -89,9 +89,8 @@ def text(v: dict[str, Any]) -> str:
     for e in v["order"]:
         name = e["name"] + (f" x{e['count']}" if "count" in e else "")
         hp = "" if e["hp"] is None else f"{e['hp']}/{e['max_hp']}"
-        marks = set(e["marks"])
-        notes = [m.upper() for m in e["marks"]] + [c for c in e["conditions"] if c not in marks]
-        rows.append((">" if e["up"] else " ", name, str(e["initiative"]), hp, ", ".join(notes)))
+        shown = [m.upper() for m in e["marks"]] + [c for c in e["conditions"] if c not in e["marks"]]
+        rows.append((">" if e["up"] else " ", name, str(e["initiative"]), hp, ", ".join(shown)))
     widths = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in enumerate(("", "name", "init", hp_label, ""))]
     lines = [head, f"  {'':1} {'name':<{widths[1]}}  {'init':>{widths[2]}}  {hp_label:>{widths[3]}}  conditions"]
     for up, name, init, hp, notes in rows:

@@ -131,3 +131,13 @@ def test_serve_on_an_empty_folder_is_one_error_line(tmp_path: Path):
     cli = Cli(str(tmp_path / "none.ledger"))
     r = cli("serve", "--port", "0")
     assert r.exit_code == 2 and r.stderr.startswith("error: no campaign")
+
+
+def test_the_page_shows_the_sessions_dice_commitment(cli: Cli, db: str):
+    """Issue 16, 4: players can note the open session's dice commitment on the screen."""
+    fight(cli)
+    out = cli.ok("session", "start", "--commit-dice").stdout
+    commitment = out.strip().rsplit(" ", 1)[1]
+    with serving(db) as server:
+        html = server.get("/")[1]
+    assert f'<code aria-label="SHA-256 commitment">{commitment}</code>' in html
