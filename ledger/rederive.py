@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from ledger import deciders
+from ledger.deciders.table import decider_of
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Ruling, folds, live_records, payload, ruling_id
 from ledger.dice import DiceBox, DiceSpec, Roll
 from ledger.errors import Conflict, LedgerError, NotFound
 from ledger.ruling import Draft
 
 if TYPE_CHECKING:
-    from ledger.application import Ledger
+    from ledger.store import EventStore
 
 META = ("undo", "redo")
 Records = list[dict[str, Any]]
@@ -103,13 +103,14 @@ def current_fields(aggregate: Any) -> dict[str, Any]:
 class Rederiver:
     """Plans (and lets the caller commit) the retraction of one ruling."""
 
-    def __init__(self, ledger: Ledger, campaign: Campaign, target: int, entered: dict[str, str], fixed: dict[str, Roll]) -> None:
-        self.ledger = ledger
-        self.store = ledger.store
+    def __init__(
+        self, store: EventStore, seed: int | None, campaign: Campaign, target: int, entered: dict[str, str], fixed: dict[str, Roll]
+    ) -> None:
+        self.store = store
         self.campaign = campaign
         self.target = target
         self.number = campaign.rulings + 1
-        self.box = DiceBox(entered=entered, seed=ledger.seed, salt=f"retract/{self.number}")
+        self.box = DiceBox(entered=entered, seed=seed, salt=f"retract/{self.number}")
         self.fixed = fixed
         self.histories: dict[UUID, list[Any]] = {}
         hyp = copy.copy(campaign)
@@ -205,7 +206,7 @@ class Rederiver:
         )
         sim.loader = self.load
         try:
-            deciders.get(ruling.command)(sim, dict(ruling.intent))
+            decider_of(ruling.command)(sim, dict(ruling.intent))
         except LedgerError as e:
             self.world = saved
             return [], e.message, []
