@@ -14,10 +14,9 @@ from typing import Any, ClassVar, Literal
 
 from ledger.dice import Dice, DiceSpec, parse_notation
 from ledger.errors import BadInput
-from ledger.rules.options import Opt, parse_options, suggest
+from ledger.rules.options import Opt, Role, parse_options, suggest
 from ledger.sheet import Effect, Sheet, Value
 
-Role = Literal["actor", "other", "-"]  # whose a named roll is: the acting character, the other one, or no one's
 Perform = Callable[[Sheet, "Sheet | None", Mapping[str, Any], Dice], list[Effect]]
 
 

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from ledger.errors import BadInput
 
 Kind = Literal["flag", "int", "choice", "names", "ints", "text", "dice"]
+Role = Literal["actor", "other", "-"]  # whose a named roll is: the acting character, the other one, or no one's
 WHOLE = 1_000_000  # the default bound of a whole-number option: far beyond any rank, bonus or count at a table
 TRUE = frozenset({"yes", "true", "on", "y", "1"})
 FALSE = frozenset({"no", "false", "off", "n", "0"})

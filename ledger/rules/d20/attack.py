@@ -23,24 +23,13 @@ from ledger.rules.d20.core import (
     require_able,
     require_alive,
 )
+from ledger.rules.d20.options import CHARGE_ATTACK, CRITICAL_MULTIPLIER, FISTS, FREE_ATTACKS, MODIFIERS
 from ledger.sheet import Effect, Sheet
 
-FISTS = "1d4"  # To Attack: "Fists are considered 1d4 subdual"
-CRITICAL_MULTIPLIER = 2  # docs/interpretations.md (d20 Supers): the text's "see Weapons" is not part of the text
 FIREARM_CLOSE_BONUS = 3  # "+3 attack if you are 10 ft. from the opponent or less"
-CHARGE_ATTACK = 2  # Charge: "+2 to Attack rolls"
 CHARGE_DR_PENALTY = -2  # Charge: "lose -2 to DR"
 
-# COMBAT MODIFIERS (to attack rolls). "defender-running" counts against ranged attacks only.
-MODIFIERS = {
-    "flanking": 2,
-    "high-ground": 1,
-    "invisible": 2,
-    "defender-sitting": 2,
-    "defender-climbing": -2,
-    "defender-running": -2,
-    "charging": CHARGE_ATTACK,
-}
+# COMBAT MODIFIERS (options.py MODIFIERS): "defender-running" counts against ranged attacks only.
 RANGED_ONLY = frozenset({"defender-running"})
 
 # Two Weapon Fighting: (primary hand, off hand) penalties.
@@ -65,10 +54,6 @@ LIGHT_WEAPONS = frozenset(
         "tomahawk",
     }
 )
-FREE_ATTACKS = ("unaware", "moved-within-5ft")
-
-
-
 @dataclass(frozen=True)
 class Weapon:
     """What the attack deals: dice, the ability it adds, firearm and subdual flags."""

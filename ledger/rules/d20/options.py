@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
-from ledger.rules.d20.attack import CRITICAL_MULTIPLIER, FISTS, FREE_ATTACKS, MODIFIERS
 from ledger.rules.d20.core import COVER
-from ledger.rules.options import Opt
+from ledger.rules.options import Opt, Role
 
 T = "d20-supers.txt"
 RANGES = ("close", "melee", "ranged")
+FISTS = "1d4"  # To Attack: "Fists are considered 1d4 subdual"
+CRITICAL_MULTIPLIER = 2  # docs/interpretations.md (d20 Supers): the text's "see Weapons" is not part of the text
+CHARGE_ATTACK = 2  # Charge: "+2 to Attack rolls"
+# COMBAT MODIFIERS (to attack rolls)
+MODIFIERS = {
+    "flanking": 2,
+    "high-ground": 1,
+    "invisible": 2,
+    "defender-sitting": 2,
+    "defender-climbing": -2,
+    "defender-running": -2,
+    "charging": CHARGE_ATTACK,
+}
+FREE_ATTACKS = ("unaware", "moved-within-5ft")
 
 ATTACK: tuple[Opt, ...] = (
     Opt("damage", "dice", f"the weapon's dice, e.g. 1d8 or 2d6+1 (fists: {FISTS} subdual)", f"{T}, To Attack", default=FISTS, named=True),
@@ -40,3 +53,12 @@ MOVE: tuple[Opt, ...] = (
     Opt("speed", "int", "normal speed in feet this round, as modified by armor (default: the `speed` trait, else 30)", f"{T}, Attacks", lo=0),
 )
 OPTIONS: dict[str, tuple[Opt, ...]] = {"attack": ATTACK, "check": CHECK, "recover": RECOVER}
+
+ACTIONS: dict[str, tuple[Opt, ...]] = {"run": MOVE, "charge": MOVE}
+
+# Whose each named roll of a command is: the acting character, the other one, or no one's ('-').
+ROLLS: dict[str, dict[str, Role]] = {
+    "attack": {"attack": "actor", "confirm": "actor", "death": "actor", "damage": "actor"},
+    "check": {"check": "actor", "opposed": "other"},
+}
+ACTION_ROLLS: dict[str, dict[str, Role]] = {}

@@ -87,13 +87,10 @@ class D20(RuleSystem):
     core_traits = (*ABILITIES, "hp", "armor", "attack", "dn")
     conditions = CONDITIONS
     options = declared.OPTIONS
-    rolls = {
-        "attack": {"attack": "actor", "confirm": "actor", "death": "actor", "damage": "actor"},
-        "check": {"check": "actor", "opposed": "other"},
-    }
+    rolls = declared.ROLLS
     actions = {
-        "run": Action("run", "run 4 x speed; no attack until the next turn", _run, "d20-supers.txt, Attacks", declared.MOVE),
-        "charge": Action("charge", "a run with +2 to attack and -2 to DR until the next turn", _charge, "d20-supers.txt, Attacks", declared.MOVE),
+        "run": Action("run", "run 4 x speed; no attack until the next turn", _run, "d20-supers.txt, Attacks", declared.ACTIONS["run"]),
+        "charge": Action("charge", "a run with +2 to attack and -2 to DR until the next turn", _charge, "d20-supers.txt, Attacks", declared.ACTIONS["charge"]),
     }
     ties_descending = True  # tie_break_key: higher Dex modifier, then Dex score
 

@@ -17,15 +17,10 @@ from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
 from ledger.rules.hnh.checks import Rolled, active_defense, check_penalty, degrees, find_power, roll_check
 from ledger.rules.hnh.conditions import effective, require_able
 from ledger.rules.hnh.health import minion_rules, resolve_damage
+from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
 from ledger.sheet import Effect, Sheet, apply_all
 
-RANGES = ("close", "ranged", "medium", "long", "beyond", "perception", "area")
 RANGE_PENALTY = {"close": 0, "ranged": 0, "medium": -1, "long": -2}
-COVER = {"none": 0, "partial": -1, "total": -2}
-MANEUVERS = ("accurate", "all-out", "defensive", "power", "charge", "aim", "finishing", "slam", "team", "aid")
-
-
-
 @dataclass(frozen=True)
 class Weapon:
     """What the attacker strikes with."""

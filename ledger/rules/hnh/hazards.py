@@ -15,10 +15,10 @@ from ledger.errors import BadInput, ImpossibleAction
 from ledger.rules.hnh.checks import degrees
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
 from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, passive_roll, resolve_damage, set_hp
+from ledger.rules.hnh.options import INTERVALS
 from ledger.sheet import Effect, Sheet, apply_all
 
 KINDS = ("heat", "cold", "starvation", "thirst", "suffocation", "falling", "decompression", "vacuum")
-INTERVALS = {"uncomfortable": "1 hour", "intense": "10 minutes", "extreme": "1 minute"}
 DEADLY_DAYS = {"thirst": 3, "starvation": 7}  # "die after either 3 days without water or 7 days without food"
 GRACE_DAYS = {"thirst": 1, "starvation": 3}  # "without water for a day ... without food for three days"
 SUSTENANCE_INTERVAL = {"thirst": "1 hour", "starvation": "4 hours"}

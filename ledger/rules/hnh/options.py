@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from ledger.rules.hnh.afflictions import FLAGS
-from ledger.rules.hnh.combat import COVER, MANEUVERS, RANGES
-from ledger.rules.hnh.hazards import INTERVALS
-from ledger.rules.options import Opt
+from ledger.rules.options import Opt, Role
 
 GP = "hnh-site/gameplay.txt"
 CONCEALMENT = ("none", "partial", "total")
+RANGES = ("close", "ranged", "medium", "long", "beyond", "perception", "area")
+COVER = {"none": 0, "partial": -1, "total": -2}
+MANEUVERS = ("accurate", "all-out", "defensive", "power", "charge", "aim", "finishing", "slam", "team", "aid")
+FLAGS = ("cumulative", "progressive", "regressive", "unrecoverable")
+INTERVALS = {"uncomfortable": "1 hour", "intense": "10 minutes", "extreme": "1 minute"}
 
 ATTACK: tuple[Opt, ...] = (
     Opt("with", "text", "the power attacking, or unarmed/strength, or a trait to attack with (then give rank)", f"{GP}, Attack Check", default="unarmed", named=True),
@@ -67,3 +69,14 @@ AFFLICTION: tuple[Opt, ...] = (
     *(Opt(f, "flag", f"the Affliction is {f}", "hnh-site/effect-affliction.txt, Extras and Flaws") for f in FLAGS),
 )
 OPTIONS: dict[str, tuple[Opt, ...]] = {"attack": ATTACK, "check": CHECK, "damage": DAMAGE, "recover": RECOVER, "hazard": HAZARD}
+ACTIONS: dict[str, tuple[Opt, ...]] = {"affliction": AFFLICTION}
+
+# Whose each named roll of a command is: the acting character, the other one, or no one's ('-').
+ROLLS: dict[str, dict[str, Role]] = {
+    "attack": {"attack": "actor", "defense": "other", "power": "actor", "toughness": "other", "slam-power": "other", "slam-toughness": "actor"},
+    "check": {"check": "actor", "against": "other"},
+    "damage": {"power": "-", "toughness": "other"},
+    "recover": {"treatment": "actor"},
+    "hazard": {"fortitude": "actor", "power": "actor", "toughness": "actor"},
+}
+ACTION_ROLLS: dict[str, dict[str, Role]] = {"affliction": {"power": "actor", "resist": "other", "toughness": "other"}}

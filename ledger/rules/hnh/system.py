@@ -58,17 +58,11 @@ class HnH(RuleSystem):
     core_traits = (*ABILITIES, *DEFENSES)
     conditions = CONDITIONS
     options = declared.OPTIONS
-    rolls = {
-        "attack": {"attack": "actor", "defense": "other", "power": "actor", "toughness": "other", "slam-power": "other", "slam-toughness": "actor"},
-        "check": {"check": "actor", "against": "other"},
-        "damage": {"power": "-", "toughness": "other"},
-        "recover": {"treatment": "actor"},
-        "hazard": {"fortitude": "actor", "power": "actor", "toughness": "actor"},
-    }
+    rolls = declared.ROLLS
     actions = {
         "affliction": Action(
             "affliction", "an Affliction without an attack check: the target resists (rolls power, resist)", _affliction,
-            "hnh-site/effect-affliction.txt", declared.AFFLICTION, {"power": "actor", "resist": "other", "toughness": "other"}, "needed",
+            "hnh-site/effect-affliction.txt", declared.ACTIONS["affliction"], declared.ACTION_ROLLS["affliction"], "needed",
         ),
     }
     turn_rolls = ("fortitude", "power", "toughness", "ongoing-")

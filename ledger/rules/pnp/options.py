@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.rules.options import Opt
+from ledger.rules.options import Opt, Role
 from ledger.rules.pnp.core import EFFECT_CONDITIONS, RANGES
 
 T = "prowlers-and-paragons.txt"
@@ -40,3 +40,11 @@ MOVE: tuple[Opt, ...] = (
     Opt("travel-power", "flag", "the move uses a Travel Power", f"{T}, Range and Movement"),
 )
 OPTIONS: dict[str, tuple[Opt, ...]] = {"attack": ATTACK, "check": CHECK}
+ACTIONS: dict[str, tuple[Opt, ...]] = {"chase": CHASE, "move": MOVE}
+
+# Whose each named roll of a command is: the acting character, the other one, or no one's ('-').
+ROLLS: dict[str, dict[str, Role]] = {
+    "attack": {"attack": "actor", "defense": "other", "reroll": "actor"},
+    "check": {"check": "actor", "against": "other", "reroll": "actor"},
+}
+ACTION_ROLLS: dict[str, dict[str, Role]] = {"chase": {"chase": "actor", "against": "other", "reroll": "actor"}}

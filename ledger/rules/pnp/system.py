@@ -57,16 +57,13 @@ class PnP(RuleSystem):
     core_traits: tuple[str, ...] = ABILITIES
     conditions = CONDITIONS
     options = declared.OPTIONS
-    rolls = {
-        "attack": {"attack": "actor", "defense": "other", "reroll": "actor"},
-        "check": {"check": "actor", "against": "other", "reroll": "actor"},
-    }
+    rolls = declared.ROLLS
     actions = {
         "chase": Action(
             "chase", "a chase: the actor rolls against --against with Agility or Travel Powers", _chase,
-            "prowlers-and-paragons.txt, Range and Movement", declared.CHASE, {"chase": "actor", "against": "other", "reroll": "actor"}, "needed",
+            "prowlers-and-paragons.txt, Range and Movement", declared.ACTIONS["chase"], declared.ACTION_ROLLS["chase"], "needed",
         ),
-        "move": Action("move", "a move between range classes (pages it takes)", _move, "prowlers-and-paragons.txt, Range and Movement", declared.MOVE),
+        "move": Action("move", "a move between range classes (pages it takes)", _move, "prowlers-and-paragons.txt, Range and Movement", declared.ACTIONS["move"]),
     }
     ties_descending = False  # tie_break_key sorts ascending and ends with the name
 
