@@ -7,10 +7,11 @@ from typing import Any
 import click
 
 from commands.context import AppContext, pass_app
+from ledger.rules import system_keys
 
 
 @click.command("init")
-@click.option("--system", "system", required=True, type=click.Choice(["hnh", "d20", "pnp"]), help="The rule system.")
+@click.option("--system", "system", required=True, metavar="SYSTEM", help=f"The rule system: {', '.join(system_keys())}.")
 @click.option("--name", default=None, help="The campaign's name.")
 @pass_app
 def init(app: AppContext, system: str, name: str | None) -> None:

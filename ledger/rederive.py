@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from ledger import deciders
+from ledger.deciders.table import decider_of
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Ruling, folds, live_records, payload, ruling_id
 from ledger.dice import DiceBox, DiceSpec, Roll
-from ledger.dice_secrets import session_dice
 from ledger.errors import Conflict, LedgerError, NotFound
 from ledger.ruling import Draft
 
 if TYPE_CHECKING:
-    from ledger.application import Ledger
+    from ledger.store import EventStore
 
 META = ("undo", "redo")
 Records = list[dict[str, Any]]
@@ -86,7 +86,7 @@ class ReplayDice:
             key = f"{self.number}.{name}"
             old = self.fixed.get(key)
             roll = replace(old, spec=spec) if old and len(old.faces) == spec.count else self.box.take(key, spec)
-            roll = replace(roll, name=name, spec=spec, used=True)
+            roll = replace(roll, name=name, spec=spec, used=True)  # keeps a committed die's commitment
             self.new.append(replace(roll, name=key))
         self.taken[name] = roll
         return roll
@@ -104,14 +104,16 @@ def current_fields(aggregate: Any) -> dict[str, Any]:
 class Rederiver:
     """Plans (and lets the caller commit) the retraction of one ruling."""
 
-    def __init__(self, ledger: Ledger, campaign: Campaign, target: int, entered: dict[str, str], fixed: dict[str, Roll]) -> None:
-        self.ledger = ledger
-        self.store = ledger.store
+    def __init__(
+        self, store: EventStore, seed: int | None, campaign: Campaign, target: int, entered: dict[str, str], fixed: dict[str, Roll],
+        committed: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.store = store
         self.campaign = campaign
         self.target = target
         self.number = campaign.rulings + 1
-        self.box = DiceBox(entered=entered, seed=ledger.seed, salt=f"retract/{self.number}", ruling=self.number,
-                           **session_dice(ledger.dice_secrets, campaign))
+        # `committed`: the open session's dice commitment and secret (ledger/dice_secrets.py session_dice), if any
+        self.box = DiceBox(entered=entered, seed=seed, salt=f"retract/{self.number}", ruling=self.number, **(committed or {}))
         self.fixed = fixed
         self.histories: dict[UUID, list[Any]] = {}
         hyp = copy.copy(campaign)
@@ -207,7 +209,7 @@ class Rederiver:
         )
         sim.loader = self.load
         try:
-            deciders.get(ruling.command)(sim, dict(ruling.intent))
+            decider_of(ruling.command)(sim, dict(ruling.intent))
         except LedgerError as e:
             self.world = saved
             return [], e.message, []

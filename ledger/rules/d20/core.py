@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules import set_conditions
+from ledger.rules.common import set_conditions
 from ledger.sheet import Effect, Sheet
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")

@@ -1,4 +1,4 @@
-"""Encounters: initiative, turn order, rounds and the turn hooks (mixed into Ledger).
+"""Deciders of the encounter commands: initiative, turn order, rounds and the turn hooks.
 
 Every command here is one ruling. The rules modules decide initiative, ties and what happens at the start
 and end of a turn; this module only keeps the order (ledger/encounter.py) and records what they decide.
@@ -9,12 +9,11 @@ rules' own names (hnh: `fortitude` for the dying check, `ongoing-NAME` for affli
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from ledger.aggregates import name_key
-from ledger.deciders import decider
-from ledger.dice import FUDGE, DiceSpec, Roll
+from ledger.dice import DiceSpec, Roll
 from ledger.encounter import (
     ENCOUNTER_ID,
     Encounter,
@@ -26,19 +25,12 @@ from ledger.encounter import (
     take_delayed,
 )
 from ledger.errors import BadInput, Conflict, ImpossibleAction, NotFound
-from ledger.rules import RuleSystem, get_rules
+from ledger.deciders.common import rules_of
+from ledger.rules.contract import RuleSystem
 from ledger.sheet import Effect, Sheet
 
-if TYPE_CHECKING:
-    from ledger.ruling import Draft
-    from ledger.store import EventStore
+from ledger.ruling import Draft
 
-# Which way each system's `tie_break_key` sorts (their docstrings): hnh and d20 "sort descending",
-# pnp "ascending sorts first" (and ends with the name, so it never leaves a tie).
-DESCENDING_TIES = frozenset({"hnh", "d20"})
-# Rolls a turn hook may ask for (hnh_turns: the dying check, affliction checks, ongoing damage), so an entered
-# one that turns out unneeded is kept as unused rather than refused.
-TURN_ROLLS: dict[str, tuple[str, ...]] = {"hnh": ("fortitude", "power", "toughness", "ongoing-")}
 JOINED_LATE = 1_000  # sorts a newcomer after everyone it ties with (gameplay.txt, Initiative: "in the existing order")
 ROLLOFF_ROUNDS = 3
 NO_ENCOUNTER = "start one: ledger encounter start NAME..."
@@ -60,64 +52,12 @@ class OwnedDice:
         return self.d.dice.take(real, spec)
 
 
-class EncounterCommands:
-    """Mixed into Ledger: encounter commands, each one ruling."""
-
-    rule: Callable[..., dict[str, Any]]
-    store: EventStore
-    campaign: Callable[[], Any]
-
-    # -- queries ----------------------------------------------------------------------------
-    def encounter(self) -> dict[str, Any]:
-        """The running encounter: number, round, whose turn, and the order with initiatives."""
-        from eventsourcing.application import AggregateNotFoundError
-
-        self.campaign()  # refuses an uninitialised ledger
-        try:
-            enc: Encounter = self.store.repository.get(ENCOUNTER_ID)
-        except AggregateNotFoundError:
-            raise NotFound("no encounter is running", NO_ENCOUNTER) from None
-        if not enc.active:
-            raise NotFound("no encounter is running", NO_ENCOUNTER)
-        return view(enc.state)
-
-    # -- commands (each one ruling; the deciders below decide it from the intent alone) -------
-    def start_encounter(
-        self, names: Sequence[str], *, surprised: Sequence[str] = (), rolls: Mapping[str, str] | None = None
-    ) -> dict[str, Any]:
-        """Roll initiative for everyone and begin round 1 with the highest; --surprised first imposes Surprised."""
-        if not names:
-            raise BadInput("an encounter needs at least one participant", "ledger encounter start Ann Bob")
-        return self.rule("encounter start", {"names": list(names), "surprised": list(surprised)}, rolls=rolls)
-
-    def next_turn(self, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
-        """End the current turn (end-of-turn hook), pass to the next in order (start-of-turn hook)."""
-        return self.rule("encounter next", {}, rolls=rolls)
-
-    def delay_turn(self, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
-        """The current character delays their whole turn; the next one's turn starts (no end-of-turn hook yet)."""
-        return self.rule("encounter delay", {}, rolls=rolls)
-
-    def act_now(self, name: str, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
-        """A delaying character takes their turn after the current one's ends; their initiative moves there."""
-        return self.rule("encounter act", {"name": name}, rolls=rolls)
-
-    def join_encounter(self, name: str, *, surprised: bool = False, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
-        """Roll initiative for a newcomer and slot them into the running order (they act when their place comes)."""
-        return self.rule("encounter join", {"name": name, "surprised": surprised}, rolls=rolls)
-
-    def end_encounter(self) -> dict[str, Any]:
-        """End the running encounter; Surprised ends with the combat (conditions.txt, Surprised)."""
-        return self.rule("encounter end", {})
-
-
 # -- deciders -----------------------------------------------------------------------------------
-@decider("encounter start")
-def _start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     enc = load(d)
     if enc.active:
         raise Conflict(f"encounter {enc.state['number']} is still running", "end it first: ledger encounter end")
-    rules = get_rules(d.campaign.system)
+    rules = rules_of(d)
     sheets = [d.sheet(n) for n in i["names"]]
     keys = [name_key(s.name) for s in sheets]
     for s in sheets:
@@ -139,10 +79,9 @@ def _start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return view(enc.state)
 
 
-@decider("encounter next")
-def _next(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def next_(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     enc = running(d)
-    rules = get_rules(d.campaign.system)
+    rules = rules_of(d)
     st = enc.state
     turn_hook(d, rules, st["order"][st["turn"]], "end")
     turn, rnd, order, forced = step(st["order"], st["turn"], st["round"])
@@ -151,10 +90,9 @@ def _next(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return {**view(enc.state), "forced": forced}
 
 
-@decider("encounter delay")
-def _delay(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def delay(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     enc = running(d)
-    rules = get_rules(d.campaign.system)
+    rules = rules_of(d)
     st = enc.state
     if len(st["order"]) < 2:
         raise Conflict("there is no one else to wait for")
@@ -166,10 +104,9 @@ def _delay(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return {**view(enc.state), "delayed": me["name"], "forced": forced}
 
 
-@decider("encounter act")
-def _act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     enc = running(d)
-    rules = get_rules(d.campaign.system)
+    rules = rules_of(d)
     st = enc.state
     at = find(st["order"], i["name"])
     if at is None:
@@ -183,10 +120,9 @@ def _act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return view(enc.state)
 
 
-@decider("encounter join")
-def _join(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def join(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     enc = running(d)
-    rules = get_rules(d.campaign.system)
+    rules = rules_of(d)
     sheet = d.sheet(i["name"])
     st = enc.state
     if find(st["order"], sheet.name) is not None:
@@ -203,10 +139,9 @@ def _join(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return {**view(enc.state), "joined": sheet.name, "initiative": entry["initiative"]}
 
 
-@decider("encounter end")
-def _end(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def end(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     enc = running(d)
-    rules = get_rules(d.campaign.system)
+    rules = rules_of(d)
     for e in enc.state["order"]:
         sheet = live_sheet(d, e)
         if sheet is not None and "surprised" in sheet.conditions:
@@ -275,7 +210,7 @@ def roll_name(d: Draft, name: str) -> str:
 def tie_key(rules: RuleSystem, sheet: Sheet) -> list[Any]:
     """The rules' tie-break key, turned to sort ascending."""
     key = list(rules.tie_break_key(sheet))
-    return [-k for k in key] if rules.key in DESCENDING_TIES else key
+    return [-k for k in key] if rules.ties_descending else key
 
 
 def initiative(d: Draft, rules: RuleSystem, name: str) -> Entry:
@@ -326,7 +261,9 @@ def turn_hook(d: Draft, rules: RuleSystem, entry: Entry, when: str) -> None:
     sheet = live_sheet(d, entry)
     if sheet is None:
         return
-    names = TURN_ROLLS.get(rules.key, ())
-    d.roll_allowed = lambda name, _text: FUDGE if any(name == n or (n.endswith("-") and name.startswith(n)) for n in names) else None
-    hook = rules.start_of_turn if when == "start" else rules.end_of_turn  # type: ignore[attr-defined]
+    names = rules.turn_rolls
+    d.roll_allowed = lambda name, text: (
+        rules.entered_spec(name, text, {}) if any(name == n or (n.endswith("-") and name.startswith(n)) for n in names) else None
+    )
+    hook = rules.start_of_turn if when == "start" else rules.end_of_turn
     d.apply(hook(sheet, OwnedDice(d, sheet.name)))

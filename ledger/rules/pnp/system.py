@@ -10,16 +10,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice, DiceSpec, parse_notation
+from ledger.dice import Dice, DiceSpec, pool, parse_notation
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules import parse_int, pnp_checks, pnp_combat, pnp_resources
-from ledger.rules.pnp_checks import CHASE_OPTIONS, CHECK_OPTIONS
-from ledger.rules.pnp_combat import ATTACK_OPTIONS, best_defense, effect_counters
-from ledger.rules.pnp_core import (
+from ledger.rules.common import parse_int
+from ledger.rules.pnp import checks as pnp_checks, combat as pnp_combat, resources as pnp_resources
+from ledger.rules.contract import Action, Recovery, RuleSystem
+from ledger.rules.pnp import options as declared
+from ledger.rules.pnp.combat import best_defense, effect_counters
+from ledger.rules.pnp.core import (
     ABILITIES,
     CONDITIONS,
     EFFECT_CONDITIONS,
     EFFECT_PREFIX,
+    RANGES,
     SCENE,
     THREAT,
     THRESHOLDS,
@@ -28,17 +31,41 @@ from ledger.rules.pnp_core import (
     health,
     is_defeated,
 )
-from ledger.rules.pnp_resources import GAIN_REASONS, SPEND_PURPOSES, starting_adversity
+from ledger.rules.pnp.resources import GAIN_REASONS, SPEND_PURPOSES, starting_adversity
+from ledger.rules.pnp.checks import GM
 from ledger.sheet import Effect, Sheet, Value
 
 
-class PnP:
+def _chase(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    assert other is not None  # Action.other == "needed"
+    return pnp_checks.chase(actor, other, options, dice)
+
+
+def _move(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    for k in ("from", "to"):
+        if k not in options:
+            raise BadInput(f"a move needs -o {k}=RANGE", f"ranges: {', '.join(RANGES)}")
+    pages = pnp_combat.move(actor, str(options["from"]), str(options["to"]), bool(options.get("travel-power")))
+    return [Effect("EffectResolved", actor.name, {"action": "move", "from": options["from"], "to": options["to"], "pages": pages})]
+
+
+class PnP(RuleSystem):
     """Prowlers & Paragons."""
 
     key = "pnp"
     title = "Prowlers & Paragons"
     core_traits: tuple[str, ...] = ABILITIES
     conditions = CONDITIONS
+    options = declared.OPTIONS
+    rolls = declared.ROLLS
+    actions = {
+        "chase": Action(
+            "chase", "a chase: the actor rolls against --against with Agility or Travel Powers", _chase,
+            "prowlers-and-paragons.txt, Range and Movement", declared.ACTIONS["chase"], declared.ACTION_ROLLS["chase"], "needed",
+        ),
+        "move": Action("move", "a move between range classes (pages it takes)", _move, "prowlers-and-paragons.txt, Range and Movement", declared.ACTIONS["move"]),
+    }
+    ties_descending = False  # tie_break_key sorts ascending and ends with the name
 
     def parse_trait(self, key: str, value: str) -> Value:
         """Traits are dice: '3' or '3d'; threat too."""
@@ -51,9 +78,25 @@ class PnP:
         resources = {"resolve": 0} if pc else {}
         return Sheet(name, self.key, dict(traits), max_hp, max_hp, (), resources, {}, {}, minion, count, pc)
 
-    def gm_sheet(self, name: str = "GM") -> Sheet:
+    def gm_sheet(self) -> Sheet:
         """The hidden sheet that holds the GM's campaign-level Adversity."""
-        return pnp_resources.gm_sheet(name)
+        return pnp_resources.gm_sheet(GM)
+
+    def owed_by_gm(self, effects: list[Effect]) -> int:
+        """Extra dice or rerolls an NPC bought, paid from the GM's Adversity in the same ruling."""
+        owed = ("AttackResolved", "CheckResolved", "EffectResolved")
+        return sum(int(e.data.get("adversity_due", 0) or 0) for e in effects if e.event in owed)
+
+    def session_started(self, heroes: list[Sheet], gm: Sheet | None) -> list[Effect]:
+        """A new issue: each hero's Resolve is their `resolve` trait; the GM's Adversity is 1 per hero."""
+        effects = [e for h in heroes if "resolve" in h.traits for e in pnp_resources.start_of_issue(h, h.trait("resolve"))]
+        if heroes and gm is not None:
+            effects += pnp_resources.start_of_issue_gm(gm, len(heroes))
+        return effects
+
+    def scene_ended(self, sheet: Sheet) -> list[Effect]:
+        """Special effects end with the scene, and so does defeat by one (not defeat at 0 Health)."""
+        return pnp_combat.end_of_scene(sheet)
 
     def health(self, of: Sheet | Mapping[str, Value]) -> int:
         """Maximum Health from traits (a minion group: its count)."""
@@ -90,20 +133,12 @@ class PnP:
         options: Mapping[str, Any],
         dice: Dice,
     ) -> list[Effect]:
-        """A challenge roll against a threshold or an opponent's roll; see CHECK_OPTIONS."""
+        """A challenge roll against a threshold or an opponent's roll; see options.py."""
         return pnp_checks.check(sheet, trait, dc=dc, against=against, options=options, dice=dice)
 
     def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
-        """An attack roll against the target's best defense; see ATTACK_OPTIONS."""
+        """An attack roll against the target's best defense; see options.py."""
         return pnp_combat.attack(attacker, target, options, dice)
-
-    def chase(self, a: Sheet, b: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
-        """A chase: `a` rolls against `b` with Agility or Travel Powers; see CHASE_OPTIONS."""
-        return pnp_checks.chase(a, b, options, dice)
-
-    def move(self, sheet: Sheet, *, from_range: str, to_range: str, travel_power: bool) -> int:
-        """Pages a move takes between range classes (close, distant, extreme)."""
-        return pnp_combat.move(sheet, from_range, to_range, travel_power)
 
     def damage(self, sheet: Sheet, amount: int, *, subdual: bool) -> list[Effect]:
         """Damage reduces Health; at 0 the character is defeated. On minions, each point defeats one."""
@@ -113,9 +148,11 @@ class PnP:
             raise BadInput(f"damage can't be below 0, got {amount}")
         return pnp_combat.lose_health(sheet, amount)
 
-    def recover(self, sheet: Sheet, amount: int) -> list[Effect]:
+    def recover(self, sheet: Sheet, recovery: Recovery, dice: Dice) -> list[Effect]:
         """Recover Health up to the maximum (e.g. an NPC's recovery bought with Adversity)."""
-        return pnp_resources.recover(sheet, amount)
+        if recovery.amount is None:
+            raise BadInput("P&P recovery needs --amount (Health regained)", "for example: --amount 2")
+        return pnp_resources.recover(sheet, recovery.amount)
 
     def impose(self, sheet: Sheet, condition: str) -> list[Effect]:
         """Impose a GM-ruled condition (it lasts until removed: no pages)."""
@@ -141,17 +178,13 @@ class PnP:
         """The character's page is over: each timed special effect loses a page and ends at 0."""
         return pnp_combat.end_of_turn(sheet)
 
-    def end_of_scene(self, sheet: Sheet) -> list[Effect]:
-        """Special effects end with the scene, and so does defeat by one (not defeat at 0 Health)."""
-        return pnp_combat.end_of_scene(sheet)
+    def spend(self, sheet: Sheet, resource: str, n: int, purpose: str | None) -> list[Effect]:
+        """Spend Resolve or Adversity on a purpose in SPEND_PURPOSES (default lucky-break); overspending is refused."""
+        return pnp_resources.spend(sheet, resource, n, purpose or "lucky-break")
 
-    def spend(self, sheet: Sheet, resource: str, n: int, *, purpose: str) -> list[Effect]:
-        """Spend Resolve or Adversity on a purpose in SPEND_PURPOSES; overspending is refused."""
-        return pnp_resources.spend(sheet, resource, n, purpose)
-
-    def gain(self, sheet: Sheet, resource: str, n: int, *, reason: str) -> list[Effect]:
+    def gain(self, sheet: Sheet, resource: str, n: int, reason: str | None) -> list[Effect]:
         """Earn Resolve or Adversity for a reason in GAIN_REASONS."""
-        return pnp_resources.gain(sheet, resource, n, reason)
+        return pnp_resources.gain(sheet, resource, n, reason or "award")
 
     def start_of_issue(self, sheet: Sheet, *, resolve: int) -> list[Effect]:
         """Set a hero's Resolve for the new issue."""
@@ -177,6 +210,10 @@ class PnP:
             out["defense"] = {"trait": key, "rank": rank, "kind": kind}
         return out
 
+    def entered_spec(self, name: str, text: str, options: Mapping[str, Any]) -> DiceSpec:
+        """A pool of as many d6 as were entered."""
+        return pool(len([p for p in text.split(",") if p.strip()]))
+
     def roll_spec(self, expr: str) -> DiceSpec:
         """A bare Nd6 is a pool of successes; anything else is ordinary notation."""
         return parse_notation(expr, pools=True)
@@ -185,6 +222,6 @@ class PnP:
 RULES = PnP()
 
 __all__ = [
-    "ATTACK_OPTIONS", "CHASE_OPTIONS", "CHECK_OPTIONS", "CONDITIONS", "GAIN_REASONS", "RULES", "SPEND_PURPOSES",
+    "CONDITIONS", "GAIN_REASONS", "RULES", "SPEND_PURPOSES",
     "THRESHOLDS", "PnP", "ceil_half", "health",
 ]  # fmt: skip

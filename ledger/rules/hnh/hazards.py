@@ -12,13 +12,13 @@ from typing import Any
 
 from ledger.dice import Dice
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.hnh_checks import degrees
-from ledger.rules.hnh_conditions import impose_effects, remove_effects
-from ledger.rules.hnh_health import HP_FLOOR, NO_STABILIZE, passive_roll, resolve_damage, set_hp
+from ledger.rules.hnh.checks import degrees
+from ledger.rules.hnh.conditions import impose_effects, remove_effects
+from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, passive_roll, resolve_damage, set_hp
+from ledger.rules.hnh.options import INTERVALS
 from ledger.sheet import Effect, Sheet, apply_all
 
 KINDS = ("heat", "cold", "starvation", "thirst", "suffocation", "falling", "decompression", "vacuum")
-INTERVALS = {"uncomfortable": "1 hour", "intense": "10 minutes", "extreme": "1 minute"}
 DEADLY_DAYS = {"thirst": 3, "starvation": 7}  # "die after either 3 days without water or 7 days without food"
 GRACE_DAYS = {"thirst": 1, "starvation": 3}  # "without water for a day ... without food for three days"
 SUSTENANCE_INTERVAL = {"thirst": "1 hour", "starvation": "4 hours"}
@@ -26,18 +26,6 @@ FALL_MAX = 18
 DECOMPRESSION_DC = 10
 VACUUM_DC = 5
 
-HAZARD_OPTIONS: dict[str, str] = {
-    "severity": "heat/cold: uncomfortable (hourly) | intense (10 minutes) | extreme (each minute)",
-    "previous-checks": "heat, cold, starvation, thirst, suffocation, vacuum: previous checks (default: counted)",
-    "days": "starvation/thirst: days gone without (death at 7 / 3)",
-    "rounds": "suffocation: rounds holding breath so far; decompression: round of exposure (checks from the 3rd)",
-    "holding": "vacuum: flag, the character holds their breath (default true)",
-    "distance-rank": "falling: distance rank fallen",
-    "size": "falling: the character's size rank (default 0)",
-    "accidental": "falling: flag, an accidental fall (prone at the end)",
-    "max-rank": "falling: the GM's maximum fall damage rank (default 18)",
-    "ended": "flag: the cause is gone (comfortable temperature, food, air, pressure): counters reset",
-}
 
 
 def _int(options: Mapping[str, Any], key: str, default: int | None = None) -> int:

@@ -15,14 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice, DiceSpec, parse_notation
+from ledger.dice import Dice, DiceSpec, d20, parse_notation
 from ledger.errors import BadInput
-from ledger.rules import parse_int
-from ledger.rules.d20_actions import (
-    CHECK_OPTIONS,
-    RECOVER_OPTIONS,
+from ledger.rules.common import parse_int
+from ledger.rules.d20.actions import (
     REVIVE_MEANS,
-    RUN_OPTIONS,
     resolve_charge,
     resolve_check,
     resolve_initiative,
@@ -32,8 +29,10 @@ from ledger.rules.d20_actions import (
     resolve_soul_bound,
     turn_start_effects,
 )
-from ledger.rules.d20_attack import ATTACK_OPTIONS, LIGHT_WEAPONS, resolve_attack
-from ledger.rules.d20_core import (
+from ledger.rules.contract import Action, Recovery, RuleSystem
+from ledger.rules.d20 import options as declared
+from ledger.rules.d20.attack import LIGHT_WEAPONS, resolve_attack
+from ledger.rules.d20.core import (
     ABILITIES,
     COLLAPSED,
     CONDITIONS,
@@ -58,31 +57,42 @@ from ledger.sheet import Effect, Sheet, Value
 
 __all__ = [
     "ABILITIES",
-    "ATTACK_OPTIONS",
-    "CHECK_OPTIONS",
     "CONDITIONS",
     "D20",
     "DEFAULT_HP",
     "DEFAULT_SCORE",
     "HP_CONDITIONS",
     "LIGHT_WEAPONS",
-    "RECOVER_OPTIONS",
     "REVIVE_MEANS",
     "RULES",
-    "RUN_OPTIONS",
     "modifier",
 ]
 
 TEXT_TRAITS = frozenset({"soul-bound"})
 
 
-class D20:
+def _run(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    return resolve_run(actor, options)
+
+
+def _charge(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    return resolve_charge(actor, options)
+
+
+class D20(RuleSystem):
     """d20 Supers."""
 
     key = "d20"
     title = "d20 Supers"
     core_traits = (*ABILITIES, "hp", "armor", "attack", "dn")
     conditions = CONDITIONS
+    options = declared.OPTIONS
+    rolls = declared.ROLLS
+    actions = {
+        "run": Action("run", "run 4 x speed; no attack until the next turn", _run, "d20-supers.txt, Attacks", declared.ACTIONS["run"]),
+        "charge": Action("charge", "a run with +2 to attack and -2 to DR until the next turn", _charge, "d20-supers.txt, Attacks", declared.ACTIONS["charge"]),
+    }
+    ties_descending = True  # tie_break_key: higher Dex modifier, then Dex score
 
     def parse_trait(self, key: str, value: str) -> Value:
         """Scores, DN and speed are whole numbers from 0; HP and level from 1; soul-bound is a name."""
@@ -156,13 +166,20 @@ class D20:
             "run": RUN_MULTIPLIER * speed,
         }
 
+    def entered_spec(self, name: str, text: str, options: Mapping[str, Any]) -> DiceSpec:
+        """A d20, or the weapon's dice for `damage`."""
+        return parse_notation(str(options.get("damage", "1d4"))) if name == "damage" else d20()
+
     def roll_spec(self, expr: str) -> DiceSpec:
         """Ordinary notation."""
         return parse_notation(expr)
 
     def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
         """One attack (or free attack) against DR: hit, miss, critical, colossal failure, instant death, damage."""
-        return resolve_attack(attacker, target, options, dice)
+        opts = dict(options)
+        if opts.pop("range", "close") not in ("close", "melee"):
+            opts["ranged"] = True  # --range ranged is the `ranged` flag ("bows, guns etc.")
+        return resolve_attack(attacker, target, opts, dice)
 
     def check(
         self,
@@ -177,11 +194,11 @@ class D20:
         """d20 + modifier against a DC (roll `check`) or an opposed check (rolls `check` and `opposed`)."""
         return resolve_check(sheet, trait, dc, against, options, dice)
 
-    def recover(
-        self, sheet: Sheet, *, hours: int, amount: int | None, cause: str, options: Mapping[str, Any], dice: Dice
-    ) -> list[Effect]:
+    def recover(self, sheet: Sheet, recovery: Recovery, dice: Dice) -> list[Effect]:
         """Regular damage heals by the GM's amount, with its cause; subdual fades with the hours."""
-        return resolve_recover(sheet, hours, amount, cause, options)
+        if recovery.restful or recovery.treated:
+            raise BadInput("d20 Supers healing is the GM's amount", "give --amount N (and --cause); leave out --restful/--treated")
+        return resolve_recover(sheet, recovery.hours, recovery.amount, recovery.cause or "rest", recovery.options)
 
     def initiative(self, sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
         """Initiative: 1d20 + Dex modifier (roll `initiative`)."""
@@ -199,15 +216,7 @@ class D20:
         """Nothing in the text happens at the end of a turn."""
         return []
 
-    def run(self, sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
-        """Running: 4 x speed, no attack until the next turn."""
-        return resolve_run(sheet, options)
-
-    def charge(self, sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
-        """Charge: like a run, +2 to attack rolls, -2 to DR until the next turn."""
-        return resolve_charge(sheet, options)
-
-    def revive(self, sheet: Sheet, *, means: str, by: Sheet | None = None) -> list[Effect]:
+    def revive(self, sheet: Sheet, *, means: str, by: Sheet | None) -> list[Effect]:
         """Bring back the dead: gem-of-eternity, romnecos, or soul-bound (with `by`, who dies instead)."""
         return resolve_revive(sheet, means, by)
 

@@ -8,7 +8,7 @@ Adversity is a campaign-level pool kept as the "adversity" resource of one sheet
 from __future__ import annotations
 
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.pnp_core import EFFECT_PREFIX, SCENE, norm, resource_changed
+from ledger.rules.pnp.core import EFFECT_PREFIX, SCENE, norm, resource_changed
 from ledger.sheet import Effect, Sheet
 
 RESOURCES = {"resolve": "Resolve", "adversity": "Adversity"}

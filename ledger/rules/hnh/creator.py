@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput
-from ledger.rules.hnh_afflictions import slug
+from ledger.rules.hnh.afflictions import slug
 
 ABILITY_KEYS = ("Strength", "Agility", "Fighting", "Dexterity", "Stamina", "Intellect", "Awareness", "Presence")
 DEFENSE_BASE = {"Dodge": "agility", "Parry": "fighting", "Fortitude": "stamina", "Will": "presence"}

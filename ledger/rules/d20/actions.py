@@ -7,9 +7,9 @@ from typing import Any
 
 from ledger.dice import Dice, Roll, d20
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules import set_conditions
-from ledger.rules.d20_attack import CHARGE_ATTACK, CHARGE_DR_PENALTY, charge_effects
-from ledger.rules.d20_core import (
+from ledger.rules.common import set_conditions
+from ledger.rules.d20.attack import CHARGE_ATTACK, CHARGE_DR_PENALTY, charge_effects
+from ledger.rules.d20.core import (
     ABILITIES,
     CHARGE_DR,
     COLLAPSED,
@@ -33,16 +33,6 @@ from ledger.sheet import Effect, Sheet
 SUBDUAL_FADE_PER_LEVEL = 1  # docs/interpretations.md (d20 Supers): subdual fades 1 point per hour per level (level 1 if not given)
 REVIVE_MEANS = ("gem-of-eternity", "soul-bound", "romnecos")
 
-CHECK_OPTIONS: dict[str, str] = {
-    "bonus": "extra bonus or penalty the GM rules (whole number, default 0)",
-    "major": "flag: the check is something major (a disabled character falls unconscious)",
-}
-RECOVER_OPTIONS: dict[str, str] = {
-    "subdual-rate": "subdual points that fade per hour (default: the `level` trait, 1 if not given)",
-}
-RUN_OPTIONS: dict[str, str] = {
-    "speed": "normal speed in feet this round, as modified by armor (default: the `speed` trait, else 30)",
-}
 
 
 def check_modifier(sheet: Sheet, trait: str) -> int:

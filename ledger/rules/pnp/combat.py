@@ -10,7 +10,7 @@ from typing import Any
 
 from ledger.dice import Dice
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.pnp_core import (
+from ledger.rules.pnp.core import (
     EFFECT_CONDITIONS,
     EFFECT_PREFIX,
     NOT_DEFENSES,
@@ -33,17 +33,10 @@ from ledger.rules.pnp_core import (
     trait_rank,
     travel_powers,
 )
+from ledger.rules.pnp import options as declared
 from ledger.sheet import Effect, Sheet
 
-ATTACK_OPTIONS: dict[str, str] = {
-    "with": "the trait or power whose dice attack (required, except for minions, who always roll Threat)",
-    "weapon-bonus": "dice a mundane weapon adds to an Ability or Talent such as Might or Agility (not to a Power)",
-    "effect": f"a special effect instead of damage: {', '.join(EFFECT_CONDITIONS)} (default: the power's own 'effect')",
-    "resist": "the target's trait that resists the special effect, as the power specifies (default: best defense)",
-    "defend-with": "the GM's override of the target's defense: Agility or a defensive power (default: highest rank)",
-    "extra-dice": "dice added to the attack pool, 1 Resolve each (an NPC's are owed from the GM's Adversity)",
-    "reroll": "yes: reroll the whole attack pool (roll 'reroll') for 1 Resolve",
-}
+ATTACK_OPTIONS = {o.name: o.help for o in declared.ATTACK}
 
 
 def effect_counters(sheet: Sheet) -> dict[str, int]:

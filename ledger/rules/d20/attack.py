@@ -8,7 +8,7 @@ from typing import Any
 
 from ledger.dice import Dice, DiceSpec, Roll, d20, parse_notation
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.d20_core import (
+from ledger.rules.d20.core import (
     CHARGE_DR,
     COVER,
     ability_mod,
@@ -23,24 +23,13 @@ from ledger.rules.d20_core import (
     require_able,
     require_alive,
 )
+from ledger.rules.d20.options import CHARGE_ATTACK, CRITICAL_MULTIPLIER, FISTS, FREE_ATTACKS, MODIFIERS
 from ledger.sheet import Effect, Sheet
 
-FISTS = "1d4"  # To Attack: "Fists are considered 1d4 subdual"
-CRITICAL_MULTIPLIER = 2  # docs/interpretations.md (d20 Supers): the text's "see Weapons" is not part of the text
 FIREARM_CLOSE_BONUS = 3  # "+3 attack if you are 10 ft. from the opponent or less"
-CHARGE_ATTACK = 2  # Charge: "+2 to Attack rolls"
 CHARGE_DR_PENALTY = -2  # Charge: "lose -2 to DR"
 
-# COMBAT MODIFIERS (to attack rolls). "defender-running" counts against ranged attacks only.
-MODIFIERS = {
-    "flanking": 2,
-    "high-ground": 1,
-    "invisible": 2,
-    "defender-sitting": 2,
-    "defender-climbing": -2,
-    "defender-running": -2,
-    "charging": CHARGE_ATTACK,
-}
+# COMBAT MODIFIERS (options.py MODIFIERS): "defender-running" counts against ranged attacks only.
 RANGED_ONLY = frozenset({"defender-running"})
 
 # Two Weapon Fighting: (primary hand, off hand) penalties.
@@ -65,29 +54,6 @@ LIGHT_WEAPONS = frozenset(
         "tomahawk",
     }
 )
-FREE_ATTACKS = ("unaware", "moved-within-5ft")
-
-ATTACK_OPTIONS: dict[str, str] = {
-    "damage": f"weapon dice, e.g. 1d8 or 2d6+1 (default fists: {FISTS} subdual)",
-    "bonus": "extra attack bonus or penalty the GM rules (whole number, default 0)",
-    "weapon-ability": "ability added to damage: str or dex (default str; dex for a firearm, which adds nothing)",
-    "firearm": "flag: the weapon is a firearm (no Dex to damage; +3 attack within 10 ft; a ranged attack)",
-    "within-10ft": "flag: a firearm attack from 10 ft. or less (+3 attack)",
-    "subdual": "flag: the damage is subdual (default yes for fists, no for weapons)",
-    "modifiers": "combat modifiers: " + ", ".join(MODIFIERS) + " (defender-running: ranged attacks only)",
-    "ranged": "flag: a ranged attack (bows, guns etc.)",
-    "cover": "the target's cover: " + ", ".join(c for c in COVER if c != "none") + ", complete (can't be attacked)",
-    "two-weapon": "attacking with two weapons: primary or off (which hand this attack is made with)",
-    "off-light": "flag: the off-hand weapon is light",
-    "off-weapon": "name of the off-hand weapon; light when on the Light Weapons list",
-    "ambidextrous": "flag: the attacker is ambidextrous",
-    "two-weapon-combat": "flag: the attacker knows Two Weapon Combat (only an ambidextrous character can)",
-    "rock": "flag: this hand's weapon is a rock (never any two-weapon penalty)",
-    "critical-multiplier": f"damage multiplier on a critical hit (whole number >= 2, default {CRITICAL_MULTIPLIER})",
-    "free-attack": "why this is a free attack / attack of opportunity: " + ", ".join(FREE_ATTACKS),
-}
-
-
 @dataclass(frozen=True)
 class Weapon:
     """What the attack deals: dice, the ability it adds, firearm and subdual flags."""

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from ledger.dice import Dice, fudge
 from ledger.errors import BadInput
-from ledger.rules.hnh_conditions import check_penalty, effective, require_able
+from ledger.rules.hnh.conditions import check_penalty, effective, require_able
 from ledger.sheet import Effect, Sheet
 
 Kind = Literal["attack", "active", "passive", "ability", "power"]
@@ -21,12 +21,6 @@ ACTIVE = ("dodge", "parry")
 PASSIVE = ("fortitude", "will", "toughness")
 DEFENSES = (*ACTIVE, *PASSIVE)
 
-CHECK_OPTIONS: dict[str, str] = {
-    "bonus": "circumstance bonus or penalty the GM rules (whole number, default 0)",
-    "routine": "flag: a routine check, the dice count as 0 (never for defenses)",
-    "routine-against": "flag: routine opposition, the opponent's result is their bonus + 0 (no `against` roll)",
-    "team": "helpers' check totals against DC 0 (list of whole numbers): +1, +2 at 3 degrees, -1 at -2",
-}
 
 
 @dataclass(frozen=True)

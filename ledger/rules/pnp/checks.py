@@ -10,7 +10,7 @@ from typing import Any
 
 from ledger.dice import Dice
 from ledger.errors import BadInput
-from ledger.rules.pnp_core import (
+from ledger.rules.pnp.core import (
     DEFAULT_THRESHOLD,
     THREAT,
     THRESHOLDS,
@@ -29,26 +29,13 @@ from ledger.rules.pnp_core import (
     trait_rank,
     travel_powers,
 )
+from ledger.rules.pnp import options as declared
 from ledger.sheet import Effect, Sheet
 
 GM = "GM"  # who narrates for the Opponent when no player opposes the roll
 
-_SHARED: dict[str, str] = {
-    "extra-dice": "dice added to the actor's pool, 1 Resolve each (an NPC's are owed from the GM's Adversity)",
-    "reroll": "yes: reroll the actor's whole pool (roll 'reroll') for 1 Resolve",
-    "embellishment": "text the party without narrative control adds, where the Challenge Rolls table allows it",
-    "compromise": "text of a less-than-perfect outcome the narrator accepts instead of the embellishment",
-    "note": "free text for the record",
-}
-CHECK_OPTIONS: dict[str, str] = {
-    "threshold": f"a number or a Thresholds-table name: {', '.join(THRESHOLDS)} (default {DEFAULT_THRESHOLD})",
-    **_SHARED,
-}
-CHASE_OPTIONS: dict[str, str] = {
-    "with": "the first character's trait: Agility or a Travel Power (default: the higher rank, a Travel Power on ties)",
-    "against-with": "the second character's trait, likewise",
-    **_SHARED,
-}
+CHECK_OPTIONS = {o.name: o.help for o in declared.CHECK}
+CHASE_OPTIONS = {o.name: o.help for o in declared.CHASE}
 
 
 def threshold(value: str | int) -> int:

@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice, DiceSpec, parse_notation
+from ledger.dice import Dice, DiceSpec, fudge, parse_notation
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules import parse_int
-from ledger.rules import hnh_turns as turns
-from ledger.rules.hnh_afflictions import affliction_from, ongoing, resolve_affliction
-from ledger.rules.hnh_checks import ABILITIES, CHECK_OPTIONS, DEFENSES, find_power, resolve_check
-from ledger.rules.hnh_combat import ATTACK_OPTIONS, resolve_attack
-from ledger.rules.hnh_conditions import (
+from ledger.rules.common import parse_int
+from ledger.rules.hnh import turns
+from ledger.rules.hnh.afflictions import affliction_from, ongoing, resolve_affliction
+from ledger.rules.hnh.checks import ABILITIES, DEFENSES, find_power, resolve_check
+from ledger.rules.hnh.combat import resolve_attack
+from ledger.rules.hnh.conditions import (
     BASIC,
     COMBINED,
     CONDITIONS,
@@ -29,26 +29,44 @@ from ledger.rules.hnh_conditions import (
     known,
     remove_effects,
 )
-from ledger.rules.hnh_hazards import HAZARD_OPTIONS, resolve_hazard
-from ledger.rules.hnh_health import HP_FLOOR, MAX_HP, MINION_MAX_HP, VP, minion_rules, resolve_damage, set_hp
-from ledger.rules.hnh_turns import RECOVER_OPTIONS, REVIVE_MEANS
+from ledger.rules.hnh.hazards import resolve_hazard
+from ledger.rules.hnh.health import HP_FLOOR, MAX_HP, MINION_MAX_HP, VP, minion_rules, resolve_damage, set_hp
+from ledger.rules.hnh.turns import REVIVE_MEANS
+from ledger.rules.hnh import options as declared
+from ledger.rules.contract import Action, Recovery, RuleSystem
+from ledger.rules.hnh.creator import import_character
 from ledger.sheet import Effect, Sheet, Value
 
 STARTING_VP = 2  # the-basics.txt, Victory Points: "Players start each in game day with 2 Victory points"
 
 __all__ = [
-    "ABILITIES", "ATTACK_OPTIONS", "BASIC", "CHECK_OPTIONS", "COMBINED", "CONDITIONS", "DEFENSES", "HAZARD_OPTIONS",
-    "HP_CONDITIONS", "HP_FLOOR", "MAX_HP", "MINION_MAX_HP", "RECOVER_OPTIONS", "REVIVE_MEANS", "RULES", "HnH",
+    "ABILITIES", "BASIC", "COMBINED", "CONDITIONS", "DEFENSES", "HP_CONDITIONS", "HP_FLOOR", "MAX_HP", "MINION_MAX_HP",
+    "REVIVE_MEANS", "RULES", "HnH",
 ]
 
 
-class HnH:
+def _affliction(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    assert other is not None  # Action.other == "needed"
+    return RULES.affliction(other, options, dice, attacker=actor)
+
+
+class HnH(RuleSystem):
     """Humans & Heroes."""
 
     key = "hnh"
     title = "Humans & Heroes"
     core_traits = (*ABILITIES, *DEFENSES)
     conditions = CONDITIONS
+    options = declared.OPTIONS
+    rolls = declared.ROLLS
+    actions = {
+        "affliction": Action(
+            "affliction", "an Affliction without an attack check: the target resists (rolls power, resist)", _affliction,
+            "hnh-site/effect-affliction.txt", declared.ACTIONS["affliction"], declared.ACTION_ROLLS["affliction"], "needed",
+        ),
+    }
+    turn_rolls = ("fortitude", "power", "toughness", "ongoing-")
+    ties_descending = True  # tie_break_key: higher Dodge, then Agility, then Awareness
 
     def parse_trait(self, key: str, value: str) -> Value:
         """Ranks are whole numbers; abilities bottom out at -5 (conditions.txt, Debilitated)."""
@@ -108,6 +126,10 @@ class HnH:
             "afflictions": {a.name: d for a, d in ongoing(sheet)},
         }
 
+    def entered_spec(self, name: str, text: str, options: Mapping[str, Any]) -> DiceSpec:
+        """Every H&H roll is 3dF."""
+        return fudge()
+
     def roll_spec(self, expr: str) -> DiceSpec:
         """Ordinary notation; 3dF is the system's check."""
         return parse_notation(expr)
@@ -152,11 +174,12 @@ class HnH:
             raise BadInput("an Affliction needs a rank", "give rank=N and conditions=a,b,c")
         return resolve_affliction(target, affliction_from(name, power, options), dice)
 
-    def recover(
-        self, sheet: Sheet, *, hours: int, restful: bool, treated: bool, dice: Dice, treatment_bonus: int | None = None
-    ) -> list[Effect]:
-        """Recovery over hours; with treatment_bonus a `treatment` roll against DC 5 decides `treated`."""
-        return turns.recover(sheet, hours, restful, treated, treatment_bonus, dice)
+    def recover(self, sheet: Sheet, recovery: Recovery, dice: Dice) -> list[Effect]:
+        """Recovery over hours; with treatment-bonus a `treatment` roll against DC 5 decides `treated`."""
+        if recovery.amount is not None:
+            raise BadInput("Humans & Heroes recovery goes by hours, not an amount", "give --hours H (and --restful, --treated)")
+        bonus = recovery.options.get("treatment-bonus")
+        return turns.recover(sheet, recovery.hours, recovery.restful, recovery.treated, bonus, dice)
 
     def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """'Until the start' effects end, surprise ends, regeneration, the dying check (roll `fortitude`)."""
@@ -178,7 +201,7 @@ class HnH:
         """Initiative ties: higher Dodge, then Agility, then Awareness (sort descending)."""
         return turns.tie_break_key(sheet)
 
-    def spend(self, sheet: Sheet, resource: str, n: int) -> list[Effect]:
+    def spend(self, sheet: Sheet, resource: str, n: int, purpose: str | None) -> list[Effect]:
         """Spend victory points; no overspending."""
         return turns.spend(sheet, resource, n)
 
@@ -186,9 +209,15 @@ class HnH:
         """One environmental hazard check (rolls fortitude, or power/toughness for falling); HAZARD_OPTIONS."""
         return resolve_hazard(sheet, kind, options, dice)
 
-    def revive(self, sheet: Sheet, *, means: str, by: Sheet | None = None, hp: int = -2) -> list[Effect]:
-        """Healing or Immortality (GM rulings) lift Dead; HP -2 stabilized by default; 130 rounds before again."""
-        return turns.revive(sheet, means, hp)
+    def revive(self, sheet: Sheet, *, means: str, by: Sheet | None) -> list[Effect]:
+        """Healing or Immortality (GM rulings) lift Dead: HP -2, stabilized; 130 rounds before again."""
+        if by is not None:
+            raise BadInput("an H&H revival names no one to take the fallen's place", "leave out --by")
+        return turns.revive(sheet, means, -2)
+
+    def import_character(self, data: Any) -> tuple[str, dict[str, Value], dict[str, dict[str, Any]]]:
+        """A character from the H&H character creator's save file."""
+        return import_character(data)
 
 
 RULES = HnH()

@@ -22,12 +22,12 @@ from typing import Any
 
 from ledger.dice import Dice
 from ledger.errors import BadInput
-from ledger.rules.hnh_checks import degrees, roll_check
-from ledger.rules.hnh_conditions import CONDITIONS, HP_CONDITIONS, impose_effects
-from ledger.rules.hnh_health import passive_roll
+from ledger.rules.hnh.checks import degrees, roll_check
+from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, impose_effects
+from ledger.rules.hnh.health import passive_roll
+from ledger.rules.hnh.options import FLAGS
 from ledger.sheet import Effect, Sheet, apply_all
 
-FLAGS = ("cumulative", "progressive", "regressive", "unrecoverable")
 ROUNDS_PER_MINUTE = 10
 ROUNDS_PER_HOUR = 600
 

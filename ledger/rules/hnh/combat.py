@@ -13,42 +13,14 @@ from typing import Any
 
 from ledger.dice import Dice
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.hnh_afflictions import affliction_from, resolve_affliction
-from ledger.rules.hnh_checks import Rolled, active_defense, check_penalty, degrees, find_power, roll_check
-from ledger.rules.hnh_conditions import effective, require_able
-from ledger.rules.hnh_health import minion_rules, resolve_damage
+from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
+from ledger.rules.hnh.checks import Rolled, active_defense, check_penalty, degrees, find_power, roll_check
+from ledger.rules.hnh.conditions import effective, require_able
+from ledger.rules.hnh.health import minion_rules, resolve_damage
+from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
 from ledger.sheet import Effect, Sheet, apply_all
 
-RANGES = ("close", "ranged", "medium", "long", "beyond", "perception", "area")
 RANGE_PENALTY = {"close": 0, "ranged": 0, "medium": -1, "long": -2}
-COVER = {"none": 0, "partial": -1, "total": -2}
-MANEUVERS = ("accurate", "all-out", "defensive", "power", "charge", "aim", "finishing", "slam", "team", "aid")
-
-ATTACK_OPTIONS: dict[str, str] = {
-    "with": "power name, or 'unarmed'/'strength' (default), or a trait to attack with (then give rank)",
-    "rank": "effect rank (whole number; default the power's rank, Strength for unarmed)",
-    "bonus": "attack bonus (whole number; default the power's attack bonus, else Fighting/Dexterity)",
-    "range": "close | ranged | medium (-1) | long (-2) | beyond (misses) | perception | area (no attack check)",
-    "maneuver": "accurate, all-out, defensive, power, charge, aim, finishing, slam, team, aid (comma-separated)",
-    "concealment": "none | partial (-1) | total (-2)",
-    "cover": "none | partial (-1) | total (-2) | complete (can't be attacked)",
-    "routine": "flag: a routine attack check (non-minion against a minion or 1 HP, or a defenseless target)",
-    "modifier": "other circumstance modifier to the attack check (whole number)",
-    "critical": "increased (default: +1 to the resistance DC) | added (an added rank-0 effect, noted)",
-    "nonlethal": "flag: Non-Lethal damage",
-    "effect": "Damage or Affliction when not attacking with a power (default Damage)",
-    "resisted-by": "defense against the effect: toughness (Damage), fortitude or will (Affliction)",
-    "conditions": "Affliction conditions by degree, e.g. dazed,stunned,incapacitated (dazed+hindered for two)",
-    "aid": "circumstance bonus to this attack from an ally's aid (whole number)",
-    "target-aid": "circumstance bonus to the target's active defense from an ally's aid (whole number)",
-    "speed": "slam: the attacker's movement speed rank",
-    "full-speed": "flag: slam after moving full speed (+1 damage)",
-    "team-degrees": "team attack: combined degrees of success of the other attacks that hit",
-    "aid-for": "aid: attack | defense (what the ally gets the bonus on)",
-    "ally": "aid: the name of the ally helped",
-}
-
-
 @dataclass(frozen=True)
 class Weapon:
     """What the attacker strikes with."""
@@ -86,6 +58,9 @@ def weapon(attacker: Sheet, options: Mapping[str, Any]) -> Weapon:
         bonus = _int(options, "bonus", int(p.get("attack", default)))
         return Weapon(key, eff, _int(options, "rank", rank), _range(options, rng), bonus, p)
     if name.lower() in ("unarmed", "strength"):
+        if "rank" not in options and "strength" not in attacker.traits:
+            # gameplay.txt, Strength And Damage: unarmed damage is Strength; a sheet without it can't say (issue 12)
+            raise BadInput(f"{attacker.name} has no Strength for an unarmed attack's rank", "give the effect rank: --rank N")
         bonus = attacker.trait("close-combat-unarmed", attacker.trait("fighting"))
         rank = _int(options, "rank", attacker.trait("strength"))
         return Weapon("unarmed", "Damage", rank, _range(options, "close"), _int(options, "bonus", bonus), {})

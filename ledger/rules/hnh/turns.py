@@ -17,10 +17,10 @@ from typing import Any
 
 from ledger.dice import Dice
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.hnh_afflictions import ongoing_checks, progress_pending
-from ledger.rules.hnh_checks import roll_check, versus_dc
-from ledger.rules.hnh_conditions import impose_effects, remove_effects
-from ledger.rules.hnh_health import HP_FLOOR, NO_STABILIZE, VP, passive_roll, resolve_damage, set_hp
+from ledger.rules.hnh.afflictions import ongoing_checks, progress_pending
+from ledger.rules.hnh.checks import roll_check, versus_dc
+from ledger.rules.hnh.conditions import impose_effects, remove_effects
+from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, VP, passive_roll, resolve_damage, set_hp
 from ledger.sheet import Effect, Sheet, apply_all
 
 DYING_DC = 5  # Dying: "make a Fortitude check (DC 5)"
@@ -30,9 +30,6 @@ ROUNDS_PER_HOUR = 600
 REVIVE_MEANS = ("healing", "immortality")
 ONGOING_DAMAGE = "ongoing-damage"
 UNTIL = ("start", "end")
-RECOVER_OPTIONS: dict[str, str] = {
-    "treatment-bonus": "the helper's Treatment bonus: roll `treatment` against DC 5 (else treated = it succeeded)",
-}
 
 
 def _then(sheet: Sheet, effects: list[Effect]) -> Sheet:

@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.dice import Dice
-from ledger.rules import set_conditions
-from ledger.rules.hnh_checks import Rolled, check_penalty, degrees, roll_check
-from ledger.rules.hnh_conditions import CONDITIONS, HP_CONDITIONS
+from ledger.rules.common import set_conditions
+from ledger.rules.hnh.checks import Rolled, check_penalty, degrees, roll_check
+from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS
 from ledger.sheet import Effect, Sheet
 
 MAX_HP = 6  # Health Points: "Maximum HP ... is always equal to 6"
