@@ -14,7 +14,8 @@ from sqlalchemy import and_, select
 
 from projections import queries
 from projections.db import ReadSide, log, rulings, sessions, sheets
-from projections.history import SYSTEMS, describe, intent_text
+from projections.history import SYSTEMS, intent_text
+from projections.history import describe as describe_event
 from projections.tracker import MARKS, marks_of, round_word, tracker
 
 LAST_RULINGS = 8
@@ -150,7 +151,7 @@ def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str]) -> lis
             "at": r["at"],
             "retracted": r["number"] in dead,
             "sentence": "The GM makes a ruling behind the screen." if secret else sentence(r, evs, vis, pcs),
-            "dice": [] if secret else [describe(e) for e in evs if e["type"] == "DiceRolled"],
+            "dice": [] if secret else [dice_text(e) for e in evs if e["type"] == "DiceRolled"],
         })
     return out
 
@@ -163,29 +164,43 @@ def _names_hidden(r: Any, hidden_names: set[str]) -> bool:
 
 
 def sentence(r: Any, events: list[dict[str, Any]], vis: Visibility, pcs: set[str]) -> str:
-    """One ruling in words: what the GM ruled, then what came of it (NPC HP hidden unless shown).
+    """One ruling in words (NPC HP hidden unless shown): the one place that calls the describer.
 
-    The one place to switch to ledger/describe.py's describer once it lands.
+    Uses ledger/describe.py (the terminal's describer) where it exists, else the exports' event lines.
     """
-    parts = []
-    for e in events:
-        if e["type"] in QUIET or e["type"] == "DiceRolled":
-            continue
-        who = e["character"] or ""
-        if e["type"] in HP_EVENTS and who and not vis.hp_shown(who, who.casefold() in pcs):
-            parts.append(_hidden_hp(e))
-            continue
-        parts.append(describe(e))
+    shown = [_masked(e) if _hides_hp(e, vis, pcs) else e for e in events if e["type"] != "DiceRolled"]
+    describe = describer()
+    if describe is not None:
+        said = describe.sentence([{**e, "data": e["data"] or {}} for e in shown])
+        return str(said or describe.intent_line(r["command"], r["intent"] or {}))
+    parts = [e["data"]["note"] if e.get("masked") else describe_event(e) for e in shown if e["type"] not in QUIET]
     head = intent_text(r["command"], r["intent"] or {})
     return f"{head}: {'; '.join(parts)}" if parts else head
 
 
-def _hidden_hp(e: dict[str, Any]) -> str:
+def _hides_hp(e: dict[str, Any], vis: Visibility, pcs: set[str]) -> bool:
+    who = e["character"] or ""
+    return e["type"] in HP_EVENTS and bool(who) and not vis.hp_shown(who, who.casefold() in pcs)
+
+
+def _masked(e: dict[str, Any]) -> dict[str, Any]:
+    """An HP event of a character whose HP players don't see, as a note without numbers."""
     who, t = e["character"], e["type"]
-    if t == "DamageApplied":
-        return f"{who} takes damage"
-    if t == "HealthRecovered":
-        return f"{who} recovers"
-    if t == "CharacterAdded":
-        return f"{who} joins"
-    return f"{who} is restored"
+    words = {"DamageApplied": "takes damage", "HealthRecovered": "recovers", "CharacterAdded": "joins"}.get(t, "is restored")
+    return {**e, "type": "NoteRecorded", "data": {"note": f"{who} {words}"}, "masked": True}
+
+
+def describer() -> Any:
+    """ledger/describe.py, the terminal's describer, once it is there (helper "table", issue 13); else None."""
+    import importlib
+
+    try:
+        return importlib.import_module("ledger.describe")
+    except ImportError:
+        return None
+
+
+def dice_text(e: dict[str, Any]) -> str:
+    """One roll as a line, as the terminal says it."""
+    describe = describer()
+    return str(describe.dice_line(e["data"] or {})) if describe is not None else describe_event(e)
