@@ -59,16 +59,17 @@ class Server:
 def serving(db: str, *options: str) -> Iterator[Server]:
     """Start `ledger serve` on a free port, wait until it answers, stop it (this process only) afterwards."""
     port = free_port()
+    host = options[options.index("--host") + 1] if "--host" in options else "127.0.0.1"
     cmd = [sys.executable, "-m", "commands", "--db", db, "serve", "--port", str(port), *options]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    server = Server(f"http://127.0.0.1:{port}/", port, proc)
+    server = Server(f"http://{host}:{port}/", port, proc)
     try:
         deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None:
                 raise AssertionError(f"ledger serve exited {proc.returncode}: {proc.stderr.read() if proc.stderr else ''}")
             try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                with socket.create_connection((host, port), timeout=1):
                     break
             except OSError:
                 if time.monotonic() > deadline:

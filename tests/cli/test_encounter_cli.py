@@ -156,3 +156,16 @@ def test_session_show_lists_every_ruling_readably(cli: Cli):
     assert doc["rulings"][2]["retracted"]["by"] == 6
     text = cli.ok("session", "show", "1").stdout
     assert "session 1: The heist" in text and "[+ 0 -]" in text and "RETRACTED by ruling 6" in text
+
+
+def test_pnp_encounter_show_counts_pages_and_health_and_marks_defeated_minions(cli: Cli):
+    """prowlers-and-paragons.txt, Combat: pages, Health; a minion group at count 0 is marked defeated."""
+    setup(cli, "pnp", ("Mara", "--trait", "perception=3", "--trait", "agility=4", "--pc"), ("Goons", "--minion", "--count", "2", "--trait", "threat=2"))
+    cli.ok("encounter", "start", "Goons", "Mara")
+    cli.ok("damage", "Goons", "--amount", "2")
+    doc = cli.json("encounter", "show")
+    goons = next(e for e in doc["order"] if e["name"] == "Goons")
+    assert goons["count"] == 0 and "defeated" in goons["marks"]
+    text = cli.ok("encounter", "show").stdout.splitlines()
+    assert text[0].startswith("encounter 1 (pnp), page 1: Mara's turn") and "health" in text[1].split()
+    assert "DEFEATED" in next(ln for ln in text if "Goons" in ln)

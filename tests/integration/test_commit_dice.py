@@ -177,3 +177,34 @@ def test_a_lost_secret_refuses_ledger_rolls_but_takes_entered_dice(cli: Cli, db:
 def test_session_start_help_documents_the_flag(cli: Cli, flag: str):
     """CLI.md, second round: `session start --commit-dice` is documented in --help."""
     assert flag in cli.ok("session", "start", "--help").stdout
+
+
+def test_dice_a_retraction_rolls_derive_from_the_secret_and_verify(cli: Cli, db: str):
+    """Issue 16, 4; docs/verifiable-dice.md: rolls a retraction makes (named N.NAME) derive from the secret with the retracting ruling's number."""
+    cli.ok("init", "--system", "hnh")
+    cli.ok("character", "add", "Ann", "--trait", "fighting=4")
+    cli.ok("character", "add", "Bob", "--trait", "parry=4", "--trait", "toughness=2")
+    cli.ok("session", "start", "--commit-dice")
+    cli.ok("condition", "add", "Ann", "impaired")  # 5: the penalty that makes the attack miss
+    cli.ok("attack", "Ann", "Bob", "--rank", "3", "--roll", "attack=0,0,0", "--roll", "defense=0,0,0")  # 6: a miss
+    plan = cli.json("retract", "5", "--yes")  # 7: without the penalty it hits: power and toughness are rolled now
+    assert {r["name"] for r in plan["new_rolls"]} == {"power", "toughness"}
+    secret = bytes.fromhex(cli.json("session", "end")["revealed"])
+    for r in plan["new_rolls"]:
+        assert r["faces"] == list(derive_faces(secret, plan["ruling"], f"6.{r['name']}", 3, -1, 1))
+    doc = cli.json("verify", "--dice")
+    assert doc["ok"] is True and doc["dice_checked"] == 6  # the two new 3dF rolls; the entered ones are not recomputed
+
+
+def test_verify_file_without_dice_checks_the_chain(cli: Cli, tmp_path: Path):
+    """verify --file: an export's hash chain is checked with no ledger; a changed line is a problem (exit 1)."""
+    cli.ok("init", "--system", "hnh")
+    cli.ok("character", "add", "Ann")
+    cli.ok("damage", "Ann", "--amount", "2")
+    path = tmp_path / "x.jsonl"
+    cli.ok("export", "--format", "jsonl", "-o", str(path))
+    nobody = Cli(str(tmp_path / "none.ledger"))
+    assert nobody.ok("verify", "--file", str(path)).stdout.startswith("ok: 3 rulings")
+    path.write_bytes(path.read_bytes().replace(b'"amount":2', b'"amount":1'))
+    r = nobody("verify", "--file", str(path))
+    assert r.exit_code == 1 and "hash mismatch" in r.stdout

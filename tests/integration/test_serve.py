@@ -143,3 +143,12 @@ def test_the_page_shows_the_sessions_dice_commitment(cli: Cli, db: str):
     with serving(db) as server:
         html = server.get("/")[1]
     assert f'<code aria-label="SHA-256 commitment">{commitment}</code>' in html
+
+
+def test_host_moves_the_server_off_the_default_address(cli: Cli, db: str):
+    """Issue 16, 2: `--host` says where to listen (here another loopback address, 127.0.0.2)."""
+    fight(cli)
+    with serving(db, "--host", "127.0.0.2") as server:
+        listening = [ln.split() for ln in Path("/proc/net/tcp").read_text().splitlines()[1:] if ln.split()[3] == "0A"]
+        mine = [local for _, local, *_ in listening if int(local.split(":")[1], 16) == server.port]
+    assert mine == ["0200007F:" + format(server.port, "04X")]
