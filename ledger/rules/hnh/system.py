@@ -217,7 +217,9 @@ class HnH(RuleSystem):
 
     def import_character(self, data: Any) -> tuple[str, dict[str, Value], dict[str, dict[str, Any]]]:
         """A character from the H&H character creator's save file."""
-        return import_character(data)
+        name, traits, powers = import_character(data)
+        typed: dict[str, Value] = dict(traits)
+        return name, typed, powers
 
 
 RULES = HnH()

@@ -54,7 +54,7 @@ class PnP(RuleSystem):
 
     key = "pnp"
     title = "Prowlers & Paragons"
-    core_traits: tuple[str, ...] = ABILITIES
+    core_traits = ABILITIES
     conditions = CONDITIONS
     options = declared.OPTIONS
     rolls = declared.ROLLS
