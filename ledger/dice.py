@@ -47,7 +47,6 @@ class DiceSpec:
         return sum(faces) + self.modifier
 
 
-FUDGE = DiceSpec("fudge", 3, 3)
 D20 = DiceSpec("d20", 1, 20)
 
 
