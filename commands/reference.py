@@ -94,7 +94,7 @@ def markdown() -> str:
     """docs/cli.md: every command's help, then every system's rules options and roll names."""
     from commands.main import cli
 
-    cli.load_all()  # type: ignore[attr-defined]
+    cli.load_all()
     out = [
         "# CLI reference",
         "",

@@ -47,7 +47,6 @@ class DiceSpec:
         return sum(faces) + self.modifier
 
 
-FUDGE = DiceSpec("fudge", 3, 3)
 D20 = DiceSpec("d20", 1, 20)
 
 
@@ -179,7 +178,7 @@ class Roll:
         return data
 
     @classmethod
-    def from_data(cls, data: dict) -> Roll:  # type: ignore[type-arg]
+    def from_data(cls, data: dict) -> Roll:
         """Rebuild a roll from a DiceRolled payload."""
         spec = DiceSpec(data["kind"], len(data["faces"]), data["sides"], data.get("modifier", 0))
         return cls(data["name"], spec, tuple(data["faces"]), data["source"], data.get("used", True), data.get("commitment"))
@@ -276,7 +275,7 @@ class RecordedDice:
         return roll
 
 
-def show_faces(data: dict) -> str:  # type: ignore[type-arg]
+def show_faces(data: dict) -> str:
     """A DiceRolled payload's faces as a GM reads them: + 0 - for Fudge dice, numbers otherwise."""
     fs = data.get("faces") or []
     if data.get("kind") == "fudge":

@@ -164,6 +164,9 @@ ACTION_ROLLS = {}
 @pytest.fixture
 def toy(tmp_path: Path) -> Iterator[None]:
     """A fourth rule system as one package in a folder on ledger.rules' path (no edit anywhere else)."""
+    from commands.main import cli
+
+    cli.load_all()  # type: ignore[attr-defined]  # the CLI as built before the toy exists (its help stays so)
     pkg = tmp_path / "rules" / "toy"
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text('"""Toy."""\n')
@@ -180,6 +183,7 @@ def toy(tmp_path: Path) -> Iterator[None]:
     finally:
         ledger.rules.__path__.remove(str(tmp_path / "rules"))
         system_keys.cache_clear()
+        cli_options.declarations.cache_clear()
         for name in [m for m in sys.modules if m.startswith("ledger.rules.toy")]:
             del sys.modules[name]
 
