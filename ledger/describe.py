@@ -271,8 +271,9 @@ def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:
     if t == "EncounterStarted":
         order = ", ".join(f"{o['name']} {o.get('initiative')}" for o in d.get("order", []))
         return f"encounter {d.get('number')} begins" + (f"; initiative: {order}" if order else "")
-    if t in ("TurnAdvanced", "TurnDelayed", "DelayedTurnTaken", "ParticipantJoined"):
+    if t in ("TurnAdvanced", "TurnDelayed", "DelayedTurnTaken", "ParticipantJoined", "ParticipantRemoved"):
         lead = {"TurnDelayed": f"{d.get('name')} delays", "DelayedTurnTaken": f"{d.get('name')} takes the delayed turn",
+                "ParticipantRemoved": f"{d.get('name')} leaves the encounter",
                 "ParticipantJoined": f"{d.get('name')} joins the encounter{_joined_at(d)}"}.get(t, "")
         turn = (f"{'page' if system == 'pnp' else 'round'} {d['round']}: " if "round" in d else "") + f"{_poss(d['current'])} turn" if d.get("current") else ""
         return "; ".join(p for p in (lead, turn) if p)
