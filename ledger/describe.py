@@ -7,6 +7,7 @@ say through this module, so the terminal and a shared page never disagree.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -319,8 +320,13 @@ def raw_line(e: Event) -> str:
     """The event as stored: type, character and every scalar field (for `-v`)."""
     d = e.get("data") or {}
     who = f" {e['character']}" if e.get("character") else ""
-    fields = ", ".join(f"{k}={v}" for k, v in d.items() if k not in ("character", "for") and not isinstance(v, (dict, list)))
+    fields = ", ".join(f"{k}={_raw(v)}" for k, v in d.items() if k not in ("character", "for"))
     return f"{e['type']}{who}: {fields}".rstrip(": ")
+
+
+def _raw(v: Any) -> str:
+    """A value as stored: nested data as compact JSON."""
+    return json.dumps(v, separators=(",", ":"), default=str) if isinstance(v, (dict, list)) else str(v)
 
 
 # -- a whole ruling ----------------------------------------------------------------------------------
