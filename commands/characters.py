@@ -28,7 +28,7 @@ def character() -> None:
 @character.command("add")
 @click.argument("name")
 @click.option("--trait", "traits", multiple=True, metavar="KEY=VALUE", help="A trait (repeatable): hnh ranks, d20 scores, pnp dice.")
-@click.option("--minion", is_flag=True, help="A minion (hnh: max HP 1; pnp: a group with one Threat rank).")
+@click.option("--minion", is_flag=True, help="A minion (hnh: max HP 1; pnp: a group with one Threat rank; d20 has none: refused).")
 @click.option("--count", type=int, default=1, show_default=True, help="How many minions in the group (with --minion).")
 @click.option("--pc", is_flag=True, help="A player character (gets victory points / resolve).")
 @pass_app

@@ -40,6 +40,8 @@ ATTACK: tuple[Opt, ...] = (
     Opt("two-weapon-combat", "flag", "the attacker knows Two Weapon Combat (only an ambidextrous character can)", f"{T}, Two Weapon Fighting"),
     Opt("rock", "flag", "this hand's weapon is a rock (never any two-weapon penalty)", f"{T}, Two Weapon Fighting"),
     Opt("critical-multiplier", "int", "damage multiplier on a critical hit", f"{T}, Collosal Failures and Spectacular Success", default=str(CRITICAL_MULTIPLIER), lo=2, hi=100),
+    Opt("confirm", "flag", "after a natural 20, take the roll that may make a critical hit (no: decline it)", f"{T}, Collosal Failures and Spectacular Success", default="yes"),
+    Opt("instant-death", "flag", "after a critical hit, take the third roll that may kill outright (no: decline it)", f"{T}, Collosal Failures and Spectacular Success", default="yes"),
     Opt("free-attack", "choice", "why this is a free attack (attack of opportunity)", f"{T}, Attack of Opportunity", choices=FREE_ATTACKS),
 )
 CHECK: tuple[Opt, ...] = (

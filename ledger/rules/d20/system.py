@@ -107,7 +107,12 @@ class D20(RuleSystem):
         return parse_int(key, value)
 
     def new_sheet(self, name: str, traits: Mapping[str, Value], *, minion: bool, count: int, pc: bool) -> Sheet:
-        """HP from the `hp` trait (10 when not given)."""
+        """HP from the `hp` trait (10 when not given); the text has no minions, so a minion group is refused."""
+        if minion:
+            raise self.refuse(
+                "a minion group (one body for several foes)",
+                f"add each foe as its own character with its own HP: ledger character add '{name} 1' ...",
+            )
         max_hp = int(traits.get("hp", DEFAULT_HP))
         return Sheet(name, self.key, dict(traits), max_hp, max_hp, (), {}, {SUBDUAL: 0}, {}, minion, count, pc)
 
