@@ -138,10 +138,7 @@ def chase_trait(sheet: Sheet, named: str) -> tuple[str, int]:
             raise BadInput(f"chases use Agility or a Travel Power, not '{key}'")
         return trait_rank(sheet, key)
     choices = [(sheet.trait(k), 1, k) for k in travel_powers(sheet)]
-    if "agility" in sheet.traits:
-        choices.append((sheet.trait("agility"), 0, "agility"))
-    if not choices:
-        raise BadInput(f"{sheet.name} has neither Agility nor a Travel Power to chase with")
+    choices.append((sheet.trait("agility"), 0, "agility"))  # an Agility not listed is 0 dice (core.trait_rank)
     rank, _, key = max(choices)
     return key, rank
 

@@ -29,6 +29,7 @@ from ledger.rules.pnp.core import (
     opt_text,
     power_meta,
     require_able,
+    require_character,
     roll_pool,
     trait_rank,
     travel_powers,
@@ -62,17 +63,27 @@ def defeat_by_effects(sheet: Sheet, hp: int) -> list[Effect]:
 
 
 def lose_health(sheet: Sheet, amount: int) -> list[Effect]:
-    """Damage: Health falls by the amount (never below 0); each point defeats one minion; at 0, defeated."""
+    """Damage: Health falls by the amount (never below 0); each point defeats one minion; at 0, defeated.
+
+    The damage recorded is what was actually taken (overkill is noted apart); damage that changes nothing is refused.
+    """
+    have = sheet.count if sheet.minion else sheet.hp
+    if have <= 0:
+        who = f"every one of {sheet.name} is" if sheet.minion else f"{sheet.name} is at 0 Health and"
+        raise ImpossibleAction(f"{who} already defeated: the damage would change nothing", "nothing was recorded")
+    if amount <= 0:
+        raise BadInput(f"{amount} damage changes nothing", "give the damage taken: --amount N (at least 1)")
+    taken = min(amount, have)
+    overkill = {"overkill": amount - taken} if amount > taken else {}
     if sheet.minion:
-        defeated = min(amount, sheet.count)
-        count = sheet.count - defeated
+        count = sheet.count - taken
         effects = [
-            Effect("DamageApplied", sheet.name, {"amount": amount, "hp": count}),
-            Effect("MinionsDefeated", sheet.name, {"defeated": defeated, "count": count}),
+            Effect("DamageApplied", sheet.name, {"amount": taken, "hp": count, **overkill}),
+            Effect("MinionsDefeated", sheet.name, {"defeated": taken, "count": count}),
         ]
         return effects + (_impose(sheet, "defeated") if count == 0 else [])
-    hp = max(sheet.hp - amount, 0)
-    effects = [Effect("DamageApplied", sheet.name, {"amount": amount, "hp": hp})]
+    hp = sheet.hp - taken
+    effects = [Effect("DamageApplied", sheet.name, {"amount": taken, "hp": hp, **overkill})]
     return effects + (_impose(sheet, "defeated") if hp == 0 else defeat_by_effects(sheet, hp))
 
 
@@ -144,6 +155,7 @@ def attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dic
     require_able(attacker, "attack")
     if attacker.name == target.name:
         raise BadInput(f"{attacker.name} can't attack themselves")
+    require_character(target)
     if is_defeated(target):
         raise ImpossibleAction(f"{target.name} is already defeated and out of the fight")
     named = opt_text(given, "with")

@@ -11,7 +11,7 @@ from typing import Any
 
 from ledger.dice import Dice, pool
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.sheet import Effect, Sheet, Value
+from ledger.sheet import Effect, Sheet, Value, is_gm_pool
 
 ABILITIES = ("agility", "intellect", "might", "perception", "toughness", "willpower")
 TALENTS = (
@@ -121,8 +121,18 @@ def is_defeated(sheet: Sheet) -> bool:
     return sheet.has("defeated") or sheet.hp <= 0 or (sheet.minion and sheet.count <= 0)
 
 
+def require_character(sheet: Sheet) -> None:
+    """The hidden sheet that holds the GM's Adversity is not a character: it takes no damage, conditions or rolls."""
+    if is_gm_pool(sheet.to_dict()):
+        raise BadInput(
+            f"{sheet.name} holds the GM's Adversity and is not a character",
+            f"only spend and gain reach it: ledger spend {sheet.name} adversity",
+        )
+
+
 def require_able(sheet: Sheet, doing: str) -> None:
-    """A defeated character is out of the fight and can't act."""
+    """A defeated character is out of the fight and can't act (and the GM's pool is no character at all)."""
+    require_character(sheet)
     if is_defeated(sheet):
         raise ImpossibleAction(f"{sheet.name} is defeated and out of the fight: they can't {doing}")
 
@@ -133,16 +143,22 @@ def is_power(key: str) -> bool:
 
 
 def trait_rank(sheet: Sheet, trait: str) -> tuple[str, int]:
-    """The trait's key and rank in dice; a minion uses Threat for everything."""
+    """The trait's key and rank in dice; a minion uses Threat for everything.
+
+    Every character has the six Abilities and the twelve Talents ("characters are defined by"): one the sheet
+    does not list is 0 dice, as Health and Edge read it. A Power is the character's own: one the sheet lacks is
+    refused with its name, everywhere a trait is named (checks, attacks, defenses, resistances, chases).
+    """
     if sheet.minion:
         return THREAT, sheet.trait(THREAT)
     key = norm(trait)
     value = sheet.traits.get(key)
-    if not isinstance(value, int):
-        raise BadInput(
-            f"{sheet.name} has no trait or power '{key}'", f"{sheet.name} has: {', '.join(sorted(sheet.traits))}"
-        )
-    return key, value
+    if isinstance(value, int):
+        return key, value
+    if key in ABILITIES or key in TALENTS:
+        return key, 0
+    powers = sorted(k for k, v in sheet.traits.items() if isinstance(v, int) and is_power(k))
+    raise BadInput(f"{sheet.name} has no power '{key}'", f"{sheet.name}'s powers: {', '.join(powers) or 'none'}")
 
 
 def power_meta(sheet: Sheet, key: str) -> Mapping[str, Any]:

@@ -30,6 +30,7 @@ from ledger.rules.pnp.core import (
     edge,
     health,
     is_defeated,
+    require_character,
 )
 from ledger.rules.pnp.resources import GAIN_REASONS, SPEND_PURPOSES, starting_adversity
 from ledger.rules.pnp.checks import GM
@@ -110,6 +111,7 @@ class PnP(RuleSystem):
 
     def initiative(self, sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
         """Characters act in order of Edge: no roll."""
+        require_character(sheet)
         return edge(sheet), []
 
     def tie_break_key(self, sheet: Sheet) -> tuple[int, int, int, str]:
@@ -142,6 +144,7 @@ class PnP(RuleSystem):
 
     def damage(self, sheet: Sheet, amount: int, *, subdual: bool) -> list[Effect]:
         """Damage reduces Health; at 0 the character is defeated. On minions, each point defeats one."""
+        require_character(sheet)
         if subdual:
             raise BadInput("Prowlers & Paragons has no subdual damage", "use a special effect such as stun instead")
         if amount < 0:
@@ -150,18 +153,21 @@ class PnP(RuleSystem):
 
     def recover(self, sheet: Sheet, recovery: Recovery, dice: Dice) -> list[Effect]:
         """Recover Health up to the maximum (e.g. an NPC's recovery bought with Adversity)."""
+        require_character(sheet)
         if recovery.amount is None:
             raise BadInput("P&P recovery needs --amount (Health regained)", "for example: --amount 2")
         return pnp_resources.recover(sheet, recovery.amount)
 
     def impose(self, sheet: Sheet, condition: str) -> list[Effect]:
         """Impose a GM-ruled condition (it lasts until removed: no pages)."""
+        require_character(sheet)
         if condition not in CONDITIONS:
             raise BadInput(f"unknown condition '{condition}'", f"known: {', '.join(sorted(CONDITIONS))}")
         return [Effect("ConditionImposed", sheet.name, {"condition": condition})]
 
     def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
         """Remove a GM-ruled condition, with the special effect that imposed it; 0 Health stays defeated."""
+        require_character(sheet)
         if condition == "defeated" and sheet.hp <= 0 and not sheet.minion:
             raise ImpossibleAction(f"{sheet.name} has 0 Health and stays defeated", "recover Health first")
         effects = [Effect("ConditionRemoved", sheet.name, {"condition": condition})]
