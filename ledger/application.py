@@ -388,6 +388,10 @@ class Ledger:
         """End the running encounter; Surprised ends with the combat (conditions.txt, Surprised)."""
         return self.record("encounter end", encounter.end, {})
 
+    def end_scene(self) -> dict[str, Any]:
+        """End the scene outside an encounter (P&P): effects for the rest of the scene end, with their defeats."""
+        return self.record("scene end", encounter.scene, {})
+
     # -- undo, redo and retraction ----------------------------------------------------------
     def undo(self) -> dict[str, Any]:
         """Retract the latest live ruling; state becomes the refold of the history without it."""

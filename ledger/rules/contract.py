@@ -61,6 +61,7 @@ class RuleSystem:
     actions: ClassVar[Mapping[str, Action]] = {}  # `ledger act` actions
     turn_rolls: ClassVar[tuple[str, ...]] = ()  # rolls a turn hook may take ("ongoing-" matches a prefix)
     ties_descending: ClassVar[bool] = True  # whether tie_break_key sorts highest first
+    scenes: ClassVar[bool] = False  # whether the text has scenes that end (`ledger scene end`; P&P)
 
     # -- declarations ---------------------------------------------------------------------------
     def declared(self, command: str) -> tuple[Opt, ...]:

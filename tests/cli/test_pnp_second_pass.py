@@ -136,3 +136,87 @@ def test_the_gm_pool_never_shows_among_characters(issue: Cli, db: str):
         assert "GM joins" not in out and "| GM |" not in out, fmt
     spent = issue.json("spend", "GM", "adversity", "1")  # the pool itself still works
     assert spent["character"]["resources"]["adversity"] == 0
+
+
+# -- item 7: scenes --------------------------------------------------------------------------------------
+@pytest.fixture
+def webbed(pnp: Cli) -> Cli:
+    """Mara webs Brute for the rest of the scene (6 net successes >= Health 3) and stuns Goons' ally Thug for 1 page."""
+    pnp.ok("character", "add", "Spinner", "--trait", "webs=4", "--trait", "agility=3", "--pc")
+    pnp.ok("character", "add", "Thug", "--trait", "might=2", "--trait", "toughness=2", "--trait", "agility=1")
+    return web(pnp)
+
+
+def web(cli: Cli) -> Cli:
+    cli.ok("attack", "Spinner", "Brute", "--with", "webs", "--effect", "ensnare", "--roll", "attack=6,6,6,1", "--roll", "defense=1,1")
+    cli.ok("attack", "Spinner", "Thug", "--with", "webs", "--effect", "stun", "--roll", "attack=2,1,1,1", "--roll", "defense=1")
+    return cli
+
+
+def test_encounter_end_ends_the_scene_its_effects_and_the_defeats_they_caused(pnp: Cli):
+    """prowlers-and-paragons.txt, Attacks and Defenses: defeated by a special effect, "which then lasts for the rest of the scene"."""
+    pnp.ok("character", "add", "Spinner", "--trait", "webs=4", "--trait", "agility=3", "--pc")
+    pnp.ok("character", "add", "Thug", "--trait", "might=2", "--trait", "toughness=2", "--trait", "agility=1")
+    pnp.ok("encounter", "start", "Spinner", "Brute", "Thug")
+    webbed = web(pnp)
+    brute = webbed.json("character", "show", "Brute")
+    assert "defeated" in brute["conditions"] and brute["effects"] == {"ensnare": "scene"}
+    before = state(webbed, "Brute", "Thug", "Spinner")
+    r = webbed.json("encounter", "end")
+    assert r["scene_ended_for"] == ["Brute", "Thug"]
+    brute, thug = state(webbed, "Brute", "Thug")
+    assert brute["conditions"] == [] and brute["effects"] == {}
+    assert thug["conditions"] == [] and thug["effects"] == {}  # the timed stun, still running, ends too
+    webbed.ok("undo")
+    assert state(webbed, "Brute", "Thug", "Spinner") == before
+
+
+def test_defeat_at_zero_health_outlasts_the_scene(webbed: Cli):
+    """prowlers-and-paragons.txt, Attacks and Defenses: at 0 Health a target is "defeated and out of the fight", scene or not."""
+    webbed.ok("damage", "Thug", "--amount", "2")
+    webbed.ok("scene", "end")
+    thug = webbed.json("character", "show", "Thug")
+    assert thug["hp"] == 0 and "defeated" in thug["conditions"] and "stunned" not in thug["conditions"]
+
+
+def test_scene_end_outside_encounters_does_the_same_and_undo_restores(webbed: Cli):
+    """prowlers-and-paragons.txt, Attacks and Defenses ("for the rest of the scene"): a scene can end without an encounter."""
+    before = state(webbed, "Brute", "Thug")
+    r = webbed.json("scene", "end")
+    assert r["scene_ended_for"] == ["Brute", "Thug"]
+    assert [c["conditions"] for c in state(webbed, "Brute", "Thug")] == [[], []]
+    webbed.ok("undo")
+    assert state(webbed, "Brute", "Thug") == before
+    webbed.ok("redo")
+    assert [c["conditions"] for c in state(webbed, "Brute", "Thug")] == [[], []]
+
+
+def test_scene_end_is_refused_while_an_encounter_runs(webbed: Cli, db: str):
+    """prowlers-and-paragons.txt, Combat: the encounter is the scene; `encounter end` ends it."""
+    webbed.ok("encounter", "start", "Spinner", "Mara")
+    r = refused(webbed, db, "scene", "end")
+    assert "encounter end" in r.stderr
+
+
+@pytest.mark.parametrize("system", ["hnh", "d20"])
+def test_scene_end_is_refused_where_the_text_has_no_scenes(cli: Cli, db: str, system: str):
+    """d20-supers.txt and the H&H texts have no scene-long effects: `scene end` is not in their rules."""
+    cli.ok("init", "--system", system)
+    r = refused(cli, db, "scene", "end")
+    assert "not in the rules of" in r.stderr
+
+
+def test_scene_end_in_the_session_shell(webbed: Cli, tmp_path: Any):
+    """CLI.md, play: the shell runs the same commands; `scene end` there ends the scene as one-shot does."""
+    import subprocess
+    import sys
+
+    if webbed.db.startswith("postgresql"):
+        pytest.skip("the shell test runs on a SQLite file")
+    r = subprocess.run(
+        [sys.executable, "-m", "commands", "--db", webbed.db, "--as", "tester", "play"],
+        input="scene end\n--json character show Brute\n", capture_output=True, text=True, timeout=120,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "the scene ends (effects ended for Brute, Thug)" in r.stdout
+    assert '"conditions": []' in r.stdout or '"conditions":[]' in r.stdout

@@ -67,6 +67,7 @@ class PnP(RuleSystem):
         "move": Action("move", "a move between range classes (pages it takes)", _move, "prowlers-and-paragons.txt, Range and Movement", declared.ACTIONS["move"]),
     }
     ties_descending = False  # tie_break_key sorts ascending and ends with the name
+    scenes = True  # "for the rest of the scene": `encounter end` and `scene end` end it
 
     def parse_trait(self, key: str, value: str) -> Value:
         """Traits are dice: '3' or '3d'; threat too."""
