@@ -226,8 +226,9 @@ class Ledger:
         pc: bool = False,
         powers: Mapping[str, Mapping[str, Any]] | None = None,
         typed_traits: Mapping[str, Any] | None = None,
+        power_parts: Mapping[str, Mapping[str, str]] | None = None,
     ) -> dict[str, Any]:
-        """Add a character with validated traits."""
+        """Add a character with validated traits (and powers' parts, typed by the campaign's rules)."""
         name = name.strip()
         if not _NAME.match(name):
             raise BadInput(f"'{name}' can't be a character name", "1-60 characters, not starting with '-', no '=', ',' or '#'")
@@ -236,6 +237,8 @@ class Ledger:
         if count > 1 and not minion:
             raise BadInput("--count is for minion groups", "add --minion")
         intent: dict[str, Any] = {"name": name, "traits": dict(traits), "minion": minion, "count": count, "pc": pc}
+        if power_parts:
+            powers = {**(powers or {}), **self.rules().power_parts(power_parts, traits)}
         if powers:
             intent["powers"] = {k: dict(v) for k, v in powers.items()}
         if typed_traits:

@@ -96,6 +96,10 @@ class RuleSystem:
         """Validate one `--trait KEY=VALUE`; BadInput on a bad value."""
         raise NotImplementedError
 
+    def power_parts(self, given: Mapping[str, Mapping[str, str]], traits: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+        """Typed parts of powers set from the command line (`character add --power`), kept on the sheet."""
+        raise self.refuse("powers with parts", "give the power's rank as a trait")
+
     def new_sheet(self, name: str, traits: Mapping[str, Value], *, minion: bool, count: int, pc: bool) -> Sheet:
         """A fresh character: max HP (or Health) and starting resources derived from the traits."""
         raise NotImplementedError

@@ -220,3 +220,81 @@ def test_scene_end_in_the_session_shell(webbed: Cli, tmp_path: Any):
     assert r.returncode == 0, r.stderr
     assert "the scene ends (effects ended for Brute, Thug)" in r.stdout
     assert '"conditions": []' in r.stdout or '"conditions":[]' in r.stdout
+
+
+# -- item 9: powers with their parts, set from the command line ---------------------------------------------
+@pytest.fixture
+def powered(pnp: Cli) -> Cli:
+    pnp.ok(
+        "character", "add", "Webber", "--trait", "webs=4", "--trait", "bark-skin=5", "--trait", "rocket-boots=3",
+        "--trait", "agility=4", "--trait", "toughness=3", "--trait", "might=3", "--pc",
+        "--power", "webs:effect=ensnare,resist=Agility", "--power", "bark-skin:defense=passive", "--power", "rocket-boots:travel=yes",
+    )
+    return pnp
+
+
+def test_power_parts_are_kept_on_the_sheet(powered: Cli):
+    """prowlers-and-paragons.txt, Attacks and Defenses and Range and Movement: a power's parts, kept with the character."""
+    sheet = powered.json("character", "show", "Webber")
+    assert sheet["powers"] == {
+        "webs": {"effect": "ensnare", "resist": "agility"},
+        "bark-skin": {"defense": "passive"},
+        "rocket-boots": {"travel": True},
+    }
+    assert sheet["defense"] == {"trait": "bark-skin", "rank": 5, "kind": "passive"}
+
+
+def test_a_power_that_defends_is_the_best_defense_and_can_be_named(powered: Cli):
+    """prowlers-and-paragons.txt, Attacks and Defenses: "a passive defense like Armor ... always use the option that provides the best defense"."""
+    r = powered.json("attack", "Brute", "Webber", "--with", "might", "--roll", "attack=2,2,2", "--roll", "defense=2,2,2,1,1")
+    assert (event(r, "AttackResolved")["defense"], event(r, "AttackResolved")["defense_kind"]) == ("bark-skin", "passive")
+    r = powered.json("attack", "Brute", "Webber", "--with", "might", "-o", "defend-with=agility", "--roll", "attack=2,2,2", "--roll", "defense=2,2,2,1")
+    assert event(r, "AttackResolved")["defense"] == "agility"
+
+
+def test_a_power_carries_its_effect_and_the_trait_that_resists_it(powered: Cli):
+    """prowlers-and-paragons.txt, Attacks and Defenses: "These Powers always specify the Traits used to resist them"."""
+    before = state(powered, "Brute")
+    r = powered.json("attack", "Webber", "Brute", "--with", "webs", "--roll", "attack=6,2,2,1", "--roll", "defense=2,1")
+    hit = event(r, "AttackResolved")
+    assert (hit["outcome"], hit["effect"], hit["defense"], hit["defense_kind"]) == ("effect", "ensnare", "agility", "resist")
+    assert "ensnared" in r["target"]["conditions"]
+    powered.ok("undo")
+    assert state(powered, "Brute") == before
+
+
+def test_a_travel_power_from_the_sheet_speeds_a_move_and_halves_agility_in_a_chase(powered: Cli):
+    """prowlers-and-paragons.txt, Range and Movement: a Travel Power crosses a range class per page; on foot, half Agility against it."""
+    r = powered.json("act", "Webber", "move", "-o", "from=close", "-o", "to=extreme", "-o", "with=rocket-boots")
+    assert event(r, "EffectResolved")["pages"] == 2
+    r = powered.json("act", "Webber", "chase", "--against", "Mara", "--roll", "against=2,2,2", "--roll", "chase=2,2,2,2")
+    data = event(r, "CheckResolved")
+    assert (data["trait"], data["opponent_trait"], data["opponent_halved"], data["opponent_dice"]) == ("agility", "agility", False, 3)
+    r = powered.json("act", "Webber", "chase", "--against", "Mara", "-o", "with=rocket-boots", "--roll", "against=2,2", "--roll", "chase=2,2,2")
+    data = event(r, "CheckResolved")
+    assert (data["trait"], data["opponent_halved"], data["opponent_dice"]) == ("rocket-boots", True, 2)
+
+
+@pytest.mark.parametrize(
+    "power, says",
+    [
+        ("webs:colour=red", "no part 'colour'"),
+        ("webs:effect=melt", "not a special effect"),
+        ("webs:resist=agility", "give effect="),
+        ("webs:defense=sometimes", "active or passive"),
+        ("gadgets:travel=yes", "has no rank"),
+        ("agility:defense=active", "not a power"),
+        ("webs", "NAME:PART=VALUE"),
+    ],
+)
+def test_bad_power_parts_are_refused(pnp: Cli, db: str, power: str, says: str):
+    """prowlers-and-paragons.txt, Attacks and Defenses: a power's parts are a defense, travel, an effect and what resists it."""
+    r = refused(pnp, db, "character", "add", "Webber", "--trait", "webs=4", "--power", power)
+    assert says in r.stderr
+
+
+def test_power_parts_are_refused_where_the_text_has_none(cli: Cli, db: str):
+    """d20-supers.txt has no powers with parts (only "Any bonus from armor or powers" to DR)."""
+    cli.ok("init", "--system", "d20")
+    r = refused(cli, db, "character", "add", "Zip", "--trait", "hp=5", "--power", "blast:effect=stun")
+    assert "not in the rules of d20 Supers" in r.stderr

@@ -23,6 +23,7 @@ from ledger.rules.pnp.core import (
     defense_kind,
     is_defeated,
     is_power,
+    is_travel_power,
     norm,
     opt_flag,
     opt_int,
@@ -229,6 +230,16 @@ def end_of_scene(sheet: Sheet) -> list[Effect]:
     if SCENE in active.values() and sheet.has("defeated") and sheet.hp > 0:
         effects.append(Effect("ConditionRemoved", sheet.name, {"condition": "defeated", "note": "the scene ended"}))
     return effects
+
+
+def travel_power_named(sheet: Sheet, named: str) -> str:
+    """The Travel Power a move names (`with`), which the sheet must have ('' when none is named)."""
+    if not named.strip():
+        return ""
+    key, _ = trait_rank(sheet, named)
+    if not is_travel_power(sheet, key):
+        raise BadInput(f"{key} is not a Travel Power", "mark it one: character add ... --power NAME:travel=yes")
+    return key
 
 
 def move(sheet: Sheet, from_range: str, to_range: str, travel_power: bool) -> int:

@@ -38,6 +38,7 @@ MOVE: tuple[Opt, ...] = (
     Opt("from", "choice", "the range class moved from", f"{T}, Range and Movement", choices=RANGES),
     Opt("to", "choice", "the range class moved to", f"{T}, Range and Movement", choices=RANGES),
     Opt("travel-power", "flag", "the move uses a Travel Power", f"{T}, Range and Movement"),
+    Opt("with", "text", "the Travel Power the move uses (known by name, or marked travel=yes on the sheet)", f"{T}, Range and Movement"),
 )
 OPTIONS: dict[str, tuple[Opt, ...]] = {"attack": ATTACK, "check": CHECK}
 ACTIONS: dict[str, tuple[Opt, ...]] = {"chase": CHASE, "move": MOVE}

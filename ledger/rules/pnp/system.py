@@ -13,7 +13,7 @@ from typing import Any
 from ledger.dice import Dice, DiceSpec, pool, parse_notation
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.rules.common import parse_int
-from ledger.rules.pnp import checks as pnp_checks, combat as pnp_combat, resources as pnp_resources
+from ledger.rules.pnp import checks as pnp_checks, combat as pnp_combat, powers as pnp_powers, resources as pnp_resources
 from ledger.rules.contract import Action, Recovery, RuleSystem
 from ledger.rules.pnp import options as declared
 from ledger.rules.pnp.combat import best_defense, effect_counters
@@ -46,8 +46,9 @@ def _move(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
     for k in ("from", "to"):
         if k not in options:
             raise BadInput(f"a move needs -o {k}=RANGE", f"ranges: {', '.join(RANGES)}")
-    pages = pnp_combat.move(actor, str(options["from"]), str(options["to"]), bool(options.get("travel-power")))
-    return [Effect("EffectResolved", actor.name, {"action": "move", "from": options["from"], "to": options["to"], "pages": pages})]
+    power = pnp_combat.travel_power_named(actor, str(options.get("with", "")))
+    pages = pnp_combat.move(actor, str(options["from"]), str(options["to"]), bool(options.get("travel-power")) or bool(power))
+    return [Effect("EffectResolved", actor.name, {"action": "move", "from": options["from"], "to": options["to"], "pages": pages, "with": power or None})]
 
 
 class PnP(RuleSystem):
@@ -73,6 +74,10 @@ class PnP(RuleSystem):
         """Traits are dice: '3' or '3d'; threat too."""
         v = value.strip().lower()
         return parse_int(key, v[:-1] if v.endswith("d") else v, lo=0)
+
+    def power_parts(self, given: Mapping[str, Mapping[str, str]], traits: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+        """Parts of powers set from the command line: defense, travel, effect and resist (powers.py)."""
+        return pnp_powers.power_parts(given, traits)
 
     def new_sheet(self, name: str, traits: Mapping[str, Value], *, minion: bool, count: int, pc: bool) -> Sheet:
         """Health from traits; a minion group has its count and Threat instead; heroes hold Resolve."""
