@@ -23,7 +23,7 @@ from projections.db import (
 from projections.db import encounter_log as enc_log
 
 
-GM_POOL_HINT = "GM holds the GM's Adversity, not a character: ledger spend GM adversity, ledger gain GM adversity"
+GM_POOL_HINT = "the GM's Adversity changes with: ledger spend GM adversity N, ledger gain GM adversity N"
 
 
 def sheet_json(row: Any) -> dict[str, Any]:
@@ -58,8 +58,11 @@ def character(read: ReadSide, name: str) -> dict[str, Any]:
             .mappings()
             .first()
         )
-    if row is None or is_gm_pool(row["sheet"]):
-        raise NotFound(f"no character called '{name}'", GM_POOL_HINT if row is not None else "see: ledger character list")
+    if row is None:
+        raise NotFound(f"no character called '{name}'", "see: ledger character list")
+    if is_gm_pool(row["sheet"]):
+        left = row["sheet"]["resources"]["adversity"]
+        raise NotFound(f"{row['sheet']['name']} is the GM's Adversity pool ({left} left), not a character", GM_POOL_HINT)
     return sheet_json(row)
 
 

@@ -128,7 +128,7 @@ def test_the_gm_pool_never_shows_among_characters(issue: Cli, db: str):
     """prowlers-and-paragons.txt, Resolve and Adversity: the GM's Adversity is no character: not listed, shown, charted or exported as one."""
     assert [c["name"] for c in issue.json("character", "list")] == ["Mara", "Brute", "Goons"]
     r = issue("character", "show", "GM")
-    assert r.exit_code == 2 and "Adversity" in r.stderr
+    assert r.exit_code == 2 and "Adversity pool (1 left), not a character" in r.stderr
     assert issue("timeline", "GM").exit_code == 2
     assert issue("character", "show", "GM", "--at", "4").exit_code == 2
     for fmt in ("md", "html", "csv"):
@@ -298,3 +298,66 @@ def test_power_parts_are_refused_where_the_text_has_none(cli: Cli, db: str):
     cli.ok("init", "--system", "d20")
     r = refused(cli, db, "character", "add", "Zip", "--trait", "hp=5", "--power", "blast:effect=stun")
     assert "not in the rules of d20 Supers" in r.stderr
+
+
+# -- item 8: Resolve and Adversity on every roll the text allows ----------------------------------------------
+def resources(cli: Cli, name: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for e in cli.json("log"):
+        if e["type"] == "ResourceChanged" and e["character"] == name and not e["retracted"]:
+            out[e["data"]["resource"]] = e["data"]["value"]
+    return out
+
+
+def test_a_hero_adds_dice_to_their_defense_roll_with_resolve(issue: Cli):
+    """prowlers-and-paragons.txt, Resolve and Adversity: Resolve "can be spent to ... add extra dice to challenge rolls" (a defense roll is one)."""
+    before = state(issue, "Mara", "Brute")
+    r = issue.json("attack", "Brute", "Mara", "--with", "might", "-o", "defense-extra-dice=2", "--roll", "attack=2,2,6", "--roll", "defense=2,2,1,1,1")
+    hit = event(r, "AttackResolved")
+    assert (hit["defense_dice"], hit["threshold"], hit["opponent_extra_dice"], hit["hit"]) == (5, 2, 2, True)
+    assert r["target"]["resources"]["resolve"] == 1  # 3 - 2
+    issue.ok("undo")
+    assert state(issue, "Mara", "Brute") == before
+
+
+def test_a_hero_rerolls_their_defense_with_resolve(issue: Cli):
+    """prowlers-and-paragons.txt, Resolve and Adversity: Resolve can "reroll them completely" (roll 'defense-reroll')."""
+    r = issue.json("attack", "Brute", "Mara", "--with", "might", "-o", "defense-reroll=yes", "--roll", "attack=2,2,2", "--roll", "defense=1,1,1", "--roll", "defense-reroll=6,6,1")
+    hit = event(r, "AttackResolved")
+    assert (hit["threshold"], hit["defense_successes_before_reroll"], hit["hit"]) == (4, 0, False)
+    assert r["target"]["resources"]["resolve"] == 2
+
+
+def test_the_gm_spends_adversity_on_an_npcs_defense(issue: Cli, db: str):
+    """prowlers-and-paragons.txt, Resolve and Adversity: "the GM has something called Adversity that works much the same way"."""
+    assert resources(issue, "GM") == {"adversity": 1}  # one hero, one Adversity
+    r = issue.json("attack", "Mara", "Brute", "--with", "might", "-o", "defense-extra-dice=1", "--roll", "attack=2,2,1,1", "--roll", "defense=2,2,2")
+    assert event(r, "AttackResolved")["adversity_due"] == 1
+    assert resources(issue, "GM") == {"adversity": 0}
+    refused(issue, db, "attack", "Mara", "Brute", "--with", "might", "-o", "defense-extra-dice=1", "--roll", "attack=2,2,1,1", "--roll", "defense=2,2,2")
+    issue.ok("undo")
+    assert resources(issue, "GM") == {"adversity": 1}
+
+
+def test_the_other_side_of_an_opposed_check_can_be_boosted(issue: Cli):
+    """prowlers-and-paragons.txt, Thresholds: the opponent "makes a challenge roll to resist your efforts": Resolve can boost it."""
+    issue.ok("character", "add", "Kid", "--trait", "willpower=2", "--pc")
+    issue.ok("gain", "Kid", "resolve", "2")
+    r = issue.json("check", "Mara", "willpower", "--against", "Kid", "willpower", "-o", "against-extra-dice=1", "-o", "against-reroll=yes",
+                   "--roll", "against=1,1,1", "--roll", "against-reroll=6,2,1", "--roll", "check=2,2,1,1")
+    data = event(r, "CheckResolved")
+    assert (data["opponent_dice"], data["threshold"], data["opponent_successes_before_reroll"], data["net"]) == (3, 3, 0, -1)
+    assert issue.json("character", "show", "Kid")["resources"]["resolve"] == 0
+
+
+def test_the_chased_side_can_be_boosted_too(issue: Cli):
+    """prowlers-and-paragons.txt, Range and Movement: "Chases are resolved with challenge rolls": both sides may spend."""
+    r = issue.json("act", "Mara", "chase", "--against", "Brute", "-o", "against-extra-dice=1", "--roll", "against=2,2,2", "--roll", "chase=2,2,2")
+    data = event(r, "CheckResolved")
+    assert (data["opponent_dice"], data["threshold"], data["adversity_due"]) == (3, 3, 1)
+    assert resources(issue, "GM") == {"adversity": 0}
+
+
+def test_boosting_an_opponent_that_is_not_there_is_refused(issue: Cli, db: str):
+    """prowlers-and-paragons.txt, Thresholds: a threshold the GM sets has no roll to boost."""
+    refused(issue, db, "check", "Mara", "might", "--threshold", "2", "-o", "against-extra-dice=1")

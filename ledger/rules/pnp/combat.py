@@ -25,6 +25,7 @@ from ledger.rules.pnp.core import (
     is_power,
     is_travel_power,
     norm,
+    other_boost,
     opt_flag,
     opt_int,
     opt_text,
@@ -173,15 +174,17 @@ def attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dic
     defense, d_rank, d_kind = choose_defense(target, given, effect, resist)
     extra, reroll = opt_int(given, "extra-dice"), opt_flag(given, "reroll")
     costs, adversity_due = charge(attacker, extra_dice=extra, reroll=reroll)
+    guard = other_boost(given, target, "defense")
 
     successes, rerolled = roll_pool(dice, "attack", rank + bonus + extra, reroll=reroll)
-    threshold, _ = roll_pool(dice, "defense", d_rank, reroll=False)
+    threshold, d_rerolled = roll_pool(dice, "defense", d_rank + guard.extra, reroll=guard.reroll, reroll_name="defense-reroll")
     net = successes - threshold
     data: dict[str, Any] = {
         "target": target.name, "with": trait, "rank": rank, "weapon_bonus": bonus, "extra_dice": extra,
         "dice": rank + bonus + extra, "successes": successes, **rerolled,
-        "defense": defense, "defense_kind": d_kind, "defense_dice": d_rank, "threshold": threshold,
-        "net": net, "hit": net > 0, "adversity_due": adversity_due,
+        "defense": defense, "defense_kind": d_kind, "defense_dice": d_rank + guard.extra, "threshold": threshold,
+        **guard.data(), **({"defense_successes_before_reroll": d_rerolled["successes_before_reroll"]} if d_rerolled else {}),
+        "net": net, "hit": net > 0, "adversity_due": adversity_due + guard.adversity_due,
     }  # fmt: skip
     outcome: list[Effect] = []
     if net <= 0:
@@ -195,7 +198,7 @@ def attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dic
     else:
         data.update(outcome="damage", damage=net, health=max(target.hp - net, 0))
         outcome = lose_health(target, net)
-    return [*costs, Effect("AttackResolved", attacker.name, data), *outcome]
+    return [*costs, *guard.costs, Effect("AttackResolved", attacker.name, data), *outcome]
 
 
 def end_of_turn(sheet: Sheet) -> list[Effect]:

@@ -229,14 +229,39 @@ def opt_text(given: Mapping[str, Any], key: str) -> str:
     return str(given.get(key, "")).strip()
 
 
-def roll_pool(dice: Dice, name: str, size: int, *, reroll: bool) -> tuple[int, dict[str, Any]]:
-    """Successes of a pool roll (a 0-dice pool is still taken and scores 0); with reroll the 'reroll' roll counts."""
+def roll_pool(dice: Dice, name: str, size: int, *, reroll: bool, reroll_name: str = REROLL) -> tuple[int, dict[str, Any]]:
+    """Successes of a pool roll (a 0-dice pool is still taken and scores 0); with reroll the reroll roll counts."""
     spec = pool(size)
     first = dice.take(name, spec)
     if not reroll:
         return first.total, {}
-    again = dice.take(REROLL, spec)
+    again = dice.take(reroll_name, spec)
     return again.total, {"rerolled": True, "successes_before_reroll": first.total}
+
+
+@dataclass(frozen=True)
+class Boost:
+    """Resolve (or the GM's Adversity) spent on the other side's pool: a defense, an opposed roll, a chase."""
+
+    extra: int
+    reroll: bool
+    costs: list[Effect]
+    adversity_due: int
+
+    def data(self) -> dict[str, Any]:
+        """What the ruling records of it (nothing when nothing was bought)."""
+        return {"opponent_extra_dice": self.extra, "opponent_rerolled": self.reroll} if self.extra or self.reroll else {}
+
+
+def other_boost(given: Mapping[str, Any], sheet: Sheet | None, prefix: str) -> Boost:
+    """The other side's `PREFIX-extra-dice` and `PREFIX-reroll`, charged to that character (an NPC's: to the GM)."""
+    extra, reroll = opt_int(given, f"{prefix}-extra-dice"), opt_flag(given, f"{prefix}-reroll")
+    if sheet is None:
+        if extra or reroll:
+            raise BadInput(f"{prefix}-extra-dice and {prefix}-reroll are for an opponent's roll: there is none")
+        return Boost(0, False, [], 0)
+    costs, due = charge(sheet, extra_dice=extra, reroll=reroll)
+    return Boost(extra, reroll, costs, due)
 
 
 def resource_changed(sheet: Sheet, resource: str, delta: int, **why: Any) -> Effect:
