@@ -179,9 +179,9 @@ class Ledger:
         return self.rules().parse_options(command, given or {})
 
     # -- campaign ---------------------------------------------------------------------------
-    def init(self, system: str, name: str | None = None) -> dict[str, Any]:
-        """Create the campaign (ruling 1)."""
-        get_rules(system)  # an unknown system is bad input
+    def init(self, system: str, name: str | None = None, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Create the campaign (ruling 1), with the system's campaign settings (its `init` options, typed)."""
+        typed = get_rules(system).parse_options("init", settings or {})  # an unknown system is bad input
         from eventsourcing.application import AggregateNotFoundError
 
         try:
@@ -193,9 +193,10 @@ class Ledger:
                 f"{self.target.describe()} already holds a {existing.system} campaign", "use another --db for a new campaign"
             )
         title = name or "Campaign"
-        draft = self._draft(None, 1, "play", "init", {"system": system, "name": title}, None)
+        intent = {"system": system, "name": title, **({"settings": typed} if typed else {})}
+        draft = self._draft(None, 1, "play", "init", intent, None)
         draft.campaign = Campaign._create(
-            Campaign.CampaignCreated, id=CAMPAIGN_ID, ruling=1, system=system, name=title, settings={}
+            Campaign.CampaignCreated, id=CAMPAIGN_ID, ruling=1, system=system, name=title, settings=typed
         )
         draft._take(draft.campaign)
         draft.touched[CAMPAIGN_ID.hex] = None
@@ -205,7 +206,7 @@ class Ledger:
             self._commit(draft)
         except IntegrityError:
             raise Conflict(f"{self.target.describe()} already holds a campaign") from None
-        return {"ruling": 1, "system": system, "name": title}
+        return {"ruling": 1, "system": system, "name": title, **({"settings": typed} if typed else {})}
 
     def start_session(self, title: str | None = None) -> dict[str, Any]:
         """Open a play session."""

@@ -209,6 +209,14 @@ class RuleSystem:
         """What an NPC's boosts in these effects cost the GM's pool (P&P Adversity)."""
         return 0
 
+    def action_cost(self, command: str, actor: Sheet, options: Mapping[str, Any]) -> str | None:
+        """What kind of action a command is in an encounter's round (None: the system keeps no action economy)."""
+        return None
+
+    def take_action(self, tally: Mapping[str, Any], kind: str, who: str, target: str | None) -> tuple[dict[str, Any], str | None]:
+        """A character's tally for the round after one more action, and what the rules find wrong with it."""
+        return dict(tally), None
+
     def scene_ended(self, sheet: Sheet) -> list[Effect]:
         """What ends with the scene (P&P: effects for the rest of the scene)."""
         return []

@@ -152,3 +152,132 @@ def test_healing_regular_damage_above_subdual_wakes(d20: Cli):
     assert "unconscious" in d20.json("character", "show", "Thug")["conditions"]
     r = d20.json("recover", "Thug", "--amount", "2", "--cause", "first aid")  # HP 6 > 5
     assert "unconscious" not in r["character"]["conditions"]
+
+
+# -- item 3: the action economy of a round ----------------------------------------------------------------
+def fight(cli: Cli, *settings: str) -> Cli:
+    cli.ok("init", "--system", "d20", *settings)
+    cli.ok("character", "add", "Zip", "--trait", "hp=12", "--pc")
+    cli.ok("character", "add", "Thug", "--trait", "hp=40")
+    cli.ok("character", "add", "Kat", "--trait", "hp=12", "--pc")
+    cli.ok("encounter", "start", "Zip", "Thug", "Kat", "--roll", "Zip=18", "--roll", "Thug=9", "--roll", "Kat=4")
+    return cli
+
+
+HIT = ("--roll", "attack=12", "--roll", "damage=2")
+
+
+def encounter_state(db: str) -> dict[str, Any]:
+    """The Encounter aggregate's whole state, read from the write side (the round's tally included)."""
+    from ledger.application import Ledger
+    from ledger.encounter import ENCOUNTER_ID
+
+    led = Ledger(db)
+    try:
+        return dict(led.store.repository.get(ENCOUNTER_ID).state)
+    finally:
+        led.close()
+
+
+def test_a_second_full_action_in_a_round_is_refused(cli: Cli, db: str):
+    """d20-supers.txt, Attacks: "Full action - Any action which would take 6 seconds" -- a round "lasting 6 seconds" holds one."""
+    fight(cli)
+    cli.ok("act", "Zip", "action", "-o", "kind=full", "-o", "what=reload")
+    r = refused(cli, db, "act", "Zip", "run")
+    assert "already taken a full action this round" in r.stderr
+    refused(cli, db, "attack", "Zip", "Thug", *HIT)  # a partial action after the full one
+    cli.ok("act", "Zip", "action", "-o", "kind=free", "-o", "what=taunt")  # "does not count against other actions"
+    cli.ok("encounter", "next")
+    cli.ok("encounter", "next")
+    cli.ok("encounter", "next")  # round 2: Zip's turn again
+    cli.ok("act", "Zip", "run")
+
+
+def test_partial_actions_then_a_full_one_is_refused(cli: Cli, db: str):
+    """d20-supers.txt, Attacks: a partial action takes "less than 6 seconds"; a full one needs the whole round."""
+    fight(cli)
+    cli.ok("attack", "Zip", "Thug", *HIT)
+    cli.ok("act", "Zip", "action", "-o", "what=draw an arrow")  # partial by default
+    r = refused(cli, db, "act", "Zip", "action", "-o", "kind=full", "-o", "what=open a door")
+    assert "full action takes the whole round" in r.stderr
+
+
+def test_a_charge_includes_its_attack(cli: Cli, db: str):
+    """d20-supers.txt, Charge: "he or she may make a charged attack, it is like a run": one full action, one attack with it."""
+    fight(cli)
+    cli.ok("act", "Zip", "charge")
+    cli.ok("attack", "Zip", "Thug", *HIT)
+    refused(cli, db, "attack", "Zip", "Thug", *HIT)
+
+
+def test_one_attack_of_opportunity_per_round_against_one_foe(cli: Cli, db: str):
+    """d20-supers.txt, Attack of Opportunity: "an extra attack per round"; "against either A or B, but, not both"."""
+    fight(cli)
+    cli.ok("act", "Zip", "action", "-o", "kind=full", "-o", "what=reload")
+    cli.ok("attack", "Zip", "Thug", "-o", "free-attack=unaware", *HIT)  # extra: not against the round's actions
+    r = refused(cli, db, "attack", "Zip", "Kat", "-o", "free-attack=unaware", *HIT)
+    assert "Attack of Opportunity this round (against Thug)" in r.stderr
+    cli.ok("attack", "Kat", "Thug", "-o", "free-attack=unaware", *HIT)  # everyone's own
+    for _ in range(3):
+        cli.ok("encounter", "next")
+    cli.ok("attack", "Zip", "Kat", "-o", "free-attack=unaware", *HIT)  # a new round
+
+
+def test_undo_and_retraction_restore_the_rounds_tally_exactly(cli: Cli):
+    """d20-supers.txt, Attacks: the tally is the live history's: an undone or retracted full action no longer counts."""
+    fight(cli)
+    before = encounter_state(cli.db)
+    cli.ok("act", "Zip", "action", "-o", "kind=full", "-o", "what=reload")
+    assert encounter_state(cli.db)["actions"]["by"]["Zip"]["full"] == 1
+    cli.ok("undo")
+    assert encounter_state(cli.db) == before
+    run = cli.json("act", "Zip", "run")["ruling"]  # the undone full action is gone: this is the round's one
+    cli.ok("undo")
+    cli.ok("redo")
+    assert cli("act", "Zip", "action", "-o", "kind=full").exit_code == 2  # redone: it counts again
+    cli.ok("act", "Zip", "action", "-o", "kind=free", "-o", "what=shout")  # a later ruling, re-derived below
+    cli.ok("retract", str(run), "--yes")
+    cli.ok("act", "Zip", "action", "-o", "kind=full", "-o", "what=open a door")
+
+
+def test_warn_setting_records_the_second_full_action_with_a_warning(cli: Cli):
+    """d20-supers.txt, Attacks, read by a GM who wants to be told, not stopped (campaign setting action-economy=warn)."""
+    fight(cli, "-o", "action-economy=warn")
+    cli.ok("act", "Zip", "run")
+    r = cli.json("act", "Zip", "action", "-o", "kind=full", "-o", "what=reload")
+    assert r["warning"] == "Zip has already taken a full action this round"
+    assert {"kind": "warning", "text": r["warning"], "character": "Zip"} in [e["data"] for e in r["events"] if e["type"] == "NoteRecorded"]
+
+
+def test_off_setting_keeps_no_tally_and_outside_encounters_nothing_is_counted(cli: Cli):
+    """d20-supers.txt, Rounds: actions are counted in rounds, which only an encounter has; the GM may switch counting off."""
+    fight(cli, "-o", "action-economy=off")
+    cli.ok("act", "Zip", "run")
+    cli.ok("act", "Zip", "action", "-o", "kind=full")
+    cli.ok("encounter", "end")
+    cli.ok("act", "Kat", "action", "-o", "kind=full")
+    cli.ok("act", "Kat", "action", "-o", "kind=full")
+
+
+@pytest.mark.parametrize("args, says", [(("--system", "d20", "-o", "action-economy=maybe"), "can't be 'maybe'"), (("--system", "hnh", "-o", "action-economy=warn"), "no option")])
+def test_bad_campaign_settings_are_refused(cli: Cli, args: tuple[str, ...], says: str):
+    """d20-supers.txt, Attacks: the setting is refuse, warn or off, and only d20 has it."""
+    r = cli("init", *args)
+    assert r.exit_code == 2 and says in r.stderr
+
+
+def test_the_action_economy_in_the_session_shell(cli: Cli):
+    """CLI.md, play: the shell runs the same commands: `act NAME action` is tallied and a second full action refused."""
+    import subprocess
+    import sys
+
+    if cli.db.startswith("postgresql"):
+        pytest.skip("the shell test runs on a SQLite file")
+    fight(cli)
+    r = subprocess.run(
+        [sys.executable, "-m", "commands", "--db", cli.db, "--as", "tester", "play"],
+        input="act Zip action -o kind=full -o what=reload\nact Zip run\n", capture_output=True, text=True, timeout=120,
+    )
+    assert r.returncode == 2
+    assert "action=reload, kind=full" in r.stdout
+    assert "error: Zip has already taken a full action this round" in r.stderr

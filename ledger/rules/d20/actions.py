@@ -8,6 +8,7 @@ from typing import Any
 from ledger.dice import Dice, Roll, d20
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.rules.common import set_conditions
+from ledger.rules.d20.options import ACTION_KINDS
 from ledger.rules.d20.attack import CHARGE_ATTACK, CHARGE_DR_PENALTY, charge_effects
 from ledger.rules.d20.core import (
     ABILITIES,
@@ -24,6 +25,7 @@ from ledger.rules.d20.core import (
     death_effects,
     exertion_effects,
     opt_bool,
+    opt_choice,
     opt_int,
     require_able,
     require_alive,
@@ -171,6 +173,15 @@ def resolve_charge(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
     if not sheet.has("charging"):
         effects += charge_effects(sheet)
     return effects + exertion_effects(sheet, "charge")
+
+
+def resolve_action(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
+    """Any other action in a round, as the GM names it: full, partial or free (Attacks)."""
+    kind = opt_choice(options, "kind", ACTION_KINDS) or "partial"
+    if kind != "free":
+        require_able(sheet, f"take a {kind} action")
+    data = {"action": str(options.get("what", "") or "an action"), "kind": kind, "character": sheet.name}
+    return [Effect("EffectResolved", sheet.name, data)]
 
 
 def resolve_initiative(sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:

@@ -21,6 +21,8 @@ MODIFIERS = {
     "charging": CHARGE_ATTACK,
 }
 FREE_ATTACKS = ("unaware", "moved-within-5ft")
+ACTION_KINDS = ("full", "partial", "free")  # Attacks: Full action, Partial action, Free action
+ECONOMY_MODES = ("refuse", "warn", "off")
 
 ATTACK: tuple[Opt, ...] = (
     Opt("damage", "dice", f"the weapon's dice, e.g. 1d8 or 2d6+1 (fists: {FISTS} subdual)", f"{T}, To Attack", default=FISTS, named=True),
@@ -54,9 +56,16 @@ RECOVER: tuple[Opt, ...] = (
 MOVE: tuple[Opt, ...] = (
     Opt("speed", "int", "normal speed in feet this round, as modified by armor (default: the `speed` trait, else 30)", f"{T}, Attacks", lo=0),
 )
-OPTIONS: dict[str, tuple[Opt, ...]] = {"attack": ATTACK, "check": CHECK, "recover": RECOVER}
+ACTION: tuple[Opt, ...] = (
+    Opt("kind", "choice", "full (6 seconds: draw a weapon, reload, open a door), partial (fire a gun, use a power) or free (talk, drop an item)", f"{T}, Attacks", choices=ACTION_KINDS, default="partial"),
+    Opt("what", "text", "what the character does, for the record", f"{T}, Attacks"),
+)
+INIT: tuple[Opt, ...] = (
+    Opt("action-economy", "choice", "in an encounter, a second full action in a round (or any action after one): refuse it, warn and record it, or don't track", f"{T}, Attacks", choices=ECONOMY_MODES, default="refuse"),
+)
+OPTIONS: dict[str, tuple[Opt, ...]] = {"attack": ATTACK, "check": CHECK, "recover": RECOVER, "init": INIT}
 
-ACTIONS: dict[str, tuple[Opt, ...]] = {"run": MOVE, "charge": MOVE}
+ACTIONS: dict[str, tuple[Opt, ...]] = {"run": MOVE, "charge": MOVE, "action": ACTION}
 
 # Whose each named roll of a command is: the acting character, the other one, or no one's ('-').
 ROLLS: dict[str, dict[str, Role]] = {
