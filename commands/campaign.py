@@ -5,10 +5,11 @@ from __future__ import annotations
 import click
 
 from commands.context import AppContext, pass_app
+from ledger.rules import system_keys
 
 
 @click.command("init")
-@click.option("--system", "system", required=True, type=click.Choice(["hnh", "d20", "pnp"]), help="The rule system.")
+@click.option("--system", "system", required=True, metavar="SYSTEM", help=f"The rule system: {', '.join(system_keys())}.")
 @click.option("--name", default=None, help="The campaign's name.")
 @click.option(
     "-o", "--option", "settings", multiple=True, metavar="KEY=VALUE",

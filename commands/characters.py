@@ -66,7 +66,7 @@ def add(app: AppContext, name: str, traits: tuple[str, ...], minion: bool, count
     app.wrote(result, lambda r: "added " + render.sheet_line(_brief(r["character"])))
 
 
-def _brief(sheet: dict) -> dict:  # type: ignore[type-arg]
+def _brief(sheet: dict) -> dict:
     return {**sheet, "conditions": sheet.get("conditions", [])}
 
 

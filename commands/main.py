@@ -30,7 +30,7 @@ LAZY: dict[str, tuple[str, ...]] = {
     "hazard": ("actions",), "revive": ("actions",), "act": ("actions",),
     "retract": ("audit",), "why": ("audit",), "encounter": ("encounter",), "scene": ("scene",),
     "log": ("history",), "timeline": ("history",), "undo": ("history",), "redo": ("history",), "verify": ("history",),
-    "rebuild": ("history",), "export": ("export",), "import": ("export",), "demo": ("demo",), "play": ("shell",),
+    "rebuild": ("history",), "options": ("reference",), "export": ("export",), "import": ("export",), "demo": ("demo",), "play": ("shell",),
 }
 
 

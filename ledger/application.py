@@ -83,7 +83,7 @@ class Ledger:
         if self._store is None and self.target.kind == "sqlite" and not os.path.exists(self.target.path):
             raise NotInitialised(f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh")
         try:
-            return self.store.repository.get(CAMPAIGN_ID)  # type: ignore[no-any-return]
+            return self.store.repository.get(CAMPAIGN_ID)
         except AggregateNotFoundError:
             raise NotInitialised(
                 f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh"

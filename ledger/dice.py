@@ -47,7 +47,6 @@ class DiceSpec:
         return sum(faces) + self.modifier
 
 
-FUDGE = DiceSpec("fudge", 3, 3)
 D20 = DiceSpec("d20", 1, 20)
 
 
@@ -175,7 +174,7 @@ class Roll:
         }
 
     @classmethod
-    def from_data(cls, data: dict) -> Roll:  # type: ignore[type-arg]
+    def from_data(cls, data: dict) -> Roll:
         """Rebuild a roll from a DiceRolled payload."""
         spec = DiceSpec(data["kind"], len(data["faces"]), data["sides"], data.get("modifier", 0))
         return cls(data["name"], spec, tuple(data["faces"]), data["source"], data.get("used", True))
@@ -252,7 +251,7 @@ class RecordedDice:
         return roll
 
 
-def show_faces(data: dict) -> str:  # type: ignore[type-arg]
+def show_faces(data: dict) -> str:
     """A DiceRolled payload's faces as a GM reads them: + 0 - for Fudge dice, numbers otherwise."""
     fs = data.get("faces") or []
     if data.get("kind") == "fudge":

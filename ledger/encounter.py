@@ -8,7 +8,7 @@ The order helpers below are pure functions on plain data, shared by the commands
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import uuid5
 
 from eventsourcing.domain import Aggregate
@@ -30,6 +30,9 @@ def blank_encounter() -> dict[str, Any]:
 
 class Encounter(Aggregate):
     """The campaign's encounter: who is in it, in which order, the round, and whose turn it is."""
+
+    if TYPE_CHECKING:  # set by the events' apply
+        state: dict[str, Any]
 
     class Event(Aggregate.Event):
         """An encounter event; `ruling` is the ruling that made it."""

@@ -124,7 +124,7 @@ def _encounters(read: ReadSide, h: History) -> list[dict[str, Any]]:
     found = []
     for n in numbers:
         try:
-            enc = queries.encounter_log(read, n)  # type: ignore[attr-defined]
+            enc = queries.encounter_log(read, n)
         except (NotFound, AttributeError):
             continue
         order = [o for r in h.rulings for e in r["events"] if e["type"] == "EncounterStarted" and e["data"].get("number") == n for o in e["data"].get("order", [])]

@@ -1,7 +1,7 @@
 """Prowlers & Paragons (d6 pools): pure rules. Text: prowlers-and-paragons.txt; readings: docs/interpretations.md (Prowlers & Paragons).
 
-The rules live in pnp_core (tables, traits), pnp_checks (challenge rolls, chases), pnp_combat (attacks,
-effects, movement) and pnp_resources (Resolve, Adversity); `PnP` is the one way in.
+The rules live beside this module: core (tables, traits), checks (challenge rolls, chases), combat (attacks,
+effects, movement) and resources (Resolve, Adversity); options.py declares what each command understands.
 Roll names: attack `attack`, `defense`; check `check`, `against`; chase `chase`, `against`; a reroll `reroll`.
 """
 
@@ -56,7 +56,7 @@ class PnP(RuleSystem):
 
     key = "pnp"
     title = "Prowlers & Paragons"
-    core_traits: tuple[str, ...] = ABILITIES
+    core_traits = ABILITIES
     conditions = CONDITIONS
     options = declared.OPTIONS
     rolls = declared.ROLLS
