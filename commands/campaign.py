@@ -20,6 +20,7 @@ def init(app: AppContext, system: str, name: str | None, settings: tuple[str, ..
     """Start a campaign in this ledger (ruling 1).
 
     Example: ledger init --system hnh --name "Bay City Nights"
+
     Example: ledger init --system d20 -o action-economy=warn
     """
     from ledger.rules.options import split_pairs

@@ -59,6 +59,7 @@ def add(app: AppContext, name: str, traits: tuple[str, ...], minion: bool, count
     powers by name, threat (minions).
 
     Example: ledger character add Ann --trait agility=3 --trait toughness=4 --pc
+
     Example: ledger character add Webber --trait webs=4 --power webs:effect=ensnare,resist=agility
     """
     parts = parse_powers(powers)

@@ -182,7 +182,7 @@ def current(d: Draft) -> Encounter | None:
     from eventsourcing.application import AggregateNotFoundError
 
     try:
-        return d.load(ENCOUNTER_ID)  # type: ignore[no-any-return]
+        return d.load(ENCOUNTER_ID)
     except AggregateNotFoundError:
         return None
 
