@@ -215,7 +215,7 @@ def test_one_attack_of_opportunity_per_round_against_one_foe(cli: Cli, db: str):
     fight(cli)
     cli.ok("act", "Zip", "action", "-o", "kind=full", "-o", "what=reload")
     cli.ok("attack", "Zip", "Thug", "-o", "free-attack=unaware", *HIT)  # extra: not against the round's actions
-    r = refused(cli, db, "attack", "Zip", "Kat", "-o", "free-attack=unaware", *HIT)
+    r = refused(cli, db, "attack", "Zip", "Kat", "-o", "free-attack=has-the-drop", *HIT)
     assert "Attack of Opportunity this round (against Thug)" in r.stderr
     cli.ok("attack", "Kat", "Thug", "-o", "free-attack=unaware", *HIT)  # everyone's own
     for _ in range(3):

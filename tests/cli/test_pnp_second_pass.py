@@ -191,6 +191,19 @@ def test_scene_end_outside_encounters_does_the_same_and_undo_restores(webbed: Cl
     assert [c["conditions"] for c in state(webbed, "Brute", "Thug")] == [[], []]
 
 
+def test_retracting_the_attack_before_a_scene_end_re_derives_the_scene_end(webbed: Cli):
+    """prowlers-and-paragons.txt, Attacks and Defenses: the scene's end ends what the live history holds, no more."""
+    webbed.ok("damage", "Mara", "--amount", "1")
+    end = webbed.json("scene", "end")["ruling"]
+    web_thug = end - 2  # the stun on Thug (ruling before the damage)
+    r = webbed.json("retract", str(web_thug), "--yes")
+    assert [x["ruling"] for x in r["rederived"]] == [end] and r["rederived"][0]["refused"] is None
+    thug = webbed.json("character", "show", "Thug")
+    assert thug["conditions"] == [] and thug["effects"] == {}
+    webbed.ok("undo")  # the retraction undone: the stun is back, and the scene's end ended it again
+    assert webbed.json("character", "show", "Thug")["conditions"] == []
+
+
 def test_scene_end_is_refused_while_an_encounter_runs(webbed: Cli, db: str):
     """prowlers-and-paragons.txt, Combat: the encounter is the scene; `encounter end` ends it."""
     webbed.ok("encounter", "start", "Spinner", "Mara")

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.rules.d20.core import opt_choice, opt_names
-from ledger.rules.d20.options import ACTION_KINDS
+from ledger.rules.d20.options import ACTION_KINDS, OPPORTUNITY
 from ledger.sheet import Sheet
 
 Tally = dict[str, Any]  # {"full": n, "partial": n, "free": n, "charge-attack": bool, "opportunity": TARGET | None}
@@ -27,7 +27,7 @@ def cost(command: str, actor: Sheet, options: Mapping[str, Any]) -> str | None:
     """What kind of action a command is: full, partial, free, charge-attack or opportunity (None: not an action)."""
     if command == "attack":
         why = options.get("free-attack")
-        if why == "unaware":
+        if why in OPPORTUNITY:
             return "opportunity"  # Attack of Opportunity: "an extra attack per round"
         if why == "moved-within-5ft":
             return "free"  # Free Attack: granted by the opponent's move, out of the round's actions

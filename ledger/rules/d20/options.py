@@ -20,7 +20,8 @@ MODIFIERS = {
     "defender-running": -2,
     "charging": CHARGE_ATTACK,
 }
-FREE_ATTACKS = ("unaware", "moved-within-5ft")
+FREE_ATTACKS = ("unaware", "has-the-drop", "moved-within-5ft")  # the first two: the Attack of Opportunity
+OPPORTUNITY = frozenset({"unaware", "has-the-drop"})
 ACTION_KINDS = ("full", "partial", "free")  # Attacks: Full action, Partial action, Free action
 ECONOMY_MODES = ("refuse", "warn", "off")
 
@@ -44,7 +45,7 @@ ATTACK: tuple[Opt, ...] = (
     Opt("critical-multiplier", "int", "damage multiplier on a critical hit", f"{T}, Collosal Failures and Spectacular Success", default=str(CRITICAL_MULTIPLIER), lo=2, hi=100),
     Opt("confirm", "flag", "after a natural 20, take the roll that may make a critical hit (no: decline it)", f"{T}, Collosal Failures and Spectacular Success", default="yes"),
     Opt("instant-death", "flag", "after a critical hit, take the third roll that may kill outright (no: decline it)", f"{T}, Collosal Failures and Spectacular Success", default="yes"),
-    Opt("free-attack", "choice", "why this is a free attack (attack of opportunity)", f"{T}, Attack of Opportunity", choices=FREE_ATTACKS),
+    Opt("free-attack", "choice", "why this is a free attack: unaware or has-the-drop (the Attack of Opportunity, one a round), or moved-within-5ft", f"{T}, Attack of Opportunity", choices=FREE_ATTACKS),
 )
 CHECK: tuple[Opt, ...] = (
     Opt("bonus", "int", "extra bonus or penalty the GM rules", f"{T}, COMBAT MODIFIERS", default="0"),
