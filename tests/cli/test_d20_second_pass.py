@@ -281,3 +281,14 @@ def test_the_action_economy_in_the_session_shell(cli: Cli):
     assert r.returncode == 2
     assert "action=reload, kind=full" in r.stdout
     assert "error: Zip has already taken a full action this round" in r.stderr
+
+
+def test_a_major_action_by_a_disabled_character_knocks_them_out(cli: Cli):
+    """d20-supers.txt, Damage: at 0 HP "you can not do anything major or you will fall unconcious"."""
+    cli.ok("init", "--system", "d20")
+    cli.ok("character", "add", "Zip", "--trait", "hp=5")
+    cli.ok("damage", "Zip", "--amount", "5")
+    r = cli.json("act", "Zip", "action", "-o", "what=shout a warning", "-o", "kind=free")
+    assert "unconscious" not in r["character"]["conditions"]
+    r = cli.json("act", "Zip", "action", "-o", "what=lift the car", "-o", "kind=full", "-o", "major=yes")
+    assert "unconscious" in r["character"]["conditions"]

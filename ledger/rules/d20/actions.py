@@ -181,7 +181,8 @@ def resolve_action(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
     if kind != "free":
         require_able(sheet, f"take a {kind} action")
     data = {"action": str(options.get("what", "") or "an action"), "kind": kind, "character": sheet.name}
-    return [Effect("EffectResolved", sheet.name, data)]
+    major = exertion_effects(sheet, data["action"]) if opt_bool(options, "major") else []
+    return [Effect("EffectResolved", sheet.name, data), *major]
 
 
 def resolve_initiative(sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:

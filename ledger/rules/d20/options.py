@@ -60,6 +60,7 @@ MOVE: tuple[Opt, ...] = (
 ACTION: tuple[Opt, ...] = (
     Opt("kind", "choice", "full (6 seconds: draw a weapon, reload, open a door), partial (fire a gun, use a power) or free (talk, drop an item)", f"{T}, Attacks", choices=ACTION_KINDS, default="partial"),
     Opt("what", "text", "what the character does, for the record", f"{T}, Attacks"),
+    Opt("major", "flag", "the action is something major (a disabled character falls unconscious)", f"{T}, Damage"),
 )
 INIT: tuple[Opt, ...] = (
     Opt("action-economy", "choice", "in an encounter, a second full action in a round (or any action after one): refuse it, warn and record it, or don't track", f"{T}, Attacks", choices=ECONOMY_MODES, default="refuse"),
