@@ -13,13 +13,21 @@ from ledger.rules import system_keys
 @click.command("init")
 @click.option("--system", "system", required=True, metavar="SYSTEM", help=f"The rule system: {', '.join(system_keys())}.")
 @click.option("--name", default=None, help="The campaign's name.")
+@click.option(
+    "-o", "--option", "settings", multiple=True, metavar="KEY=VALUE",
+    help="A campaign setting of the system (repeatable); d20: action-economy=refuse|warn|off.",
+)
 @pass_app
-def init(app: AppContext, system: str, name: str | None) -> None:
+def init(app: AppContext, system: str, name: str | None, settings: tuple[str, ...]) -> None:
     """Start a campaign in this ledger (ruling 1).
 
     Example: ledger init --system hnh --name "Bay City Nights"
+
+    Example: ledger init --system d20 -o action-economy=warn
     """
-    result = app.ledger.init(system, name)
+    from ledger.rules.options import split_pairs
+
+    result = app.ledger.init(system, name, split_pairs(settings))
     app.wrote(result, lambda r: f"{r['name']} ({r['system']}) started in {app.ledger.target.describe()}")
 
 

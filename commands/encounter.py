@@ -149,7 +149,7 @@ def show(app: AppContext) -> None:
 @encounter.command("end")
 @pass_app
 def end(app: AppContext) -> None:
-    """End the running encounter (Surprised ends with it).
+    """End the running encounter (Surprised ends with it; in pnp the scene ends too: see `ledger scene end`).
 
     Example: ledger encounter end
     """

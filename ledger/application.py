@@ -181,9 +181,9 @@ class Ledger:
         return self.rules().parse_options(command, given or {})
 
     # -- campaign ---------------------------------------------------------------------------
-    def init(self, system: str, name: str | None = None) -> dict[str, Any]:
-        """Create the campaign (ruling 1)."""
-        get_rules(system)  # an unknown system is bad input
+    def init(self, system: str, name: str | None = None, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Create the campaign (ruling 1), with the system's campaign settings (its `init` options, typed)."""
+        typed = get_rules(system).parse_options("init", settings or {})  # an unknown system is bad input
         from eventsourcing.application import AggregateNotFoundError
 
         try:
@@ -195,9 +195,10 @@ class Ledger:
                 f"{self.target.describe()} already holds a {existing.system} campaign", "use another --db for a new campaign"
             )
         title = name or "Campaign"
-        draft = self._draft(None, 1, "play", "init", {"system": system, "name": title}, None)
+        intent = {"system": system, "name": title, **({"settings": typed} if typed else {})}
+        draft = self._draft(None, 1, "play", "init", intent, None)
         draft.campaign = Campaign._create(
-            Campaign.CampaignCreated, id=CAMPAIGN_ID, ruling=1, system=system, name=title, settings={}
+            Campaign.CampaignCreated, id=CAMPAIGN_ID, ruling=1, system=system, name=title, settings=typed
         )
         draft._take(draft.campaign)
         draft.touched[CAMPAIGN_ID.hex] = None
@@ -207,7 +208,7 @@ class Ledger:
             self._commit(draft)
         except IntegrityError:
             raise Conflict(f"{self.target.describe()} already holds a campaign") from None
-        return {"ruling": 1, "system": system, "name": title}
+        return {"ruling": 1, "system": system, "name": title, **({"settings": typed} if typed else {})}
 
     def start_session(self, title: str | None = None, *, commit_dice: bool = False) -> dict[str, Any]:
         """Open a play session; with commit_dice, draw its dice secret and record only its commitment."""
@@ -237,8 +238,9 @@ class Ledger:
         pc: bool = False,
         powers: Mapping[str, Mapping[str, Any]] | None = None,
         typed_traits: Mapping[str, Any] | None = None,
+        power_parts: Mapping[str, Mapping[str, str]] | None = None,
     ) -> dict[str, Any]:
-        """Add a character with validated traits."""
+        """Add a character with validated traits (and powers' parts, typed by the campaign's rules)."""
         name = name.strip()
         if not _NAME.match(name):
             raise BadInput(f"'{name}' can't be a character name", "1-60 characters, not starting with '-', no '=', ',' or '#'")
@@ -247,6 +249,8 @@ class Ledger:
         if count > 1 and not minion:
             raise BadInput("--count is for minion groups", "add --minion")
         intent: dict[str, Any] = {"name": name, "traits": dict(traits), "minion": minion, "count": count, "pc": pc}
+        if power_parts:
+            powers = {**(powers or {}), **self.rules().power_parts(power_parts, traits)}
         if powers:
             intent["powers"] = {k: dict(v) for k, v in powers.items()}
         if typed_traits:
@@ -398,6 +402,10 @@ class Ledger:
     def end_encounter(self) -> dict[str, Any]:
         """End the running encounter; Surprised ends with the combat (conditions.txt, Surprised)."""
         return self.record("encounter end", encounter.end, {})
+
+    def end_scene(self) -> dict[str, Any]:
+        """End the scene outside an encounter (P&P): effects for the rest of the scene end, with their defeats."""
+        return self.record("scene end", encounter.scene, {})
 
     # -- undo, redo and retraction ----------------------------------------------------------
     def undo(self) -> dict[str, Any]:

@@ -151,6 +151,8 @@ def clause(e: Event, system: str = "") -> tuple[str, str]:
         return who, _effect(d, who)
     if t == "CharacterAdded":
         s = d.get("sheet") or {}
+        if "adversity" in (s.get("resources") or {}):  # the sheet that holds P&P's GM pool (ledger.sheet.is_gm_pool)
+            return str(s.get("name") or who), f"the GM's Adversity pool opens ({s.get('name', who)})"
         extra = f" x{s['count']}" if s.get("minion") and s.get("count", 1) != 1 else ""
         hp = f": HP {s.get('hp')}/{s.get('max_hp')}" if s.get("max_hp") else ""
         name = str(s.get("name") or who)

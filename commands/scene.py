@@ -1,0 +1,41 @@
+"""`scene end`: end a scene outside an encounter (Prowlers & Paragons; `encounter end` also ends its scene)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from commands.context import AppContext, pass_app
+
+
+@click.group("scene")
+def scene() -> None:
+    """Scenes (pnp): effects that last "for the rest of the scene" end with it."""
+
+
+def ended_text(r: dict[str, Any]) -> str:
+    """`The scene ends (effects ended for Mara); Mara: no longer stunned.`, then any dice."""
+    from ledger.describe import ruling_lines
+
+    who = ", ".join(r["scene_ended_for"]) or "no one"
+    lead = f"The scene ends (effects ended for {who})"
+    rest = ruling_lines(r.get("events", []), system="pnp")
+    if rest and not rest[0].startswith("  "):
+        return "\n".join([f"{lead}; {rest[0]}", *rest[1:]])
+    return "\n".join([f"{lead}.", *rest])
+
+
+@scene.command("end")
+@pass_app
+def end(app: AppContext) -> None:
+    """End the scene: special effects end, and so does defeat by one (not defeat at 0 Health).
+
+    Outside an encounter only: `ledger encounter end` ends the encounter's scene. Example: ledger scene end
+    """
+    app.wrote(app.ledger.end_scene(), ended_text)
+
+
+def register(cli: click.Group) -> None:
+    """Attach these commands."""
+    cli.add_command(scene)
