@@ -161,11 +161,12 @@ def ended(r: dict[str, Any]) -> str:
     """`Encounter 1 ends after 2 rounds.`, with what ending it did (scene effects), then any dice."""
     from ledger.describe import ruling_lines
 
-    word = round_word(r.get("system", ""))
+    system = r.get("system") or ("pnp" if "scene_ended_for" in r else "")  # only P&P has scenes to end
+    word = round_word(system)
     lead = f"Encounter {r['encounter']} ends after {r['rounds']} {word}{'s' if r['rounds'] != 1 else ''}"
-    rest = ruling_lines([e for e in r.get("events", []) if e["type"] not in OWN_EVENTS], system=r.get("system", ""))
+    rest = ruling_lines([e for e in r.get("events", []) if e["type"] not in OWN_EVENTS], system=system)
     if rest and not rest[0].startswith("  "):
-        return "\n".join([f"{lead}; {rest[0][0].lower()}{rest[0][1:]}", *rest[1:]])
+        return "\n".join([f"{lead}; {rest[0]}", *rest[1:]])
     return "\n".join([f"{lead}.", *rest])
 
 

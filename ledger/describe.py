@@ -250,7 +250,9 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
     if "revived" in d:
         return f"{who} is revived by {d.get('means')}" + (f" ({d['note']})" if d.get("note") else "")
     if d.get("action"):
-        extra = ", ".join(f"{k} {v}" for k, v in d.items() if k not in ("action", "character") and not isinstance(v, (dict, list)))
+        kind = f"a {d['kind']} action" if d.get("kind") else ""
+        extra = ", ".join([kind] * bool(kind) + [f"{k} {_value(v)}" for k, v in d.items()
+                                                  if k not in ("action", "character", "kind") and not isinstance(v, (dict, list))])
         return f"{who} {d['action']}s" + (f" ({extra})" if extra else "")
     if "recovered" in d:
         return f"{who} recovers nothing" + (f" ({d.get('cause')})" if d.get("cause") else "")
@@ -282,6 +284,8 @@ def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:
         return "; ".join(p for p in (lead, turn) if p)
     if t == "EncounterEnded":
         return f"encounter {d.get('number')} ends"
+    if t == "ActionTaken":
+        return f"{d.get('name')} takes a {d.get('kind')} action"
     if t == "CharacterEnrolled":
         return f"{d.get('name')} is on the roster"
     if t == "EncounterRestored":
@@ -342,8 +346,8 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None, system: str = 
     for e in evs:
         t = e["type"]
         before = fold.before(e)
-        if t in QUIET or t == "DiceRolled":
-            continue
+        if t in QUIET or t == "DiceRolled" or (t == "ActionTaken" and len(evs) > 1):
+            continue  # (the action economy's tally: the action's own resolution says what was done)
         who = e.get("character") or ""
         if t == "DamageApplied" and who in minion_hits and not (e.get("data") or {}).get("subdual"):
             continue  # the MinionsDefeated line says it better

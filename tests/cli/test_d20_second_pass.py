@@ -279,7 +279,7 @@ def test_the_action_economy_in_the_session_shell(cli: Cli):
         input="act Zip action -o kind=full -o what=reload\nact Zip run\n", capture_output=True, text=True, timeout=120,
     )
     assert r.returncode == 2
-    assert "action=reload, kind=full" in r.stdout
+    assert "Zip reloads (a full action)." in r.stdout
     assert "error: Zip has already taken a full action this round" in r.stderr
 
 

@@ -111,7 +111,7 @@ def test_pnp_minions_health_floor_resolve_and_pool_checks(cli: Cli) -> None:
     assert first(cli.ok("check", "Mara", "agility", "--threshold", "hard", "--roll", "check=6,5,4")) == (
         "ruling 9: Mara's agility check: 3 successes vs threshold 4, failure."
     )
-    assert first(cli.ok("damage", "Boss", "--amount", "20")) == "ruling 10: Boss takes 20 damage: HP 3 -> 0, now defeated."
+    assert first(cli.ok("damage", "Boss", "--amount", "20")) == "ruling 10: Boss takes 3 damage: HP 3 -> 0, now defeated."
 
 
 def test_verbose_adds_the_raw_events_before_or_after_the_command(hnh: Cli) -> None:
@@ -203,3 +203,14 @@ def test_json_after_a_writing_command_prints_the_ruling(hnh: Cli) -> None:
     """CLI.md: every command that appends prints the ruling's number; with --json after it too."""
     for n, args in enumerate([("roll", "3dF", "--roll", "roll=+,0,0"), ("session", "start", "Two"), ("undo",), ("redo",)], start=5):
         assert orjson.loads(hnh.ok(*args, "--json").stdout)["ruling"] == n
+
+
+def test_pnp_encounter_end_says_what_the_scene_took_away(cli: Cli) -> None:
+    """Issue 13 item 1 (pnp, prowlers-and-paragons.txt, scenes): the end of the encounter ends its scene, in pages."""
+    cli.ok("init", "--system", "pnp")
+    cli.ok("character", "add", "Mara", "--trait", "might=4", "--trait", "agility=3", "--trait", "toughness=4", "--pc")
+    cli.ok("character", "add", "Boss", "--trait", "might=3", "--trait", "toughness=3", "--trait", "agility=2")
+    assert first(cli.ok("encounter", "start", "Mara", "Boss")) == "ruling 4: Encounter 1 begins; initiative: Mara 3, Boss 2."
+    stun = cli.ok("attack", "Mara", "Boss", "--with", "might", "--effect", "stun", "--roll", "attack=6,6,6,6", "--roll", "defense=1,1")
+    assert first(stun) == "ruling 5: Mara hits Boss with might (8 successes vs 0, stun): now stunned and defeated."
+    assert first(cli.ok("encounter", "end")) == "ruling 6: Encounter 1 ends after 1 page; Boss: no longer stunned and defeated."

@@ -231,7 +231,7 @@ def test_scene_end_in_the_session_shell(webbed: Cli, tmp_path: Any):
         input="scene end\n--json character show Brute\n", capture_output=True, text=True, timeout=120,
     )
     assert r.returncode == 0, r.stderr
-    assert "the scene ends (effects ended for Brute, Thug)" in r.stdout
+    assert "The scene ends (effects ended for Brute, Thug)" in r.stdout
     assert '"conditions": []' in r.stdout or '"conditions":[]' in r.stdout
 
 
