@@ -124,49 +124,57 @@ def redo(app: AppContext) -> None:
 
 
 @click.command("verify")
+@click.option("--expect", default=None, metavar="HASH", help="Fail unless the chain still holds the ruling with this hash (a head noted earlier).")
 @pass_app
-def verify(app: AppContext) -> None:
-    """Recompute the hash chain and every aggregate's version sequence; exit 1 on any problem.
+def verify(app: AppContext, expect: str | None) -> None:
+    """Check everything the ledger later trusts; exit 1 on any problem, and print the head hash.
+
+    The hash chain (every stored byte of every ruling), each aggregate's version sequence, SQLite's own
+    integrity check, every snapshot against a fresh fold of its events, and the read models against a fresh
+    fold of the log (`ledger rebuild` repairs those). Note the head hash: `verify --expect HASH` later fails
+    if that ruling is no longer in the chain.
 
     Example: ledger verify && echo intact
     """
-    from ledger.errors import NotInitialised
-    from ledger.verify import verify as run
+    from ledger.checkup import verify_store
+    from ledger.errors import BadInput, NotInitialised
 
+    if expect is not None and not (len(expect.strip()) == 64 and all(c in "0123456789abcdef" for c in expect.strip().lower())):
+        raise BadInput("--expect takes a ruling hash: 64 hex digits", "the head hash `ledger verify` prints")
     led = app.ledger
     if led.target.kind == "sqlite" and not os.path.exists(led.target.path):
         raise NotInitialised(f"no campaign in {led.target.describe()}", "start one: ledger init --system hnh")
     if not led.store.recorder.max_notification_id():  # nothing decoded here: a damaged log is still walked
         raise NotInitialised(f"no campaign in {led.target.describe()}", "start one: ledger init --system hnh")
-    problems, counts = run(led.store.recorder)
-    problems += _view_problems(app, counts["events"])
+    report = verify_store(led.store, expect.strip().lower() if expect else None)
+    problems = report.problems + _view_problems(app)
+    counts = {**report.walk.counts(), "snapshots": report.snapshots}
     if app.as_json:
-        app.emit({"ok": not problems, "problems": [p.__dict__ for p in problems], **counts})
+        app.emit({"ok": not problems, "problems": [p.__dict__ for p in problems], **counts, "head": report.head})
     else:
         for p in problems:
             click.echo(p.line())
-        summary = f"{counts['rulings']} rulings, {counts['events']} events, {counts['aggregates']} aggregates"
+        summary = f"{counts['rulings']} rulings, {counts['events']} events, {counts['aggregates']} aggregates, {counts['snapshots']} snapshots"
         click.echo(f"ok: {summary}" if not problems else f"{len(problems)} problem(s) in {summary}")
+        click.echo(f"head: {report.head}")
     if problems:
         raise SystemExit(1)
 
 
-def _view_problems(app: AppContext, events: int) -> list[Any]:
-    """The read side must not have seen more of the log than the log holds (a truncated log)."""
-    from ledger.errors import StoreError
+def _view_problems(app: AppContext) -> list[Any]:
+    """The read models against a fresh fold of the log (a truncated log, an edited row, a dropped table)."""
+    from ledger.errors import LedgerError
     from ledger.verify import Problem
-    from projections.views import position
+    from projections.check import differences
 
     try:
         read = app.read
-    except StoreError as e:  # the views can't fold a damaged log: the walk above has said where
+    except LedgerError as e:  # the views can't fold a damaged log: the walk above has said where
         return [Problem(0, None, f"the read models can't catch up: {e.message}")]
-    with read.engine.connect() as conn:
-        pos = position(conn)
-        top = read.max_seq(conn)
-    if pos > top:
-        return [Problem(pos, None, f"the views have seen event {pos} but the log ends at {top}: events were removed")]
-    return []
+    try:
+        return [Problem(0, None, line) for line in differences(read)]
+    except Exception as e:  # noqa: BLE001 - a log too damaged to fold is reported by the walk; say so here too
+        return [Problem(0, None, f"the read models can't be compared with the log ({type(e).__name__}); run: ledger rebuild")]
 
 
 @click.command("rebuild")

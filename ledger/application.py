@@ -138,17 +138,11 @@ class Ledger(PlayCommands, EncounterCommands):
         )
 
     def _commit(self, draft: Draft) -> None:
-        """Write the ruling's events in one transaction, then snapshot what crossed an interval."""
-        from eventsourcing.domain import Snapshot
+        """Write the ruling's events, snapshots and chain link in one transaction (ledger/ruling.py `commit`)."""
+        from ledger.ruling import commit
 
-        from ledger.store import SNAPSHOT_INTERVAL
-
-        events = draft.finish()
-        mapper = self.store.mapper
-        stored = [mapper.to_stored_event(e) for e in events]
-        stored.append(mapper.to_stored_event(draft.chain(stored)))
         try:
-            self.store.recorder.insert_events(stored)
+            commit(self.store, draft)
         except LedgerError:
             raise
         except Exception as e:
@@ -157,11 +151,6 @@ class Ledger(PlayCommands, EncounterCommands):
             if "locked" in str(e):
                 raise StoreError("the ledger database is locked by another program", "try again in a moment") from None
             raise
-        crossed = {e.originator_id for e in events if e.originator_version % SNAPSHOT_INTERVAL == 0}
-        aggregates = [draft.campaign, draft.ruling, *draft.characters.values(), *draft.extra_aggregates]
-        snaps = [Snapshot.take(a) for a in aggregates if a is not None and a.id in crossed]
-        if snaps and self.store.snapshots is not None:
-            self.store.snapshots.put(snaps)
 
     # -- campaign ---------------------------------------------------------------------------
     def init(self, system: str, name: str | None = None) -> dict[str, Any]:

@@ -7,6 +7,7 @@ LEDGER_SQLITE_DBNAME, ...) are ignored, and there is no in-memory fallback.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Iterable
@@ -16,10 +17,11 @@ from uuid import UUID
 
 import orjson
 from eventsourcing.application import Application, Repository
-from eventsourcing.persistence import JSONTranscoder, Transcoder
+from eventsourcing.persistence import JSONTranscoder, Mapper, Transcoder
 from eventsourcing.utils import Environment
 
 from ledger.aggregates import Campaign, Character, Ruling
+from ledger.bounds import safe
 from ledger.errors import StoreError
 from ledger.target import DEFAULT_TARGET, Target, parse_target
 
@@ -130,13 +132,38 @@ class EventStore(Application[UUID]):
         another writer) instead of snapshot + up to 49 events; loads hand out copies, so a refused
         ruling leaves nothing behind in the cache.
         """
-        return FastRepository(event_store=self.events, snapshot_store=self.snapshots, cache_maxsize=CACHE_SIZE, fastforward=True)
+        from ledger.snapshots import CheckedSnapshots
+
+        snapshots = CheckedSnapshots(self) if self.snapshots is not None else None
+        return FastRepository(event_store=self.events, snapshot_store=snapshots, cache_maxsize=CACHE_SIZE, fastforward=True)  # type: ignore[arg-type]
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        """eventsourcing's mapper, resolving only the ledger's own event types (a stored topic never imports a module)."""
+        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=OwnTopicsMapper)
 
     def construct_transcoder(self) -> Transcoder:
         """orjson, with eventsourcing's registered UUID/Decimal/datetime transcodings."""
         transcoder = OrjsonTranscoder()
         self.register_transcodings(transcoder)
         return transcoder
+
+
+_OWN_TOPIC = re.compile(r"^(?:ledger(?:\.[a-z_][a-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|eventsourcing\.domain:Snapshot)$")
+
+
+def own_topic(topic: Any) -> bool:
+    """Whether a stored topic names a type of the ledger's own package (or eventsourcing's plain snapshot)."""
+    return isinstance(topic, str) and _OWN_TOPIC.match(topic) is not None
+
+
+class OwnTopicsMapper(Mapper[UUID]):
+    """A mapper that refuses a stored topic outside the ledger's own types instead of importing what it names."""
+
+    def to_domain_event(self, stored_event: Any) -> Any:
+        """Decode one stored event of a known type; StoreError for anything else."""
+        if not own_topic(stored_event.topic):
+            raise StoreError(f"the log holds an event of unknown type '{safe(str(stored_event.topic))[:80]}': the ledger is damaged", "run: ledger verify")
+        return super().to_domain_event(stored_event)
 
 
 def _check_sqlite_path(path: str) -> None:
