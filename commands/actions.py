@@ -8,6 +8,7 @@ import click
 
 from commands import render
 from commands.context import AppContext, pass_app
+from commands.params import number
 from ledger.dice import parse_roll_options
 from ledger.errors import BadInput
 from ledger.play import roll_names
@@ -73,8 +74,8 @@ def outcome(r: dict[str, Any]) -> str:
 @click.argument("attacker")
 @click.argument("target")
 @click.option("--with", "with_", metavar="TRAIT_OR_POWER", help="hnh: the power or trait attacking; pnp: the trait or power whose dice attack.")
-@click.option("--rank", type=int, help="hnh: the effect rank.")
-@click.option("--bonus", type=int, help="Attack bonus or penalty.")
+@click.option("--rank", type=number("rank"), help="hnh: the effect rank.")
+@click.option("--bonus", type=number("bonus"), help="Attack bonus or penalty.")
 @click.option("--damage", "damage_expr", metavar="EXPR", help="d20: the weapon's dice (default fists 1d4 subdual).")
 @click.option("--range", "range_", metavar="RANGE", help="close, ranged, medium, long, beyond (hnh); perception, area (hnh).")
 @click.option("--maneuver", help="hnh: accurate, all-out, defensive, power, charge, aim, finishing, slam, team, aid (comma list).")
@@ -103,7 +104,7 @@ def attack(app: AppContext, attacker: str, target: str, with_: str | None, rank:
 @click.command("check")
 @click.argument("name")
 @click.argument("trait")
-@click.option("--dc", type=int, help="hnh/d20: the difficulty class.")
+@click.option("--dc", type=number("dc"), help="hnh/d20: the difficulty class.")
 @click.option("--threshold", metavar="N_OR_NAME", help="pnp: a number or a named threshold (routine, easy, average, challenging, hard, ...).")
 @click.option("--against", nargs=2, metavar="NAME TRAIT", help="An opposed check against another character's trait.")
 @option_option()
@@ -127,10 +128,10 @@ def check(app: AppContext, name: str, trait: str, dc: int | None, threshold: str
 
 @click.command("recover")
 @click.argument("target")
-@click.option("--hours", type=int, default=0, show_default=True, help="Hours of recovery.")
+@click.option("--hours", type=number("hours"), default=0, show_default=True, help="Hours of recovery.")
 @click.option("--restful", is_flag=True, help="hnh: restful (sleeping) doubles the rate.")
 @click.option("--treated", is_flag=True, help="hnh: a successful Treatment check (DC 5) doubles the rate.")
-@click.option("--amount", type=int, help="d20: HP the GM rules healed; pnp: Health regained.")
+@click.option("--amount", type=number("amount"), help="d20: HP the GM rules healed; pnp: Health regained.")
 @click.option("--cause", help="d20: what healed it (medical attention, a power, time).")
 @option_option()
 @roll_option("recover")
@@ -149,7 +150,7 @@ def recover(app: AppContext, target: str, hours: int, restful: bool, treated: bo
 @click.command("spend")
 @click.argument("name")
 @click.argument("resource")
-@click.argument("n", type=int, default=1)
+@click.argument("n", type=number("n"), default=1)
 @click.option("--purpose", help="pnp: extra-dice, reroll, lucky-break, recovery.")
 @pass_app
 def spend(app: AppContext, name: str, resource: str, n: int, purpose: str | None) -> None:
@@ -163,7 +164,7 @@ def spend(app: AppContext, name: str, resource: str, n: int, purpose: str | None
 @click.command("gain")
 @click.argument("name")
 @click.argument("resource")
-@click.argument("n", type=int, default=1)
+@click.argument("n", type=number("n"), default=1)
 @click.option("--reason", help="pnp: flaw, heroics, players, award.")
 @pass_app
 def gain(app: AppContext, name: str, resource: str, n: int, reason: str | None) -> None:

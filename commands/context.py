@@ -134,7 +134,9 @@ class AppContext:
             return
         if text is None:
             return
-        out = text(data) if callable(text) else text
+        from ledger.bounds import safe_tree
+
+        out = text(safe_tree(data)) if callable(text) else text
         if out:
             click.echo(out)
 
@@ -144,7 +146,9 @@ class AppContext:
         if self.as_json:
             self.emit(result)
             return
-        body = text(result) if callable(text) else text
+        from ledger.bounds import safe_tree
+
+        body = text(safe_tree(result)) if callable(text) else text
         click.echo(f"ruling {result['ruling']}: {body}")
 
 

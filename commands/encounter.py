@@ -9,6 +9,7 @@ import click
 
 from commands import render
 from commands.context import AppContext, pass_app
+from commands.params import number
 from ledger.dice import parse_roll_options
 
 ROLLS_HELP = (
@@ -161,7 +162,7 @@ def end(app: AppContext) -> None:
 
 
 @encounter.command("log")
-@click.argument("number", type=int, required=False)
+@click.argument("number", type=number("number"), required=False)
 @pass_app
 def log(app: AppContext, number: int | None) -> None:
     """Turn by turn: who acted, rolls with faces, outcomes and conditions (undone rulings left out).

@@ -12,6 +12,7 @@ from typing import IO, Any
 import click
 
 from commands.context import AppContext, pass_app
+from commands.params import number
 from ledger.errors import BadInput
 
 FORMATS = {"jsonl": "jsonl", "csv": "csv", "md": "md", "markdown": "md", "html": "html", "htm": "html"}
@@ -67,7 +68,7 @@ def bar(app: AppContext, show: bool, length: int, label: str) -> Iterator[Callab
 
 @click.command("export")
 @click.option("--format", "fmt", default=None, metavar="FORMAT", help="jsonl (lossless, for import), csv, md (Markdown) or html; default: from -o's extension.")
-@click.option("--session", type=int, default=None, help="Only play session N (csv, md, html).")
+@click.option("--session", type=number("session"), default=None, help="Only play session N (csv, md, html).")
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE (whole or not at all) instead of stdout.")
 @pass_app
 def export(app: AppContext, fmt: str | None, session: int | None, output: str | None) -> None:
@@ -144,12 +145,12 @@ def import_(app: AppContext, file: str) -> None:
 def _build_views(app: AppContext, total: int) -> None:
     from ledger.target import parse_target
     from projections.db import ReadSide
-    from projections.views import catch_up
+    from projections.views import rebuild
 
     read = ReadSide(parse_target(app.db))
-    try:
+    try:  # rebuild, not catch up: a database that kept view tables from an earlier ledger must not collide with them
         with bar(app, True, total, "views    ") as step:
-            catch_up(read, lambda done, n: step(n))
+            rebuild(read, lambda done, n: step(n))
     finally:
         read.close()
 

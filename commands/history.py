@@ -10,10 +10,11 @@ import click
 
 from commands import render
 from commands.context import AppContext, pass_app
+from commands.params import number
 
 
 @click.command("log")
-@click.option("--session", type=int, default=None, help="Only rulings of play session N.")
+@click.option("--session", type=number("session"), default=None, help="Only rulings of play session N.")
 @click.option("--character", "character_name", default=None, metavar="NAME", help="Only events about NAME.")
 @click.option("--all", "everything", is_flag=True, help="Also the ledger's own bookkeeping events (chain links).")
 @pass_app
@@ -78,7 +79,7 @@ def chart(values: list[int], top: int) -> list[str]:
 
 
 @click.command("session-show", hidden=True)
-@click.argument("number", type=int)
+@click.argument("number", type=number("number"))
 @pass_app
 def session_show(app: AppContext, number: int) -> None:
     """Every ruling of play session NUMBER, readable: commands, dice with faces, outcomes; retracted ones marked.
@@ -167,30 +168,53 @@ def _view_problems(app: AppContext) -> list[Any]:
     from ledger.verify import Problem
     from projections.check import differences
 
+    found = []
     try:
         read = app.read
     except LedgerError as e:  # the views can't fold a damaged log: the walk above has said where
-        return [Problem(0, None, f"the read models can't catch up: {e.message}")]
+        found.append(Problem(0, None, f"the read models can't catch up: {e.message}"))
+        read = _raw_read(app)
     try:
-        return [Problem(0, None, line) for line in differences(read)]
+        return found + [Problem(0, None, line) for line in differences(read)]
     except Exception as e:  # noqa: BLE001 - a log too damaged to fold is reported by the walk; say so here too
-        return [Problem(0, None, f"the read models can't be compared with the log ({type(e).__name__}); run: ledger rebuild")]
+        return found + [Problem(0, None, f"the read models can't be compared with the log ({type(e).__name__}); run: ledger rebuild")]
+    finally:
+        if read is not app._read:
+            read.close()
+
+
+def _raw_read(app: AppContext) -> Any:
+    """The read side as it stands, without catching up first (rebuild and verify must work when catching up can't)."""
+    from ledger.target import parse_target
+    from projections.db import ReadSide
+
+    return ReadSide(parse_target(app.db))
 
 
 @click.command("rebuild")
 @pass_app
 def rebuild(app: AppContext) -> None:
     """Rebuild every read model from the event log (with a progress bar)."""
+    from commands.context import _require_campaign
+    from ledger.errors import NotInitialised
+    from ledger.target import parse_target
     from projections.views import rebuild as run
 
-    read = app.read
-    with read.engine.connect() as conn:
-        total = read.max_seq(conn)
-    if app.as_json or not sys.stderr.isatty():  # the bar is for a person at a terminal; pipes get the result only
-        n = run(read)
-    else:
-        with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
-            n = run(read, lambda done, step: bar.update(step))
+    target = parse_target(app.db)
+    if target.kind == "sqlite" and not os.path.exists(target.path):
+        raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh")
+    read = _raw_read(app)
+    try:
+        _require_campaign(read)
+        with read.engine.connect() as conn:
+            total = read.max_seq(conn)
+        if app.as_json or not sys.stderr.isatty():  # the bar is for a person at a terminal; pipes get the result only
+            n = run(read)
+        else:
+            with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
+                n = run(read, lambda done, step: bar.update(step))
+    finally:
+        read.close()
     app.emit({"events": n}, f"rebuilt the views from {n} events")
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from commands.context import AppContext
+from commands.params import number
 from ledger.errors import LedgerError
 
 EPILOG = """\b
@@ -74,19 +75,32 @@ class LedgerGroup(click.Group):
         except click.Abort:
             report("aborted")
             sys.exit(1)
+        warn_snapshots()
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
 def report(message: str, hint: str | None = None) -> None:
-    """The one way a refusal is shown: 'error: …' and optionally 'hint: …' on stderr."""
-    click.echo(f"error: {message}", err=True)
+    """The one way a refusal is shown: 'error: …' and optionally 'hint: …' on stderr (made safe for a terminal)."""
+    from ledger.bounds import safe
+
+    click.echo(f"error: {safe(message)}", err=True)
     if hint:
-        click.echo(f"hint: {hint}", err=True)
+        click.echo(f"hint: {safe(hint)}", err=True)
+
+
+def warn_snapshots() -> None:
+    """Say once that a snapshot was ignored because it does not match the chain link that took it."""
+    found = sys.modules["ledger.snapshots"].REPORTS if "ledger.snapshots" in sys.modules else []
+    for line in found:
+        click.echo(f"warning: {line}: ignored, folded from the events instead", err=True)
+    if found:
+        click.echo("hint: run: ledger verify", err=True)
+        found.clear()
 
 
 @click.group(cls=LedgerGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", envvar="LEDGER_DB", default=None, metavar="TARGET", help="SQLite file or database URL [env LEDGER_DB; default campaign.ledger].")
-@click.option("--seed", envvar="LEDGER_SEED", type=int, default=None, help="Make the ledger's own dice reproducible [env LEDGER_SEED].")
+@click.option("--seed", envvar="LEDGER_SEED", type=number("seed"), default=None, help="Make the ledger's own dice reproducible [env LEDGER_SEED].")
 @click.option("--as", "actor", envvar="LEDGER_ACTOR", default=None, metavar="NAME", help="Who is recording [env LEDGER_ACTOR; default the OS user].")
 @click.option("--json", "as_json", is_flag=True, help="Machine output: one JSON document on stdout.")
 @click.version_option(package_name="ledger", message="ledger %(version)s")
@@ -97,6 +111,10 @@ def cli(ctx: click.Context, db: str | None, seed: int | None, actor: str | None,
     Every command that changes anything appends one ruling: its intent, every die, who, when, and the
     events it produced. Undo, redo and `verify` work on that record; nothing is ever edited.
     """
+    if actor is not None:
+        from ledger.bounds import check_actor
+
+        actor = check_actor(actor)
     ctx.obj = AppContext(db=db, seed=seed, actor=actor, as_json=as_json)
     ctx.call_on_close(ctx.obj.close)
 

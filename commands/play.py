@@ -6,6 +6,7 @@ import click
 
 from commands import render
 from commands.context import AppContext, pass_app
+from commands.params import number
 from ledger.dice import parse_roll_options
 
 ROLL_HELP = "Enter physical dice: NAME=FACES (repeatable), e.g. attack=+,0,- or attack=17 or attack=6,4,1."
@@ -32,8 +33,8 @@ def roll(app: AppContext, expr: str, for_name: str | None, rolls: tuple[str, ...
 
 @click.command("damage")
 @click.argument("target")
-@click.option("--amount", type=int, default=None, help="Direct HP (or Health) loss, no resistance roll.")
-@click.option("--rank", type=int, default=None, help="hnh: a Damage effect of this rank, resisted by Toughness (rolls power, toughness).")
+@click.option("--amount", type=number("amount"), default=None, help="Direct HP (or Health) loss, no resistance roll.")
+@click.option("--rank", type=number("rank"), default=None, help="hnh: a Damage effect of this rank, resisted by Toughness (rolls power, toughness).")
 @click.option("--subdual", is_flag=True, help="d20: subdual damage, tracked apart from HP.")
 @click.option("-o", "--option", "extra", multiple=True, metavar="KEY=VALUE", help="hnh: nonlethal=yes, resisted-by=fortitude.")
 @roll_option("power, toughness (with --rank)")

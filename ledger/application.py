@@ -20,6 +20,7 @@ from ledger.aggregates import (
 )
 from ledger import deciders
 from ledger.deciders import decider
+from ledger.bounds import check_intent, check_name, whole
 from ledger.dice import DiceBox
 from ledger.encounters import EncounterCommands
 from ledger.play import PlayCommands
@@ -30,7 +31,6 @@ from ledger.sheet import Sheet
 from ledger.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target
 
 MAX_RETRIES = 200
-_NAME = re.compile(r"^[^\s\-=,#][^=,#]{0,59}$")
 _TRAIT_KEY = re.compile(r"^[a-z][a-z0-9\-]*$")
 
 Decide = Callable[[Draft], dict[str, Any]]
@@ -157,6 +157,7 @@ class Ledger(PlayCommands, EncounterCommands):
         """Create the campaign (ruling 1)."""
         if system not in SYSTEMS:
             raise BadInput(f"unknown system '{system}'", f"choose one of: {', '.join(SYSTEMS)}")
+        check_intent({"system": system, "name": name})  # refused before the database file is created
         from eventsourcing.application import AggregateNotFoundError
 
         try:
@@ -203,11 +204,8 @@ class Ledger(PlayCommands, EncounterCommands):
         typed_traits: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Add a character with validated traits."""
-        name = name.strip()
-        if not _NAME.match(name):
-            raise BadInput(f"'{name}' can't be a character name", "1-60 characters, not starting with '-', no '=', ',' or '#'")
-        if count < 1:
-            raise BadInput(f"--count must be at least 1, got {count}")
+        name = check_name(name)
+        count = whole("count", count)
         if count > 1 and not minion:
             raise BadInput("--count is for minion groups", "add --minion")
 

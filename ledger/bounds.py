@@ -35,7 +35,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "option": (-1_000_000, 1_000_000),  # any number given as -o KEY=VALUE
 }
 FROM_FILES = frozenset({"powers", "typed_traits"})  # read from a character file, not typed: free text may hold newlines
-OPTION_NAMES = {"n": "N", "dice": "the dice count", "sides": "the sides", "modifier": "the modifier", "option": "an option"}
+OPTION_NAMES = {"ruling": "the ruling number", "number": "the number", "n": "N", "dice": "the dice count", "sides": "the sides", "modifier": "the modifier", "option": "an option"}
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _NAME = re.compile(r"^[^\s\-=,#][^=,#]{0,59}$")
@@ -53,20 +53,21 @@ def whole(name: str, value: Any, lo: int | None = None, hi: int | None = None) -
     if isinstance(value, bool) or not isinstance(value, int):
         text = str(value).strip()
         if not re.fullmatch(r"[+-]?\d{1,30}", text):
-            raise BadInput(f"{label(name)} must be a whole number, got '{_clip(text)}'", f"from {lo} to {hi}")
+            raise BadInput(f"{label(name)} must be a whole number, got '{clip(text)}'", f"from {lo} to {hi}")
         value = int(text)
     if not lo <= value <= hi:
-        raise BadInput(f"{label(name)} must be from {lo} to {hi}, got {_clip(str(value))}")
+        raise BadInput(f"{label(name)} must be from {lo} to {hi}, got {clip(str(value))}")
     return value
 
 
 def check_intent(intent: Mapping[str, Any]) -> None:
     """Every declared number of a ruling's intent (top level and its options) inside its range; every text printable."""
     _texts({k: v for k, v in intent.items() if k not in FROM_FILES})
-    for source in (intent, intent.get("options") if isinstance(intent.get("options"), Mapping) else {}):
+    options = intent.get("options") if isinstance(intent.get("options"), Mapping) else {}
+    for source in (intent, options):
         for key, value in source.items():
-            if key in BOUNDS and isinstance(value, int) and not isinstance(value, bool):
-                whole(key, value)
+            if isinstance(value, int) and not isinstance(value, bool):
+                whole(key if key in BOUNDS else "option", value)
 
 
 def check_stored(value: Any, where: str = "this ruling") -> None:
@@ -78,7 +79,7 @@ def check_stored(value: Any, where: str = "this ruling") -> None:
             continue
         if isinstance(v, int):
             if not -STORED_MAX <= v <= STORED_MAX:
-                raise BadInput(f"{where} would record the number {_clip(str(v))}, beyond what the ledger holds", f"numbers run from {-STORED_MAX} to {STORED_MAX}")
+                raise BadInput(f"{where} would record the number {clip(str(v))}, beyond what the ledger holds", f"numbers run from {-STORED_MAX} to {STORED_MAX}")
         elif isinstance(v, Mapping):
             stack.extend(v.values())
         elif isinstance(v, (list, tuple)):
@@ -143,5 +144,6 @@ def safe_tree(value: Any) -> Any:
     return value
 
 
-def _clip(s: str) -> str:
+def clip(s: str) -> str:
+    """A long text shortened for a one-line message."""
     return s if len(s) <= 24 else s[:10] + "..." + s[-6:]

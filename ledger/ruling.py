@@ -308,9 +308,23 @@ def commit(store: EventStore, draft: Draft) -> None:
                 taken.append(snaps.take(a, link_version))
     digests = {s.originator_id.hex: [s.originator_version, snaps.digest(mapper.transcoder, s)] for s in taken}
     stored.append(mapper.to_stored_event(draft.chain(stored, digests)))
-    store.recorder.insert_events(stored)
+    from ledger.store import write_error
+
+    try:
+        store.recorder.insert_events(stored)
+    except Exception as e:
+        if type(e).__name__ == "IntegrityError":
+            raise  # another writer took this ruling number: the caller decides again
+        refused = write_error(e)
+        if refused is None:
+            raise
+        raise refused from None
     if taken:
-        store.snapshots.put(taken)
+        try:
+            store.snapshots.put(taken)
+        except Exception as e:  # the ruling is saved; a snapshot is only a shortcut (loads fold from events without it)
+            if write_error(e) is None:
+                raise
 
 
 def _uuid(hex_id: str) -> Any:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+from urllib.parse import quote
 import time
 from collections.abc import Iterable
 from datetime import datetime
@@ -166,20 +167,30 @@ class OwnTopicsMapper(Mapper[UUID]):
         return super().to_domain_event(stored_event)
 
 
+EVENT_COLUMNS = ["originator_id", "originator_version", "topic", "state"]
+
+
 def _check_sqlite_path(path: str) -> None:
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise StoreError(f"can't create the ledger {path}: folder {folder} does not exist", "create the folder or pick another --db")
     if os.path.isdir(path):
         raise StoreError(f"{path} is a folder, not a ledger file", "give a file path with --db")
+    if not os.path.exists(path):
+        return  # created by the first command that writes (every refusal is decided before: nothing is created)
     try:
-        con = sqlite3.connect(path)
+        con = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True)
         try:
-            con.execute("PRAGMA schema_version").fetchone()
+            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            columns = [r[1] for r in con.execute("PRAGMA table_info(stored_events)")]
         finally:
             con.close()
     except sqlite3.Error as e:
         raise StoreError(f"can't open the ledger {path}: {e}", "check the path and its permissions") from None
+    if tables and not columns:
+        raise StoreError(f"{path} is a SQLite database of another application, not a ledger", "give --db a ledger file or a new file name")
+    if columns and columns != EVENT_COLUMNS:
+        raise StoreError(f"{path} has a stored_events table of another layout: not a ledger of this program", "give --db a ledger file or a new file name")
 
 
 def _construct(target: Target) -> EventStore:
@@ -251,6 +262,20 @@ class WriterLock:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+
+
+def write_error(e: BaseException) -> StoreError | None:
+    """The one line for a write the database refused for a reason outside the ledger (read-only file, full disk)."""
+    text = str(e).lower()
+    if "readonly" in text or "read-only" in text or "read only" in text:
+        return StoreError("the ledger is read-only here: nothing was appended", "reads still work; to write, make the file (and its folder) writable")
+    if "disk is full" in text or "database or disk is full" in text or "no space left" in text:
+        return StoreError("the disk is full: nothing was appended", "free some space, then run the command again")
+    if "disk i/o error" in text:
+        return StoreError("the disk failed while writing: nothing was appended", "check the disk, then run: ledger verify")
+    if "locked" in text:
+        return StoreError("the ledger database is locked by another program", "try again in a moment")
+    return None
 
 
 def now_iso() -> str:
