@@ -40,7 +40,9 @@ def session_start(app: AppContext, title: str | None) -> None:
 @pass_app
 def session_end(app: AppContext) -> None:
     """Close the open play session."""
-    app.wrote(app.ledger.end_session(), lambda r: f"session {r['session']} ended")
+    result = app.ledger.end_session()
+    result["head"] = app.ledger.campaign().last_hash  # the chain's head: note it, and `ledger verify --expect HEAD` anchors the history
+    app.wrote(result, lambda r: f"session {r['session']} ended\nhead: {r['head']}")
 
 
 def register(cli: click.Group) -> None:

@@ -85,11 +85,11 @@ def export(app: AppContext, fmt: str | None, session: int | None, output: str | 
     to_file = output not in (None, "-")
     if kind == "jsonl":
         summary = _export_jsonl(app, output, to_file)
-        counts = {"events": summary.events, "rulings": summary.rulings, "final_hash": summary.final_hash}
+        counts = {"events": summary.events, "rulings": summary.rulings, "final_hash": summary.final_hash, "head": summary.final_hash}
     else:
         counts = _export_view(app, kind, session, output, to_file)
     if to_file:
-        app.emit({"format": kind, "file": output, **counts}, f"exported {counts['events']} events ({counts['rulings']} rulings) to {output}")
+        app.emit({"format": kind, "file": output, **counts}, f"exported {counts['events']} events ({counts['rulings']} rulings) to {output}\nhead: {counts['head']}")
 
 
 def _export_jsonl(app: AppContext, output: str | None, to_file: bool) -> Any:
@@ -107,12 +107,13 @@ def _export_view(app: AppContext, kind: str, session: int | None, output: str | 
     from projections import history, report
 
     h = history.load(app.read, session)
+    h.head = app.ledger.campaign().last_hash
     render = {"csv": history.to_csv, "md": history.to_markdown, "html": report.to_html}[kind]
     with output_file(output) as out:
         with bar(app, to_file, h.events, "exporting") as step:
             text = render(h, step)
         out.write(text.encode())
-    return {"events": h.events, "rulings": len(h.rulings)}
+    return {"events": h.events, "rulings": len(h.rulings), "head": h.head}
 
 
 @click.command("import")

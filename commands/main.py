@@ -56,6 +56,10 @@ class LedgerGroup(click.Group):
         """Run; in standalone mode map refusals to 'error: …' (+ 'hint: …') and exit codes, never tracebacks."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        words = sys.argv[1:] if args is None else list(args)
+        if any("\udc80" <= c <= "\udcff" for w in words if isinstance(w, str) for c in w):
+            report("an argument is not valid UTF-8 text", "type names and paths in UTF-8")  # bytes the OS could not decode
+            sys.exit(2)
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except LedgerError as e:

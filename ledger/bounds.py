@@ -37,7 +37,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
 FROM_FILES = frozenset({"powers", "typed_traits"})  # read from a character file, not typed: free text may hold newlines
 OPTION_NAMES = {"ruling": "the ruling number", "number": "the number", "n": "N", "dice": "the dice count", "sides": "the sides", "modifier": "the modifier", "option": "an option"}
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _NAME = re.compile(r"^[^\s\-=,#][^=,#]{0,59}$")
 
 
@@ -64,9 +64,9 @@ def check_intent(intent: Mapping[str, Any]) -> None:
     """Every declared number of a ruling's intent (top level and its options) inside its range; every text printable."""
     _texts({k: v for k, v in intent.items() if k not in FROM_FILES})
     options = intent.get("options") if isinstance(intent.get("options"), Mapping) else {}
-    for source in (intent, options):
+    for source, fallback in ((intent, None), (options, "option")):
         for key, value in source.items():
-            if isinstance(value, int) and not isinstance(value, bool):
+            if isinstance(value, int) and not isinstance(value, bool) and (key in BOUNDS or fallback):
                 whole(key if key in BOUNDS else "option", value)
 
 

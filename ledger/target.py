@@ -41,7 +41,7 @@ def parse_target(target: str | None) -> Target:
     target = (target or DEFAULT_TARGET).strip()
     if not target:
         raise StoreError("--db is empty", "give a file path or a database URL")
-    if any(ord(c) < 32 or ord(c) == 127 for c in target):
+    if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in target):
         raise StoreError("--db contains a control character (a null byte, a newline)", "give a plain file path or a database URL")
     if "://" not in target:
         return Target("sqlite", path=os.path.abspath(target))

@@ -39,6 +39,7 @@ class History:
     rulings: list[dict[str, Any]]
     hp: list[dict[str, Any]] = field(default_factory=list)
     encounters: list[dict[str, Any]] = field(default_factory=list)
+    head: str = ""  # the chain's head hash when exported (`ledger verify --expect HEAD` checks it later)
 
     @property
     def events(self) -> int:
@@ -290,6 +291,8 @@ def to_markdown(h: History, step: Step | None = None) -> str:
     """A readable history to paste into a wiki: sessions, rulings, dice with faces, outcomes, retractions."""
     first, last = h.span
     out = [f"# {_md(title(h))}", "", f"*{SYSTEMS.get(h.system, h.system)} · rulings {first}–{last} · {h.events} events*", ""]
+    if h.head:
+        out += [f"Chain head: `{h.head}` (check: `ledger verify --expect {h.head}`)", ""]
     if h.encounters:
         out += ["## Encounters", ""]
         for enc in h.encounters:
