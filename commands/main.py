@@ -79,8 +79,24 @@ class LedgerGroup(click.Group):
         except click.Abort:
             report("aborted")
             sys.exit(1)
+        except Exception as e:
+            if not database_failure(e):
+                raise  # a bug: its traceback is wanted
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            report(f"the ledger's database failed: {first[:200]}", "run: ledger verify (and restore a copy if it is damaged)")
+            sys.exit(2)
         warn_snapshots()
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def database_failure(e: BaseException) -> bool:
+    """Whether an exception is the database's own failure (a damaged file, a lost server), not a bug in the ledger."""
+    import sqlite3
+
+    names = {c.__module__.split(".")[0] + "." + c.__name__ for c in type(e).__mro__}
+    return isinstance(e, sqlite3.DatabaseError) or bool(
+        names & {"eventsourcing.PersistenceError", "sqlalchemy.DBAPIError", "psycopg.Error", "psycopg.OperationalError"}
+    )
 
 
 def report(message: str, hint: str | None = None) -> None:

@@ -30,7 +30,13 @@ class Report:
 def verify_store(store: Any, expect: str | None = None) -> Report:
     """Walk the chain, run the database's integrity check, and check every snapshot."""
     recorder = store.recorder
-    report = Report(walk_events(notifications(recorder), expect))
+    try:
+        report = Report(walk_events(notifications(recorder), expect))
+    except Exception as e:  # noqa: BLE001 - a file too damaged to read is the finding, never a traceback
+        report = Report(Walk())
+        report.problems.append(Problem(0, None, f"the log can't be read to its end: {_first(e)}"))
+        report.problems += integrity(recorder)
+        return report
     report.problems += report.walk.problems
     report.problems += integrity(recorder)
     report.snapshots, found = check_snapshots(store, report.walk)
@@ -38,6 +44,11 @@ def verify_store(store: Any, expect: str | None = None) -> Report:
     if expect is not None and not report.walk.expected_found:
         report.problems.append(Problem(0, None, f"the expected ruling hash {expect[:16]}... is no longer in the chain: history was rewritten or removed"))
     return report
+
+
+def _first(e: BaseException) -> str:
+    text = str(e).strip()
+    return (text.splitlines()[0] if text else type(e).__name__)[:160]
 
 
 def integrity(recorder: Any) -> list[Problem]:

@@ -108,8 +108,19 @@ class FastRepository(Repository[UUID]):
     """A repository whose loads fold with `project_fast` unless told otherwise."""
 
     def get(self, aggregate_id: UUID, *, version: int | None = None, projector_func: Any = project_fast, **kwargs: Any) -> Any:
-        """Load an aggregate (snapshot + later events), folded with the fast projector."""
-        return super().get(aggregate_id, version=version, projector_func=projector_func, **kwargs)
+        """Load an aggregate (snapshot + later events), folded with the fast projector; a damaged log is one StoreError."""
+        from eventsourcing.application import AggregateNotFoundError
+        from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
+        from eventsourcing.persistence import MapperDeserialisationError
+
+        try:
+            return super().get(aggregate_id, version=version, projector_func=projector_func, **kwargs)
+        except (AggregateNotFoundError, StoreError):
+            raise
+        except (OriginatorIDError, OriginatorVersionError, MapperDeserialisationError, KeyError, TypeError, ValueError, AttributeError) as e:
+            raise StoreError(
+                f"aggregate {aggregate_id.hex[:8]} can't be loaded from the log ({type(e).__name__}): the ledger is damaged", "run: ledger verify"
+            ) from None
 
 
 class EventStore(Application[UUID]):

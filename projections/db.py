@@ -261,8 +261,8 @@ class ReadSide:
             if self.kind == "sqlite":  # ids are already hex text, states already bytes
                 return [RawEvent(r[0], r[1], r[2], r[3], loads(r[4])) for r in rows]
             return [RawEvent(r[0], _hex(r[1]), r[2], r[3], loads(bytes(r[4]))) for r in rows]
-        except orjson.JSONDecodeError:
-            bad = next(r[0] for r in rows if not _decodes(r[4]))
+        except (orjson.JSONDecodeError, TypeError):
+            bad = next((r[0] for r in rows if not _decodes(r[4])), rows[0][0] if rows else 0)
             raise StoreError(f"event {bad} of the log can't be read: the ledger is damaged", "run: ledger verify") from None
 
     def iter_events(self, conn: Any, after: int = 0, batch: int = 5000) -> Iterator[RawEvent]:
@@ -281,8 +281,8 @@ class ReadSide:
 
 def _decodes(state: Any) -> bool:
     try:
-        orjson.loads(bytes(state))
-    except orjson.JSONDecodeError:
+        orjson.loads(state if isinstance(state, (bytes, str)) else bytes(state))
+    except (orjson.JSONDecodeError, TypeError):
         return False
     return True
 
