@@ -104,10 +104,6 @@ class Draft:
         dice: DiceBox,
         targets: list[int] | None = None,
     ) -> None:
-        from ledger.bounds import check_actor, check_intent
-
-        check_intent(intent)
-        actor = check_actor(actor)
         self.store = store
         self.loader: Callable[[Any], Any] = store.repository.get
         self.number = number
@@ -138,6 +134,7 @@ class Draft:
             targets=targets or [],
         )
         self._take(self.ruling)
+        self.intent = intent
         self.actor = actor
         self.at = at
 
@@ -230,9 +227,6 @@ class Draft:
 
     def add_character(self, sheet: Sheet) -> Character:
         """A new character, enrolled on the roster."""
-        from ledger.bounds import check_name
-
-        check_name(sheet.name)
         key = name_key(sheet.name)
         if self.campaign.character(sheet.name) is not None or key in self.characters:
             raise Conflict(f"there is already a character called '{sheet.name}'", "pick another name")
@@ -281,15 +275,17 @@ class Draft:
 def commit(store: EventStore, draft: Draft) -> None:
     """Write a ruling in one transaction: its events, the snapshots it takes and the chain link that vouches for them.
 
-    Every number the events carry is checked first (ledger/bounds.py): a ruling the read models could not
-    hold is refused, never appended. An aggregate this ruling carries across a snapshot interval is
+    The intent, the actor and every number the events carry are checked first (ledger/bounds.py): a ruling
+    the read models could not hold is refused, never appended. An aggregate this ruling carries across a snapshot interval is
     snapshotted before the link (the campaign at the version just before it), and the link records each
     snapshot's digest (ledger/snapshots.py).
     """
     from ledger import snapshots as snaps
-    from ledger.bounds import check_stored
+    from ledger.bounds import check_actor, check_intent, check_stored
     from ledger.store import SNAPSHOT_INTERVAL
 
+    check_intent(draft.intent)  # a new ruling only: re-deciding a recorded one (ledger/rederive.py) never comes here
+    check_actor(draft.actor)
     events = draft.finish()
     check_stored([vars(e) for e in events])
     mapper = store.mapper
