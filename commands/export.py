@@ -41,6 +41,13 @@ def output_file(path: str | None) -> Iterator[IO[bytes]]:
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise BadInput(f"can't write {path}: it is a folder", "give -o a file name")
+    if os.path.exists(path) and not os.path.isfile(path):  # a device or a pipe (/dev/null, a FIFO): write into it, never replace it
+        try:
+            with open(path, "wb") as f:
+                yield f
+        except OSError as e:
+            raise BadInput(f"can't write {path}: {e.strerror or e}", "pick another -o path") from None
+        return
     try:
         fd, tmp = tempfile.mkstemp(prefix=".ledger-export-", dir=folder)
     except OSError as e:

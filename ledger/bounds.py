@@ -63,7 +63,8 @@ def whole(name: str, value: Any, lo: int | None = None, hi: int | None = None) -
 def check_intent(intent: Mapping[str, Any]) -> None:
     """Every declared number of a ruling's intent (top level and its options) inside its range; every text printable."""
     _texts({k: v for k, v in intent.items() if k not in FROM_FILES})
-    options = intent.get("options") if isinstance(intent.get("options"), Mapping) else {}
+    found = intent.get("options")
+    options: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     for source, fallback in ((intent, None), (options, "option")):
         for key, value in source.items():
             if isinstance(value, int) and not isinstance(value, bool) and (key in BOUNDS or fallback):

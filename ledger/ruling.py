@@ -315,7 +315,7 @@ def commit(store: EventStore, draft: Draft) -> None:
         if refused is None:
             raise
         raise refused from None
-    if taken:
+    if taken and store.snapshots is not None:
         try:
             store.snapshots.put(taken)
         except Exception as e:  # the ruling is saved; a snapshot is only a shortcut (loads fold from events without it)

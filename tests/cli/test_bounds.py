@@ -194,3 +194,23 @@ def test_bounds_module_declares_and_checks() -> None:
         whole("count", "1e3")
     assert safe("a\x1b[31mb\nc") == "a\\x1b[31mb\\nc"
     assert orjson.loads(orjson.dumps(safe("ok"))) == "ok"
+
+
+def test_read_models_of_the_first_release_on_postgresql_are_widened(cli: Cli) -> None:
+    """Issue 18 item 1: 32-bit read-model columns (the first release's, on PostgreSQL) are replaced and folded again."""
+    if not cli.db.startswith("postgresql"):
+        pytest.skip("SQLite's INTEGER is 64-bit already")
+    from sqlalchemy import text
+
+    from ledger.target import parse_target
+    from projections.db import ReadSide
+
+    cli.ok("init", "--system", "d20")
+    cli.ok("character", "add", "Ann", "--trait", "hp=12")
+    read = ReadSide(parse_target(cli.db))
+    with read.engine.begin() as conn:
+        conn.execute(text("ALTER TABLE ledger_sheets ALTER COLUMN hp TYPE integer, ALTER COLUMN max_hp TYPE integer"))
+    read.close()
+    cli.ok("character", "add", "Titan", "--trait", "hp=3000000000")
+    assert cli.json("character", "show", "Titan")["max_hp"] == 3_000_000_000
+    assert cli("verify").exit_code == 0

@@ -8,6 +8,7 @@ the figures (tried, succeeded, refused).
 from __future__ import annotations
 
 import os
+import shutil
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,7 +43,8 @@ PAIRS = st.sampled_from([
     "rank=" + HUGE[0], "cover=1/2", "flanking=yes", "nonlethal=yes", "Ann=+,0,-",
 ])
 TEXT = st.text(max_size=12)
-PATHS = st.sampled_from(["out.md", "out.jsonl", "/dev/zero", "/nonexistent/x.jsonl", ".", "missing.json", str(FIXTURES / "ape.json")])
+# relative to the fuzz's own folder (exports land there); never a path outside it that a refusal-free export could replace
+PATHS = st.sampled_from(["out.md", "out.jsonl", "sub/x.jsonl", ".", "missing.json", "ape.json", "ape.ledger"])
 TOKENS = st.one_of(WORDS, NUMBERS, DICE, PAIRS, TEXT, PATHS)
 NAMES = st.sampled_from(["Ann", "Bob", "Thugs", "ann"])
 SMALL = st.integers(0, 12).map(str)
@@ -129,6 +131,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     path = tmp_path_factory.mktemp("fuzz")
     old = os.getcwd()
     os.chdir(path)
+    shutil.copy(FIXTURES / "ape.json", path / "ape.json")
     yield path
     os.chdir(old)
 
