@@ -129,9 +129,7 @@ def why(app: AppContext, name: str, field: str | None) -> None:
       ledger why Ann dying
       ledger why Ann
     """
-    from ledger.why import explain
-
-    doc = explain(app.ledger, name, field)
+    doc = app.ledger.why(name, field)
     app.emit(doc, _why_text)
 
 

@@ -126,38 +126,84 @@ def redo(app: AppContext) -> None:
 
 @click.command("verify")
 @click.option("--expect", default=None, metavar="HASH", help="Fail unless the chain still holds the ruling with this hash (a head noted earlier).")
+@click.option("--dice", is_flag=True, help="Also recompute every ledger-rolled die of sessions that committed their dice and revealed the secret.")
+@click.option("--file", "path", metavar="EXPORT.jsonl", help="Check an export file instead of the ledger (anyone with the file can).")
 @pass_app
-def verify(app: AppContext, expect: str | None) -> None:
+def verify(app: AppContext, expect: str | None, dice: bool, path: str | None) -> None:
     """Check everything the ledger later trusts; exit 1 on any problem, and print the head hash.
 
     The hash chain (every stored byte of every ruling), each aggregate's version sequence, SQLite's own
     integrity check, every snapshot against a fresh fold of its events, and the read models against a fresh
     fold of the log (`ledger rebuild` repairs those). Note the head hash: `verify --expect HASH` later fails
-    if that ruling is no longer in the chain.
+    if that ruling is no longer in the chain. --dice also recomputes the committed dice (session start
+    --commit-dice) from each revealed secret.
 
-    Example: ledger verify && echo intact
+    Example: ledger verify --dice && echo intact; ledger verify --dice --file session.jsonl
     """
     from ledger.checkup import verify_store
     from ledger.errors import BadInput, NotInitialised
+    from ledger.verify import Problem
 
     if expect is not None and not (len(expect.strip()) == 64 and all(c in "0123456789abcdef" for c in expect.strip().lower())):
         raise BadInput("--expect takes a ruling hash: 64 hex digits", "the head hash `ledger verify` prints")
+    wanted = expect.strip().lower() if expect else None
+    if path is not None:
+        _verify_file(app, path, dice, wanted)
+        return
     led = app.ledger
     if led.target.kind == "sqlite" and not os.path.exists(led.target.path):
         raise NotInitialised(f"no campaign in {led.target.describe()}", "start one: ledger init --system hnh")
     if not led.store.recorder.max_notification_id():  # nothing decoded here: a damaged log is still walked
         raise NotInitialised(f"no campaign in {led.target.describe()}", "start one: ledger init --system hnh")
-    report = verify_store(led.store, expect.strip().lower() if expect else None)
+    report = verify_store(led.store, wanted)
     problems = report.problems + _view_problems(app)
     counts = {**report.walk.counts(), "snapshots": report.snapshots}
+    if dice:
+        from commands.dice_verify import dice_problems
+        from ledger.verify import notifications
+
+        try:
+            found, dice_counts = dice_problems(notifications(led.store.recorder))
+        except Exception as e:  # noqa: BLE001 - a log too damaged to read the dice from is reported, never a traceback
+            found, dice_counts = [Problem(0, None, f"the dice can't be checked: the log can't be read ({type(e).__name__})")], {}
+        problems += found
+        counts.update(dice_counts)
+    _report(app, problems, counts, report.head)
+
+
+def _verify_file(app: AppContext, path: str, dice: bool, expect: str | None) -> None:
+    """verify on an export file: the chain walk (and the dice), no database needed."""
+    from commands.dice_verify import dice_problems, read_file
+    from ledger.verify import Problem, walk_events
+
+    lines = read_file(path)
+    walk = walk_events(lines, expect)
+    problems, counts = walk.problems, walk.counts()
+    if expect is not None and not walk.expected_found:
+        problems.append(Problem(0, None, f"the expected ruling hash {expect[:16]}... is not in the file's chain"))
+    if dice:
+        found, dice_counts = dice_problems(lines)
+        problems += found
+        counts.update(dice_counts)
+    _report(app, problems, counts, walk.last_hash)
+
+
+def _report(app: AppContext, problems: list[Any], counts: dict[str, int], head: str) -> None:
+    """verify's output: one line per problem, a summary and the head hash (or one JSON document); exit 1 on any problem."""
     if app.as_json:
-        app.emit({"ok": not problems, "problems": [p.__dict__ for p in problems], **counts, "head": report.head})
+        app.emit({"ok": not problems, "problems": [p.__dict__ for p in problems], **counts, "head": head})
     else:
         for p in problems:
             click.echo(p.line())
-        summary = f"{counts['rulings']} rulings, {counts['events']} events, {counts['aggregates']} aggregates, {counts['snapshots']} snapshots"
+        summary = f"{counts['rulings']} rulings, {counts['events']} events, {counts['aggregates']} aggregates"
+        if "snapshots" in counts:
+            summary += f", {counts['snapshots']} snapshots"
+        if "dice_checked" in counts:
+            from commands.dice_verify import dice_summary
+
+            summary += f"; {dice_summary(counts)}"
         click.echo(f"ok: {summary}" if not problems else f"{len(problems)} problem(s) in {summary}")
-        click.echo(f"head: {report.head}")
+        click.echo(f"head: {head}")
     if problems:
         raise SystemExit(1)
 

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import click
 
 from commands import render
 from commands.context import AppContext, pass_app
+from commands.options import gather, rules_options
 from commands.params import number
 from ledger.dice import parse_roll_options
 
+F = TypeVar("F", bound=Callable[..., Any])
 ROLL_HELP = "Enter physical dice: NAME=FACES (repeatable), e.g. attack=+,0,- or attack=17 or attack=6,4,1."
 
 
-def roll_option(names: str) -> click.Option:  # type: ignore[type-arg]
+def roll_option(names: str) -> Callable[[F], F]:
     """The shared --roll option, listing the roll names this command takes."""
     return click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=f"{ROLL_HELP} Rolls: {names}.")
 
@@ -36,10 +41,10 @@ def roll(app: AppContext, expr: str, for_name: str | None, rolls: tuple[str, ...
 @click.option("--amount", type=number("amount"), default=None, help="Direct HP (or Health) loss, no resistance roll.")
 @click.option("--rank", type=number("rank"), default=None, help="hnh: a Damage effect of this rank, resisted by Toughness (rolls power, toughness).")
 @click.option("--subdual", is_flag=True, help="d20: subdual damage, tracked apart from HP.")
-@click.option("-o", "--option", "extra", multiple=True, metavar="KEY=VALUE", help="hnh: nonlethal=yes, resisted-by=fortitude.")
+@rules_options("damage")
 @roll_option("power, toughness (with --rank)")
 @pass_app
-def damage(app: AppContext, target: str, amount: int | None, rank: int | None, subdual: bool, extra: tuple[str, ...], rolls: tuple[str, ...]) -> None:
+def damage(app: AppContext, target: str, amount: int | None, rank: int | None, subdual: bool, rolls: tuple[str, ...], **given: Any) -> None:
     """Apply damage: a direct loss (--amount) or, in hnh, an effect rank resisted by Toughness (--rank).
 
     \b
@@ -47,17 +52,19 @@ def damage(app: AppContext, target: str, amount: int | None, rank: int | None, s
       ledger damage Ann --amount 3
       ledger damage Ann --rank 6 --roll power=+,0,0 --roll toughness=-,0,0
     """
-    from commands.actions import outcome, parse_options
+    from commands.actions import outcome
     from ledger.errors import BadInput
 
+    opts = gather("damage", given)
     if (amount is None) == (rank is None):
         raise BadInput("give one of --amount N or --rank N", "for example: ledger damage Ann --amount 3")
     if rank is not None:
-        result = app.ledger.resist_damage(target, rank, parse_options(extra), rolls=parse_roll_options(rolls))
+        result = app.ledger.resist_damage(target, rank, opts, rolls=parse_roll_options(rolls))
         app.wrote(result, outcome)
         return
-    if rolls:
-        raise BadInput("--amount takes no dice", "leave out --roll")
+    if rolls or opts:
+        raise BadInput("--amount takes no dice and no rules options", "leave out --roll and -o (they go with --rank)")
+    assert amount is not None  # one of --amount and --rank was given
     result = app.ledger.damage(target, amount, subdual=subdual)
     app.wrote(result, lambda r: render.sheet_line(r["character"]))
 

@@ -1,4 +1,9 @@
-"""The one way in: one method per GM command, each appending exactly one ruling (or refusing, appending nothing)."""
+"""The one way in: one method per GM command, each appending exactly one ruling (or refusing, appending nothing).
+
+A command method checks what needs no state, types and validates its options against the campaign's rule
+system (ledger/rules/options.py), then records one ruling with its decider (ledger/deciders/): the decider
+is named right there, so go-to-definition leads from `Ledger.attack` to `play.attack` to the rules.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -18,14 +23,16 @@ from ledger.aggregates import (
     Ruling,
     ruling_id,
 )
-from ledger import deciders
-from ledger.deciders import decider
+from ledger import undo
 from ledger.bounds import check_intent, check_name, whole
+from ledger.deciders import core, encounter, play
+from ledger.deciders.table import decider_of
 from ledger.dice import DiceBox
-from ledger.encounters import EncounterCommands
-from ledger.play import PlayCommands
+from ledger.dice_secrets import DiceSecrets, new_secret, session_dice
+from ledger.encounter import ENCOUNTER_ID, Encounter
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError
-from ledger.rules import SYSTEMS, RuleSystem, get_rules
+from ledger.rules import get_rules, system_keys
+from ledger.rules.contract import RuleSystem
 from ledger.ruling import Draft
 from ledger.sheet import Sheet
 from ledger.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target
@@ -34,6 +41,7 @@ MAX_RETRIES = 200
 _TRAIT_KEY = re.compile(r"^[a-z][a-z0-9\-]*$")
 
 Decide = Callable[[Draft], dict[str, Any]]
+Decider = Callable[[Draft, dict[str, Any]], dict[str, Any]]
 
 
 def default_actor() -> str:
@@ -44,13 +52,14 @@ def default_actor() -> str:
         return "gm"
 
 
-class Ledger(PlayCommands, EncounterCommands):
-    """A campaign ledger on one database: the core (rulings, campaign, characters, undo) plus the play and encounter commands."""
+class Ledger:
+    """A campaign ledger on one database: every GM command, each one ruling."""
 
     def __init__(self, target: str | None = None, *, actor: str | None = None, seed: int | None = None) -> None:
         self.target: Target = parse_target(target)
         self.actor = actor or default_actor()
         self.seed = seed
+        self.dice_secrets = DiceSecrets(self.target)
         self._store: EventStore | None = None
         self._lock = WriterLock(self.target)
 
@@ -76,7 +85,7 @@ class Ledger(PlayCommands, EncounterCommands):
         if self._store is None and self.target.kind == "sqlite" and not os.path.exists(self.target.path):
             raise NotInitialised(f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh")
         try:
-            return self.store.repository.get(CAMPAIGN_ID)  # type: ignore[no-any-return]
+            return self.store.repository.get(CAMPAIGN_ID)
         except AggregateNotFoundError:
             raise NotInitialised(
                 f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh"
@@ -106,12 +115,12 @@ class Ledger(PlayCommands, EncounterCommands):
     ) -> dict[str, Any]:
         """Decide and record one ruling; on a concurrent writer's conflict, reload and decide again.
 
-        Without `decide`, the command's registered decider decides from the intent (ledger/deciders.py).
+        Without `decide`, the command's decider (ledger/deciders/table.py) decides from the intent.
         """
         from eventsourcing.persistence import IntegrityError
 
         if decide is None:
-            fn = deciders.get(command)
+            fn = decider_of(command)
             decide = lambda d: fn(d, intent)  # noqa: E731
 
         for attempt in range(MAX_RETRIES):
@@ -132,7 +141,7 @@ class Ledger(PlayCommands, EncounterCommands):
     def _draft(
         self, campaign: Campaign | None, number: int, kind: str, command: str, intent: dict[str, Any], rolls: Any
     ) -> Draft:
-        box = DiceBox(entered=dict(rolls or {}), seed=self.seed, salt=str(number))
+        box = DiceBox(entered=dict(rolls or {}), seed=self.seed, salt=str(number), ruling=number, **session_dice(self.dice_secrets, campaign))
         return Draft(
             self.store, campaign, number, kind=kind, command=command, intent=intent, actor=self.actor, at=now_iso(), dice=box
         )
@@ -152,11 +161,18 @@ class Ledger(PlayCommands, EncounterCommands):
                 raise StoreError("the ledger database is locked by another program", "try again in a moment") from None
             raise
 
+    def record(self, command: str, decider: Decider, intent: dict[str, Any], *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """Record one ruling of `command`, decided by `decider` from `intent`."""
+        return self.rule(command, intent, lambda d: decider(d, intent), rolls=rolls)
+
+    def options(self, command: str, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Options typed and validated against the campaign's rules, before anything is decided."""
+        return self.rules().parse_options(command, given or {})
+
     # -- campaign ---------------------------------------------------------------------------
-    def init(self, system: str, name: str | None = None) -> dict[str, Any]:
-        """Create the campaign (ruling 1)."""
-        if system not in SYSTEMS:
-            raise BadInput(f"unknown system '{system}'", f"choose one of: {', '.join(SYSTEMS)}")
+    def init(self, system: str, name: str | None = None, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Create the campaign (ruling 1), with the system's campaign settings (its `init` options, typed)."""
+        typed = get_rules(system).parse_options("init", settings or {})  # an unknown system is bad input
         check_intent({"system": system, "name": name})  # refused before the database file is created
         from eventsourcing.application import AggregateNotFoundError
 
@@ -169,9 +185,10 @@ class Ledger(PlayCommands, EncounterCommands):
                 f"{self.target.describe()} already holds a {existing.system} campaign", "use another --db for a new campaign"
             )
         title = name or "Campaign"
-        draft = self._draft(None, 1, "play", "init", {"system": system, "name": title}, None)
+        intent = {"system": system, "name": title, **({"settings": typed} if typed else {})}
+        draft = self._draft(None, 1, "play", "init", intent, None)
         draft.campaign = Campaign._create(
-            Campaign.CampaignCreated, id=CAMPAIGN_ID, ruling=1, system=system, name=title, settings={}
+            Campaign.CampaignCreated, id=CAMPAIGN_ID, ruling=1, system=system, name=title, settings=typed
         )
         draft._take(draft.campaign)
         draft.touched[CAMPAIGN_ID.hex] = None
@@ -181,15 +198,24 @@ class Ledger(PlayCommands, EncounterCommands):
             self._commit(draft)
         except IntegrityError:
             raise Conflict(f"{self.target.describe()} already holds a campaign") from None
-        return {"ruling": 1, "system": system, "name": title}
+        return {"ruling": 1, "system": system, "name": title, **({"settings": typed} if typed else {})}
 
-    def start_session(self, title: str | None = None) -> dict[str, Any]:
-        """Open a play session."""
-        return self.rule("session start", {"title": title})
+    def start_session(self, title: str | None = None, *, commit_dice: bool = False) -> dict[str, Any]:
+        """Open a play session; with commit_dice, draw its dice secret and record only its commitment."""
+        if not commit_dice:
+            return self.record("session start", core.session_start, {"title": title})
+        secret, commitment = new_secret()
+        self.dice_secrets.put(commitment, secret)
+        try:
+            return self.record("session start", core.session_start, {"title": title, "commitment": commitment})
+        except BaseException:
+            self.dice_secrets.drop(commitment)
+            raise
 
     def end_session(self) -> dict[str, Any]:
-        """Close the open play session."""
-        return self.rule("session end", {})
+        """Close the open play session, revealing its dice secret if it committed one."""
+        secret = session_dice(self.dice_secrets, self.campaign()).get("secret")
+        return self.record("session end", core.session_end, {"reveal": secret.hex()} if secret else {})
 
     # -- characters -------------------------------------------------------------------------
     def add_character(
@@ -202,21 +228,173 @@ class Ledger(PlayCommands, EncounterCommands):
         pc: bool = False,
         powers: Mapping[str, Mapping[str, Any]] | None = None,
         typed_traits: Mapping[str, Any] | None = None,
+        power_parts: Mapping[str, Mapping[str, str]] | None = None,
     ) -> dict[str, Any]:
-        """Add a character with validated traits."""
+        """Add a character with validated traits (and powers' parts, typed by the campaign's rules)."""
         name = check_name(name)
         count = whole("count", count)
         if count > 1 and not minion:
             raise BadInput("--count is for minion groups", "add --minion")
-
-        intent = {"name": name, "traits": dict(traits), "minion": minion, "count": count, "pc": pc}
+        intent: dict[str, Any] = {"name": name, "traits": dict(traits), "minion": minion, "count": count, "pc": pc}
+        if power_parts:
+            powers = {**(powers or {}), **self.rules().power_parts(power_parts, traits)}
         if powers:
             intent["powers"] = {k: dict(v) for k, v in powers.items()}
         if typed_traits:
             intent["typed_traits"] = dict(typed_traits)
-        return self.rule("character add", intent)
+        return self.record("character add", core.character_add, intent)
 
-    # -- undo and redo ----------------------------------------------------------------------
+    def import_character(self, path: str, *, pc: bool = True) -> dict[str, Any]:
+        """Add a character from a character-creator save file (JSON), if the campaign's system reads them."""
+        import orjson
+
+        try:
+            with open(path, "rb") as f:
+                data = orjson.loads(f.read())
+        except OSError as e:
+            raise BadInput(f"can't read {path}: {e.strerror}") from None
+        except orjson.JSONDecodeError as e:
+            raise BadInput(f"{path} is not JSON: {e}") from None
+        name, traits, powers = self.rules().import_character(data)
+        return self.add_character(name, {}, pc=pc, powers=powers, typed_traits=traits)
+
+    # -- play -------------------------------------------------------------------------------
+    def roll(self, expr: str, *, for_name: str | None = None, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A free roll, recorded as a ruling with one DiceRolled event (roll name: `roll`)."""
+        return self.record("roll", play.roll, {"expr": expr, "for": for_name}, rolls=rolls)
+
+    def damage(self, target: str, amount: int, *, subdual: bool = False) -> dict[str, Any]:
+        """Direct HP loss (no resistance roll)."""
+        if amount < 0:
+            raise BadInput(f"damage can't be negative, got {amount}", "to heal, use: ledger recover")
+        return self.record("damage", play.damage, {"target": target, "amount": amount, "subdual": subdual})
+
+    def resist_damage(self, target: str, rank: int, options: Mapping[str, Any] | None = None, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """Damage of an effect rank resisted by a roll (H&H: power check against a Toughness check)."""
+        if rank < 0:
+            raise BadInput(f"an effect rank can't be negative, got {rank}")
+        intent = {"target": target, "rank": rank, "options": self.options("damage", options)}
+        return self.record("damage", play.damage, intent, rolls=rolls)
+
+    def condition(self, target: str, condition: str, *, add: bool) -> dict[str, Any]:
+        """Impose or remove a known condition of the campaign's system."""
+        cond = condition.strip().lower().replace(" ", "-").replace("_", "-")
+        intent = {"target": target, "condition": cond}
+        if add:
+            return self.record("condition add", play.condition_add, intent)
+        return self.record("condition remove", play.condition_remove, intent)
+
+    def attack(self, attacker: str, target: str, options: Mapping[str, Any] | None = None, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """One attack resolved by the campaign's rules (roll names: the rules' `rolls["attack"]`)."""
+        intent = {"attacker": attacker, "target": target, "options": self.options("attack", options)}
+        return self.record("attack", play.attack, intent, rolls=rolls)
+
+    def check(
+        self,
+        name: str,
+        trait: str,
+        *,
+        dc: int | None = None,
+        against: tuple[str, str] | None = None,
+        options: Mapping[str, Any] | None = None,
+        rolls: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """A check against a DC (or a threshold option) or opposed by another character's trait."""
+        opts = self.options("check", options)
+        intent = {"name": name, "trait": trait, "dc": dc, "against": list(against) if against else None, "options": opts}
+        return self.record("check", play.check, intent, rolls=rolls)
+
+    def recover(
+        self,
+        target: str,
+        *,
+        hours: int = 0,
+        restful: bool = False,
+        treated: bool = False,
+        amount: int | None = None,
+        cause: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        rolls: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """Recovery over time, or healing the GM rules (each system reads the parts its rules have)."""
+        if hours < 0 or (amount is not None and amount < 0):
+            raise BadInput("hours and amounts can't be negative")
+        opts = self.options("recover", options)
+        intent = {"target": target, "hours": hours, "restful": restful, "treated": treated, "amount": amount, "cause": cause, "options": opts}
+        return self.record("recover", play.recover, intent, rolls=rolls)
+
+    def spend(self, name: str, resource: str, n: int = 1, *, purpose: str | None = None) -> dict[str, Any]:
+        """Spend a resource: victory points (hnh), resolve or adversity (pnp); overspending is refused."""
+        if n < 1:
+            raise BadInput(f"spend at least 1, got {n}")
+        return self.record("spend", play.spend, {"name": name, "resource": resource, "n": n, "purpose": purpose})
+
+    def gain(self, name: str, resource: str, n: int = 1, *, reason: str | None = None) -> dict[str, Any]:
+        """Gain a resource: resolve from flaws and heroics, adversity (pnp); victory points (hnh) as awards."""
+        if n < 1:
+            raise BadInput(f"gain at least 1, got {n}")
+        return self.record("gain", play.gain, {"name": name, "resource": resource, "n": n, "reason": reason})
+
+    def hazard(self, target: str, kind: str, options: Mapping[str, Any] | None = None, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """An environmental hazard check (H&H: falling, heat, cold, suffocation, starvation, thirst, ...)."""
+        intent = {"target": target, "kind": kind, "options": self.options("hazard", options)}
+        return self.record("hazard", play.hazard, intent, rolls=rolls)
+
+    def revive(self, target: str, means: str, *, by: str | None = None) -> dict[str, Any]:
+        """Bring the dead back, as the GM rules (hnh Healing/Immortality; d20 Gem of Eternity, Soul Bound)."""
+        return self.record("revive", play.revive, {"target": target, "means": means, "by": by})
+
+    def act(self, name: str, action: str, options: Mapping[str, Any] | None = None, *, other: str | None = None, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A system-specific action (`ledger act --help` lists them per system)."""
+        action = self.rules().action(action).name
+        intent = {"name": name, "action": action, "against": other, "options": self.options(f"act {action}", options)}
+        return self.record("act", play.act, intent, rolls=rolls)
+
+    # -- encounters -------------------------------------------------------------------------
+    def encounter(self) -> dict[str, Any]:
+        """The running encounter: number, round, whose turn, and the order with initiatives."""
+        from eventsourcing.application import AggregateNotFoundError
+
+        self.campaign()  # refuses an uninitialised ledger
+        try:
+            enc: Encounter = self.store.repository.get(ENCOUNTER_ID)
+        except AggregateNotFoundError:
+            raise NotFound("no encounter is running", encounter.NO_ENCOUNTER) from None
+        if not enc.active:
+            raise NotFound("no encounter is running", encounter.NO_ENCOUNTER)
+        return encounter.view(enc.state)
+
+    def start_encounter(self, names: Sequence[str], *, surprised: Sequence[str] = (), rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """Roll initiative for everyone and begin round 1 with the highest; --surprised first imposes Surprised."""
+        if not names:
+            raise BadInput("an encounter needs at least one participant", "ledger encounter start Ann Bob")
+        return self.record("encounter start", encounter.start, {"names": list(names), "surprised": list(surprised)}, rolls=rolls)
+
+    def next_turn(self, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """End the current turn (end-of-turn hook), pass to the next in order (start-of-turn hook)."""
+        return self.record("encounter next", encounter.next_, {}, rolls=rolls)
+
+    def delay_turn(self, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """The current character delays their whole turn; the next one's turn starts (no end-of-turn hook yet)."""
+        return self.record("encounter delay", encounter.delay, {}, rolls=rolls)
+
+    def act_now(self, name: str, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A delaying character takes their turn after the current one's ends; their initiative moves there."""
+        return self.record("encounter act", encounter.act, {"name": name}, rolls=rolls)
+
+    def join_encounter(self, name: str, *, surprised: bool = False, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """Roll initiative for a newcomer and slot them into the running order (they act when their place comes)."""
+        return self.record("encounter join", encounter.join, {"name": name, "surprised": surprised}, rolls=rolls)
+
+    def end_encounter(self) -> dict[str, Any]:
+        """End the running encounter; Surprised ends with the combat (conditions.txt, Surprised)."""
+        return self.record("encounter end", encounter.end, {})
+
+    def end_scene(self) -> dict[str, Any]:
+        """End the scene outside an encounter (P&P): effects for the rest of the scene end, with their defeats."""
+        return self.record("scene end", encounter.scene, {})
+
+    # -- undo, redo and retraction ----------------------------------------------------------
     def undo(self) -> dict[str, Any]:
         """Retract the latest live ruling; state becomes the refold of the history without it."""
 
@@ -224,7 +402,7 @@ class Ledger(PlayCommands, EncounterCommands):
             target = d.campaign.latest_live()
             if target is None:
                 raise Conflict("nothing to undo")
-            return self._set_live(d, target, live=False)
+            return undo.set_live(self.store, d, target, live=False)
 
         return self.rule("undo", {}, decide, kind="undo")
 
@@ -234,45 +412,9 @@ class Ledger(PlayCommands, EncounterCommands):
         def decide(d: Draft) -> dict[str, Any]:
             if not d.campaign.redo:
                 raise Conflict("nothing to redo")
-            return self._set_live(d, d.campaign.redo[-1], live=True)
+            return undo.set_live(self.store, d, d.campaign.redo[-1], live=True)
 
         return self.rule("redo", {}, decide, kind="redo")
-
-    def _set_live(self, d: Draft, target: int, *, live: bool) -> dict[str, Any]:
-        """Mark `target` dead or live, and restore every aggregate it touched by refolding live events."""
-        r: Ruling = self.store.repository.get(ruling_id(target))
-        d.extra_aggregates.append(r)
-        d.trigger(r, Ruling.RulingReinstated if live else Ruling.RulingRetracted, actor=d.actor, at=d.at)
-        d.campaign_event(Campaign.RulingRedone if live else Campaign.RulingUndone, touches=False, target=target)
-        first = getattr(r, "first", {})
-        if first and set(first) >= set(r.touched):
-            # the target is the latest live ruling (undo) or the latest undone one (redo): each aggregate's state is
-            # the one it had right before the target wrote to it, plus (redo) the target's own events; loaded from
-            # the nearest snapshot, so the cost does not grow with history
-            for hex_id in r.touched:
-                self._restore_around(d, UUID(hex_id), target, first[hex_id], live)
-        else:
-            dead = d.campaign.dead_set()
-            amendments = self.amendments(d.campaign)
-            for hex_id in r.touched:
-                self.restore(d, UUID(hex_id), dead, amendments)
-        return {"target": target, "command": r.command, "undone" if not live else "redone": target}
-
-    def _restore_around(self, d: Draft, aid: UUID, target: int, first: int, live: bool) -> None:
-        """Restore one aggregate to its state before `target`'s first event on it (and, to redo, through them)."""
-        aggregate = d.campaign if aid == CAMPAIGN_ID else self.store.repository.get(aid)
-        before = self.store.repository.get(aid, version=first - 1) if first > 1 else None
-        if live:
-            for e in self.store.events.get(aid, gt=first - 1):
-                if e.ruling != target:
-                    break
-                before = e.mutate(None) if before is None else _apply(e, before)
-        event_class, blank = type(aggregate).restoration([], set(), {})
-        fields = before.restorable() if before is not None else blank
-        d.trigger(aggregate, event_class, **fields)
-        if aggregate is not d.campaign:
-            d.extra_aggregates.append(aggregate)
-        d.touched[aid.hex] = None
 
     def plan_retraction(self, target: int, *, rolls: Mapping[str, str] | None = None) -> Any:
         """What retracting ruling `target` would change (nothing is appended): see ledger/rederive.py."""
@@ -280,7 +422,7 @@ class Ledger(PlayCommands, EncounterCommands):
 
         campaign = self.campaign()
         validate_target(campaign, target)
-        return Rederiver(self, campaign, target, _retract_rolls(rolls), {}).plan()
+        return Rederiver(self.store, self.seed, campaign, target, _retract_rolls(rolls), {}, session_dice(self.dice_secrets, campaign)).plan()
 
     def retract(self, target: int, *, rolls: Mapping[str, str] | None = None, fixed: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Retract a contested ruling: re-derive later rulings and append the retraction with the amended outcomes.
@@ -293,36 +435,17 @@ class Ledger(PlayCommands, EncounterCommands):
 
         def decide(d: Draft) -> dict[str, Any]:
             validate_target(d.campaign, target)
-            plan = Rederiver(self, d.campaign, target, entered, dict(fixed or {})).plan()
+            plan = Rederiver(self.store, self.seed, d.campaign, target, entered, dict(fixed or {}), session_dice(self.dice_secrets, d.campaign)).plan()
             return commit(d, plan)
 
         return self.rule("retract", {"target": target}, decide, kind="retract")
 
-    def restore(self, d: Draft, aid: UUID, dead: set[int], amendments: Mapping[int, list[dict[str, Any]]]) -> None:
-        """Append the event that sets one aggregate to the refold of its live history."""
-        history = list(self.store.events.get(aid))
-        aggregate = d.campaign if aid == CAMPAIGN_ID else self.store.repository.get(aid)
-        mine = {n: [rec for rec in recs if rec["aggregate"] == aid.hex] for n, recs in amendments.items()}
-        event_class, fields = type(aggregate).restoration(history, dead, mine)
-        d.trigger(aggregate, event_class, **fields)
-        if aggregate is not d.campaign:
-            d.extra_aggregates.append(aggregate)
-        d.touched[aid.hex] = None
+    def why(self, name: str, field: str | None) -> dict[str, Any]:
+        """Which live rulings made a value on a character's sheet (ledger/why.py)."""
+        from ledger.why import explain
 
-    def amendments(self, campaign: Campaign) -> dict[int, list[dict[str, Any]]]:
-        """The records of every live amendment: {re-derived ruling: [{aggregate, type, data}, ...]}."""
-        out: dict[int, list[dict[str, Any]]] = {}
-        for n, by in campaign.live_amendments().items():
-            x: Ruling = self.store.repository.get(ruling_id(by))
-            out[n] = x.amendments[str(n)]["records"]
-        return out
-
-
-def _apply(event: Any, aggregate: Any) -> Any:
-    """Apply one stored event to an aggregate loaded at an earlier version (its version moves with it)."""
-    event.apply(aggregate)
-    aggregate.version = event.originator_version
-    return aggregate
+        campaign = self.campaign()
+        return explain(self.store, campaign, undo.amendments(self.store, campaign), name, field)
 
 
 def _retract_rolls(rolls: Mapping[str, str] | None) -> dict[str, str]:
@@ -334,44 +457,3 @@ def _retract_rolls(rolls: Mapping[str, str] | None) -> dict[str, str]:
             raise BadInput(f"--roll '{key}' must name the ruling: N.NAME=FACES", "for example --roll 7.damage=5")
         out[key] = faces
     return out
-
-
-# -- core deciders ------------------------------------------------------------------------------
-@decider("session start")
-def _session_start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
-    if d.campaign.open_session is not None:
-        raise Conflict(f"session {d.campaign.open_session} is still open", "end it first: ledger session end")
-    number = len(d.campaign.domain["sessions"]) + 1
-    title = i.get("title") or f"Session {number}"
-    d.campaign_event(Campaign.SessionStarted, number=number, title=title, at=d.at)
-    from ledger.play import start_of_issue
-
-    start_of_issue(d)
-    return {"session": number, "title": title}
-
-
-@decider("session end")
-def _session_end(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
-    number = d.campaign.open_session
-    if number is None:
-        raise Conflict("no session is open", "start one: ledger session start")
-    d.campaign_event(Campaign.SessionEnded, number=number, at=d.at)
-    return {"session": number}
-
-
-@decider("character add")
-def _character_add(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
-    rules = get_rules(d.campaign.system)
-    parsed: dict[str, Any] = dict(i.get("typed_traits") or {})
-    for key, value in i["traits"].items():
-        k = key.strip().lower().replace(" ", "-").replace("_", "-")
-        if not _TRAIT_KEY.match(k):
-            raise BadInput(f"'{key}' is not a trait key", "lower-case words joined by hyphens, e.g. improved-initiative")
-        parsed[k] = rules.parse_trait(k, value)
-    sheet = rules.new_sheet(i["name"], parsed, minion=i["minion"], count=i["count"], pc=i["pc"])
-    if i.get("powers"):
-        from dataclasses import replace
-
-        sheet = replace(sheet, powers={k: dict(v) for k, v in i["powers"].items()})
-    d.add_character(sheet)
-    return {"character": sheet.to_dict()}

@@ -102,7 +102,6 @@ class Draft:
         actor: str,
         at: str,
         dice: DiceBox,
-        targets: list[int] | None = None,
     ) -> None:
         self.store = store
         self.loader: Callable[[Any], Any] = store.repository.get
@@ -131,7 +130,7 @@ class Draft:
             actor=actor,
             session=session,
             at=at,
-            targets=targets or [],
+            targets=[],  # a field every stored RulingRecorded has; nothing sets it
         )
         self._take(self.ruling)
         self.intent = intent

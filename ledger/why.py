@@ -11,7 +11,8 @@ from ledger.rules import get_rules
 from ledger.sheet import Sheet, apply_effect
 
 if TYPE_CHECKING:
-    from ledger.application import Ledger
+    from ledger.aggregates import Campaign
+    from ledger.store import EventStore
 
 
 def value_of(sheet: Sheet | None, field: str) -> Any:
@@ -40,18 +41,17 @@ def _describe(field: str, before: Any, after: Any, kind: str, data: dict[str, An
     return f"{before} -> {after}{detail}"
 
 
-def explain(ledger: Ledger, name: str, field: str | None) -> dict[str, Any]:
+def explain(store: EventStore, campaign: Campaign, amended: dict[int, list[dict[str, Any]]], name: str, field: str | None) -> dict[str, Any]:
     """The live rulings that changed `field` on the character's sheet, in order, with who and when."""
-    campaign = ledger.campaign()
     entry = campaign.character(name)
     if entry is None:
         raise NotFound(f"no character called '{name}'", "see: ledger character list")
     field = (field or "hp").strip().lower().replace(" ", "-")
     aid = UUID(entry["id"])
-    history = list(ledger.store.events.get(aid))
-    amendments = {n: [r for r in recs if r["aggregate"] == aid.hex] for n, recs in ledger.amendments(campaign).items()}
+    history = list(store.events.get(aid))
+    amendments = {n: [r for r in recs if r["aggregate"] == aid.hex] for n, recs in amended.items()}
     records = live_records(history, campaign.dead_set(), amendments)
-    current = Sheet.from_dict(ledger.store.repository.get(aid).sheet)
+    current = Sheet.from_dict(store.repository.get(aid).sheet)
     rules = get_rules(campaign.system)
     known = {"hp", "max_hp", "count"} | set(current.resources) | set(current.counters) | set(current.traits) | set(rules.conditions)
     if field not in known:
@@ -68,7 +68,7 @@ def explain(ledger: Ledger, name: str, field: str | None) -> dict[str, Any]:
         if after != before and not (before is None and after is False):
             change = "added with it" if kind == "CharacterAdded" and not isinstance(after, bool) else _describe(field, before, after, kind, p.get("data", {}))
             steps.append({"ruling": number, "event": kind, "change": change if kind != "CharacterAdded" else f"{after} when added"})
-    _envelopes(ledger, steps, campaign.live_amendments())
+    _envelopes(store, steps, campaign.live_amendments())
     doc: dict[str, Any] = {"name": current.name, "field": field, "value": value_of(current, field), "because": steps, "notes": []}
     implied = rules.derived(current).get("implied", [])
     if field in implied and field not in current.conditions:
@@ -77,13 +77,13 @@ def explain(ledger: Ledger, name: str, field: str | None) -> dict[str, Any]:
     return doc
 
 
-def _envelopes(ledger: Ledger, steps: list[dict[str, Any]], amended: dict[int, int]) -> None:
+def _envelopes(store: EventStore, steps: list[dict[str, Any]], amended: dict[int, int]) -> None:
     """Add each step's command, actor and session (and the retraction that re-derived it, if any)."""
     cache: dict[int, Any] = {}
     for s in steps:
         n = s["ruling"]
         if n not in cache:
-            cache[n] = ledger.store.repository.get(ruling_id(n))
+            cache[n] = store.repository.get(ruling_id(n))
         r = cache[n]
         s.update({"command": r.command, "actor": r.actor, "session": r.session, "at": r.at})
         if n in amended:

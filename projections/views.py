@@ -18,6 +18,7 @@ from sqlalchemy import delete, insert, select, update
 from ledger.errors import StoreError
 from ledger.sheet import SHEET_EFFECTS, Sheet, apply_effect_dict
 from projections.db import (
+    FOLDS,
     VIEW_TABLES,
     RawEvent,
     ReadSide,
@@ -35,6 +36,7 @@ from projections.db import (
 from projections.fold import EncounterFold, SessionFold
 
 VIEWS = "views"
+LAYOUT = "folds"  # the tracking row holding the version of the folds that made the views
 RETRIES = 5  # tries of a batch that collides with rows already there, before giving up with one line
 BATCH = 20000  # events per transaction (whole rulings); a rebuild is a few large writes
 CHAIN = "RulingChained"
@@ -156,7 +158,7 @@ class Batch:
             self._mark(e.originator_id, {"retracted_by": None, "retracted_actor": None, "retracted_at": None})
         elif name == "OutcomeAmended":
             self.amend_rows.append((e.seq, st["target"], ruling, dumps(st["records"])))
-        return data.get("for") or data.get("character")  # type: ignore[no-any-return]
+        return data.get("for") or data.get("character")
 
     def _mark(self, aggregate_id: str, values: dict[str, Any]) -> None:
         number = self.ruling_ids.get(aggregate_id)
@@ -225,6 +227,7 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
     from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
     read.ensure_tables()
+    refold_outdated(read)
     done, limit, collisions, stuck_at = 0, BATCH, 0, -1
     while True:
         start = -1
@@ -276,14 +279,36 @@ def _first_line(e: Exception) -> str:
     return (text.splitlines()[0] if text else type(e).__name__)[:160]
 
 
+def refold_outdated(read: ReadSide) -> None:
+    """Views folded by another version of the folds (projections/db.py FOLDS; none recorded: the first release's)
+    are emptied, to be folded again from the log: read models are only ever a fold of it, by today's code."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        with read.engine.connect() as conn:
+            row = conn.execute(select(tracking.c.position).where(tracking.c.name == LAYOUT)).first()
+        if row is not None and int(row[0]) == FOLDS:
+            return
+        with read.engine.begin() as conn:
+            _empty(conn)
+    except SQLAlchemyError:
+        return  # a read-only file keeps its views as they are (verify reports any difference)
+
+
+def _empty(conn: Any) -> None:
+    """Every view emptied, the tracking position reset, and the folds' version recorded (one transaction)."""
+    for t in reversed(VIEW_TABLES):
+        conn.execute(delete(t))
+    conn.execute(delete(tracking).where(tracking.c.name.in_([VIEWS, LAYOUT])))
+    conn.execute(insert(tracking).values(name=LAYOUT, position=FOLDS))
+
+
 def rebuild(read: ReadSide, progress: Progress | None = None) -> int:
     """Empty every view and fold the whole log again (secondary indexes dropped meanwhile, built once at the end)."""
     read.ensure_tables()
     indexes = [ix for t in VIEW_TABLES for ix in t.indexes]
     with read.engine.begin() as conn:
-        for t in reversed(VIEW_TABLES):
-            conn.execute(delete(t))
-        conn.execute(delete(tracking).where(tracking.c.name == VIEWS))
+        _empty(conn)
         for ix in indexes:
             ix.drop(conn, checkfirst=True)
     try:

@@ -157,7 +157,7 @@ def test_rulings_deleted_from_the_tail_are_caught_and_expect_anchors_the_history
         "UPDATE ledger_rulings SET retracted_by = 3, retracted_actor = 'mallory' WHERE number = 5",
         "DROP TABLE ledger_log",
         "DELETE FROM ledger_hp",
-        "UPDATE ledger_tracking SET position = position + 50",
+        "UPDATE ledger_tracking SET position = position + 50 WHERE name = 'views'",
     ],
 )
 def test_edited_read_models_are_reported_and_rebuild_repairs_them(played: Cli, sql: str) -> None:
@@ -223,7 +223,7 @@ def test_session_end_and_exports_show_the_head(played: Cli, tmp_path: Path) -> N
 
 def test_catch_up_never_spins_on_a_tracking_position_behind_its_rows(played: Cli) -> None:
     """Issue 18 item 2: a duplicate-key catch-up is retried a few times, then one line naming `ledger rebuild`."""
-    _sql(played.db, "UPDATE ledger_tracking SET position = position - 20")
+    _sql(played.db, "UPDATE ledger_tracking SET position = position - 20 WHERE name = 'views'")
     p = subprocess.run(
         [sys.executable, "-c", "from commands.main import main; main()", "--db", played.db, "character", "list"],
         capture_output=True, cwd=REPO, timeout=120,

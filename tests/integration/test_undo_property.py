@@ -8,6 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ledger import undo
 from ledger.application import Ledger
 from ledger.errors import LedgerError
 from ledger.target import parse_target
@@ -71,7 +72,7 @@ def assert_refold_agrees(led: Ledger) -> None:
 
     camp = led.campaign()
     target = led.store.repository.get(ruling_id(int(max(camp.dead, key=int))))  # the ruling just undone
-    dead, amendments = camp.dead_set(), led.amendments(camp)
+    dead, amendments = camp.dead_set(), undo.amendments(led.store, camp)
     for hex_id in target.touched:
         aid = UUID(hex_id)
         agg = camp if hex_id == camp.id.hex else led.store.repository.get(aid)

@@ -10,8 +10,21 @@ import pytest
 from ledger.dice import DiceBox, RecordedDice, Roll, d20
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.rules import get_rules
-from ledger.rules.d20 import ATTACK_OPTIONS, RULES, modifier
+from ledger.rules.d20.core import modifier
+from ledger.rules.d20.options import ATTACK as ATTACK_DECLS
+from ledger.rules.contract import Recovery
+from ledger.rules.d20.system import RULES
 from ledger.sheet import Effect, Sheet, apply_all
+
+
+def _run(sheet: Sheet, options: dict) -> list[Effect]:
+    """`ledger act NAME run` as the rules perform it."""
+    return RULES.perform("run", sheet, None, options, DiceBox())
+
+
+def _charge(sheet: Sheet, options: dict) -> list[Effect]:
+    """`ledger act NAME charge` as the rules perform it."""
+    return RULES.perform("charge", sheet, None, options, DiceBox())
 
 TEXT = "d20-supers.txt"
 
@@ -270,7 +283,7 @@ def test_defender_running_counts_against_ranged_attacks_only() -> None:
 
 def test_a_running_target_is_harder_to_shoot() -> None:
     """d20-supers.txt, COMBAT MODIFIERS and Running: a target who ran this round counts as "Defender running"."""
-    runner = apply_all(brute(), RULES.run(brute(), {}))
+    runner = apply_all(brute(), _run(brute(), {}))
     data, _ = attack(hero(), runner, {"ranged": True}, attack=5)
     assert data["attack-parts"]["defender-running"] == -2
 
@@ -491,8 +504,8 @@ def test_attack_options_are_documented_for_the_cli() -> None:
         "damage", "bonus", "weapon-ability", "firearm", "within-10ft", "subdual", "modifiers", "ranged", "cover",
         "two-weapon", "off-light", "ambidextrous", "two-weapon-combat", "critical-multiplier", "free-attack",
     }
-    assert wanted <= set(ATTACK_OPTIONS)
-    assert all(isinstance(v, str) and v for v in ATTACK_OPTIONS.values())
+    assert wanted <= {o.name for o in ATTACK_DECLS}
+    assert all(o.help and o.source for o in ATTACK_DECLS)
 
 
 # --- HP thresholds and subdual ------------------------------------------------------------------------------
@@ -591,7 +604,7 @@ def test_check_with_a_skill_trait_and_bonus() -> None:
 
 def test_check_on_a_missing_trait_is_bad_input() -> None:
     """d20-supers.txt, Basics of Combat: only traits the character has can be checked."""
-    with pytest.raises(BadInput, match="no numeric trait 'stealth'"):
+    with pytest.raises(BadInput, match="no skill 'stealth'"):
         RULES.check(make("Plain"), "stealth", dc=10, against=None, options={}, dice=box(check=10))
 
 
@@ -630,7 +643,7 @@ def test_unconscious_character_cannot_make_a_check() -> None:
 def recover(sheet: Sheet, hours: int, amount: int | None, cause: str = "medical attention", **options: Any) -> Sheet:
     """Run a recovery and fold it."""
     dice = box()
-    effects = RULES.recover(sheet, hours=hours, amount=amount, cause=cause, options=options, dice=dice)
+    effects = RULES.recover(sheet, Recovery(hours=hours, amount=amount, cause=cause, options=options), dice)
     strict(dice)
     return apply_all(sheet, effects)
 
@@ -640,7 +653,7 @@ def test_regular_damage_heals_only_by_the_gm_amount_with_its_cause() -> None:
     through the passage of time"."""
     hurt = apply_all(hero(), RULES.damage(hero(), 6, subdual=False))
     assert recover(hurt, 24, None).hp == 4
-    effects = RULES.recover(hurt, hours=0, amount=3, cause="healing power", options={}, dice=box())
+    effects = RULES.recover(hurt, Recovery(hours=0, amount=3, cause="healing power", options={}), box())
     assert effects[0].event == "HealthRecovered" and effects[0].data["cause"] == "healing power"
     assert apply_all(hurt, effects).hp == 7
 
@@ -673,20 +686,20 @@ def test_subdual_fades_one_point_per_hour_per_level() -> None:
 def test_recovery_needs_a_cause() -> None:
     """d20-supers.txt, Types of Damage: healing comes from a power, medical attention or time: name which."""
     with pytest.raises(BadInput, match="cause"):
-        RULES.recover(hero(), hours=1, amount=1, cause=" ", options={}, dice=box())
+        RULES.recover(hero(), Recovery(hours=1, amount=1, cause=" ", options={}), box())
 
 
 def test_the_dead_do_not_recover() -> None:
     """d20-supers.txt, Damage: the dead come back only by the named ways (a Gem of Eternity, Soul Bound...)."""
     corpse = apply_all(hero(), RULES.damage(hero(), 20, subdual=False))
     with pytest.raises(ImpossibleAction, match="dead"):
-        RULES.recover(corpse, hours=1, amount=5, cause="medical attention", options={}, dice=box())
+        RULES.recover(corpse, Recovery(hours=1, amount=5, cause="medical attention", options={}), box())
 
 
 def test_healing_above_0_wakes_a_collapsed_disabled_character() -> None:
     """d20-supers.txt, Damage: collapsing at 0 HP lasts only while the character is at 0 HP."""
     disabled = apply_all(hero(), RULES.damage(hero(), 10, subdual=False))
-    collapsed = apply_all(disabled, RULES.run(disabled, {}))
+    collapsed = apply_all(disabled, _run(disabled, {}))
     assert collapsed.has("unconscious")
     assert recover(collapsed, 0, 1).conditions == ("running",)
 
@@ -710,7 +723,7 @@ def test_initiative_ties_go_to_the_higher_dex() -> None:
 
 def test_running_moves_4_times_speed_and_forbids_attacking() -> None:
     """d20-supers.txt, Running: "you move ... 4 x your normal speed but not attack"."""
-    effects = RULES.run(make("Runner", speed=40), {})
+    effects = _run(make("Runner", speed=40), {})
     assert effects[0].data["distance"] == 160
     runner = apply_all(make("Runner", speed=40), effects)
     with pytest.raises(ImpossibleAction, match="running"):
@@ -719,13 +732,13 @@ def test_running_moves_4_times_speed_and_forbids_attacking() -> None:
 
 def test_running_speed_modified_by_armor() -> None:
     """d20-supers.txt, Running: 4 x normal speed "(unless modified by armor)": the speed option overrides."""
-    assert RULES.run(make("Runner"), {"speed": 20})[0].data["distance"] == 80
-    assert RULES.run(make("Runner"), {})[0].data["distance"] == 120
+    assert _run(make("Runner"), {"speed": 20})[0].data["distance"] == 80
+    assert _run(make("Runner"), {})[0].data["distance"] == 120
 
 
 def test_running_ends_at_the_start_of_the_next_turn() -> None:
     """d20-supers.txt, Running and Rounds: the run lasts the round, until the runner's next turn."""
-    runner = apply_all(hero(), RULES.run(hero(), {}))
+    runner = apply_all(hero(), _run(hero(), {}))
     after = apply_all(runner, RULES.start_of_turn(runner, box()))
     assert not after.has("running")
     assert RULES.end_of_turn(after, box()) == []
@@ -743,7 +756,7 @@ def test_charge_gives_plus_2_attack_and_minus_2_dr_until_next_turn() -> None:
 
 def test_declared_charge_carries_into_the_attack() -> None:
     """d20-supers.txt, Charge: "If one verbally elects" a charge, the charged attack gets +2."""
-    charger = apply_all(hero(), RULES.charge(hero(), {}))
+    charger = apply_all(hero(), _charge(hero(), {}))
     data, effects = attack(charger, brute(), attack=8, damage=1)
     assert data["attack-parts"]["charging"] == 2
     assert events(effects, "Bolt") == []
@@ -760,7 +773,7 @@ def dead(sheet: Sheet) -> Sheet:
 def test_gem_of_eternity_brings_back_the_dead() -> None:
     """d20-supers.txt, Damage: "The only way to reserect a fallen comrade is to A) aquire a "Gem of Eternity""."""
     corpse = dead(hero())
-    effects = RULES.revive(corpse, means="gem-of-eternity")
+    effects = RULES.revive(corpse, means="gem-of-eternity", by=None)
     back = apply_all(corpse, effects)
     assert back.hp == 10 and back.conditions == () and back.counters["subdual"] == 0
     assert any(e.event == "EffectResolved" and e.data["means"] == "gem-of-eternity" for e in effects)
@@ -769,7 +782,7 @@ def test_gem_of_eternity_brings_back_the_dead() -> None:
 def test_only_the_dead_can_be_revived() -> None:
     """d20-supers.txt, Damage: resurrection is for "a fallen comrade"."""
     with pytest.raises(ImpossibleAction, match="not dead"):
-        RULES.revive(hero(), means="gem-of-eternity")
+        RULES.revive(hero(), means="gem-of-eternity", by=None)
 
 
 def test_soul_bound_exchange_kills_the_one_who_takes_their_place() -> None:
@@ -794,7 +807,7 @@ def test_soul_bound_exchange_needs_the_bond() -> None:
 def test_unknown_way_back_is_bad_input() -> None:
     """d20-supers.txt, Damage: the ways back are the ones the text names."""
     with pytest.raises(BadInput, match="way back"):
-        RULES.revive(dead(hero()), means="necromancy")
+        RULES.revive(dead(hero()), means="necromancy", by=None)
 
 
 # --- protocol ---------------------------------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ import pytest
 
 from ledger.dice import RecordedDice, Roll, fudge
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.hnh import RULES
-from ledger.rules.hnh_checks import degrees, team_bonus
+from ledger.rules.hnh.system import RULES
+from ledger.rules.hnh.checks import degrees, team_bonus
 from ledger.sheet import Effect, Sheet
 from tests.unit.fudge import dice
 

@@ -7,7 +7,8 @@ from dataclasses import replace
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.hnh import ATTACK_OPTIONS, RULES
+from ledger.rules.hnh.system import RULES
+from ledger.rules.hnh.options import ATTACK as ATTACK_DECLS
 from ledger.sheet import Effect, Sheet, apply_all
 from tests.unit.fudge import dice
 
@@ -40,7 +41,7 @@ def data(effects: list[Effect], event: str) -> dict:
 
 def test_attack_options_are_documented():
     """Contract: ATTACK_OPTIONS documents the keys the attack reads."""
-    assert {"with", "rank", "bonus", "range", "maneuver", "concealment", "cover", "routine"} <= set(ATTACK_OPTIONS)
+    assert {"with", "rank", "bonus", "range", "maneuver", "concealment", "cover", "routine"} <= {o.name for o in ATTACK_DECLS}
 
 
 def test_close_attack_against_parry_hits_on_equal():
@@ -165,7 +166,7 @@ def test_all_out_attack_lowers_own_defenses_until_next_turn():
     e = RULES.attack(a, target(), {"maneuver": "all-out"}, dice(attack="000", defense="000", power="000", toughness="+++"))
     assert data(e, "AttackResolved")["attack"]["total"] == 5
     a2 = apply_all(a, e)
-    hit_back = RULES.attack(target(), a2, {}, dice(attack="000", defense="000", power="000", toughness="+++"))
+    hit_back = RULES.attack(target(), a2, {"rank": 2}, dice(attack="000", defense="000", power="000", toughness="+++"))
     assert data(hit_back, "AttackResolved")["defense_check"]["total"] == 3
     a3 = apply_all(a2, RULES.start_of_turn(a2, dice()))
     assert a3.counter("all-out-attack") == 0
@@ -174,7 +175,7 @@ def test_all_out_attack_lowers_own_defenses_until_next_turn():
 def test_defensive_attack_raises_own_defenses():
     """gameplay.txt, Defensive Attack: '-1 penalty on your attack bonus and get a +1 to your active defenses'."""
     a = apply_all(attacker(), RULES.attack(attacker(), target(), {"maneuver": "defensive"}, dice(attack="000", defense="000", power="000", toughness="+++")))
-    back = RULES.attack(target(), a, {}, dice(attack="000", defense="000", power="000", toughness="+++"))
+    back = RULES.attack(target(), a, {"rank": 2}, dice(attack="000", defense="000", power="000", toughness="+++"))
     assert data(back, "AttackResolved")["defense_check"]["total"] == 5
 
 

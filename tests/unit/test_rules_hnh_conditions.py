@@ -7,7 +7,8 @@ from dataclasses import replace
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.hnh import CONDITIONS, RULES
+from ledger.rules.hnh.conditions import CONDITIONS
+from ledger.rules.hnh.system import RULES
 from ledger.sheet import Sheet, apply_all
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.hnh import RULES
+from ledger.rules.hnh.system import RULES
 from ledger.sheet import Effect, Sheet, apply_all
 from tests.unit.fudge import dice
 

@@ -7,7 +7,8 @@ from dataclasses import replace
 import pytest
 
 from ledger.errors import BadInput
-from ledger.rules.hnh import RULES
+from ledger.rules.contract import Recovery
+from ledger.rules.hnh.system import RULES
 from ledger.sheet import Effect, Sheet, apply_all
 from tests.unit.fudge import dice
 
@@ -66,7 +67,7 @@ def test_starvation_check_every_four_hours_after_three_days_and_blocks_recovery(
     e = RULES.hazard(h, "starvation", {"days": 3}, dice(fortitude="000"))
     assert check(e)["interval"] == "4 hours"
     h = apply_all(h, e)
-    assert apply_all(h, RULES.recover(h, hours=8, restful=True, treated=False, dice=dice())).hp == 3
+    assert apply_all(h, RULES.recover(h, Recovery(hours=8, restful=True, treated=False), dice())).hp == 3
 
 
 def test_suffocation_hold_breath_ten_plus_twice_stamina_rounds():

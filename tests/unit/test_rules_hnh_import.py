@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ledger.errors import BadInput
-from ledger.rules.hnh_import import import_character
+from ledger.rules.hnh.creator import import_character
 
 FIXTURES = Path(__file__).parents[2].parent / "shared" / "fixtures" / "hnh-characters"
 

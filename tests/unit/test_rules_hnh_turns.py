@@ -7,7 +7,8 @@ from dataclasses import replace
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.hnh import RULES
+from ledger.rules.contract import Recovery
+from ledger.rules.hnh.system import RULES
 from ledger.sheet import Effect, Sheet, apply_all
 from tests.unit.fudge import dice
 
@@ -140,68 +141,68 @@ def test_progressive_affliction_worsens_at_the_next_turn_start():
 def test_recovery_one_hp_per_eight_hours():
     """gameplay.txt, Recovery: 'Characters recover 1 HP every 8 hours.'"""
     h = hero(hp=2)
-    assert apply_all(h, RULES.recover(h, hours=8, restful=False, treated=False, dice=dice())).hp == 3
+    assert apply_all(h, RULES.recover(h, Recovery(hours=8, restful=False, treated=False), dice())).hp == 3
 
 
 def test_restful_and_treated_recovery_stack_to_four_hp_in_eight_hours():
     """gameplay.txt, Recovery: 'These two circumstances can stack so that a person may recover 4 HP overnight (8 hours)'."""
     h = hero(hp=1)
-    assert apply_all(h, RULES.recover(h, hours=8, restful=True, treated=False, dice=dice())).hp == 3
-    assert apply_all(h, RULES.recover(h, hours=8, restful=True, treated=True, dice=dice())).hp == 5
+    assert apply_all(h, RULES.recover(h, Recovery(hours=8, restful=True, treated=False), dice())).hp == 3
+    assert apply_all(h, RULES.recover(h, Recovery(hours=8, restful=True, treated=True), dice())).hp == 5
 
 
 def test_treatment_check_dc_five_doubles_recovery():
     """gameplay.txt, Recovery: 'With a skill DC 5 Medical Treatment ... check ... doubles recovery rate.'"""
     h = hero(hp=1)
-    e = RULES.recover(h, hours=8, restful=False, treated=True, dice=dice(treatment="000"), treatment_bonus=5)
+    e = RULES.recover(h, Recovery(hours=8, restful=False, treated=True, options={"treatment-bonus": 5}), dice(treatment="000"))
     assert check(e)["success"] and apply_all(h, e).hp == 3
-    e = RULES.recover(h, hours=8, restful=False, treated=True, dice=dice(treatment="-00"), treatment_bonus=5)
+    e = RULES.recover(h, Recovery(hours=8, restful=False, treated=True, options={"treatment-bonus": 5}), dice(treatment="-00"))
     assert apply_all(h, e).hp == 2
 
 
 def test_bruises_fade_one_per_hour_in_the_same_way():
     """gameplay.txt, Recovery: 'Bruised penalties are removed once per hour in the same fashion and at the same time.'"""
     h = hero(bruises=5)
-    assert apply_all(h, RULES.recover(h, hours=2, restful=True, treated=False, dice=dice())).counter("bruises") == 1
+    assert apply_all(h, RULES.recover(h, Recovery(hours=2, restful=True, treated=False), dice())).counter("bruises") == 1
 
 
 def test_hp_gained_while_negative_stabilizes():
     """conditions.txt, Dying: 'Gaining any amount of HP by any means causes stabilization if HP is still negative.'"""
     h = hero(hp=-2, conditions=("dying",))
-    after = apply_all(h, RULES.recover(h, hours=8, restful=False, treated=False, dice=dice()))
+    after = apply_all(h, RULES.recover(h, Recovery(hours=8, restful=False, treated=False), dice()))
     assert after.hp == -1 and after.conditions == ("stabilized",)
 
 
 def test_treatment_stabilizes_the_dying():
     """conditions.txt, Dying: 'Another character can stabilize a dying character with a successful Treatment check (DC 5).'"""
     h = hero(hp=-2, conditions=("dying",))
-    after = apply_all(h, RULES.recover(h, hours=0, restful=False, treated=True, dice=dice(treatment="0+0"), treatment_bonus=4))
+    after = apply_all(h, RULES.recover(h, Recovery(hours=0, restful=False, treated=True, options={"treatment-bonus": 4}), dice(treatment="0+0")))
     assert after.conditions == ("stabilized",)
 
 
 def test_recover_on_the_dead_is_refused():
     """gameplay.txt, Death / conditions.txt, Dead: 'Removed by: Resurrection Healing, Immortality.'"""
     with pytest.raises(ImpossibleAction):
-        RULES.recover(hero(hp=-3, conditions=("dead",)), hours=8, restful=True, treated=False, dice=dice())
+            RULES.recover(hero(hp=-3, conditions=("dead",)), Recovery(hours=8, restful=True), dice())
 
 
 def test_revival_lifts_dead_and_not_again_for_130_rounds():
     """gameplay.txt, Action Limitations: 'can't be revived again until 13 minutes have passed ... 130 rounds'."""
     dead = hero(hp=-3, conditions=("dead",))
-    alive = apply_all(dead, RULES.revive(dead, means="healing"))
+    alive = apply_all(dead, RULES.revive(dead, means="healing", by=None))
     assert alive.hp == -2 and alive.conditions == ("stabilized",) and alive.counter("revive-cooldown") == 130
     again = apply_all(alive, RULES.damage(alive, 5, subdual=False))
     with pytest.raises(ImpossibleAction):
-        RULES.revive(again, means="immortality")
+        RULES.revive(again, means="immortality", by=None)
     for _ in range(130):
         again = apply_all(again, RULES.start_of_turn(again, dice()))
-    assert apply_all(again, RULES.revive(again, means="immortality")).hp == -2
+    assert apply_all(again, RULES.revive(again, means="immortality", by=None)).hp == -2
 
 
 def test_revive_the_living_is_refused():
     """conditions.txt, Dead: only the dead are revived."""
     with pytest.raises(ImpossibleAction):
-        RULES.revive(hero(), means="healing")
+        RULES.revive(hero(), means="healing", by=None)
 
 
 def test_initiative_is_3df_plus_agility_plus_improved_initiative():
@@ -227,11 +228,11 @@ def test_initiative_ties_go_to_dodge_then_agility_then_awareness():
 def test_spending_victory_points_and_no_overspending():
     """the-basics.txt, Using Victory Points: 'you can spend as many Victory points as you have.'"""
     h = hero()
-    assert apply_all(h, RULES.spend(h, "victory-points", 2)).resources["victory-points"] == 0
+    assert apply_all(h, RULES.spend(h, "victory-points", 2, None)).resources["victory-points"] == 0
     with pytest.raises(ImpossibleAction):
-        RULES.spend(h, "victory-points", 3)
+        RULES.spend(h, "victory-points", 3, None)
     with pytest.raises(BadInput):
-        RULES.spend(h, "hero-points", 1)
+        RULES.spend(h, "hero-points", 1, None)
 
 
 def test_harmful_ongoing_damage_at_the_end_of_each_turn():

@@ -12,7 +12,12 @@ import pytest
 
 from ledger.dice import DiceBox, DiceSpec, RecordedDice, Roll, pool
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.pnp import ATTACK_OPTIONS, CHASE_OPTIONS, CHECK_OPTIONS, RULES, THRESHOLDS
+from ledger.rules.pnp.core import THRESHOLDS
+from ledger.rules.pnp.options import ATTACK as ATTACK_DECLS, CHASE as CHASE_DECLS, CHECK as CHECK_DECLS
+from ledger.rules.pnp.checks import chase as pnp_chase
+from ledger.rules.pnp.combat import move as pnp_move
+from ledger.rules.pnp.resources import start_of_issue, start_of_issue_gm
+from ledger.rules.pnp.system import RULES
 from ledger.sheet import Effect, Sheet, apply_all
 
 TXT = "prowlers-and-paragons.txt"
@@ -133,14 +138,17 @@ def test_opponent_rolls_first_and_their_successes_are_the_threshold() -> None:
 
 def test_opponent_lacking_the_trait_is_bad_input() -> None:
     """prowlers-and-paragons.txt, Trait Ranks: a roll needs a Trait the character has."""
-    with pytest.raises(BadInput, match="no trait or power 'flight'"):
+    with pytest.raises(BadInput, match="no power 'flight'"):
         RULES.check(hero(agility=3), "agility", dc=None, against=(npc(agility=2), "flight"), options={}, dice=box())
 
 
-def test_a_trait_the_character_lacks_is_bad_input() -> None:
-    """prowlers-and-paragons.txt, Trait Ranks: characters roll only the Traits they have."""
-    with pytest.raises(BadInput, match="Ann has no trait or power 'medicine'"):
-        RULES.check(hero(science=3), "medicine", dc=1, against=None, options={}, dice=box())
+def test_a_talent_the_character_lacks_is_zero_dice_and_a_power_is_refused() -> None:
+    """prowlers-and-paragons.txt, Characteristics and Trait Ranks: every character has the Talents (0d when not listed); Powers are their own."""
+    dice = box(check="")
+    data = one(RULES.check(hero(science=3), "medicine", dc=1, against=None, options={}, dice=dice), "CheckResolved")
+    assert (data["trait"], data["dice"], data["successes"]) == ("medicine", 0, 0)
+    with pytest.raises(BadInput, match="Ann has no power 'blast'"):
+        RULES.check(hero(science=3), "blast", dc=1, against=None, options={}, dice=box())
 
 
 def test_a_defeated_character_cannot_act() -> None:
@@ -236,7 +244,7 @@ def test_a_compromise_replaces_the_embellishment() -> None:
 
 def test_unknown_check_option_is_bad_input() -> None:
     """prowlers-and-paragons.txt, Making a Challenge Roll: only the documented CHECK_OPTIONS are read."""
-    assert "threshold" in CHECK_OPTIONS
+    assert "threshold" in {o.name for o in CHECK_DECLS}
     with pytest.raises(BadInput, match="no option 'difficulty'"):
         RULES.check(hero(charm=3), "charm", dc=None, against=None, options={"difficulty": 3}, dice=box())
 
@@ -364,7 +372,7 @@ def test_attack_needs_a_trait_or_power_the_attacker_has() -> None:
     """prowlers-and-paragons.txt, Attacks and Defenses: 'You make a roll using one of your Traits to attack'."""
     with pytest.raises(BadInput, match="which trait or power"):
         RULES.attack(hero(blast=2), npc(agility=2), {}, box())
-    with pytest.raises(BadInput, match="no trait or power 'strike'"):
+    with pytest.raises(BadInput, match="no power 'strike'"):
         RULES.attack(hero(blast=2), npc(agility=2), {"with": "strike"}, box())
 
 
@@ -386,7 +394,7 @@ def test_a_weapon_bonus_on_a_power_is_bad_input() -> None:
 
 def test_unknown_attack_option_is_bad_input() -> None:
     """prowlers-and-paragons.txt, Attacks and Defenses: only the documented ATTACK_OPTIONS are read."""
-    assert {"with", "weapon-bonus", "effect", "extra-dice"} <= set(ATTACK_OPTIONS)
+    assert {"with", "weapon-bonus", "effect", "extra-dice"} <= {o.name for o in ATTACK_DECLS}
     with pytest.raises(BadInput, match="no option 'rank'"):
         RULES.attack(hero(blast=3), npc(agility=1), {"with": "blast", "rank": 3}, box())
 
@@ -480,14 +488,14 @@ def test_an_effect_that_defeated_lasts_the_scene_then_ends_with_it() -> None:
         npc(agility=1, might=6, toughness=6), hp=3, counters={"effect:ensnare": -1}, conditions=("ensnared", "defeated")
     )
     assert RULES.end_of_turn(vex, box()) == []
-    after = apply_all(vex, RULES.end_of_scene(vex))
+    after = apply_all(vex, RULES.scene_ended(vex))
     assert (after.counters, after.conditions) == ({}, ())
 
 
 def test_the_end_of_the_scene_does_not_lift_defeat_at_zero_health() -> None:
     """prowlers-and-paragons.txt, Attacks and Defenses: at 0 Health a target is defeated, effect or no effect."""
     vex = replace(npc(might=2, toughness=2), hp=0, counters={"effect:stun": -1}, conditions=("stunned", "defeated"))
-    assert apply_all(vex, RULES.end_of_scene(vex)).conditions == ("defeated",)
+    assert apply_all(vex, RULES.scene_ended(vex)).conditions == ("defeated",)
 
 
 def test_removing_an_effect_condition_ends_its_pages_too() -> None:
@@ -620,21 +628,21 @@ def test_damage_is_never_subdual() -> None:
 )
 def test_movement_takes_pages_by_range_class(a: str, b: str, travel: bool, pages: int) -> None:
     """prowlers-and-paragons.txt, Range and Movement: 1 page in Close Range, 2 a range class, 1 by Travel Power."""
-    assert RULES.move(hero(agility=3, flight=4), from_range=a, to_range=b, travel_power=travel) == pages
+    assert pnp_move(hero(agility=3, flight=4), a, b, travel) == pages
 
 
 def test_moving_by_travel_power_needs_one_and_ranges_must_be_known() -> None:
     """prowlers-and-paragons.txt, Range and Movement: 'unless you have a Travel Power'; three range classes."""
     with pytest.raises(BadInput, match="no Travel Power"):
-        RULES.move(hero(agility=3), from_range="close", to_range="distant", travel_power=True)
+        pnp_move(hero(agility=3), "close", "distant", True)
     with pytest.raises(BadInput, match="not a range class"):
-        RULES.move(hero(agility=3), from_range="close", to_range="orbit", travel_power=False)
+        pnp_move(hero(agility=3), "close", "orbit", False)
 
 
 def test_on_foot_against_a_travel_power_rolls_half_agility_rounded_up() -> None:
     """prowlers-and-paragons.txt, Range and Movement: 'on foot use half their Agility' against Travel Powers."""
     dice = box(chase="2,2,2", against="2,1")
-    effects = RULES.chase(hero(agility=5), npc(flight=2), {}, dice)
+    effects = pnp_chase(hero(agility=5), npc(flight=2), {}, dice)
     data = one(effects, "CheckResolved")
     assert dice.taken["chase"].spec == pool(3) and list(dice.taken) == ["against", "chase"]
     assert (data["halved"], data["opponent_trait"], data["net"], data["narrator"]) == (True, "flight", 2, "Ann")
@@ -643,15 +651,15 @@ def test_on_foot_against_a_travel_power_rolls_half_agility_rounded_up() -> None:
 def test_agility_against_agility_is_not_halved() -> None:
     """prowlers-and-paragons.txt, Range and Movement: chases use 'Agility or Travel Powers'."""
     dice = box(chase="2,2,2,2,2", against="2,2")
-    data = one(RULES.chase(hero(agility=5), npc(agility=2), {}, dice), "CheckResolved")
+    data = one(pnp_chase(hero(agility=5), npc(agility=2), {}, dice), "CheckResolved")
     assert (data["halved"], data["dice"], data["net"]) == (False, 5, 3)
 
 
 def test_a_chase_uses_only_agility_or_a_travel_power() -> None:
     """prowlers-and-paragons.txt, Range and Movement: chases use 'Agility or Travel Powers'."""
-    assert "against-with" in CHASE_OPTIONS
+    assert "against-with" in {o.name for o in CHASE_DECLS}
     with pytest.raises(BadInput, match="Agility or a Travel Power"):
-        RULES.chase(hero(agility=3, might=5), npc(agility=2), {"with": "might"}, box())
+        pnp_chase(hero(agility=3, might=5), npc(agility=2), {"with": "might"}, box())
 
 
 # --- Resolve and Adversity ---------------------------------------------------------------------------------
@@ -660,16 +668,16 @@ def test_a_chase_uses_only_agility_or_a_travel_power() -> None:
 def test_start_of_issue_sets_a_heros_resolve() -> None:
     """prowlers-and-paragons.txt, Resolve and Adversity: 'Heroes begin every issue' with some Resolve."""
     ann = hero(resolve=1)
-    assert apply_all(ann, RULES.start_of_issue(ann, resolve=3)).resources["resolve"] == 3
+    assert apply_all(ann, start_of_issue(ann, 3)).resources["resolve"] == 3
     with pytest.raises(BadInput, match="not a hero"):
-        RULES.start_of_issue(npc(), resolve=3)
+        start_of_issue(npc(), 3)
 
 
 def test_gm_adversity_starts_each_issue_at_one_per_hero() -> None:
     """prowlers-and-paragons.txt, Resolve and Adversity: 'GMs begin every issue with 1 point of Adversity per Hero'."""
     gm = replace(RULES.gm_sheet(), resources={"adversity": 7})
     assert RULES.starting_adversity(4) == 4
-    assert apply_all(gm, RULES.start_of_issue_gm(gm, heroes=4)).resources["adversity"] == 4
+    assert apply_all(gm, start_of_issue_gm(gm, 4)).resources["adversity"] == 4
 
 
 def test_spending_resolve_lowers_it_and_overspending_is_refused() -> None:

@@ -1,0 +1,127 @@
+"""Click options generated from the rule systems' option declarations (ledger/rules/options.py).
+
+A command's named rules options (`--rank`, `--cover`, ...) are the union of what the systems declare `named`
+for it; `-o KEY=VALUE` takes any declared key. Values reach the ledger as given (text), or typed by click for
+named options; the ledger types and validates them against the campaign's own system before deciding.
+`--help`, completion and docs/cli.md read the same declarations.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from typing import Any, TypeVar
+
+import click
+from click.shell_completion import CompletionItem
+
+from ledger.rules import system_keys
+from ledger.rules.options import Opt, split_pairs
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@cache
+def declarations(system: str) -> Mapping[str, tuple[Opt, ...]]:
+    """A system's option declarations by command (`act ACTION` included), without loading its rules."""
+    mod = _module(system)
+    out: dict[str, tuple[Opt, ...]] = dict(mod.OPTIONS)
+    for name, opts in getattr(mod, "ACTIONS", {}).items():
+        out[f"act {name}"] = opts
+    return out
+
+
+@cache
+def _module(system: str) -> Any:
+    return importlib.import_module(f"ledger.rules.{system}.options")
+
+
+def roll_names(command: str) -> dict[str, list[str]]:
+    """The names of the rolls a command takes, per system (`act`: every action's)."""
+    out: dict[str, list[str]] = {}
+    for s in system_keys():
+        mod = _module(s)
+        if command == "act":
+            names = [n for rolls in mod.ACTION_ROLLS.values() for n in rolls]
+        else:
+            names = list(mod.ROLLS.get(command, {}))
+        if names:
+            out[s] = list(dict.fromkeys(names))
+    return out
+
+
+def by_system(command: str) -> dict[str, tuple[Opt, ...]]:
+    """The declarations of one command in every system that has it."""
+    return {s: declarations(s).get(command, ()) for s in system_keys() if command in declarations(s)}
+
+
+def named(command: str) -> list[tuple[str, Opt, str]]:
+    """The named options of a command: (name, a declaration, help across systems), in declaration order."""
+    seen: dict[str, tuple[Opt, list[str]]] = {}
+    for system, opts in by_system(command).items():
+        for o in opts:
+            if o.named:
+                first, helps = seen.setdefault(o.name, (o, []))
+                helps.append(f"{system}: {o.help}" + (f" [{o.metavar}]" if o.kind == "choice" else ""))
+    return [(name, o, "; ".join(helps)) for name, (o, helps) in seen.items()]
+
+
+def rules_options(command: str) -> Callable[[F], F]:
+    """Add a command's named rules options and `-o KEY=VALUE` (the callback gets `rules_options={...}`)."""
+
+    def decorate(fn: F) -> F:
+        for name, opt, help_text in reversed(named(command)):
+            param = name.replace("-", "_") + "_opt"
+            if opt.kind == "flag":
+                fn = click.option(f"--{name}", param, is_flag=True, default=None, help=help_text)(fn)
+            else:
+                meta = "N" if opt.kind == "int" else opt.metavar if opt.kind in ("names", "ints", "dice") else name.upper()
+                fn = click.option(f"--{name}", param, default=None, metavar=meta, help=help_text)(fn)
+        return click.option(
+            "-o", "--option", "extra", multiple=True, metavar="KEY=VALUE", shell_complete=complete(command),
+            help="A rules option of the campaign's system (repeatable); `ledger options " + command + "` lists them.",
+        )(fn)
+
+    return decorate
+
+
+def gather(command: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The rules options given: named ones (as given, 0 and no included) and `-o KEY=VALUE` pairs; pops them from params."""
+    out: dict[str, Any] = {}
+    for name, _opt, _help in named(command):
+        value = params.pop(name.replace("-", "_") + "_opt", None)
+        if value is not None:
+            out[name] = value
+    out.update(split_pairs(params.pop("extra", ())))
+    return out
+
+
+def complete(command: str) -> Callable[[click.Context, click.Parameter, str], list[CompletionItem]]:
+    """Completion of `-o KEY=VALUE` from the declarations of every system."""
+
+    def items(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        return [CompletionItem(text, help=h) for text, h in candidates(command, incomplete)]
+
+    return items
+
+
+def candidates(command: str, incomplete: str) -> list[tuple[str, str]]:
+    """`KEY=` or `KEY=VALUE` completions with their help."""
+    key, sep, value = incomplete.partition("=")
+    out: dict[str, str] = {}
+    for opts in by_system(command).values():
+        for o in opts:
+            if not sep and o.name.startswith(key):
+                out.setdefault(f"{o.name}=", o.help)
+            elif sep and o.name == key:
+                for v in _values(o):
+                    if v.startswith(value):
+                        out.setdefault(f"{o.name}={v}", o.help)
+    return sorted(out.items())
+
+
+def _values(o: Opt) -> Iterable[str]:
+    if o.kind == "flag":
+        return ("yes", "no")
+    return o.choices

@@ -1,0 +1,55 @@
+"""What the deciders share: the campaign's rules, whose each roll is, and the GM's hidden pool."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ledger.dice import DiceSpec
+from ledger.errors import BadInput
+from ledger.rules import get_rules
+from ledger.rules.contract import RuleSystem
+from ledger.ruling import Draft
+from ledger.sheet import Effect, Sheet
+
+GM = "GM"  # the name of the hidden sheet that holds a GM's pool (P&P Adversity)
+
+
+def rules_of(d: Draft) -> RuleSystem:
+    """The campaign's rule system."""
+    return get_rules(d.campaign.system)
+
+
+def own_rolls(d: Draft, rules: RuleSystem, command: str, actor: str | None, other: str | None, opts: Mapping[str, Any]) -> None:
+    """Name whose each roll of the command is, and which names an entered-but-unused roll may have."""
+    owners = rules.roll_owners(command)
+    for roll, role in owners.items():
+        who = actor if role == "actor" else other if role == "other" else None
+        if who:
+            d.roll_owners[roll] = who
+    d.roll_allowed = lambda name, text: loose_spec(rules, name, text, owners, opts)
+
+
+def loose_spec(rules: RuleSystem, name: str, text: str, owners: Mapping[str, str], opts: Mapping[str, Any]) -> DiceSpec | None:
+    """The spec an unused entered roll is validated against: the system's dice (a pool sized by what was entered)."""
+    if name not in owners and not any(name.startswith(p) for p in rules.turn_rolls if p.endswith("-")):
+        return None
+    return rules.entered_spec(name, text, opts)
+
+
+def resource_holder(d: Draft, rules: RuleSystem, name: str) -> Sheet:
+    """The sheet that holds a resource; a system's hidden GM sheet is made on first use."""
+    if name.strip().casefold() == GM.casefold() and d.campaign.character(GM) is None:
+        gm = rules.gm_sheet()
+        if gm is None:
+            raise BadInput(f"{rules.title} has no GM pool", "name a character")
+        d.add_character(gm)
+    return d.sheet(name)
+
+
+def apply_and_settle(d: Draft, rules: RuleSystem, effects: list[Effect]) -> None:
+    """Record a rule's effects, then pay what an NPC's boosts owe the GM's pool in the same ruling."""
+    d.apply(effects)
+    owed = rules.owed_by_gm(effects)
+    if owed:
+        d.apply(rules.spend(resource_holder(d, rules, GM), "adversity", owed, "extra-dice"))

@@ -1,0 +1,305 @@
+"""Deciders of the encounter commands: initiative, turn order, rounds and the turn hooks.
+
+Every command here is one ruling. The rules modules decide initiative, ties and what happens at the start
+and end of a turn; this module only keeps the order (ledger/encounter.py) and records what they decide.
+Roll names: each participant's initiative roll is named after them (`--roll Ann=+,0,-`); a tie that the
+rules' keys leave open is settled by `rolloff-NAME` (then `rolloff-NAME-2`, ...); the turn hooks keep the
+rules' own names (hnh: `fortitude` for the dying check, `ongoing-NAME` for affliction checks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ledger.aggregates import name_key
+from ledger.dice import DiceSpec, Roll
+from ledger.encounter import (
+    ENCOUNTER_ID,
+    Encounter,
+    Entry,
+    find,
+    public,
+    slot,
+    step,
+    take_delayed,
+)
+from ledger.errors import BadInput, Conflict, ImpossibleAction, NotFound
+from ledger.deciders.common import rules_of
+from ledger.rules.contract import RuleSystem
+from ledger.sheet import Effect, Sheet
+
+from ledger.ruling import Draft
+
+JOINED_LATE = 1_000  # sorts a newcomer after everyone it ties with (gameplay.txt, Initiative: "in the existing order")
+ROLLOFF_ROUNDS = 3
+NO_ENCOUNTER = "start one: ledger encounter start NAME..."
+
+
+class OwnedDice:
+    """The draft's dice for one character: rolls recorded as theirs, some renamed (initiative -> the participant)."""
+
+    def __init__(self, d: Draft, owner: str, names: Mapping[str, str] | None = None) -> None:
+        self.d = d
+        self.owner = owner
+        self.names = dict(names or {})
+
+    def take(self, name: str, spec: DiceSpec) -> Roll:
+        """Take the roll under the name the GM uses for it."""
+        real = self.names.get(name, name)
+        self.d.roll_specs[real] = spec
+        self.d.roll_owners[real] = self.owner
+        return self.d.dice.take(real, spec)
+
+
+# -- deciders -----------------------------------------------------------------------------------
+def start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    enc = load(d)
+    if enc.active:
+        raise Conflict(f"encounter {enc.state['number']} is still running", "end it first: ledger encounter end")
+    rules = rules_of(d)
+    sheets = [d.sheet(n) for n in i["names"]]
+    keys = [name_key(s.name) for s in sheets]
+    for s in sheets:
+        if keys.count(name_key(s.name)) > 1:
+            raise BadInput(f"{s.name} is named twice")
+        require_able(s)
+    for n in i["surprised"]:
+        if name_key(n) not in keys:
+            raise BadInput(f"--surprised {n}: not one of the participants", f"participants: {', '.join(s.name for s in sheets)}")
+        surprise(d, rules, n)
+    entries = [initiative(d, rules, s.name) for s in sheets]
+    rolloffs(d, rules, entries)
+    order = sorted(entries, key=lambda e: e["sort"])
+    d.trigger(
+        enc, Encounter.EncounterStarted, number=int(enc.state["number"]) + 1, system=rules.key, order=order, round=1,
+        turn=0, active=True, started=d.number, ended=None,
+    )
+    turn_hook(d, rules, order[0], "start")
+    return view(enc.state)
+
+
+def next_(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    enc = running(d)
+    rules = rules_of(d)
+    st = enc.state
+    turn_hook(d, rules, st["order"][st["turn"]], "end")
+    turn, rnd, order, forced = step(st["order"], st["turn"], st["round"])
+    d.trigger(enc, Encounter.TurnAdvanced, round=rnd, turn=turn, current=order[turn]["name"], order=order)
+    turn_hook(d, rules, order[turn], "start")
+    return {**view(enc.state), "forced": forced}
+
+
+def delay(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    enc = running(d)
+    rules = rules_of(d)
+    st = enc.state
+    if len(st["order"]) < 2:
+        raise Conflict("there is no one else to wait for")
+    me = st["order"][st["turn"]]
+    marked = [{**e, "delayed": True} if n == st["turn"] else e for n, e in enumerate(st["order"])]
+    turn, rnd, order, forced = step(marked, st["turn"], st["round"])
+    d.trigger(enc, Encounter.TurnDelayed, name=me["name"], round=rnd, turn=turn, current=order[turn]["name"], order=order)
+    turn_hook(d, rules, order[turn], "start")
+    return {**view(enc.state), "delayed": me["name"], "forced": forced}
+
+
+def act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    enc = running(d)
+    rules = rules_of(d)
+    st = enc.state
+    at = find(st["order"], i["name"])
+    if at is None:
+        raise NotFound(f"{i['name']} is not in the encounter", "see: ledger encounter show")
+    who = st["order"][at]
+    if not who.get("delayed"):
+        raise Conflict(f"{who['name']} is not delaying", "only a character who delayed can act out of turn")
+    turn_hook(d, rules, st["order"][st["turn"]], "end")
+    order, turn = take_delayed(st["order"], st["turn"], who["name"])
+    d.trigger(enc, Encounter.DelayedTurnTaken, name=who["name"], turn=turn, current=who["name"], order=order)
+    return view(enc.state)
+
+
+def join(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    enc = running(d)
+    rules = rules_of(d)
+    sheet = d.sheet(i["name"])
+    st = enc.state
+    if find(st["order"], sheet.name) is not None:
+        raise Conflict(f"{sheet.name} is already in the encounter")
+    require_able(sheet)
+    if i["surprised"]:
+        surprise(d, rules, sheet.name)
+    entry = initiative(d, rules, sheet.name)
+    entry["sort"].append(JOINED_LATE)
+    at = slot(st["order"], entry)
+    order = [*st["order"][:at], entry, *st["order"][at:]]
+    turn = st["turn"] + 1 if at <= st["turn"] else st["turn"]
+    d.trigger(enc, Encounter.ParticipantJoined, name=sheet.name, turn=turn, order=order)
+    return {**view(enc.state), "joined": sheet.name, "initiative": entry["initiative"]}
+
+
+def end(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    enc = running(d)
+    rules = rules_of(d)
+    for e in enc.state["order"]:
+        sheet = live_sheet(d, e)
+        if sheet is not None and "surprised" in sheet.conditions:
+            d.apply(rules.remove(sheet, "surprised"))
+    number = enc.state["number"]
+    ended = end_scene(d, rules) if rules.scenes else []
+    d.trigger(enc, Encounter.EncounterEnded, number=number, active=False, ended=d.number)
+    return {"encounter": number, "rounds": enc.state["round"], **({"scene_ended_for": ended} if rules.scenes else {})}
+
+
+def scene(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    """End the scene outside an encounter (P&P: effects "for the rest of the scene" end, with their defeats)."""
+    rules = rules_of(d)
+    if not rules.scenes:
+        raise rules.refuse("ending a scene", "encounter end ends the encounter")
+    enc = current(d)
+    if enc is not None and enc.active:
+        raise Conflict(f"encounter {enc.state['number']} is running", "ledger encounter end ends it and its scene")
+    ended = end_scene(d, rules)
+    d.apply([Effect("EffectResolved", "", {"scene": "ended", "ended_for": ended})])
+    return {"scene_ended_for": ended}
+
+
+def end_scene(d: Draft, rules: RuleSystem) -> list[str]:
+    """What ends with the scene, for every character in play; the names of those it changed."""
+    changed = []
+    for entry in d.campaign.domain["roster"].values():
+        sheet = d.sheet(entry["name"])
+        effects = rules.scene_ended(sheet)
+        if effects:
+            d.apply(effects)
+            changed.append(sheet.name)
+    return changed
+
+
+def current(d: Draft) -> Encounter | None:
+    """The campaign's Encounter aggregate if one was ever started (not created, not marked touched)."""
+    from eventsourcing.application import AggregateNotFoundError
+
+    try:
+        return d.load(ENCOUNTER_ID)
+    except AggregateNotFoundError:
+        return None
+
+
+# -- helpers (pure but for the draft they record into) -----------------------------------------
+def view(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The `encounter show` document (CLI.md): round, current, order with initiative; plus number and system."""
+    order = state["order"]
+    return {
+        "encounter": state["number"],
+        "system": state["system"],
+        "round": state["round"],
+        "current": order[state["turn"]]["name"] if order else None,
+        "order": public(order),
+    }
+
+
+def load(d: Draft) -> Encounter:
+    """The campaign's Encounter aggregate (created on first use), marked touched by this ruling."""
+    from eventsourcing.application import AggregateNotFoundError
+
+    try:
+        enc: Encounter = d.load(ENCOUNTER_ID)
+    except AggregateNotFoundError:
+        enc = Encounter._create(Encounter.Opened, id=ENCOUNTER_ID, ruling=d.number)
+        d._take(enc)
+    d.touched[ENCOUNTER_ID.hex] = None
+    d.extra_aggregates.append(enc)
+    return enc
+
+
+def running(d: Draft) -> Encounter:
+    """The running encounter, or NotFound."""
+    enc = load(d)
+    if not enc.active:
+        raise NotFound("no encounter is running", NO_ENCOUNTER)
+    return enc
+
+
+def require_able(sheet: Sheet) -> None:
+    """The dead (and P&P's defeated) don't join a fight."""
+    for c in ("dead", "defeated"):
+        if sheet.has(c):
+            raise ImpossibleAction(f"{sheet.name} is {c} and can't take part in the encounter")
+
+
+def surprise(d: Draft, rules: RuleSystem, name: str) -> None:
+    """Impose Surprised through the rules, before initiative is rolled (it reads the condition)."""
+    if "surprised" not in rules.conditions:
+        raise BadInput(f"{rules.title} has no Surprised condition", "leave out --surprised")
+    sheet = d.sheet(name)
+    if not sheet.has("surprised"):
+        d.apply(rules.impose(sheet, "surprised"))
+
+
+def roll_name(d: Draft, name: str) -> str:
+    """A participant's initiative roll is named after them; an entered roll may spell the name in any case."""
+    return next((k for k in d.dice.entered if name_key(k) == name_key(name)), name)
+
+
+def tie_key(rules: RuleSystem, sheet: Sheet) -> list[Any]:
+    """The rules' tie-break key, turned to sort ascending."""
+    key = list(rules.tie_break_key(sheet))
+    return [-k for k in key] if rules.ties_descending else key
+
+
+def initiative(d: Draft, rules: RuleSystem, name: str) -> Entry:
+    """Roll (or compute) one participant's initiative with the rules; the entry's sort key puts it in order."""
+    sheet = d.sheet(name)
+    total, effects = rules.initiative(sheet, OwnedDice(d, sheet.name, {"initiative": roll_name(d, sheet.name)}))
+    d.apply(effects)
+    cid = d.character(name).id.hex
+    return {"name": sheet.name, "id": cid, "initiative": total, "sort": [-total, *tie_key(rules, sheet)], "delayed": False}
+
+
+def rolloffs(d: Draft, rules: RuleSystem, entries: list[Entry]) -> None:
+    """Ties the rules' keys leave open: each tied character rolls their initiative dice, highest first."""
+    for rnd in range(1, ROLLOFF_ROUNDS + 1):
+        groups: dict[str, list[Entry]] = {}
+        for e in entries:
+            groups.setdefault(repr(e["sort"]), []).append(e)
+        tied = [g for g in groups.values() if len(g) > 1]
+        if not tied:
+            return
+        for group in tied:
+            results: dict[str, int] = {}
+            for e in group:
+                first = d.dice.taken.get(roll_name(d, e["name"]))
+                if first is None:  # a system without an initiative roll: the name decides
+                    e["sort"].append(e["name"].casefold())
+                    continue
+                spec = DiceSpec(first.spec.kind, first.spec.count, first.spec.sides)
+                name = f"rolloff-{e['name']}" + (f"-{rnd}" if rnd > 1 else "")
+                results[e["name"]] = OwnedDice(d, e["name"]).take(name, spec).total
+                e["sort"].append(-results[e["name"]])
+            if results:
+                d.apply([Effect("EffectResolved", "", {"initiative-tie": sorted(results), "rolloff": results, "round": rnd})])
+    for e in entries:
+        e["sort"].append(e["name"].casefold())
+
+
+def live_sheet(d: Draft, entry: Entry) -> Sheet | None:
+    """The participant's sheet, or None if that character is no longer in play."""
+    found = d.campaign.character(entry["name"])
+    if found is None or found["id"] != entry["id"]:
+        return None
+    return d.sheet(entry["name"])
+
+
+def turn_hook(d: Draft, rules: RuleSystem, entry: Entry, when: str) -> None:
+    """Run the rules' start- or end-of-turn processing for a participant and record its effects."""
+    sheet = live_sheet(d, entry)
+    if sheet is None:
+        return
+    names = rules.turn_rolls
+    d.roll_allowed = lambda name, text: (
+        rules.entered_spec(name, text, {}) if any(name == n or (n.endswith("-") and name.startswith(n)) for n in names) else None
+    )
+    hook = rules.start_of_turn if when == "start" else rules.end_of_turn
+    d.apply(hook(sheet, OwnedDice(d, sheet.name)))

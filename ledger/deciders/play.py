@@ -1,0 +1,144 @@
+"""Deciders of the table commands: rolls, damage, conditions, and the rules' actions (attack, check, recover, ...).
+
+Each reads the world through the draft, asks the campaign's rules, and records the effects. Option values in
+an intent are typed and validated before the ruling is decided (Ledger methods, ledger/rules/options.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.deciders import economy
+from ledger.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of
+from ledger.errors import BadInput, Conflict
+from ledger.rules.contract import Recovery
+from ledger.ruling import Draft
+
+Intent = dict[str, Any]
+Result = dict[str, Any]
+
+
+def roll(d: Draft, i: Intent) -> Result:
+    """A free roll (roll name `roll`), for a character or no one."""
+    spec = rules_of(d).roll_spec(i["expr"])
+    if i.get("for"):
+        d.roll_owners["roll"] = d.character(i["for"]).name
+    d.roll_specs["roll"] = spec
+    r = d.dice.take("roll", spec)
+    d.flush_dice()
+    return {"roll": r.to_data()}
+
+
+def damage(d: Draft, i: Intent) -> Result:
+    """Direct HP loss (`amount`), or an effect rank resisted by a roll (`rank`, H&H)."""
+    rules = rules_of(d)
+    sheet = d.sheet(i["target"])
+    if "rank" in i:
+        own_rolls(d, rules, "damage", None, sheet.name, i["options"])
+        d.apply(rules.resist_damage(sheet, i["rank"], i["options"], d.dice))
+    else:
+        d.apply(rules.damage(sheet, i["amount"], subdual=i["subdual"]))
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+def condition_add(d: Draft, i: Intent) -> Result:
+    """Impose a condition of the campaign's system."""
+    return _condition(d, i, add=True)
+
+
+def condition_remove(d: Draft, i: Intent) -> Result:
+    """Remove a condition of the campaign's system."""
+    return _condition(d, i, add=False)
+
+
+def _condition(d: Draft, i: Intent, *, add: bool) -> Result:
+    rules = rules_of(d)
+    cond = i["condition"]
+    if cond not in rules.conditions:
+        from ledger.rules.options import suggest
+
+        raise BadInput(f"unknown condition '{cond}' in {rules.title}", suggest(cond, rules.conditions))
+    sheet = d.sheet(i["target"])
+    if add and sheet.has(cond):
+        raise Conflict(f"{sheet.name} is already {cond}")
+    if not add and not sheet.has(cond):
+        raise Conflict(f"{sheet.name} is not {cond}", f"conditions now: {', '.join(sheet.conditions) or 'none'}")
+    d.apply(rules.impose(sheet, cond) if add else rules.remove(sheet, cond))
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+def attack(d: Draft, i: Intent) -> Result:
+    """One attack resolved by the campaign's rules."""
+    rules = rules_of(d)
+    a, t = d.sheet(i["attacker"]), d.sheet(i["target"])
+    own_rolls(d, rules, "attack", a.name, t.name, i["options"])
+    apply_and_settle(d, rules, rules.attack(a, t, i["options"], d.dice))
+    warning = economy.tally(d, rules, a, "attack", i["options"], t.name)
+    return {"attacker": d.sheet(a.name).to_dict(), "target": d.sheet(t.name).to_dict(), **({"warning": warning} if warning else {})}
+
+
+def check(d: Draft, i: Intent) -> Result:
+    """A check against a DC (or threshold option) or opposed by another character's trait."""
+    rules = rules_of(d)
+    sheet = d.sheet(i["name"])
+    other = (d.sheet(i["against"][0]), i["against"][1]) if i.get("against") else None
+    own_rolls(d, rules, "check", sheet.name, other[0].name if other else None, i["options"])
+    effects = rules.check(sheet, i["trait"], dc=i["dc"], against=other, options=i["options"], dice=d.dice)
+    apply_and_settle(d, rules, effects)
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+def recover(d: Draft, i: Intent) -> Result:
+    """Recovery over time, or healing the GM rules."""
+    rules = rules_of(d)
+    sheet = d.sheet(i["target"])
+    opts = i["options"]
+    own_rolls(d, rules, "recover", sheet.name, None, opts)
+    ask = Recovery(i["hours"], bool(i["restful"]), bool(i["treated"]), i["amount"], i["cause"], opts)
+    d.apply(rules.recover(sheet, ask, d.dice))
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+def spend(d: Draft, i: Intent) -> Result:
+    """Spend a resource (victory points, Resolve, Adversity)."""
+    rules = rules_of(d)
+    sheet = resource_holder(d, rules, i["name"])
+    d.apply(rules.spend(sheet, i["resource"], i["n"], i.get("purpose")))
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+def gain(d: Draft, i: Intent) -> Result:
+    """Gain a resource."""
+    rules = rules_of(d)
+    sheet = resource_holder(d, rules, i["name"])
+    d.apply(rules.gain(sheet, i["resource"], i["n"], i.get("reason")))
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+def hazard(d: Draft, i: Intent) -> Result:
+    """An environmental hazard check."""
+    rules = rules_of(d)
+    sheet = d.sheet(i["target"])
+    own_rolls(d, rules, "hazard", sheet.name, None, i["options"])
+    d.apply(rules.hazard(sheet, i["kind"], i["options"], d.dice))
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+def revive(d: Draft, i: Intent) -> Result:
+    """Bring the dead back, as the GM rules."""
+    rules = rules_of(d)
+    sheet = d.sheet(i["target"])
+    other = d.sheet(i["by"]) if i.get("by") else None
+    d.apply(rules.revive(sheet, means=i["means"], by=other))
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+def act(d: Draft, i: Intent) -> Result:
+    """A system-specific action (`ledger act NAME ACTION`)."""
+    rules = rules_of(d)
+    sheet = d.sheet(i["name"])
+    other = d.sheet(i["against"]) if i.get("against") else None
+    own_rolls(d, rules, f"act {i['action']}", sheet.name, other.name if other else None, i["options"])
+    apply_and_settle(d, rules, rules.perform(i["action"], sheet, other, i["options"], d.dice))
+    warning = economy.tally(d, rules, sheet, f"act {i['action']}", i["options"], other.name if other else None)
+    return {"character": d.sheet(sheet.name).to_dict(), **({"warning": warning} if warning else {})}

@@ -1,0 +1,32 @@
+"""Small helpers every rule system shares: whole-number traits and managed condition sets."""
+
+from __future__ import annotations
+
+from ledger.errors import BadInput
+from ledger.sheet import Effect, Sheet
+
+def parse_int(key: str, value: str, *, lo: int | None = None, hi: int | None = None) -> int:
+    """A whole-number trait value within bounds, or BadInput naming the trait."""
+    try:
+        n = int(value.strip())
+    except ValueError:
+        raise BadInput(f"trait '{key}' needs a whole number, got '{value}'") from None
+    if lo is not None and n < lo:
+        raise BadInput(f"trait '{key}' can't be below {lo}, got {n}")
+    if hi is not None and n > hi:
+        raise BadInput(f"trait '{key}' can't be above {hi}, got {n}")
+    return n
+
+
+def set_conditions(sheet: Sheet, wanted: set[str], managed: frozenset[str], note: str = "") -> list[Effect]:
+    """Effects that make the managed conditions on the sheet exactly `wanted` (others untouched)."""
+    effects: list[Effect] = []
+    extra = {"note": note} if note else {}
+    for c in sheet.conditions:
+        if c in managed and c not in wanted:
+            effects.append(Effect("ConditionRemoved", sheet.name, {"condition": c, **extra}))
+    for c in sorted(wanted):
+        if c not in sheet.conditions:
+            effects.append(Effect("ConditionImposed", sheet.name, {"condition": c, **extra}))
+    return effects
+

@@ -1,0 +1,222 @@
+"""The rule-system contract: every call the deciders make on a rule system, in one base class.
+
+A rule system is a package `ledger/rules/<key>/` whose `RULES` is an instance of a `RuleSystem` subclass.
+Rules are pure: (sheets, intent, dice faces) -> effects; dice come from a `Dice` provider that hands back
+recorded or entered faces (or rolls them, outside the rule). What a system does not have is refused by the
+default methods here with one clear line (`NotInThisSystem`), never probed with `hasattr`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from ledger.dice import Dice, DiceSpec, parse_notation
+from ledger.errors import BadInput
+from ledger.rules.options import Opt, Role, parse_options, suggest
+from ledger.sheet import Effect, Sheet, Value
+
+Perform = Callable[[Sheet, "Sheet | None", Mapping[str, Any], Dice], list[Effect]]
+
+
+class NotInThisSystem(BadInput):
+    """A command or option the campaign's rule system does not have."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """A system-specific action, `ledger act NAME ACTION`: its options, rolls and the rule that performs it."""
+
+    name: str
+    help: str
+    perform: Perform
+    source: str = ""
+    options: tuple[Opt, ...] = ()
+    rolls: Mapping[str, Role] = field(default_factory=dict)
+    other: Literal["needed", "optional", "none"] = "none"  # the second character (`--against NAME`)
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """What a `recover` command asks for; each system reads the parts its rules have."""
+
+    hours: int = 0
+    restful: bool = False
+    treated: bool = False
+    amount: int | None = None
+    cause: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+class RuleSystem:
+    """One game system. Subclasses set the class attributes and implement the rules their text has."""
+
+    key: ClassVar[str]
+    title: ClassVar[str]
+    core_traits: ClassVar[tuple[str, ...]]
+    conditions: ClassVar[frozenset[str]]
+    options: ClassVar[Mapping[str, tuple[Opt, ...]]] = {}  # command -> the options its rules read
+    rolls: ClassVar[Mapping[str, Mapping[str, Role]]] = {}  # command -> roll name -> whose roll it is
+    actions: ClassVar[Mapping[str, Action]] = {}  # `ledger act` actions
+    turn_rolls: ClassVar[tuple[str, ...]] = ()  # rolls a turn hook may take ("ongoing-" matches a prefix)
+    ties_descending: ClassVar[bool] = True  # whether tie_break_key sorts highest first
+    scenes: ClassVar[bool] = False  # whether the text has scenes that end (`ledger scene end`; P&P)
+
+    # -- declarations ---------------------------------------------------------------------------
+    def declared(self, command: str) -> tuple[Opt, ...]:
+        """The options a command (or `act ACTION`) understands in this system."""
+        if command.startswith("act "):
+            return self.action(command[4:]).options
+        return self.options.get(command, ())
+
+    def parse_options(self, command: str, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Typed options, validated against this system's declarations (BadInput with a suggestion)."""
+        return parse_options(self.declared(command), given, where=f"{self.key} {command}")
+
+    def action(self, name: str) -> Action:
+        """A `ledger act` action of this system."""
+        found = self.actions.get(name.strip().lower())
+        if found is None:
+            raise NotInThisSystem(f"'{name}' is not an action in {self.title}", suggest(name, self.actions))
+        return found
+
+    def roll_owners(self, command: str) -> Mapping[str, Role]:
+        """Whose each named roll of a command is (`act ACTION` included)."""
+        if command.startswith("act "):
+            return self.action(command[4:]).rolls
+        return self.rolls.get(command, {})
+
+    def refuse(self, what: str, hint: str | None = None) -> NotInThisSystem:
+        """The refusal of something this system's text does not have."""
+        return NotInThisSystem(f"{what} is not in the rules of {self.title}", hint)
+
+    # -- what every system has ------------------------------------------------------------------
+    def parse_trait(self, key: str, value: str) -> Value:
+        """Validate one `--trait KEY=VALUE`; BadInput on a bad value."""
+        raise NotImplementedError
+
+    def power_parts(self, given: Mapping[str, Mapping[str, str]], traits: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+        """Typed parts of powers set from the command line (`character add --power`), kept on the sheet."""
+        raise self.refuse("powers with parts", "give the power's rank as a trait")
+
+    def new_sheet(self, name: str, traits: Mapping[str, Value], *, minion: bool, count: int, pc: bool) -> Sheet:
+        """A fresh character: max HP (or Health) and starting resources derived from the traits."""
+        raise NotImplementedError
+
+    def damage(self, sheet: Sheet, amount: int, *, subdual: bool) -> list[Effect]:
+        """Direct loss of `amount` HP (no resistance roll), with the system's floors and HP conditions."""
+        raise NotImplementedError
+
+    def impose(self, sheet: Sheet, condition: str) -> list[Effect]:
+        """Impose a condition the GM rules (progressions and supersession applied)."""
+        raise NotImplementedError
+
+    def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
+        """Remove a condition the GM rules gone."""
+        raise NotImplementedError
+
+    def derived(self, sheet: Sheet) -> dict[str, Any]:
+        """Values computed from the sheet for display: implied conditions, modifiers, defenses."""
+        raise NotImplementedError
+
+    def roll_spec(self, expr: str) -> DiceSpec:
+        """How this system reads free-roll notation (ordinary notation unless the system says otherwise)."""
+        return parse_notation(expr)
+
+    def entered_spec(self, name: str, text: str, options: Mapping[str, Any]) -> DiceSpec:
+        """The dice an entered roll of this name is (for one entered but not used after all)."""
+        raise NotImplementedError
+
+    def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+        """One attack, with the options declared for `attack`."""
+        raise NotImplementedError
+
+    def check(
+        self, sheet: Sheet, trait: str, *, dc: int | None, against: tuple[Sheet, str] | None,
+        options: Mapping[str, Any], dice: Dice,
+    ) -> list[Effect]:
+        """A check against a DC (or the system's threshold option) or opposed by another character's trait."""
+        raise NotImplementedError
+
+    def initiative(self, sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
+        """A participant's initiative total (roll `initiative`, if the system rolls one)."""
+        raise NotImplementedError
+
+    def tie_break_key(self, sheet: Sheet) -> tuple[Any, ...]:
+        """How equal initiatives are ordered (see `ties_descending`)."""
+        raise NotImplementedError
+
+    def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
+        """What happens as a character's turn starts."""
+        return []
+
+    def end_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
+        """What happens as a character's turn ends."""
+        return []
+
+    # -- what some systems have (refused where the text has no such rule) -------------------------
+    def resist_damage(self, target: Sheet, rank: int, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+        """Damage of an effect rank resisted by a roll (`damage --rank`)."""
+        raise self.refuse("damage by effect rank", "give the HP lost: --amount N")
+
+    def recover(self, sheet: Sheet, recovery: Recovery, dice: Dice) -> list[Effect]:
+        """Recovery over time, or healing the GM rules."""
+        raise self.refuse("recovery")
+
+    def spend(self, sheet: Sheet, resource: str, n: int, purpose: str | None) -> list[Effect]:
+        """Spend a resource the sheet holds; overspending is refused."""
+        raise self.refuse("spending resources")
+
+    def gain(self, sheet: Sheet, resource: str, n: int, reason: str | None) -> list[Effect]:
+        """Gain a resource the sheet holds (an award the GM rules, by default)."""
+        if resource not in sheet.resources:
+            raise BadInput(f"{sheet.name} has no {resource}", f"resources: {', '.join(sheet.resources) or 'none'}")
+        value = sheet.resources[resource] + n
+        data = {"resource": resource, "delta": n, "value": value, "reason": reason or "award"}
+        return [Effect("ResourceChanged", sheet.name, data)]
+
+    def hazard(self, sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+        """An environmental hazard check."""
+        raise self.refuse("hazards", "use damage or a check")
+
+    def revive(self, sheet: Sheet, *, means: str, by: Sheet | None) -> list[Effect]:
+        """Bring the dead back, as the GM rules."""
+        raise self.refuse("revival")
+
+    def perform(self, action: str, actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+        """A `ledger act` action."""
+        act = self.action(action)
+        if act.other == "needed" and other is None:
+            raise BadInput(f"{act.name} needs the other character", f"add --against NAME ({act.help})")
+        if act.other == "none" and other is not None:
+            raise BadInput(f"{act.name} takes no other character", "leave out --against")
+        return act.perform(actor, other, options, dice)
+
+    def import_character(self, data: Any) -> tuple[str, dict[str, Value], dict[str, dict[str, Any]]]:
+        """A character from a character-creator file: (name, traits, powers)."""
+        raise self.refuse("character files", "add characters with: ledger character add NAME --trait KEY=VALUE")
+
+    def session_started(self, heroes: list[Sheet], gm: Sheet | None) -> list[Effect]:
+        """What a new play session does to the heroes and the GM's pool (P&P: a new issue's Resolve and Adversity)."""
+        return []
+
+    def gm_sheet(self) -> Sheet | None:
+        """The hidden sheet that holds the GM's pool, if the system has one (P&P Adversity)."""
+        return None
+
+    def owed_by_gm(self, effects: list[Effect]) -> int:
+        """What an NPC's boosts in these effects cost the GM's pool (P&P Adversity)."""
+        return 0
+
+    def action_cost(self, command: str, actor: Sheet, options: Mapping[str, Any]) -> str | None:
+        """What kind of action a command is in an encounter's round (None: the system keeps no action economy)."""
+        return None
+
+    def take_action(self, tally: Mapping[str, Any], kind: str, who: str, target: str | None) -> tuple[dict[str, Any], str | None]:
+        """A character's tally for the round after one more action, and what the rules find wrong with it."""
+        return dict(tally), None
+
+    def scene_ended(self, sheet: Sheet) -> list[Effect]:
+        """What ends with the scene (P&P: effects for the rest of the scene)."""
+        return []

@@ -1,0 +1,247 @@
+"""d20 Supers, "Basics of Combat": pure rules. Text: d20-supers.txt; readings: docs/interpretations.md (d20 Supers).
+
+Traits (all whole numbers unless said): str dex con int wis cha (ability scores; a score not given counts as
+10), hp (max HP, default 10), armor (armor bonus to DR), power-dr (power bonus to DR), attack (attack
+bonus/penalty), dn (damage negation), speed (feet per round, default 30), level (sets the subdual fade rate,
+default 1), soul-bound (text: the name of the character this one is Soul Bound to). Any other numeric trait
+can be checked as a flat bonus (skills).
+
+Counters (ints): subdual, charge-dr (-2 until the charger's next turn), collapsed (a disabled character did
+something major), knocked-out (the GM ruled the character unconscious).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ledger.dice import Dice, DiceSpec, d20, parse_notation
+from ledger.errors import BadInput
+from ledger.rules.common import parse_int
+from ledger.rules.d20.actions import (
+    REVIVE_MEANS,
+    resolve_charge,
+    resolve_check,
+    resolve_action,
+    resolve_initiative,
+    resolve_recover,
+    resolve_revive,
+    resolve_run,
+    resolve_soul_bound,
+    turn_start_effects,
+)
+from ledger.rules.contract import Action, Recovery, RuleSystem
+from ledger.rules.d20 import economy, options as declared
+from ledger.rules.d20.attack import LIGHT_WEAPONS, resolve_attack
+from ledger.rules.d20.core import (
+    ABILITIES,
+    COLLAPSED,
+    CONDITIONS,
+    COVER,
+    DEFAULT_HP,
+    DEFAULT_SCORE,
+    DEFAULT_SPEED,
+    HP_CONDITIONS,
+    KNOCKED_OUT,
+    RUN_MULTIPLIER,
+    SUBDUAL,
+    ability_mod,
+    condition_effects,
+    damage_effects,
+    dr_parts,
+    hp_conditions,
+    hp_state,
+    modifier,
+    opt_choice,
+)
+from ledger.sheet import Effect, Sheet, Value
+
+__all__ = [
+    "ABILITIES",
+    "CONDITIONS",
+    "D20",
+    "DEFAULT_HP",
+    "DEFAULT_SCORE",
+    "HP_CONDITIONS",
+    "LIGHT_WEAPONS",
+    "REVIVE_MEANS",
+    "RULES",
+    "modifier",
+]
+
+TEXT_TRAITS = frozenset({"soul-bound"})
+
+
+def _run(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    return resolve_run(actor, options)
+
+
+def _charge(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    return resolve_charge(actor, options)
+
+
+def _action(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    return resolve_action(actor, options)
+
+
+class D20(RuleSystem):
+    """d20 Supers."""
+
+    key = "d20"
+    title = "d20 Supers"
+    core_traits = (*ABILITIES, "hp", "armor", "attack", "dn")
+    conditions = CONDITIONS
+    options = declared.OPTIONS
+    rolls = declared.ROLLS
+    actions = {
+        "run": Action("run", "run 4 x speed; no attack until the next turn", _run, "d20-supers.txt, Attacks", declared.ACTIONS["run"]),
+        "charge": Action("charge", "a run with +2 to attack and -2 to DR until the next turn", _charge, "d20-supers.txt, Attacks", declared.ACTIONS["charge"]),
+        "action": Action("action", "any other action: full, partial or free (-o kind=full -o what=reload)", _action, "d20-supers.txt, Attacks", declared.ACTIONS["action"]),
+    }
+    ties_descending = True  # tie_break_key: higher Dex modifier, then Dex score
+
+    def parse_trait(self, key: str, value: str) -> Value:
+        """Scores, DN and speed are whole numbers from 0; HP and level from 1; soul-bound is a name."""
+        if key in TEXT_TRAITS:
+            if not value.strip():
+                raise BadInput(f"trait '{key}' needs a character's name")
+            return value.strip()
+        if key in (*ABILITIES, "dn", "speed"):
+            return parse_int(key, value, lo=0)
+        if key in ("hp", "level"):
+            return parse_int(key, value, lo=1)
+        return parse_int(key, value)
+
+    def new_sheet(self, name: str, traits: Mapping[str, Value], *, minion: bool, count: int, pc: bool) -> Sheet:
+        """HP from the `hp` trait (10 when not given); the text has no minions, so a minion group is refused."""
+        if minion:
+            raise self.refuse(
+                "a minion group (one body for several foes)",
+                f"add each foe as its own character with its own HP: ledger character add '{name} 1' ...",
+            )
+        max_hp = int(traits.get("hp", DEFAULT_HP))
+        return Sheet(name, self.key, dict(traits), max_hp, max_hp, (), {}, {SUBDUAL: 0}, {}, minion, count, pc)
+
+    def hp_conditions(self, hp: int, subdual: int) -> set[str]:
+        """Damage: 0 disabled; -1 to -9 dying and unconscious; -10 or below dead; subdual above HP: unconscious."""
+        return hp_conditions(hp, subdual)
+
+    def damage(self, sheet: Sheet, amount: int, *, subdual: bool) -> list[Effect]:
+        """Regular damage lowers HP; subdual damage is tracked apart from HP."""
+        if amount < 0:
+            raise BadInput(f"damage can't be {amount}", "use recover to heal")
+        return damage_effects(sheet, amount, subdual=subdual)
+
+    def impose(self, sheet: Sheet, condition: str) -> list[Effect]:
+        """Impose a GM-ruled condition; unconscious is remembered, the other HP conditions follow HP only."""
+        if condition == "unconscious":
+            counters = {KNOCKED_OUT: 1}
+            changed = Effect("CountersChanged", sheet.name, {"counters": counters})
+            return [changed, *condition_effects(sheet, sheet.hp, counters, "ruled by the GM")]
+        if condition in HP_CONDITIONS:
+            raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
+        return [Effect("ConditionImposed", sheet.name, {"condition": condition})]
+
+    def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
+        """Remove a GM-ruled condition; unconsciousness from HP or subdual damage stays until they heal."""
+        if condition == "unconscious":
+            if not sheet.has("unconscious"):
+                raise BadInput(f"{sheet.name} is not unconscious")
+            counters: dict[str, int | None] = {KNOCKED_OUT: None, COLLAPSED: None}
+            effects = condition_effects(sheet, sheet.hp, counters, "ruled by the GM")
+            if not any(e.event == "ConditionRemoved" for e in effects):
+                raise BadInput(f"{sheet.name} is unconscious from their damage", "use recover to heal them")
+            return [Effect("CountersChanged", sheet.name, {"counters": counters}), *effects]
+        if condition in HP_CONDITIONS:
+            raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
+        return [Effect("ConditionRemoved", sheet.name, {"condition": condition})]
+
+    def dr(self, sheet: Sheet, options: Mapping[str, Any]) -> int:
+        """DR = 10 + Dex modifier + armor + power bonus + cover (option `cover`; a charger loses 2)."""
+        return sum(dr_parts(sheet, opt_choice(options, "cover", (*COVER, "complete"))).values())
+
+    def derived(self, sheet: Sheet) -> dict[str, Any]:
+        """Ability modifiers, DR, attack bonus, subdual damage, HP state and running distance."""
+        speed = sheet.trait("speed", DEFAULT_SPEED)
+        return {
+            "modifiers": {k: ability_mod(sheet, k) for k in ABILITIES},
+            "dr": self.dr(sheet, {}),
+            "dr-parts": dr_parts(sheet),
+            "attack-bonus": sheet.trait("attack") + ability_mod(sheet, "str"),
+            "dn": sheet.trait("dn"),
+            "subdual": sheet.counter(SUBDUAL),
+            "hp-state": hp_state(sheet.hp),
+            "unconscious": sheet.has("unconscious"),
+            "initiative-modifier": ability_mod(sheet, "dex"),
+            "speed": speed,
+            "run": RUN_MULTIPLIER * speed,
+        }
+
+    def entered_spec(self, name: str, text: str, options: Mapping[str, Any]) -> DiceSpec:
+        """A d20, or the weapon's dice for `damage`."""
+        return parse_notation(str(options.get("damage", "1d4"))) if name == "damage" else d20()
+
+    def roll_spec(self, expr: str) -> DiceSpec:
+        """Ordinary notation."""
+        return parse_notation(expr)
+
+    def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+        """One attack (or free attack) against DR: hit, miss, critical, colossal failure, instant death, damage."""
+        opts = dict(options)
+        if opts.pop("range", "close") not in ("close", "melee"):
+            opts["ranged"] = True  # --range ranged is the `ranged` flag ("bows, guns etc.")
+        return resolve_attack(attacker, target, opts, dice)
+
+    def check(
+        self,
+        sheet: Sheet,
+        trait: str,
+        *,
+        dc: int | None,
+        against: tuple[Sheet, str] | None,
+        options: Mapping[str, Any],
+        dice: Dice,
+    ) -> list[Effect]:
+        """d20 + modifier against a DC (roll `check`) or an opposed check (rolls `check` and `opposed`)."""
+        return resolve_check(sheet, trait, dc, against, options, dice)
+
+    def recover(self, sheet: Sheet, recovery: Recovery, dice: Dice) -> list[Effect]:
+        """Regular damage heals by the GM's amount, with its cause; subdual fades with the hours."""
+        if recovery.restful or recovery.treated:
+            raise BadInput("d20 Supers healing is the GM's amount", "give --amount N (and --cause); leave out --restful/--treated")
+        return resolve_recover(sheet, recovery.hours, recovery.amount, recovery.cause or "rest", recovery.options)
+
+    def initiative(self, sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
+        """Initiative: 1d20 + Dex modifier (roll `initiative`)."""
+        return resolve_initiative(sheet, dice)
+
+    def tie_break_key(self, sheet: Sheet) -> tuple[int, int]:
+        """Ties on initiative: higher Dex modifier, then higher Dex score, goes first (sort descending)."""
+        return (ability_mod(sheet, "dex"), sheet.trait("dex", DEFAULT_SCORE))
+
+    def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
+        """Running and charging end when the character's next turn starts."""
+        return turn_start_effects(sheet)
+
+    def end_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
+        """Nothing in the text happens at the end of a turn."""
+        return []
+
+    def action_cost(self, command: str, actor: Sheet, options: Mapping[str, Any]) -> str | None:
+        """Full, partial, free, a charge's attack or an Attack of Opportunity (economy.py)."""
+        return economy.cost(command, actor, options)
+
+    def take_action(self, tally: Mapping[str, Any], kind: str, who: str, target: str | None) -> tuple[dict[str, Any], str | None]:
+        """One full action a round (nothing else but free actions with it); one Attack of Opportunity a round."""
+        return economy.take(dict(tally), kind, who, target)
+
+    def revive(self, sheet: Sheet, *, means: str, by: Sheet | None) -> list[Effect]:
+        """Bring back the dead: gem-of-eternity, romnecos, or soul-bound (with `by`, who dies instead)."""
+        return resolve_revive(sheet, means, by)
+
+    def soul_bound_exchange(self, fallen: Sheet, taker: Sheet) -> list[Effect]:
+        """The taker dies in the place of the fallen, their Soul Bound, who lives again."""
+        return resolve_soul_bound(fallen, taker)
+
+
+RULES = D20()

@@ -1,0 +1,1 @@
+"""The hnh rule system: `system.RULES` (ledger/rules/contract.py); declarations in options.py."""

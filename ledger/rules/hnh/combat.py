@@ -1,0 +1,249 @@
+"""H&H attacks: attack check against Parry or Dodge, criticals, maneuvers, minions, then the effect.
+
+Source: gameplay.txt (Attack Check, Critical Hits, Range, Perception And Area Effects, Concealment, Cover,
+Minion Rules, Aid, Aim, Charge, Maneuvers), the-basics.txt (Attack Checks), conditions.txt (Prone,
+Vulnerable, Defenseless), effect-damage.txt, effect-affliction.txt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ledger.dice import Dice
+from ledger.errors import BadInput, ImpossibleAction
+from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
+from ledger.rules.hnh.checks import Rolled, active_defense, check_penalty, degrees, find_power, roll_check
+from ledger.rules.hnh.conditions import effective, require_able
+from ledger.rules.hnh.health import minion_rules, resolve_damage
+from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
+from ledger.sheet import Effect, Sheet, apply_all
+
+RANGE_PENALTY = {"close": 0, "ranged": 0, "medium": -1, "long": -2}
+@dataclass(frozen=True)
+class Weapon:
+    """What the attacker strikes with."""
+
+    name: str
+    effect: str
+    rank: int
+    range: str
+    bonus: int
+    power: Mapping[str, Any]
+
+
+def maneuvers(options: Mapping[str, Any]) -> set[str]:
+    """The maneuvers named in the options."""
+    raw = options.get("maneuver") or []
+    items = raw.split(",") if isinstance(raw, str) else list(raw)
+    out = {str(m).strip().lower() for m in items if str(m).strip()}
+    bad = out - set(MANEUVERS)
+    if bad:
+        raise BadInput(f"unknown maneuver '{sorted(bad)[0]}'", f"maneuvers: {', '.join(MANEUVERS)}")
+    return out
+
+
+def weapon(attacker: Sheet, options: Mapping[str, Any]) -> Weapon:
+    """Resolve `with`: a power, unarmed Strength, or a trait with a given rank."""
+    name = str(options.get("with") or "unarmed")
+    key = find_power(attacker, name)
+    if key is not None:
+        p = attacker.powers[key]
+        rank = int(p.get("rank", 0)) + (attacker.trait("strength") if p.get("strength-based") else 0)
+        rng = str(p.get("range", "close")).lower()
+        rng = "area" if p.get("area") else rng
+        default = attacker.trait("fighting") if rng == "close" else attacker.trait("dexterity")
+        eff = str(p.get("effect", "Damage"))
+        bonus = _int(options, "bonus", int(p.get("attack", default)))
+        return Weapon(key, eff, _int(options, "rank", rank), _range(options, rng), bonus, p)
+    if name.lower() in ("unarmed", "strength"):
+        if "rank" not in options and "strength" not in attacker.traits:
+            # gameplay.txt, Strength And Damage: unarmed damage is Strength; a sheet without it can't say (issue 12)
+            raise BadInput(f"{attacker.name} has no Strength for an unarmed attack's rank", "give the effect rank: --rank N")
+        bonus = attacker.trait("close-combat-unarmed", attacker.trait("fighting"))
+        rank = _int(options, "rank", attacker.trait("strength"))
+        return Weapon("unarmed", "Damage", rank, _range(options, "close"), _int(options, "bonus", bonus), {})
+    if name.lower() in attacker.traits:
+        if "rank" not in options:
+            raise BadInput(f"attacking with the trait '{name}' needs an effect rank", "give --rank N")
+        eff = str(options.get("effect", "Damage")).capitalize()
+        bonus = _int(options, "bonus", attacker.trait(name.lower()))
+        return Weapon(name.lower(), eff, _int(options, "rank", 0), _range(options, "close"), bonus, {})
+    raise BadInput(f"{attacker.name} has no power or trait '{name}'", f"powers: {', '.join(attacker.powers) or 'none'}")
+
+
+def _int(options: Mapping[str, Any], key: str, default: int) -> int:
+    v = options.get(key)
+    if v is None:
+        return default
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        raise BadInput(f"{key} needs a whole number, got '{v}'") from None
+
+
+def _range(options: Mapping[str, Any], default: str) -> str:
+    r = str(options.get("range") or default).lower()
+    if r not in RANGES:
+        raise BadInput(f"unknown range '{r}'", f"ranges: {', '.join(RANGES)}")
+    return r
+
+
+def _choice(options: Mapping[str, Any], key: str) -> int:
+    v = str(options.get(key) or "none").lower()
+    if v == "complete" and key == "cover":
+        raise ImpossibleAction("the target is completely behind cover", "attack the cover instead")
+    if v not in COVER:
+        raise BadInput(f"{key} is none, partial or total, not '{v}'")
+    return COVER[v]
+
+
+def attack_modifiers(
+    attacker: Sheet, target: Sheet, w: Weapon, moves: set[str], options: Mapping[str, Any]
+) -> dict[str, int]:
+    """Every modifier to the attack check, by source."""
+    mods: dict[str, int] = {"range": RANGE_PENALTY.get(w.range, 0)}
+    mods["concealment"] = _choice(options, "concealment")
+    mods["cover"] = _choice(options, "cover")
+    mods["conditions"] = check_penalty(attacker)
+    close = w.range == "close"
+    if "prone" in effective(attacker.conditions) and close:
+        mods["attacker prone"] = -1
+    if "prone" in effective(target.conditions):
+        mods["target prone"] = 1 if close else -1
+    table = {"accurate": 1, "all-out": 1, "defensive": -1, "power": -1, "charge": -1, "slam": -1}
+    for m in sorted(moves & set(table)):
+        mods[m] = table[m]
+    if "aim" in moves:
+        mods["aim"] = 2 if close else 1
+    mods["aid"] = _int(options, "aid", 0)
+    mods["modifier"] = _int(options, "modifier", 0)
+    return {k: v for k, v in mods.items() if v}
+
+
+def validate(attacker: Sheet, target: Sheet, w: Weapon, moves: set[str], options: Mapping[str, Any]) -> None:
+    """Refuse maneuvers the text forbids for this attack."""
+    if w.range in ("perception", "area") and moves - {"team"}:
+        raise BadInput("perception and area attacks have no attack check: maneuvers don't apply to them")
+    if "accurate" in moves and w.rank - 1 <= 0:
+        raise BadInput("accurate attack can't reduce the effect rank to 0 or below")
+    if moves & {"defensive", "power"} and w.bonus - 1 <= 0:
+        raise BadInput("defensive and power attacks can't reduce the attack bonus to 0 or below")
+    if "all-out" in moves and min(attacker.trait("dodge"), attacker.trait("parry")) - 1 <= 0:
+        raise BadInput("all-out attack can't reduce Dodge or Parry to 0 or below")
+    if moves & {"charge", "slam", "finishing"} and w.range != "close":
+        raise BadInput("charge, slam and finishing attacks are close attacks")
+    if "finishing" in moves and "defenseless" not in effective(target.conditions):
+        raise BadInput(f"a finishing attack needs a defenseless target; {target.name} is not defenseless")
+    if options.get("routine") and not (
+        "defenseless" in effective(target.conditions) or (not attacker.minion and minion_rules(target))
+    ):
+        raise BadInput("routine attacks are for non-minions against minions (or 1 HP) and defenseless targets")
+    if options.get("routine") and "finishing" in moves:
+        raise BadInput("a finishing attack is never routine")
+
+
+def resolve_aid(helper: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    """Aid: attack check against DC 0; the ally gets +1 (+2 at 3 degrees), or -1 at 2 degrees of failure."""
+    require_able(helper, "aid")
+    w = weapon(helper, options)
+    bonus = w.bonus + _int(options, "modifier", 0) + check_penalty(helper)
+    r = roll_check(dice, "attack", bonus, "attack", routine=bool(options.get("routine")))
+    hit = not r.automatic_failure and (r.critical == "success" or r.total >= 0)
+    deg = degrees(r.total)
+    bonus = (2 if deg >= 3 else 1) if hit else (-1 if deg >= 2 else 0)
+    data = {"maneuver": "aid", "attacker": helper.name, "target": target.name, "ally": options.get("ally", ""),
+            "aid_for": str(options.get("aid-for", "attack")), "attack": r.data(), "dc": 0, "success": hit,
+            "degrees": deg, "aid_bonus": bonus}
+    return [Effect("CheckResolved", helper.name, data)]
+
+
+def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    """One attack: attack check vs active defense (or none), criticals, then Damage or Affliction."""
+    moves = maneuvers(options)
+    if "aid" in moves:
+        return resolve_aid(attacker, target, options, dice)
+    require_able(attacker, "attack")
+    if target.has("dead"):
+        raise ImpossibleAction(f"{target.name} is already dead")
+    w = weapon(attacker, options)
+    if w.effect not in ("Damage", "Affliction"):
+        raise BadInput(f"'{w.name}' is a {w.effect} effect: only Damage and Affliction attacks are resolved")
+    validate(attacker, target, w, moves, options)
+    base: dict[str, Any] = {"attacker": attacker.name, "target": target.name, "with": w.name, "effect": w.effect,
+                            "range": w.range, "maneuvers": sorted(moves)}
+    counters = {m + "-attack": 1 for m in ("all-out", "defensive") if m in moves}
+    pre = [Effect("CountersChanged", attacker.name, {"counters": counters})] if counters else []
+    if w.range == "beyond":  # Range: "out of range and cannot be attacked (automatic miss)"
+        return [Effect("AttackResolved", target.name, {**base, "hit": False, "reason": "beyond long range"})]
+    rank = w.rank + (1 if "power" in moves else 0) - (1 if "accurate" in moves else 0)
+    if "slam" in moves:
+        rank = max(_int(options, "speed", 0), rank) + (1 if options.get("full-speed") else 0)
+    critical = False
+    if w.range in ("perception", "area"):
+        hit, data = True, {**base, "hit": True, "automatic": True, "attack_check": False}
+    else:
+        hit, critical, data = attack_check(attacker, target, w, moves, options, dice, base)
+    if not hit:
+        return [*pre, Effect("AttackResolved", target.name, data)]
+    if "team" in moves:
+        td = _int(options, "team-degrees", 0)
+        rank += 2 if td >= 3 else 1 if td >= 1 else 0
+    kind = str(options.get("critical") or "increased").lower()
+    if kind not in ("increased", "added"):
+        raise BadInput("critical is 'increased' or 'added'")
+    extra = 1 if critical and kind == "increased" else 0
+    worst = critical and kind == "increased" and target.minion
+    data.update(rank=rank, critical_effect=kind if critical else None)
+    out = [*pre, Effect("AttackResolved", target.name, data)]
+    if critical and kind == "added":
+        out.append(Effect("EffectResolved", target.name, {"critical": "added", "rank": 0,
+                   "note": "critical hit: an added effect at rank 0 (defense DC 3dF+0), resolved on its own"}))
+    if w.effect == "Damage":
+        fin, opts = "finishing" in moves, _damage_opts(w, options)
+        out += resolve_damage(target, rank, dice, options=opts, extra_dc=extra, worst=worst, finishing=fin)
+    else:
+        spec = affliction_from(w.name, w.power, {**options, "rank": rank})
+        out += resolve_affliction(target, spec, dice, extra_dc=extra, worst=worst)
+    if "slam" in moves:  # Slam Attack: "a Toughness defense check against half the damage rank"
+        me = apply_all(attacker, out)
+        out += resolve_damage(me, rank // 2, dice, power_roll="slam-power", resist_roll="slam-toughness")
+    return out
+
+
+def _damage_opts(w: Weapon, options: Mapping[str, Any]) -> dict[str, Any]:
+    resisted = options.get("resisted-by", w.power.get("resisted-by", "toughness"))
+    return {"nonlethal": bool(options.get("nonlethal") or w.power.get("nonlethal")), "resisted-by": resisted}
+
+
+def attack_check(
+    attacker: Sheet,
+    target: Sheet,
+    w: Weapon,
+    moves: set[str],
+    options: Mapping[str, Any],
+    dice: Dice,
+    base: dict[str, Any],
+) -> tuple[bool, bool, dict[str, Any]]:
+    """The attack check against the defense check (or DC 0 for a finishing attack): hit and critical hit."""
+    mods = attack_modifiers(attacker, target, w, moves, options)
+    atk = roll_check(dice, "attack", w.bonus + sum(mods.values()), "attack", routine=bool(options.get("routine")))
+    defense_name = "parry" if w.range == "close" else "dodge"
+    if "finishing" in moves:  # Finishing Attack: "The DC is 0 and is always a critical hit"
+        dfn = Rolled("defense", (), 0, 0, routine=True)
+    else:
+        dfn = active_defense(target, defense_name, dice, "defense", _int(options, "target-aid", 0))
+    meets = atk.total >= dfn.total
+    if atk.automatic_failure:  # all three -1: "always misses"
+        hit, threat = False, False
+    elif atk.critical == "success":  # all three +1: automatic hit and critical threat
+        hit, threat = True, True
+    else:
+        hit, threat = meets or dfn.automatic_failure, False
+    can_crit = not (attacker.minion and not target.minion)  # minions can't crit non-minions
+    critical = hit and can_crit and (("finishing" in moves) or (threat and meets))
+    shown = "dc 0" if "finishing" in moves else defense_name
+    data = {**base, "attack": atk.data(), "modifiers": mods, "defense": shown,
+            "defense_check": dfn.data(), "hit": hit, "critical_threat": threat, "critical_hit": critical}
+    return hit, critical, data

@@ -1,0 +1,82 @@
+"""What each Humans & Heroes command understands: typed option declarations (ledger/rules/options.py)."""
+
+from __future__ import annotations
+
+from ledger.rules.options import Opt, Role
+
+GP = "hnh-site/gameplay.txt"
+CONCEALMENT = ("none", "partial", "total")
+RANGES = ("close", "ranged", "medium", "long", "beyond", "perception", "area")
+COVER = {"none": 0, "partial": -1, "total": -2}
+MANEUVERS = ("accurate", "all-out", "defensive", "power", "charge", "aim", "finishing", "slam", "team", "aid")
+FLAGS = ("cumulative", "progressive", "regressive", "unrecoverable")
+INTERVALS = {"uncomfortable": "1 hour", "intense": "10 minutes", "extreme": "1 minute"}
+
+ATTACK: tuple[Opt, ...] = (
+    Opt("with", "text", "the power attacking, or unarmed/strength, or a trait to attack with (then give rank)", f"{GP}, Attack Check", default="unarmed", named=True),
+    Opt("rank", "int", "effect rank (default: the power's rank, Strength for unarmed)", f"{GP}, Strength And Damage", lo=0, named=True),
+    Opt("bonus", "int", "attack bonus (default: the power's attack bonus, else Fighting or Dexterity)", f"{GP}, Attack Check", named=True),
+    Opt("range", "choice", "close, ranged, medium (-1), long (-2), beyond (misses), perception or area (no attack check)", f"{GP}, Range", choices=RANGES, named=True),
+    Opt("maneuver", "names", "maneuvers (comma list)", f"{GP}, Actions", choices=MANEUVERS, named=True),
+    Opt("concealment", "choice", "the target's concealment: partial (-1), total (-2)", f"{GP}, Concealment", choices=CONCEALMENT),
+    Opt("cover", "choice", "the target's cover: partial (-1), total (-2), complete (can't be attacked)", f"{GP}, Cover", choices=(*COVER, "complete"), named=True),
+    Opt("routine", "flag", "a routine attack check (non-minion against a minion or 1 HP, or a defenseless target)", f"{GP}, Minion Rules"),
+    Opt("modifier", "int", "another circumstance modifier to the attack check", f"{GP}, Attack Check"),
+    Opt("critical", "choice", "a critical hit's effect: increased (+1 to the resistance DC) or added (a rank-0 effect, noted)", f"{GP}, Effects Of A Critical Hit", choices=("increased", "added"), default="increased"),
+    Opt("nonlethal", "flag", "Non-Lethal damage", "hnh-site/effect-damage.txt, Extras (Non-Lethal)"),
+    Opt("effect", "choice", "the effect when not attacking with a power", f"{GP}, Attack Check", choices=("damage", "affliction"), default="damage", named=True),
+    Opt("resisted-by", "choice", "the defense against the effect", "hnh-site/effect-affliction.txt", choices=("toughness", "fortitude", "will")),
+    Opt("conditions", "names", "Affliction conditions by degree, e.g. dazed,stunned,incapacitated (dazed+hindered for two at once)", "hnh-site/effect-affliction.txt"),
+    Opt("aid", "int", "circumstance bonus to this attack from an ally's aid", f"{GP}, Aid - Standard Action", lo=0),
+    Opt("target-aid", "int", "circumstance bonus to the target's active defense from an ally's aid", f"{GP}, Aid - Standard Action", lo=0),
+    Opt("speed", "int", "slam: the attacker's movement speed rank", f"{GP}, Actions", lo=0),
+    Opt("full-speed", "flag", "slam after moving at full speed (+1 damage)", f"{GP}, Actions"),
+    Opt("team-degrees", "int", "team attack: combined degrees of success of the other attacks that hit", f"{GP}, Actions", lo=0),
+    Opt("aid-for", "choice", "aid: what the ally gets the bonus on", f"{GP}, Aid - Standard Action", choices=("attack", "defense")),
+    Opt("ally", "text", "aid: the name of the ally helped", f"{GP}, Aid - Standard Action"),
+)
+CHECK: tuple[Opt, ...] = (
+    Opt("bonus", "int", "circumstance bonus or penalty the GM rules", "hnh-site/the-basics.txt, Circumstance Modifiers", default="0"),
+    Opt("routine", "flag", "a routine check: the dice count as 0 (never for defenses)", "hnh-site/the-basics.txt, Routine Checks"),
+    Opt("routine-against", "flag", "routine opposition: the opponent's result is their bonus + 0 (no `against` roll)", "hnh-site/the-basics.txt, Routine Opposition"),
+    Opt("team", "ints", "helpers' check totals against DC 0: +1, +2 at 3 degrees, -1 at -2", "hnh-site/the-basics.txt, Team Checks"),
+)
+DAMAGE: tuple[Opt, ...] = (
+    Opt("nonlethal", "flag", "Non-Lethal damage", "hnh-site/effect-damage.txt, Extras (Non-Lethal)"),
+    Opt("resisted-by", "choice", "the defense against the damage", "hnh-site/effect-damage.txt", choices=("toughness", "fortitude", "will"), default="toughness"),
+)
+RECOVER: tuple[Opt, ...] = (
+    Opt("treatment-bonus", "int", "the helper's Treatment bonus: roll `treatment` against DC 5 (else treated = it succeeded)", f"{GP}, Recovery"),
+)
+HAZARD: tuple[Opt, ...] = (
+    Opt("severity", "choice", "heat/cold: uncomfortable (hourly), intense (10 minutes), extreme (each minute)", f"{GP}, Heat And Cold", choices=tuple(INTERVALS)),
+    Opt("previous-checks", "int", "heat, cold, starvation, thirst, suffocation, vacuum: previous checks (default: counted)", f"{GP}, Environmental Hazards", lo=0),
+    Opt("days", "int", "starvation/thirst: days gone without (death at 7 / 3)", f"{GP}, Starvation And Thirst", lo=0),
+    Opt("rounds", "int", "suffocation: rounds holding breath so far; decompression: round of exposure (checks from the 3rd)", f"{GP}, Suffocation", lo=0),
+    Opt("holding", "flag", "vacuum: the character holds their breath", f"{GP}, Vacuum", default="yes"),
+    Opt("distance-rank", "int", "falling: distance rank fallen", f"{GP}, Falling", lo=0),
+    Opt("size", "int", "falling: the character's size rank", f"{GP}, Falling", default="0"),
+    Opt("accidental", "flag", "falling: an accidental fall (prone at the end)", f"{GP}, Falling"),
+    Opt("max-rank", "int", "falling: the GM's maximum fall damage rank", f"{GP}, Falling", default="18", lo=0),
+    Opt("ended", "flag", "the cause is gone (comfortable temperature, food, air, pressure): counters reset", f"{GP}, Environmental Hazards"),
+)
+AFFLICTION: tuple[Opt, ...] = (
+    Opt("with", "text", "the attacker's Affliction power (or a name for an ad hoc one)", "hnh-site/effect-affliction.txt"),
+    Opt("name", "text", "the name of an ad hoc Affliction", "hnh-site/effect-affliction.txt"),
+    Opt("rank", "int", "the Affliction's rank (default: the power's)", "hnh-site/effect-affliction.txt", lo=0),
+    Opt("resisted-by", "choice", "the resistance", "hnh-site/effect-affliction.txt", choices=("fortitude", "will"), default="fortitude"),
+    Opt("conditions", "names", "conditions by degree, e.g. dazed,stunned,incapacitated", "hnh-site/effect-affliction.txt"),
+    *(Opt(f, "flag", f"the Affliction is {f}", "hnh-site/effect-affliction.txt, Extras and Flaws") for f in FLAGS),
+)
+OPTIONS: dict[str, tuple[Opt, ...]] = {"attack": ATTACK, "check": CHECK, "damage": DAMAGE, "recover": RECOVER, "hazard": HAZARD}
+ACTIONS: dict[str, tuple[Opt, ...]] = {"affliction": AFFLICTION}
+
+# Whose each named roll of a command is: the acting character, the other one, or no one's ('-').
+ROLLS: dict[str, dict[str, Role]] = {
+    "attack": {"attack": "actor", "defense": "other", "power": "actor", "toughness": "other", "slam-power": "other", "slam-toughness": "actor"},
+    "check": {"check": "actor", "against": "other"},
+    "damage": {"power": "-", "toughness": "other"},
+    "recover": {"treatment": "actor"},
+    "hazard": {"fortitude": "actor", "power": "actor", "toughness": "actor"},
+}
+ACTION_ROLLS: dict[str, dict[str, Role]] = {"affliction": {"power": "actor", "resist": "other", "toughness": "other"}}

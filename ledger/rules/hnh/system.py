@@ -1,0 +1,222 @@
+"""Humans & Heroes (3dF, an M&M 3e derivative): pure rules. Texts: humans-and-heroes.txt, hnh-site/.
+
+Readings where the texts are open: docs/interpretations.md (Humans & Heroes). The rules live beside this module:
+checks (checks, criticals), conditions, health (HP, Damage), afflictions, combat (attacks, maneuvers), turns (turns,
+recovery, revival, initiative, victory points), hazards and creator (character-creator files); options.py declares
+what each command understands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ledger.dice import Dice, DiceSpec, fudge, parse_notation
+from ledger.errors import BadInput, ImpossibleAction
+from ledger.rules.common import parse_int
+from ledger.rules.hnh import turns
+from ledger.rules.hnh.afflictions import affliction_from, ongoing, resolve_affliction
+from ledger.rules.hnh.checks import ABILITIES, DEFENSES, find_power, resolve_check
+from ledger.rules.hnh.combat import resolve_attack
+from ledger.rules.hnh.conditions import (
+    BASIC,
+    COMBINED,
+    CONDITIONS,
+    HP_CONDITIONS,
+    check_penalty,
+    effective,
+    impose_effects,
+    implied,
+    known,
+    remove_effects,
+)
+from ledger.rules.hnh.hazards import resolve_hazard
+from ledger.rules.hnh.health import HP_FLOOR, MAX_HP, MINION_MAX_HP, VP, minion_rules, resolve_damage, set_hp
+from ledger.rules.hnh.turns import REVIVE_MEANS
+from ledger.rules.hnh import options as declared
+from ledger.rules.contract import Action, Recovery, RuleSystem
+from ledger.rules.hnh.creator import import_character
+from ledger.sheet import Effect, Sheet, Value
+
+STARTING_VP = 2  # the-basics.txt, Victory Points: "Players start each in game day with 2 Victory points"
+
+__all__ = [
+    "ABILITIES", "BASIC", "COMBINED", "CONDITIONS", "DEFENSES", "HP_CONDITIONS", "HP_FLOOR", "MAX_HP", "MINION_MAX_HP",
+    "REVIVE_MEANS", "RULES", "HnH",
+]
+
+
+def _affliction(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    assert other is not None  # Action.other == "needed"
+    return RULES.affliction(other, options, dice, attacker=actor)
+
+
+class HnH(RuleSystem):
+    """Humans & Heroes."""
+
+    key = "hnh"
+    title = "Humans & Heroes"
+    core_traits = (*ABILITIES, *DEFENSES)
+    conditions = CONDITIONS
+    options = declared.OPTIONS
+    rolls = declared.ROLLS
+    actions = {
+        "affliction": Action(
+            "affliction", "an Affliction without an attack check: the target resists (rolls power, resist)", _affliction,
+            "hnh-site/effect-affliction.txt", declared.ACTIONS["affliction"], declared.ACTION_ROLLS["affliction"], "needed",
+        ),
+    }
+    turn_rolls = ("fortitude", "power", "toughness", "ongoing-")
+    ties_descending = True  # tie_break_key: higher Dodge, then Agility, then Awareness
+
+    def parse_trait(self, key: str, value: str) -> Value:
+        """Ranks are whole numbers; abilities bottom out at -5 (conditions.txt, Debilitated)."""
+        return parse_int(key, value, lo=-5)
+
+    def new_sheet(self, name: str, traits: Mapping[str, Value], *, minion: bool, count: int, pc: bool) -> Sheet:
+        """HP starts at its maximum: 6, or 1 for a minion (Health Points); heroes start with 2 victory points."""
+        max_hp = MINION_MAX_HP if minion else MAX_HP
+        resources = {VP: STARTING_VP} if pc else {}
+        return Sheet(name, self.key, dict(traits), max_hp, max_hp, (), resources, {}, {}, minion, count, pc)
+
+    def damage(self, sheet: Sheet, amount: int, *, subdual: bool) -> list[Effect]:
+        """Lose HP directly (no resistance roll); HP never goes below -3 (Health Points)."""
+        if subdual:
+            raise BadInput("Humans & Heroes has no subdual damage", "leave out --subdual")
+        if amount < 0:
+            raise BadInput("damage can't be negative", "use recover")
+        if sheet.has("dead"):
+            raise ImpossibleAction(f"{sheet.name} is already dead")
+        return set_hp(sheet, sheet.hp - amount)
+
+    def impose(self, sheet: Sheet, condition: str) -> list[Effect]:
+        """Impose a GM-ruled condition (progressive conditions add degrees); HP conditions come only from HP."""
+        condition = known(condition)
+        if condition in HP_CONDITIONS:
+            raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
+        return impose_effects(sheet, condition)
+
+    def impose_until(self, sheet: Sheet, condition: str, until: str) -> list[Effect]:
+        """Impose a condition that ends at the 'start' or 'end' of the character's next turn."""
+        condition = known(condition)
+        if condition in HP_CONDITIONS:
+            raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM")
+        return turns.until_effects(sheet, condition, until)
+
+    def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
+        """Remove a GM-ruled condition (or one part of a combined one); HP conditions follow HP only."""
+        condition = known(condition)
+        if condition in HP_CONDITIONS:
+            raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
+        return remove_effects(sheet, condition)
+
+    def derived(self, sheet: Sheet) -> dict[str, Any]:
+        """Implied and effective conditions, effective Toughness, bruises, minion rules, ongoing afflictions."""
+        bruises = sheet.counter("bruises")
+        return {
+            "implied": implied(sheet.conditions),
+            "effective_conditions": effective(sheet.conditions),
+            "toughness": sheet.trait("toughness", sheet.trait("stamina")) - bruises,
+            "bruises": bruises,
+            "check_penalty": check_penalty(sheet),
+            "minion_rules": minion_rules(sheet),
+            "afflictions": {a.name: d for a, d in ongoing(sheet)},
+        }
+
+    def entered_spec(self, name: str, text: str, options: Mapping[str, Any]) -> DiceSpec:
+        """Every H&H roll is 3dF."""
+        return fudge()
+
+    def roll_spec(self, expr: str) -> DiceSpec:
+        """Ordinary notation; 3dF is the system's check."""
+        return parse_notation(expr)
+
+    def check(
+        self,
+        sheet: Sheet,
+        trait: str,
+        *,
+        dc: int | None,
+        against: tuple[Sheet, str] | None,
+        options: Mapping[str, Any],
+        dice: Dice,
+    ) -> list[Effect]:
+        """3dF + trait against a DC (roll `check`) or opposed (rolls `check`, `against`); CHECK_OPTIONS."""
+        return resolve_check(sheet, trait, dc, against, options, dice)
+
+    def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+        """Attack (rolls attack, defense, power, toughness; slam-power, slam-toughness); ATTACK_OPTIONS."""
+        return resolve_attack(attacker, target, options, dice)
+
+    def resist_damage(self, target: Sheet, rank: int, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+        """Damage without an attack: power (3dF + rank) against toughness (3dF + Toughness - bruises)."""
+        if target.has("dead"):
+            raise ImpossibleAction(f"{target.name} is already dead")
+        return resolve_damage(target, rank, dice, options=options)
+
+    def affliction(
+        self, target: Sheet, options: Mapping[str, Any], dice: Dice, attacker: Sheet | None = None
+    ) -> list[Effect]:
+        """An Affliction without an attack check (rolls power, toughness): options name/with, rank, conditions."""
+        if target.has("dead"):
+            raise ImpossibleAction(f"{target.name} is dead")
+        name = str(options.get("with") or options.get("name") or "affliction")
+        power: Mapping[str, Any] = {}
+        key = find_power(attacker, name) if attacker is not None else None
+        if attacker is not None and key is not None:
+            power = attacker.powers[key]
+            if power.get("effect") != "Affliction":
+                raise BadInput(f"'{name}' is not an Affliction")
+        elif "rank" not in options:
+            raise BadInput("an Affliction needs a rank", "give rank=N and conditions=a,b,c")
+        return resolve_affliction(target, affliction_from(name, power, options), dice)
+
+    def recover(self, sheet: Sheet, recovery: Recovery, dice: Dice) -> list[Effect]:
+        """Recovery over hours; with treatment-bonus a `treatment` roll against DC 5 decides `treated`."""
+        if recovery.amount is not None:
+            raise BadInput("Humans & Heroes recovery goes by hours, not an amount", "give --hours H (and --restful, --treated)")
+        bonus = recovery.options.get("treatment-bonus")
+        return turns.recover(sheet, recovery.hours, recovery.restful, recovery.treated, bonus, dice)
+
+    def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
+        """'Until the start' effects end, surprise ends, regeneration, the dying check (roll `fortitude`)."""
+        return turns.start_of_turn(sheet, dice)
+
+    def end_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
+        """'Until the end' effects end; ongoing affliction checks (rolls `ongoing-NAME`)."""
+        return turns.end_of_turn(sheet, dice)
+
+    def ongoing_damage(self, sheet: Sheet, rank: int | None) -> list[Effect]:
+        """A harmful circumstance: Damage of this rank at each end of turn (rolls power, toughness); None ends it."""
+        return turns.ongoing_damage(sheet, rank)
+
+    def initiative(self, sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
+        """3dF + Agility + Improved Initiative; surprised -10 (roll `initiative`)."""
+        return turns.initiative(sheet, dice)
+
+    def tie_break_key(self, sheet: Sheet) -> tuple[int, int, int]:
+        """Initiative ties: higher Dodge, then Agility, then Awareness (sort descending)."""
+        return turns.tie_break_key(sheet)
+
+    def spend(self, sheet: Sheet, resource: str, n: int, purpose: str | None) -> list[Effect]:
+        """Spend victory points; no overspending."""
+        return turns.spend(sheet, resource, n)
+
+    def hazard(self, sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+        """One environmental hazard check (rolls fortitude, or power/toughness for falling); HAZARD_OPTIONS."""
+        return resolve_hazard(sheet, kind, options, dice)
+
+    def revive(self, sheet: Sheet, *, means: str, by: Sheet | None) -> list[Effect]:
+        """Healing or Immortality (GM rulings) lift Dead: HP -2, stabilized; 130 rounds before again."""
+        if by is not None:
+            raise BadInput("an H&H revival names no one to take the fallen's place", "leave out --by")
+        return turns.revive(sheet, means, -2)
+
+    def import_character(self, data: Any) -> tuple[str, dict[str, Value], dict[str, dict[str, Any]]]:
+        """A character from the H&H character creator's save file."""
+        name, traits, powers = import_character(data)
+        typed: dict[str, Value] = dict(traits)
+        return name, typed, powers
+
+
+RULES = HnH()

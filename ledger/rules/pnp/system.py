@@ -1,0 +1,239 @@
+"""Prowlers & Paragons (d6 pools): pure rules. Text: prowlers-and-paragons.txt; readings: docs/interpretations.md (Prowlers & Paragons).
+
+The rules live beside this module: core (tables, traits), checks (challenge rolls, chases), combat (attacks,
+effects, movement) and resources (Resolve, Adversity); options.py declares what each command understands.
+Roll names: attack `attack`, `defense`; check `check`, `against`; chase `chase`, `against`; a reroll `reroll`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ledger.dice import Dice, DiceSpec, pool, parse_notation
+from ledger.errors import BadInput, ImpossibleAction
+from ledger.rules.common import parse_int
+from ledger.rules.pnp import checks as pnp_checks, combat as pnp_combat, powers as pnp_powers, resources as pnp_resources
+from ledger.rules.contract import Action, Recovery, RuleSystem
+from ledger.rules.pnp import options as declared
+from ledger.rules.pnp.combat import best_defense, effect_counters
+from ledger.rules.pnp.core import (
+    ABILITIES,
+    CONDITIONS,
+    EFFECT_CONDITIONS,
+    EFFECT_PREFIX,
+    RANGES,
+    SCENE,
+    THREAT,
+    THRESHOLDS,
+    ceil_half,
+    edge,
+    health,
+    is_defeated,
+    require_character,
+)
+from ledger.rules.pnp.resources import GAIN_REASONS, SPEND_PURPOSES, starting_adversity
+from ledger.rules.pnp.checks import GM
+from ledger.sheet import Effect, Sheet, Value
+
+
+def _chase(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    assert other is not None  # Action.other == "needed"
+    return pnp_checks.chase(actor, other, options, dice)
+
+
+def _move(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    for k in ("from", "to"):
+        if k not in options:
+            raise BadInput(f"a move needs -o {k}=RANGE", f"ranges: {', '.join(RANGES)}")
+    power = pnp_combat.travel_power_named(actor, str(options.get("with", "")))
+    pages = pnp_combat.move(actor, str(options["from"]), str(options["to"]), bool(options.get("travel-power")) or bool(power))
+    return [Effect("EffectResolved", actor.name, {"action": "move", "from": options["from"], "to": options["to"], "pages": pages, "with": power or None})]
+
+
+class PnP(RuleSystem):
+    """Prowlers & Paragons."""
+
+    key = "pnp"
+    title = "Prowlers & Paragons"
+    core_traits = ABILITIES
+    conditions = CONDITIONS
+    options = declared.OPTIONS
+    rolls = declared.ROLLS
+    actions = {
+        "chase": Action(
+            "chase", "a chase: the actor rolls against --against with Agility or Travel Powers", _chase,
+            "prowlers-and-paragons.txt, Range and Movement", declared.ACTIONS["chase"], declared.ACTION_ROLLS["chase"], "needed",
+        ),
+        "move": Action("move", "a move between range classes (pages it takes)", _move, "prowlers-and-paragons.txt, Range and Movement", declared.ACTIONS["move"]),
+    }
+    ties_descending = False  # tie_break_key sorts ascending and ends with the name
+    scenes = True  # "for the rest of the scene": `encounter end` and `scene end` end it
+
+    def parse_trait(self, key: str, value: str) -> Value:
+        """Traits are dice: '3' or '3d'; threat too."""
+        v = value.strip().lower()
+        return parse_int(key, v[:-1] if v.endswith("d") else v, lo=0)
+
+    def power_parts(self, given: Mapping[str, Mapping[str, str]], traits: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+        """Parts of powers set from the command line: defense, travel, effect and resist (powers.py)."""
+        return pnp_powers.power_parts(given, traits)
+
+    def new_sheet(self, name: str, traits: Mapping[str, Value], *, minion: bool, count: int, pc: bool) -> Sheet:
+        """Health from traits; a minion group has its count and Threat instead; heroes hold Resolve."""
+        max_hp = count if minion else health(traits)
+        resources = {"resolve": 0} if pc else {}
+        return Sheet(name, self.key, dict(traits), max_hp, max_hp, (), resources, {}, {}, minion, count, pc)
+
+    def gm_sheet(self) -> Sheet:
+        """The hidden sheet that holds the GM's campaign-level Adversity."""
+        return pnp_resources.gm_sheet(GM)
+
+    def owed_by_gm(self, effects: list[Effect]) -> int:
+        """Extra dice or rerolls an NPC bought, paid from the GM's Adversity in the same ruling."""
+        owed = ("AttackResolved", "CheckResolved", "EffectResolved")
+        return sum(int(e.data.get("adversity_due", 0) or 0) for e in effects if e.event in owed)
+
+    def session_started(self, heroes: list[Sheet], gm: Sheet | None) -> list[Effect]:
+        """A new issue: each hero's Resolve is their `resolve` trait; the GM's Adversity is 1 per hero."""
+        effects = [e for h in heroes if "resolve" in h.traits for e in pnp_resources.start_of_issue(h, h.trait("resolve"))]
+        if heroes and gm is not None:
+            effects += pnp_resources.start_of_issue_gm(gm, len(heroes))
+        return effects
+
+    def scene_ended(self, sheet: Sheet) -> list[Effect]:
+        """Special effects end with the scene, and so does defeat by one (not defeat at 0 Health)."""
+        return pnp_combat.end_of_scene(sheet)
+
+    def health(self, of: Sheet | Mapping[str, Value]) -> int:
+        """Maximum Health from traits (a minion group: its count)."""
+        if isinstance(of, Sheet):
+            return of.count if of.minion else health(of.traits)
+        return health(of)
+
+    def edge(self, sheet: Sheet) -> int:
+        """Edge: Perception + the greater of Agility and Intellect (a minion: twice its Threat)."""
+        return edge(sheet)
+
+    def initiative(self, sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
+        """Characters act in order of Edge: no roll."""
+        require_character(sheet)
+        return edge(sheet), []
+
+    def tie_break_key(self, sheet: Sheet) -> tuple[int, int, int, str]:
+        """Sort key among equal Edge (ascending sorts first): Perception, then Agility/Intellect, heroes, name."""
+        if sheet.minion:
+            return (-sheet.trait(THREAT), -sheet.trait(THREAT), 1, sheet.name)
+        quick = max(sheet.trait("agility"), sheet.trait("intellect"))
+        return (-sheet.trait("perception"), -quick, 0 if sheet.pc else 1, sheet.name)
+
+    def threshold(self, value: str) -> int:
+        """A threshold from a number or a Thresholds-table name."""
+        return pnp_checks.threshold(value)
+
+    def check(
+        self,
+        sheet: Sheet,
+        trait: str,
+        *,
+        dc: int | None,
+        against: tuple[Sheet, str] | None,
+        options: Mapping[str, Any],
+        dice: Dice,
+    ) -> list[Effect]:
+        """A challenge roll against a threshold or an opponent's roll; see options.py."""
+        return pnp_checks.check(sheet, trait, dc=dc, against=against, options=options, dice=dice)
+
+    def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+        """An attack roll against the target's best defense; see options.py."""
+        return pnp_combat.attack(attacker, target, options, dice)
+
+    def damage(self, sheet: Sheet, amount: int, *, subdual: bool) -> list[Effect]:
+        """Damage reduces Health; at 0 the character is defeated. On minions, each point defeats one."""
+        require_character(sheet)
+        if subdual:
+            raise BadInput("Prowlers & Paragons has no subdual damage", "use a special effect such as stun instead")
+        if amount < 0:
+            raise BadInput(f"damage can't be below 0, got {amount}")
+        return pnp_combat.lose_health(sheet, amount)
+
+    def recover(self, sheet: Sheet, recovery: Recovery, dice: Dice) -> list[Effect]:
+        """Recover Health up to the maximum (e.g. an NPC's recovery bought with Adversity)."""
+        require_character(sheet)
+        if recovery.amount is None:
+            raise BadInput("P&P recovery needs --amount (Health regained)", "for example: --amount 2")
+        return pnp_resources.recover(sheet, recovery.amount)
+
+    def impose(self, sheet: Sheet, condition: str) -> list[Effect]:
+        """Impose a GM-ruled condition (it lasts until removed: no pages)."""
+        require_character(sheet)
+        if condition not in CONDITIONS:
+            raise BadInput(f"unknown condition '{condition}'", f"known: {', '.join(sorted(CONDITIONS))}")
+        return [Effect("ConditionImposed", sheet.name, {"condition": condition})]
+
+    def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
+        """Remove a GM-ruled condition, with the special effect that imposed it; 0 Health stays defeated."""
+        require_character(sheet)
+        if condition == "defeated" and sheet.hp <= 0 and not sheet.minion:
+            raise ImpossibleAction(f"{sheet.name} has 0 Health and stays defeated", "recover Health first")
+        effects = [Effect("ConditionRemoved", sheet.name, {"condition": condition})]
+        gone = [n for n in effect_counters(sheet) if EFFECT_CONDITIONS.get(n) == condition]
+        if gone:
+            effects.append(Effect("CountersChanged", sheet.name, {"counters": {EFFECT_PREFIX + n: None for n in gone}}))
+        return effects
+
+    def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
+        """Nothing happens at the start of a P&P turn: effects tick at its end."""
+        return []
+
+    def end_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
+        """The character's page is over: each timed special effect loses a page and ends at 0."""
+        return pnp_combat.end_of_turn(sheet)
+
+    def spend(self, sheet: Sheet, resource: str, n: int, purpose: str | None) -> list[Effect]:
+        """Spend Resolve or Adversity on a purpose in SPEND_PURPOSES (default lucky-break); overspending is refused."""
+        return pnp_resources.spend(sheet, resource, n, purpose or "lucky-break")
+
+    def gain(self, sheet: Sheet, resource: str, n: int, reason: str | None) -> list[Effect]:
+        """Earn Resolve or Adversity for a reason in GAIN_REASONS."""
+        return pnp_resources.gain(sheet, resource, n, reason or "award")
+
+    def start_of_issue(self, sheet: Sheet, *, resolve: int) -> list[Effect]:
+        """Set a hero's Resolve for the new issue."""
+        return pnp_resources.start_of_issue(sheet, resolve)
+
+    def start_of_issue_gm(self, gm: Sheet, *, heroes: int) -> list[Effect]:
+        """Set the GM's Adversity for the new issue: 1 per Hero."""
+        return pnp_resources.start_of_issue_gm(gm, heroes)
+
+    def starting_adversity(self, heroes: int) -> int:
+        """Adversity at the start of an issue: 1 per Hero."""
+        return starting_adversity(heroes)
+
+    def derived(self, sheet: Sheet) -> dict[str, Any]:
+        """Health, Edge, the defense the character rolls, active special effects (pages or 'scene')."""
+        effects = {n: ("scene" if p == SCENE else p) for n, p in effect_counters(sheet).items()}
+        out: dict[str, Any] = {"health": sheet.hp, "max_health": sheet.max_hp, "edge": edge(sheet), "effects": effects}
+        out["defeated"] = is_defeated(sheet)
+        if sheet.minion:
+            out.update(count=sheet.count, threat=sheet.trait(THREAT))
+        else:
+            key, rank, kind = best_defense(sheet)
+            out["defense"] = {"trait": key, "rank": rank, "kind": kind}
+        return out
+
+    def entered_spec(self, name: str, text: str, options: Mapping[str, Any]) -> DiceSpec:
+        """A pool of as many d6 as were entered."""
+        return pool(len([p for p in text.split(",") if p.strip()]))
+
+    def roll_spec(self, expr: str) -> DiceSpec:
+        """A bare Nd6 is a pool of successes; anything else is ordinary notation."""
+        return parse_notation(expr, pools=True)
+
+
+RULES = PnP()
+
+__all__ = [
+    "CONDITIONS", "GAIN_REASONS", "RULES", "SPEND_PURPOSES",
+    "THRESHOLDS", "PnP", "ceil_half", "health",
+]  # fmt: skip
