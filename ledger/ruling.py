@@ -266,6 +266,7 @@ class Draft:
         )
         mapper = self.store.mapper
         digest = link_hash(prev, stored, mapper.to_stored_event(link))
+        assert digest is not None, "a link this ledger just encoded is well formed"
         object.__setattr__(link, "hash", digest)
         self.campaign.last_hash = digest
         return link
