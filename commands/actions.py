@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from commands.context import AppContext, pass_app
+from commands.params import number
 from ledger.dice import parse_roll_options
 from ledger.errors import BadInput
 from commands.options import gather, rules_options
@@ -58,7 +59,7 @@ def attack(app: AppContext, attacker: str, target: str, rolls: tuple[str, ...], 
 @click.command("check")
 @click.argument("name")
 @click.argument("trait")
-@click.option("--dc", type=int, help="hnh/d20: the difficulty class.")
+@click.option("--dc", type=number("dc"), help="hnh/d20: the difficulty class.")
 @click.option("--against", nargs=2, metavar="NAME TRAIT", help="An opposed check against another character's trait.")
 @rules_options("check")
 @roll_option("check")
@@ -80,10 +81,10 @@ def check(app: AppContext, name: str, trait: str, dc: int | None, against: tuple
 
 @click.command("recover")
 @click.argument("target")
-@click.option("--hours", type=int, default=0, show_default=True, help="Hours of recovery.")
+@click.option("--hours", type=number("hours"), default=0, show_default=True, help="Hours of recovery.")
 @click.option("--restful", is_flag=True, help="hnh: restful (sleeping) doubles the rate.")
 @click.option("--treated", is_flag=True, help="hnh: a successful Treatment check (DC 5) doubles the rate.")
-@click.option("--amount", type=int, help="d20: HP the GM rules healed; pnp: Health regained.")
+@click.option("--amount", type=number("amount"), help="d20: HP the GM rules healed; pnp: Health regained.")
 @click.option("--cause", help="d20: what healed it (medical attention, a power, time).")
 @rules_options("recover")
 @roll_option("recover")
@@ -102,7 +103,7 @@ def recover(app: AppContext, target: str, hours: int, restful: bool, treated: bo
 @click.command("spend")
 @click.argument("name")
 @click.argument("resource")
-@click.argument("n", type=int, default=1)
+@click.argument("n", type=number("n"), default=1)
 @click.option("--purpose", help="pnp: extra-dice, reroll, lucky-break, recovery.")
 @pass_app
 def spend(app: AppContext, name: str, resource: str, n: int, purpose: str | None) -> None:
@@ -116,7 +117,7 @@ def spend(app: AppContext, name: str, resource: str, n: int, purpose: str | None
 @click.command("gain")
 @click.argument("name")
 @click.argument("resource")
-@click.argument("n", type=int, default=1)
+@click.argument("n", type=number("n"), default=1)
 @click.option("--reason", help="pnp: flaw, heroics, players, award.")
 @pass_app
 def gain(app: AppContext, name: str, resource: str, n: int, reason: str | None) -> None:

@@ -9,6 +9,7 @@ import click
 
 from ledger.dice import show_faces
 from commands.context import AppContext, pass_app
+from commands.params import number
 from ledger.dice import parse_roll_options
 from ledger.errors import BadInput
 
@@ -82,7 +83,7 @@ def diff_text(plan: dict[str, Any]) -> str:
 
 
 @click.command("retract")
-@click.argument("ruling", type=int)
+@click.argument("ruling", type=number("ruling"))
 @click.option("--yes", is_flag=True, help="Append without asking.")
 @click.option("--dry-run", is_flag=True, help="Show what would change; append nothing.")
 @click.option("--roll", "rolls", multiple=True, metavar="N.NAME=FACES", help="Faces for a roll re-derivation needs that was never made (e.g. 7.damage=5); otherwise the ledger rolls it and says so.")

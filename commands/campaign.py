@@ -59,12 +59,14 @@ def started_text(r: dict[str, Any]) -> str:
 @pass_app
 def session_end(app: AppContext) -> None:
     """Close the open play session; one that committed its dice reveals its secret into the log."""
-    app.wrote(app.ledger.end_session(), ended_text)
+    result = app.ledger.end_session()
+    result["head"] = app.ledger.campaign().last_hash  # the chain's head: note it; `ledger verify --expect HEAD` anchors the history
+    app.wrote(result, ended_text)
 
 
 def ended_text(r: dict[str, Any]) -> str:
     """The session's end, and what became of its dice secret."""
-    line = f"session {r['session']} ended"
+    line = f"session {r['session']} ended" + (f"\nhead: {r['head']}" if r.get("head") else "")
     if "revealed" not in r:
         return line
     if r["revealed"]:

@@ -6,6 +6,7 @@ import click
 
 from commands import render
 from commands.context import AppContext, pass_app
+from commands.params import number
 from ledger.errors import BadInput
 
 
@@ -41,7 +42,7 @@ def character() -> None:
 @click.argument("name")
 @click.option("--trait", "traits", multiple=True, metavar="KEY=VALUE", help="A trait (repeatable): hnh ranks, d20 scores, pnp dice.")
 @click.option("--minion", is_flag=True, help="A minion (hnh: max HP 1; pnp: a group with one Threat rank; d20 has none: refused).")
-@click.option("--count", type=int, default=1, show_default=True, help="How many minions in the group (with --minion).")
+@click.option("--count", type=number("count"), default=1, show_default=True, help="How many minions in the group (with --minion).")
 @click.option("--pc", is_flag=True, help="A player character (gets victory points / resolve).")
 @click.option(
     "--power", "powers", multiple=True, metavar="NAME:PART=VALUE,...",
@@ -83,7 +84,7 @@ def list_(app: AppContext) -> None:
 
 @character.command("show")
 @click.argument("name")
-@click.option("--at", "at", type=int, default=None, metavar="RULING", help="The sheet as it stood right after ruling RULING (undone rulings left out).")
+@click.option("--at", "at", type=number("ruling"), default=None, metavar="RULING", help="The sheet as it stood right after ruling RULING (undone rulings left out).")
 @pass_app
 def show(app: AppContext, name: str, at: int | None) -> None:
     """A character's sheet, from the read models; with --at, as it stood at an earlier ruling.

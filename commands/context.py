@@ -135,7 +135,9 @@ class AppContext:
             return
         if text is None:
             return
-        out = text(data) if callable(text) else text
+        from ledger.bounds import safe_tree
+
+        out = text(safe_tree(data)) if callable(text) else text
         if out:
             from commands.output import show
 
@@ -148,12 +150,14 @@ class AppContext:
             self.emit(result)
             return
         from commands.output import colour_on, paint, raw_events
+        from ledger.bounds import safe_tree
 
-        body = text(result) if callable(text) else text
+        shown = safe_tree(result)  # names and text as typed, made safe for a terminal
+        body = text(shown) if callable(text) else text
         first, nl, rest = f"ruling {result['ruling']}: {body}".partition("\n")
         click.echo((paint(first) if colour_on() else first) + nl + rest)
         if self.verbose and result.get("events"):
-            click.echo(raw_events(result))
+            click.echo(raw_events(shown))
 
 
 def _require_campaign(read: ReadSide) -> None:

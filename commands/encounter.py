@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from commands.context import AppContext, pass_app
+from commands.params import number
 from ledger.dice import parse_roll_options
 
 ROLLS_HELP = (
@@ -171,7 +172,7 @@ def ended(r: dict[str, Any]) -> str:
 
 
 @encounter.command("log")
-@click.argument("number", type=int, required=False)
+@click.argument("number", type=number("number"), required=False)
 @pass_app
 def log(app: AppContext, number: int | None) -> None:
     """Turn by turn: who acted, rolls with faces, outcomes and conditions (undone rulings left out).

@@ -40,6 +40,13 @@ def output_file(path: str | None) -> Iterator[IO[bytes]]:
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise BadInput(f"can't write {path}: it is a folder", "give -o a file name")
+    if os.path.exists(path) and not os.path.isfile(path):  # a device or a pipe (/dev/null, a FIFO): write into it, never replace it
+        try:
+            with open(path, "wb") as f:
+                yield f
+        except OSError as e:
+            raise BadInput(f"can't write {path}: {e.strerror or e}", "pick another -o path") from None
+        return
     try:
         fd, tmp = tempfile.mkstemp(prefix=".ledger-export-", dir=folder)
     except OSError as e:
@@ -95,11 +102,11 @@ def export(app: AppContext, fmt: str | None, session: str | None, output: str | 
     to_file = output not in (None, "-")
     if kind == "jsonl":
         summary = _export_jsonl(app, output, to_file)
-        counts = {"events": summary.events, "rulings": summary.rulings, "final_hash": summary.final_hash}
+        counts = {"events": summary.events, "rulings": summary.rulings, "final_hash": summary.final_hash, "head": summary.final_hash}
     else:
         counts = _export_view(app, kind, session, output, to_file)
     if to_file:
-        app.emit({"format": kind, "file": output, **counts}, f"exported {counts['rulings']} rulings, {counts['events']} events to {output}")
+        app.emit({"format": kind, "file": output, **counts}, f"exported {counts['rulings']} rulings, {counts['events']} events to {output}\nhead: {counts['head']}")
 
 
 def _export_jsonl(app: AppContext, output: str | None, to_file: bool) -> Any:
@@ -117,12 +124,13 @@ def _export_view(app: AppContext, kind: str, session: str | None, output: str | 
     from projections import history, queries, report
 
     h = history.load(app.read, queries.session_number(app.read, session))
+    h.head = app.ledger.campaign().last_hash
     render = {"csv": history.to_csv, "md": history.to_markdown, "html": report.to_html}[kind]
     with output_file(output) as out:
         with bar(app, to_file, h.events, "exporting") as step:
             text = render(h, step)
         out.write(text.encode())
-    return {"events": h.events, "rulings": len(h.rulings)}
+    return {"events": h.events, "rulings": len(h.rulings), "head": h.head}
 
 
 @click.command("import")
@@ -155,12 +163,12 @@ def import_(app: AppContext, file: str) -> None:
 def _build_views(app: AppContext, total: int) -> None:
     from ledger.target import parse_target
     from projections.db import ReadSide
-    from projections.views import catch_up
+    from projections.views import rebuild
 
     read = ReadSide(parse_target(app.db))
-    try:
+    try:  # rebuild, not catch up: a database that kept view tables from an earlier ledger must not collide with them
         with bar(app, True, total, "views    ") as step:
-            catch_up(read, lambda done, n: step(n))
+            rebuild(read, lambda done, n: step(n))
     finally:
         read.close()
 

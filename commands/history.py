@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from commands.context import AppContext, pass_app
+from commands.params import number
 
 
 SESSION_HELP = "Only play session N; `current` for the open one."
@@ -27,8 +28,8 @@ def log(app: AppContext, session: str | None, character_name: str | None, everyt
     """
     from projections import queries
 
-    number = queries.session_number(app.read, session)
-    rows = queries.events(app.read, session=number, character_name=character_name, everything=everything)
+    which = queries.session_number(app.read, session)
+    rows = queries.events(app.read, session=which, character_name=character_name, everything=everything)
     if tail is not None:
         keep = set(sorted({r["ruling"] for r in rows})[-tail:])
         rows = [r for r in rows if r["ruling"] in keep]
@@ -161,102 +162,142 @@ def restored(lead: str, r: dict[str, Any]) -> str:
 
 
 @click.command("verify")
+@click.option("--expect", default=None, metavar="HASH", help="Fail unless the chain still holds the ruling with this hash (a head noted earlier).")
 @click.option("--dice", is_flag=True, help="Also recompute every ledger-rolled die of sessions that committed their dice and revealed the secret.")
 @click.option("--file", "path", metavar="EXPORT.jsonl", help="Check an export file instead of the ledger (anyone with the file can).")
 @pass_app
-def verify(app: AppContext, dice: bool, path: str | None) -> None:
-    """Recompute the hash chain and every aggregate's version sequence; exit 1 on any problem.
+def verify(app: AppContext, expect: str | None, dice: bool, path: str | None) -> None:
+    """Check everything the ledger later trusts; exit 1 on any problem, and print the head hash.
 
-    --dice also recomputes the committed dice (session start --commit-dice) from each revealed secret.
+    The hash chain (every stored byte of every ruling), each aggregate's version sequence, SQLite's own
+    integrity check, every snapshot against a fresh fold of its events, and the read models against a fresh
+    fold of the log (`ledger rebuild` repairs those). Note the head hash: `verify --expect HASH` later fails
+    if that ruling is no longer in the chain. --dice also recomputes the committed dice (session start
+    --commit-dice) from each revealed secret.
+
     Example: ledger verify --dice && echo intact; ledger verify --dice --file session.jsonl
     """
-    from ledger.errors import NotInitialised
-    from ledger.verify import verify as run
+    from ledger.checkup import verify_store
+    from ledger.errors import BadInput, NotInitialised
+    from ledger.verify import Problem
 
+    if expect is not None and not (len(expect.strip()) == 64 and all(c in "0123456789abcdef" for c in expect.strip().lower())):
+        raise BadInput("--expect takes a ruling hash: 64 hex digits", "the head hash `ledger verify` prints")
+    wanted = expect.strip().lower() if expect else None
     if path is not None:
-        _verify_file(app, path, dice)
+        _verify_file(app, path, dice, wanted)
         return
     led = app.ledger
     if led.target.kind == "sqlite" and not os.path.exists(led.target.path):
         raise NotInitialised(f"no campaign in {led.target.describe()}", "start one: ledger init --system hnh")
     if not led.store.recorder.max_notification_id():  # nothing decoded here: a damaged log is still walked
         raise NotInitialised(f"no campaign in {led.target.describe()}", "start one: ledger init --system hnh")
-    problems, counts = run(led.store.recorder)
-    problems += _view_problems(app, counts["events"])
+    report = verify_store(led.store, wanted)
+    problems = report.problems + _view_problems(app)
+    counts = {**report.walk.counts(), "snapshots": report.snapshots}
     if dice:
         from commands.dice_verify import dice_problems
         from ledger.verify import notifications
 
-        found, dice_counts = dice_problems(notifications(led.store.recorder))
+        try:
+            found, dice_counts = dice_problems(notifications(led.store.recorder))
+        except Exception as e:  # noqa: BLE001 - a log too damaged to read the dice from is reported, never a traceback
+            found, dice_counts = [Problem(0, None, f"the dice can't be checked: the log can't be read ({type(e).__name__})")], {}
         problems += found
         counts.update(dice_counts)
-    _report(app, problems, counts)
+    _report(app, problems, counts, report.head)
 
 
-def _verify_file(app: AppContext, path: str, dice: bool) -> None:
+def _verify_file(app: AppContext, path: str, dice: bool, expect: str | None) -> None:
     """verify on an export file: the chain walk (and the dice), no database needed."""
     from commands.dice_verify import dice_problems, read_file
-    from ledger.verify import walk_events
+    from ledger.verify import Problem, walk_events
 
     lines = read_file(path)
-    walk = walk_events(lines)
+    walk = walk_events(lines, expect)
     problems, counts = walk.problems, walk.counts()
+    if expect is not None and not walk.expected_found:
+        problems.append(Problem(0, None, f"the expected ruling hash {expect[:16]}... is not in the file's chain"))
     if dice:
         found, dice_counts = dice_problems(lines)
         problems += found
         counts.update(dice_counts)
-    _report(app, problems, counts)
+    _report(app, problems, counts, walk.last_hash)
 
 
-def _report(app: AppContext, problems: list[Any], counts: dict[str, int]) -> None:
-    """verify's output: one line per problem and a summary (or one JSON document); exit 1 on any problem."""
+def _report(app: AppContext, problems: list[Any], counts: dict[str, int], head: str) -> None:
+    """verify's output: one line per problem, a summary and the head hash (or one JSON document); exit 1 on any problem."""
     if app.as_json:
-        app.emit({"ok": not problems, "problems": [p.__dict__ for p in problems], **counts})
+        app.emit({"ok": not problems, "problems": [p.__dict__ for p in problems], **counts, "head": head})
     else:
         for p in problems:
             click.echo(p.line())
         summary = f"{counts['rulings']} rulings, {counts['events']} events, {counts['aggregates']} aggregates"
+        if "snapshots" in counts:
+            summary += f", {counts['snapshots']} snapshots"
         if "dice_checked" in counts:
             from commands.dice_verify import dice_summary
 
             summary += f"; {dice_summary(counts)}"
         click.echo(f"ok: {summary}" if not problems else f"{len(problems)} problem(s) in {summary}")
+        click.echo(f"head: {head}")
     if problems:
         raise SystemExit(1)
 
 
-def _view_problems(app: AppContext, events: int) -> list[Any]:
-    """The read side must not have seen more of the log than the log holds (a truncated log)."""
-    from ledger.errors import StoreError
+def _view_problems(app: AppContext) -> list[Any]:
+    """The read models against a fresh fold of the log (a truncated log, an edited row, a dropped table)."""
+    from ledger.errors import LedgerError
     from ledger.verify import Problem
-    from projections.views import position
+    from projections.check import differences
 
+    found = []
     try:
         read = app.read
-    except StoreError as e:  # the views can't fold a damaged log: the walk above has said where
-        return [Problem(0, None, f"the read models can't catch up: {e.message}")]
-    with read.engine.connect() as conn:
-        pos = position(conn)
-        top = read.max_seq(conn)
-    if pos > top:
-        return [Problem(pos, None, f"the views have seen event {pos} but the log ends at {top}: events were removed")]
-    return []
+    except LedgerError as e:  # the views can't fold a damaged log: the walk above has said where
+        found.append(Problem(0, None, f"the read models can't catch up: {e.message}"))
+        read = _raw_read(app)
+    try:
+        return found + [Problem(0, None, line) for line in differences(read)]
+    except Exception as e:  # noqa: BLE001 - a log too damaged to fold is reported by the walk; say so here too
+        return found + [Problem(0, None, f"the read models can't be compared with the log ({type(e).__name__}); run: ledger rebuild")]
+    finally:
+        if read is not app._read:
+            read.close()
+
+
+def _raw_read(app: AppContext) -> Any:
+    """The read side as it stands, without catching up first (rebuild and verify must work when catching up can't)."""
+    from ledger.target import parse_target
+    from projections.db import ReadSide
+
+    return ReadSide(parse_target(app.db))
 
 
 @click.command("rebuild")
 @pass_app
 def rebuild(app: AppContext) -> None:
     """Rebuild every read model from the event log (with a progress bar)."""
+    from commands.context import _require_campaign
+    from ledger.errors import NotInitialised
+    from ledger.target import parse_target
     from projections.views import rebuild as run
 
-    read = app.read
-    with read.engine.connect() as conn:
-        total = read.max_seq(conn)
-    if app.as_json or not sys.stderr.isatty():  # the bar is for a person at a terminal; pipes get the result only
-        n = run(read)
-    else:
-        with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
-            n = run(read, lambda done, step: bar.update(step))
+    target = parse_target(app.db)
+    if target.kind == "sqlite" and not os.path.exists(target.path):
+        raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh")
+    read = _raw_read(app)
+    try:
+        _require_campaign(read)
+        with read.engine.connect() as conn:
+            total = read.max_seq(conn)
+        if app.as_json or not sys.stderr.isatty():  # the bar is for a person at a terminal; pipes get the result only
+            n = run(read)
+        else:
+            with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
+                n = run(read, lambda done, step: bar.update(step))
+    finally:
+        read.close()
     app.emit({"events": n}, f"rebuilt the views from {n} events")
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from commands.context import AppContext
+from commands.params import number
 from ledger.errors import LedgerError
 
 EPILOG = """\b
@@ -68,6 +69,10 @@ class LedgerGroup(click.Group):
         _as_json = "--json" in words[: words.index("--") if "--" in words else len(words)]
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        words = sys.argv[1:] if args is None else list(args)
+        if any("\udc80" <= c <= "\udcff" for w in words if isinstance(w, str) for c in w):
+            report("an argument is not valid UTF-8 text", "type names and paths in UTF-8")  # bytes the OS could not decode
+            sys.exit(2)
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except LedgerError as e:
@@ -87,6 +92,13 @@ class LedgerGroup(click.Group):
         except click.Abort:
             report("aborted")
             sys.exit(1)
+        except Exception as e:
+            if not database_failure(e):
+                raise  # a bug: its traceback is wanted
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            report(f"the ledger's database failed: {first[:200]}", "run: ledger verify (and restore a copy if it is damaged)")
+            sys.exit(2)
+        warn_snapshots()
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
@@ -103,21 +115,46 @@ def hoist(args: list[str]) -> list[str]:
     return [*dict.fromkeys(flags), *rest]
 
 
+def database_failure(e: BaseException) -> bool:
+    """Whether an exception is the database's own failure (a damaged file, a lost server), not a bug in the ledger."""
+    import sqlite3
+
+    names = {c.__module__.split(".")[0] + "." + c.__name__ for c in type(e).__mro__}
+    return isinstance(e, sqlite3.DatabaseError) or bool(
+        names & {"eventsourcing.PersistenceError", "sqlalchemy.DBAPIError", "psycopg.Error", "psycopg.OperationalError"}
+    )
+
+
 def report(message: str, hint: str | None = None) -> None:
-    """The one way a refusal is shown: 'error: …' and optionally 'hint: …' on stderr (one JSON object under --json)."""
+    """The one way a refusal is shown: 'error: …' and optionally 'hint: …' on stderr, made safe for a terminal.
+
+    Under --json it is one JSON object on stderr instead: {"error": ..., "hint": ...}.
+    """
+    from ledger.bounds import safe
+
     if _as_json:
         import orjson
 
-        click.echo(orjson.dumps({"error": message, "hint": hint}).decode(), err=True)
+        click.echo(orjson.dumps({"error": safe(message), "hint": safe(hint) if hint else None}).decode(), err=True)
         return
-    click.echo(f"error: {message}", err=True)
+    click.echo(f"error: {safe(message)}", err=True)
     if hint:
-        click.echo(f"hint: {hint}", err=True)
+        click.echo(f"hint: {safe(hint)}", err=True)
+
+
+def warn_snapshots() -> None:
+    """Say once that a snapshot was ignored because it does not match the chain link that took it."""
+    found = sys.modules["ledger.snapshots"].REPORTS if "ledger.snapshots" in sys.modules else []
+    for line in found:
+        click.echo(f"warning: {line}: ignored, folded from the events instead", err=True)
+    if found:
+        click.echo("hint: run: ledger verify", err=True)
+        found.clear()
 
 
 @click.group(cls=LedgerGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", envvar="LEDGER_DB", default=None, metavar="TARGET", help="SQLite file or database URL [env LEDGER_DB; default campaign.ledger].")
-@click.option("--seed", envvar="LEDGER_SEED", type=int, default=None, help="Make the ledger's own dice reproducible [env LEDGER_SEED].")
+@click.option("--seed", envvar="LEDGER_SEED", type=number("seed"), default=None, help="Make the ledger's own dice reproducible [env LEDGER_SEED].")
 @click.option("--as", "actor", envvar="LEDGER_ACTOR", default=None, metavar="NAME", help="Who is recording [env LEDGER_ACTOR; default the OS user].")
 @click.option("--json", "as_json", is_flag=True, help="Machine output: one JSON document on stdout (also after the command).")
 @click.option("-v", "--verbose", is_flag=True, help="After a ruling's sentence and dice, every raw event (also after the command).")
@@ -129,6 +166,10 @@ def cli(ctx: click.Context, db: str | None, seed: int | None, actor: str | None,
     Every command that changes anything appends one ruling: its intent, every die, who, when, and the
     events it produced. Undo, redo and `verify` work on that record; nothing is ever edited.
     """
+    if actor is not None:
+        from ledger.bounds import check_actor
+
+        actor = check_actor(actor)
     ctx.obj = AppContext(db=db, seed=seed, actor=actor, as_json=as_json, verbose=verbose)
     ctx.call_on_close(ctx.obj.close)
 

@@ -9,6 +9,7 @@ import click
 
 from commands.context import AppContext, pass_app
 from commands.options import gather, rules_options
+from commands.params import number
 from ledger.describe import dice_line
 from ledger.dice import parse_roll_options
 
@@ -37,8 +38,8 @@ def roll(app: AppContext, expr: str, for_name: str | None, rolls: tuple[str, ...
 
 @click.command("damage")
 @click.argument("target")
-@click.option("--amount", type=int, default=None, help="Direct HP (or Health) loss, no resistance roll.")
-@click.option("--rank", type=int, default=None, help="hnh: a Damage effect of this rank, resisted by Toughness (rolls power, toughness).")
+@click.option("--amount", type=number("amount"), default=None, help="Direct HP (or Health) loss, no resistance roll.")
+@click.option("--rank", type=number("rank"), default=None, help="hnh: a Damage effect of this rank, resisted by Toughness (rolls power, toughness).")
 @click.option("--subdual", is_flag=True, help="d20: subdual damage, tracked apart from HP.")
 @rules_options("damage")
 @roll_option("power, toughness (with --rank)")

@@ -45,6 +45,10 @@ class Session:
         import shlex
 
         self.lines += 1
+        if any("\udc80" <= c <= "\udcff" for c in line):
+            click.echo(f"error: line {number} is not UTF-8 text", err=True)
+            click.echo("hint: save the script as UTF-8", err=True)
+            return self._failed(number)
         try:
             words = shlex.split(line, comments=True)
         except ValueError as e:
@@ -232,9 +236,25 @@ def _matching(names: Iterable[str], text: str) -> list[str]:
     return [shlex.quote(n) if " " in n else n for n in names if n.casefold().startswith(bare)]
 
 
+MAX_LINE = 2**20  # bytes in one script line: a stream of zeros or one endless line never fills memory
+
+
 def _script_lines(stream: TextIO) -> Iterator[tuple[int, str]]:
-    for number, line in enumerate(stream, 1):
-        yield number, line.rstrip("\n")
+    """Numbered lines of a script; bytes that are not UTF-8 are kept as surrogates, for `Session.run` to refuse."""
+    raw = getattr(stream, "buffer", None)
+    if raw is None:
+        for number, line in enumerate(stream, 1):
+            yield number, line.rstrip("\n")
+        return
+    number = 0
+    while True:
+        chunk = raw.readline(MAX_LINE + 1)
+        if not chunk:
+            return
+        number += 1
+        if len(chunk) > MAX_LINE:
+            raise BadInput(f"line {number} of the script is longer than {MAX_LINE} bytes", "one command a line")
+        yield number, chunk.decode("utf-8", "surrogateescape").rstrip("\n")
 
 
 def _interactive(session: Session) -> None:

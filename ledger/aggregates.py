@@ -131,12 +131,18 @@ class Campaign(Aggregate):
             aggregate.domain = self.domain
 
     class RulingChained(Event):
-        """Bookkeeping: ruling `number` was recorded with this hash after `prev_hash`."""
+        """Bookkeeping: ruling `number` was recorded with this hash after `prev_hash`.
+
+        `scheme` (absent in the first release's links: scheme 1) says what the hash covers (ledger/ruling.py);
+        `snapshots` records the digest of each snapshot the ruling took (ledger/snapshots.py).
+        """
 
         number: int
         kind: str
         prev_hash: str
         hash: str
+        scheme: int
+        snapshots: dict[str, Any]
 
         def apply(self, aggregate: Any) -> None:
             """Advance the chain; a new play ruling ends the redo stack."""

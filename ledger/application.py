@@ -24,6 +24,7 @@ from ledger.aggregates import (
     ruling_id,
 )
 from ledger import undo
+from ledger.bounds import check_intent, check_name, whole
 from ledger.deciders import core, encounter, play
 from ledger.deciders.table import decider_of
 from ledger.dice import DiceBox
@@ -37,7 +38,6 @@ from ledger.sheet import Sheet
 from ledger.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target
 
 MAX_RETRIES = 200
-_NAME = re.compile(r"^[^\s\-=,#][^=,#]{0,59}$")
 _TRAIT_KEY = re.compile(r"^[a-z][a-z0-9\-]*$")
 
 Decide = Callable[[Draft], dict[str, Any]]
@@ -147,17 +147,11 @@ class Ledger:
         )
 
     def _commit(self, draft: Draft) -> None:
-        """Write the ruling's events in one transaction, then snapshot what crossed an interval."""
-        from eventsourcing.domain import Snapshot
+        """Write the ruling's events, snapshots and chain link in one transaction (ledger/ruling.py `commit`)."""
+        from ledger.ruling import commit
 
-        from ledger.store import SNAPSHOT_INTERVAL
-
-        events = draft.finish()
-        mapper = self.store.mapper
-        stored = [mapper.to_stored_event(e) for e in events]
-        stored.append(mapper.to_stored_event(draft.chain(stored)))
         try:
-            self.store.recorder.insert_events(stored)
+            commit(self.store, draft)
         except LedgerError:
             raise
         except Exception as e:
@@ -166,11 +160,6 @@ class Ledger:
             if "locked" in str(e):
                 raise StoreError("the ledger database is locked by another program", "try again in a moment") from None
             raise
-        crossed = {e.originator_id for e in events if e.originator_version % SNAPSHOT_INTERVAL == 0}
-        aggregates = [draft.campaign, draft.ruling, *draft.characters.values(), *draft.extra_aggregates]
-        snaps = [Snapshot.take(a) for a in aggregates if a is not None and a.id in crossed]
-        if snaps and self.store.snapshots is not None:
-            self.store.snapshots.put(snaps)
 
     def record(self, command: str, decider: Decider, intent: dict[str, Any], *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """Record one ruling of `command`, decided by `decider` from `intent`."""
@@ -184,6 +173,7 @@ class Ledger:
     def init(self, system: str, name: str | None = None, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Create the campaign (ruling 1), with the system's campaign settings (its `init` options, typed)."""
         typed = get_rules(system).parse_options("init", settings or {})  # an unknown system is bad input
+        check_intent({"system": system, "name": name})  # refused before the database file is created
         from eventsourcing.application import AggregateNotFoundError
 
         try:
@@ -241,11 +231,8 @@ class Ledger:
         power_parts: Mapping[str, Mapping[str, str]] | None = None,
     ) -> dict[str, Any]:
         """Add a character with validated traits (and powers' parts, typed by the campaign's rules)."""
-        name = name.strip()
-        if not _NAME.match(name):
-            raise BadInput(f"'{name}' can't be a character name", "1-60 characters, not starting with '-', no '=', ',' or '#'")
-        if count < 1:
-            raise BadInput(f"--count must be at least 1, got {count}")
+        name = check_name(name)
+        count = whole("count", count)
         if count > 1 and not minion:
             raise BadInput("--count is for minion groups", "add --minion")
         intent: dict[str, Any] = {"name": name, "traits": dict(traits), "minion": minion, "count": count, "pc": pc}

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from ledger.bounds import BOUNDS, clip
 from ledger.errors import BadInput, StoreError
 
 Kind = Literal["fudge", "d20", "pool", "sum"]
@@ -81,17 +82,22 @@ def parse_notation(expr: str, *, pools: bool = False) -> DiceSpec:
     """Parse NdM+K, NdF+K or 'Nd6 pool'; with pools=True a bare Nd6 is a P&P pool."""
     m = _NOTATION.match(expr)
     if not m:
-        raise BadInput(f"'{expr}' is not dice notation", "write it like 3dF, 1d20+3, 2d6+1 or 5d6 pool")
-    count = int(m["count"] or 1)
+        raise BadInput(f"'{clip(expr)}' is not dice notation", "write it like 3dF, 1d20+3, 2d6+1 or 5d6 pool")
+    sign = -1 if m["sign"] == "-" else 1
+
+    def number(name: str, digits: str, what: str) -> int:
+        lo, hi = BOUNDS[name]
+        value = int(digits) * (sign if name == "modifier" else 1) if len(digits) <= 12 else None
+        if value is None or not lo <= value <= hi:
+            raise BadInput(f"'{clip(expr)}': {what} runs from {lo} to {hi}")
+        return value
+
+    count = number("dice", m["count"] or "1", "the number of dice")
     sides_s = m["sides"]
-    mod = int(m["mod"] or 0) * (-1 if m["sign"] == "-" else 1)
-    if count < 1 or count > 100:
-        raise BadInput(f"'{expr}': between 1 and 100 dice, please")
+    mod = number("modifier", m["mod"] or "0", "the modifier")
     if sides_s in ("f", "F"):
         return DiceSpec("fudge", count, 3, mod)
-    sides = int(sides_s)
-    if sides < 2 or sides > 1000:
-        raise BadInput(f"'{expr}': a die needs between 2 and 1000 sides")
+    sides = number("sides", sides_s, "the number of sides")
     if m["pool"] or (pools and sides == 6 and not m["sign"]):
         if sides != 6 or m["sign"]:
             raise BadInput(f"'{expr}': a pool is plain d6, with no modifier")

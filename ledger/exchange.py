@@ -22,6 +22,7 @@ from eventsourcing.persistence import StoredEvent
 from ledger.errors import BadInput, Conflict, NotInitialised
 from ledger.verify import CHAIN_TOPIC, walk_events
 
+MAX_LINE = 64 * 2**20  # bytes in one line of an export: far above any event the ledger writes
 FORMAT = "ledger-export"
 VERSION = 1
 _RECORDED = "ledger.aggregates:Ruling.RulingRecorded"
@@ -160,7 +161,7 @@ def read_export(path: str, step: Step | None = None) -> Checked:
     except OSError as e:
         raise BadInput(f"can't read {path}: {e.strerror or e}", "give the path of a file written by: ledger export --format jsonl") from None
     with f:
-        header = _header(path, f.readline())
+        header = _header(path, _bounded_line(path, f, 1))
         lines = _parse(path, f, header, step)
     _check_counts(path, header, lines)
     _check_topics(path, lines)
@@ -198,7 +199,10 @@ def _parse(path: str, f: IO[bytes], header: dict[str, Any], step: Step | None) -
     ids: dict[str, UUID] = {}
     loads, dumps, append = orjson.loads, orjson.dumps, lines.append
     number, done = 1, 0
-    for raw in f:
+    while True:
+        raw = _bounded_line(path, f, number + 1)
+        if not raw:
+            break
         number += 1
         done += len(raw)
         if step and number % 1000 == 0:
@@ -227,6 +231,17 @@ def _parse(path: str, f: IO[bytes], header: dict[str, Any], step: Step | None) -
     if step and done:
         step(done)
     return lines
+
+
+def _bounded_line(path: str, f: IO[bytes], number: int) -> bytes:
+    """The next line, refusing one longer than MAX_LINE (a file of zeros or one endless line never fills memory)."""
+    try:
+        raw = f.readline(MAX_LINE + 1)
+    except OSError as e:
+        raise BadInput(f"can't read {path}: {e.strerror or e}") from None
+    if len(raw) > MAX_LINE:
+        raise BadInput(f"{path}: line {number} is longer than {MAX_LINE // 2**20} MB: not a ledger export", "give a file written by: ledger export --format jsonl")
+    return raw
 
 
 def _event(path: str, number: int, row: Any, ids: dict[str, UUID]) -> Line:
@@ -271,12 +286,18 @@ def _check_counts(path: str, header: dict[str, Any], lines: list[Line]) -> None:
 
 
 def _check_topics(path: str, lines: list[Line]) -> None:
+    """Only the ledger's own event types: a topic is never resolved by importing a module the file names."""
     from eventsourcing.utils import resolve_topic
+
+    from ledger.bounds import safe
+    from ledger.store import own_topic
 
     first: dict[str, int] = {}
     for n in lines:
         first.setdefault(n.topic, n.id)
     for topic, number in first.items():
+        if not own_topic(topic) or "Snapshot" in topic:
+            raise BadInput(f"{path}: line {number} has an event type that is not the ledger's own: '{safe(topic)[:80]}'", "give a file written by: ledger export --format jsonl")
         try:
             resolve_topic(topic)
         except Exception:  # TopicError, or a module that fails to import
@@ -317,25 +338,40 @@ def write_import(store: Any, checked: Checked, where: str, step: Step | None = N
 
 
 def snapshot(store: Any, events: list[Any]) -> None:
-    """Snapshot every aggregate at its last interval, as the ledger's own writes would have (folded from memory)."""
-    from eventsourcing.domain import Snapshot
+    """Take again, for every aggregate, the latest snapshot a chain link of the file vouches for (ledger/snapshots.py).
 
-    from ledger.store import SNAPSHOT_INTERVAL
+    Each is folded from the imported events and kept only if its digest is the one the link recorded; links of
+    the first release record none, and their aggregates are then folded from events until the next snapshot.
+    """
+    from ledger import snapshots as snaps
 
     if store.snapshots is None:
         return
-    last: dict[Any, int] = {}
+    latest: dict[UUID, tuple[int, int, str]] = {}
     for e in events:
-        last[e.originator_id] = e.originator_version
-    upto = {oid: v - v % SNAPSHOT_INTERVAL for oid, v in last.items() if v >= SNAPSHOT_INTERVAL}
-    history: dict[Any, list[Any]] = {oid: [] for oid in upto}
+        if e.topic != CHAIN_TOPIC:
+            continue
+        recorded = _loads_or_none(e.state)
+        for hex_id, rec in ((recorded or {}).get("snapshots") or {}).items() if isinstance(recorded, dict) else ():
+            if isinstance(rec, list) and len(rec) == 2 and type(rec[0]) is int:
+                latest[UUID(hex=hex_id)] = (rec[0], e.originator_version, str(rec[1]))
+    if not latest:
+        return
+    history: dict[UUID, list[Any]] = {oid: [] for oid in latest}
     for e in events:
-        if e.originator_id in upto and e.originator_version <= upto[e.originator_id]:
+        if e.originator_id in history and e.originator_version <= latest[e.originator_id][0]:
             history[e.originator_id].append(e)
-    to_event = store.mapper.to_domain_event
-    snaps = [Snapshot.take(_fold(None, map(to_event, evs))) for evs in history.values()]
-    if snaps:
-        store.snapshots.put(snaps)
+    to_event, transcoder = store.mapper.to_domain_event, store.mapper.transcoder
+    taken = []
+    for oid, evs in history.items():
+        version, link, digest = latest[oid]
+        if not evs or evs[-1].originator_version != version:
+            continue
+        snap = snaps.take(_fold(None, map(to_event, evs)), link)
+        if snaps.digest(transcoder, snap) == digest:
+            taken.append(snap)
+    if taken:
+        store.snapshots.put(taken)
 
 
 def _fold(aggregate: Any, domain_events: Any) -> Any:

@@ -95,6 +95,11 @@ class ReplayDice:
         """Replay keeps no unused rolls of its own."""
         return []
 
+    @property
+    def entered(self) -> dict[str, str]:
+        """The recorded rolls' names, as a live box's entered rolls (initiative rolls are named after participants)."""
+        return dict.fromkeys(self.recorded, "")
+
 
 def current_fields(aggregate: Any) -> dict[str, Any]:
     """An aggregate's restorable state, in the shape its restoration event carries."""

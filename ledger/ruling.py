@@ -33,8 +33,13 @@ if TYPE_CHECKING:
 GENESIS = "0" * 64
 
 
+SCHEME = 2  # the chain link's hashing scheme (docs/verify.md): 1 = the first release's, 2 = every stored byte
+PLACEHOLDER = "?" * 64  # the link's own `hash` while its bytes are hashed
+_HASH_KEY = b'"hash":"'
+
+
 def chain_hash(prev_hash: str, stored: Iterable[StoredEvent]) -> str:
-    """sha256 over the previous hash and the exact stored bytes of a ruling's events, in order."""
+    """Scheme 1 (the first release): sha256 over the previous hash and each event's topic, id, version and state."""
     h = hashlib.sha256(prev_hash.encode())
     for s in stored:
         oid = s.originator_id.hex if hasattr(s.originator_id, "hex") else str(s.originator_id)
@@ -42,6 +47,44 @@ def chain_hash(prev_hash: str, stored: Iterable[StoredEvent]) -> str:
         state = s.state
         h.update(state if isinstance(state, (bytes, bytearray, memoryview)) else str(state).encode())
     return h.hexdigest()
+
+
+def _part(h: Any, topic: str, oid: Any, version: int, state: Any) -> None:
+    oid = oid.hex if hasattr(oid, "hex") else str(oid)
+    data = bytes(state) if isinstance(state, (bytes, bytearray, memoryview)) else str(state).encode()
+    h.update(f"\n{len(topic)}:{topic}\n{oid}\n{version}\n{len(data)}:".encode())
+    h.update(data)
+
+
+def _with_link(h: Any, link_state: bytes) -> str:
+    h.update(b"\nlink:")
+    h.update(link_state)
+    return str(h.hexdigest())
+
+
+def unhashed_link(state: bytes) -> bytes | None:
+    """A scheme-2 link's stored bytes with its hash value replaced by PLACEHOLDER; None if it has not exactly one."""
+    state = bytes(state)
+    at = state.find(_HASH_KEY)
+    if at < 0 or state.find(_HASH_KEY, at + 1) >= 0:
+        return None
+    start = at + len(_HASH_KEY)
+    if state[start + 64 : start + 65] != b'"':
+        return None
+    return state[:start] + PLACEHOLDER.encode() + state[start + 64 :]
+
+
+def link_hash(prev_hash: str, stored: Iterable[Any], link: Any) -> str | None:
+    """Scheme 2's hash of a ruling whose link is the stored event `link` (None if the link's bytes are malformed)."""
+    body = unhashed_link(link.state)
+    if body is None:
+        return None
+    h = hashlib.sha256(b"ledger-chain/2\n" + prev_hash.encode())
+    for s in stored:
+        _part(h, s.topic, s.originator_id, s.originator_version, s.state)
+    oid = link.originator_id
+    _part(h, link.topic, oid, link.originator_version, b"")
+    return _with_link(h, body)
 
 
 class Draft:
@@ -91,6 +134,7 @@ class Draft:
             targets=[],  # a field every stored RulingRecorded has; nothing sets it
         )
         self._take(self.ruling)
+        self.intent = intent
         self.actor = actor
         self.at = at
 
@@ -214,17 +258,76 @@ class Draft:
         self.trigger(self.ruling, Ruling.Touched, ids=list(self.touched), first=first)
         return self.events
 
-    def chain(self, stored: list[StoredEvent]) -> Any:
-        """The campaign's RulingChained event, carrying the hash over this ruling's stored events."""
+    def chain(self, stored: list[StoredEvent], snapshots: dict[str, list[Any]] | None = None) -> Any:
+        """The campaign's RulingChained event (scheme 2): its hash covers this ruling's stored events and the link itself."""
         prev = self.campaign.last_hash or GENESIS
-        return self.trigger(
+        link = self.trigger(
             self.campaign,
             Campaign.RulingChained,
             number=self.number,
             kind=self.kind,
             prev_hash=prev,
-            hash=chain_hash(prev, stored),
+            hash=PLACEHOLDER,
+            scheme=SCHEME,
+            snapshots=snapshots or {},
         )
+        mapper = self.store.mapper
+        digest = link_hash(prev, stored, mapper.to_stored_event(link))
+        assert digest is not None, "a link this ledger just encoded is well formed"
+        object.__setattr__(link, "hash", digest)
+        self.campaign.last_hash = digest
+        return link
+
+
+def commit(store: EventStore, draft: Draft) -> None:
+    """Write a ruling in one transaction: its events, the snapshots it takes and the chain link that vouches for them.
+
+    The intent, the actor and every number the events carry are checked first (ledger/bounds.py): a ruling
+    the read models could not hold is refused, never appended. An aggregate this ruling carries across a snapshot interval is
+    snapshotted before the link (the campaign at the version just before it), and the link records each
+    snapshot's digest (ledger/snapshots.py).
+    """
+    from ledger import snapshots as snaps
+    from ledger.bounds import check_actor, check_intent, check_stored
+    from ledger.store import SNAPSHOT_INTERVAL
+
+    check_intent(draft.intent)  # a new ruling only: re-deciding a recorded one (ledger/rederive.py) never comes here
+    check_actor(draft.actor)
+    events = draft.finish()
+    check_stored([vars(e) for e in events])
+    mapper = store.mapper
+    stored = [mapper.to_stored_event(e) for e in events]
+    campaign = draft.campaign
+    link_version = campaign.version + 1
+    crossed = {e.originator_id for e in events if e.originator_version % SNAPSHOT_INTERVAL == 0}
+    if link_version % SNAPSHOT_INTERVAL == 0:
+        crossed.add(campaign.id)
+    taken = []
+    if crossed and store.snapshots is not None:
+        seen: set[Any] = set()
+        for a in [campaign, draft.ruling, *draft.characters.values(), *draft.extra_aggregates]:
+            if a is not None and a.id in crossed and a.id not in seen:
+                seen.add(a.id)
+                taken.append(snaps.take(a, link_version))
+    digests = {s.originator_id.hex: [s.originator_version, snaps.digest(mapper.transcoder, s)] for s in taken}
+    stored.append(mapper.to_stored_event(draft.chain(stored, digests)))
+    from ledger.store import write_error
+
+    try:
+        store.recorder.insert_events(stored)
+    except Exception as e:
+        if type(e).__name__ == "IntegrityError":
+            raise  # another writer took this ruling number: the caller decides again
+        refused = write_error(e)
+        if refused is None:
+            raise
+        raise refused from None
+    if taken and store.snapshots is not None:
+        try:
+            store.snapshots.put(taken)
+        except Exception as e:  # the ruling is saved; a snapshot is only a shortcut (loads fold from events without it)
+            if write_error(e) is None:
+                raise
 
 
 def _uuid(hex_id: str) -> Any:

@@ -7,7 +7,9 @@ LEDGER_SQLITE_DBNAME, ...) are ignored, and there is no in-memory fallback.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
+from urllib.parse import quote
 import time
 from collections.abc import Iterable
 from datetime import datetime
@@ -16,10 +18,11 @@ from uuid import UUID
 
 import orjson
 from eventsourcing.application import Application, Repository
-from eventsourcing.persistence import JSONTranscoder, Transcoder
+from eventsourcing.persistence import JSONTranscoder, Mapper, Transcoder
 from eventsourcing.utils import Environment
 
 from ledger.aggregates import Campaign, Character, Ruling
+from ledger.bounds import safe
 from ledger.errors import StoreError
 from ledger.target import DEFAULT_TARGET, Target, parse_target
 
@@ -105,8 +108,19 @@ class FastRepository(Repository[UUID]):
     """A repository whose loads fold with `project_fast` unless told otherwise."""
 
     def get(self, aggregate_id: UUID, *, version: int | None = None, projector_func: Any = project_fast, **kwargs: Any) -> Any:
-        """Load an aggregate (snapshot + later events), folded with the fast projector."""
-        return super().get(aggregate_id, version=version, projector_func=projector_func, **kwargs)
+        """Load an aggregate (snapshot + later events), folded with the fast projector; a damaged log is one StoreError."""
+        from eventsourcing.application import AggregateNotFoundError
+        from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
+        from eventsourcing.persistence import MapperDeserialisationError
+
+        try:
+            return super().get(aggregate_id, version=version, projector_func=projector_func, **kwargs)
+        except (AggregateNotFoundError, StoreError):
+            raise
+        except (OriginatorIDError, OriginatorVersionError, MapperDeserialisationError, KeyError, TypeError, ValueError, AttributeError) as e:
+            raise StoreError(
+                f"aggregate {aggregate_id.hex[:8]} can't be loaded from the log ({type(e).__name__}): the ledger is damaged", "run: ledger verify"
+            ) from None
 
 
 class EventStore(Application[UUID]):
@@ -130,7 +144,14 @@ class EventStore(Application[UUID]):
         another writer) instead of snapshot + up to 49 events; loads hand out copies, so a refused
         ruling leaves nothing behind in the cache.
         """
-        return FastRepository(event_store=self.events, snapshot_store=self.snapshots, cache_maxsize=CACHE_SIZE, fastforward=True)
+        from ledger.snapshots import CheckedSnapshots
+
+        snapshots = CheckedSnapshots(self) if self.snapshots is not None else None
+        return FastRepository(event_store=self.events, snapshot_store=snapshots, cache_maxsize=CACHE_SIZE, fastforward=True)  # type: ignore[arg-type]
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        """eventsourcing's mapper, resolving only the ledger's own event types (a stored topic never imports a module)."""
+        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=OwnTopicsMapper)
 
     def construct_transcoder(self) -> Transcoder:
         """orjson, with eventsourcing's registered UUID/Decimal/datetime transcodings."""
@@ -139,20 +160,48 @@ class EventStore(Application[UUID]):
         return transcoder
 
 
+_OWN_TOPIC = re.compile(r"^(?:ledger(?:\.[a-z_][a-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|eventsourcing\.domain:Snapshot)$")
+
+
+def own_topic(topic: Any) -> bool:
+    """Whether a stored topic names a type of the ledger's own package (or eventsourcing's plain snapshot)."""
+    return isinstance(topic, str) and _OWN_TOPIC.match(topic) is not None
+
+
+class OwnTopicsMapper(Mapper[UUID]):
+    """A mapper that refuses a stored topic outside the ledger's own types instead of importing what it names."""
+
+    def to_domain_event(self, stored_event: Any) -> Any:
+        """Decode one stored event of a known type; StoreError for anything else."""
+        if not own_topic(stored_event.topic):
+            raise StoreError(f"the log holds an event of unknown type '{safe(str(stored_event.topic))[:80]}': the ledger is damaged", "run: ledger verify")
+        return super().to_domain_event(stored_event)
+
+
+EVENT_COLUMNS = ["originator_id", "originator_version", "topic", "state"]
+
+
 def _check_sqlite_path(path: str) -> None:
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise StoreError(f"can't create the ledger {path}: folder {folder} does not exist", "create the folder or pick another --db")
     if os.path.isdir(path):
         raise StoreError(f"{path} is a folder, not a ledger file", "give a file path with --db")
+    if not os.path.exists(path):
+        return  # created by the first command that writes (every refusal is decided before: nothing is created)
     try:
-        con = sqlite3.connect(path)
+        con = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True)
         try:
-            con.execute("PRAGMA schema_version").fetchone()
+            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            columns = [r[1] for r in con.execute("PRAGMA table_info(stored_events)")]
         finally:
             con.close()
     except sqlite3.Error as e:
         raise StoreError(f"can't open the ledger {path}: {e}", "check the path and its permissions") from None
+    if tables and not columns:
+        raise StoreError(f"{path} is a SQLite database of another application, not a ledger", "give --db a ledger file or a new file name")
+    if columns and columns != EVENT_COLUMNS:
+        raise StoreError(f"{path} has a stored_events table of another layout: not a ledger of this program", "give --db a ledger file or a new file name")
 
 
 def _construct(target: Target) -> EventStore:
@@ -224,6 +273,20 @@ class WriterLock:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+
+
+def write_error(e: BaseException) -> StoreError | None:
+    """The one line for a write the database refused for a reason outside the ledger (read-only file, full disk)."""
+    text = str(e).lower()
+    if "readonly" in text or "read-only" in text or "read only" in text:
+        return StoreError("the ledger is read-only here: nothing was appended", "reads still work; to write, make the file (and its folder) writable")
+    if "disk is full" in text or "database or disk is full" in text or "no space left" in text:
+        return StoreError("the disk is full: nothing was appended", "free some space, then run the command again")
+    if "disk i/o error" in text:
+        return StoreError("the disk failed while writing: nothing was appended", "check the disk, then run: ledger verify")
+    if "locked" in text:
+        return StoreError("the ledger database is locked by another program", "try again in a moment")
+    return None
 
 
 def now_iso() -> str:

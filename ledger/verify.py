@@ -2,18 +2,22 @@
 
 Problems are data (a small record), one line each; small check functions, each given the whole picture.
 The walk takes any iterable of stored events with a position (`id`), so an export file is checked the same
-way as the database before anything is written (`ledger import`).
+way as the database before anything is written (`ledger import`). The log is read as raw rows, so a damaged
+row is reported, never a crash. Chain link schemes (docs/verify.md): 1 hashes each event's topic, id,
+version and state; 2 also hashes the link's own bytes (its hash value aside). A scheme-1 link after a
+scheme-2 one is a downgrade and is reported.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
+from uuid import UUID
 
 import orjson
 
-from ledger.ruling import GENESIS, chain_hash
+from ledger.ruling import GENESIS, SCHEME, chain_hash, link_hash
 
 CHAIN_TOPIC = "ledger.aggregates:Campaign.RulingChained"
 PAGE = 5000
@@ -29,6 +33,8 @@ class Problem:
 
     def line(self) -> str:
         """One line for the terminal."""
+        if not self.seq:
+            return self.message
         where = f"event {self.seq}" + (f" (ruling {self.ruling})" if self.ruling else "")
         return f"{where}: {self.message}"
 
@@ -42,38 +48,68 @@ class Walk:
     rulings: int = 0
     aggregates: int = 0
     last_hash: str = GENESIS
+    expected_found: bool = False
+    versions: dict[Any, int] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         """The counts `ledger verify` reports."""
         return {"events": self.events, "rulings": self.rulings, "aggregates": self.aggregates}
 
 
-def verify(recorder: Any) -> tuple[list[Problem], dict[str, int]]:
+class Row(NamedTuple):
+    """One stored event as read raw from the database (nothing decoded yet)."""
+
+    id: int
+    originator_id: Any
+    originator_version: Any
+    topic: Any
+    state: Any
+
+
+def verify(recorder: Any, expect: str | None = None) -> tuple[list[Problem], dict[str, int]]:
     """Walk the recorded log once: chain links, hashes, ruling numbers, and contiguous aggregate versions."""
-    walk = walk_events(notifications(recorder))
+    walk = walk_events(notifications(recorder), expect)
     return walk.problems, walk.counts()
 
 
 def notifications(recorder: Any, stop: int | None = None) -> Iterator[Any]:
-    """Every stored event of a recorder in log order (up to position `stop`), a page at a time."""
-    start = 1
+    """Every stored event of a recorder in log order (up to position `stop`), a page at a time, read raw."""
+    sqlite = type(recorder).__module__.endswith("sqlite")
+    pos = "rowid" if sqlite else "notification_id"
+    mark = "?" if sqlite else "%s"
+    table = recorder.events_table_name
+    sql = f"SELECT {pos}, originator_id, originator_version, topic, state FROM {table} WHERE {pos} > {mark}"
+    sql += f" AND {pos} <= {mark}" if stop is not None else ""
+    sql += f" ORDER BY {pos} LIMIT {PAGE}"
+    start = 0
     while True:
-        page = recorder.select_notifications(start=start, limit=PAGE, stop=stop)
-        if not page:
+        rows = raw(recorder, sql, (start, stop) if stop is not None else (start,))
+        if not rows:
             return
-        start = page[-1].id + 1
-        yield from page
+        for r in rows:
+            yield Row(r[0], _oid(r[1]), r[2], r[3], r[4])
+        start = rows[-1][0]
 
 
-def walk_events(events: Iterable[Any]) -> Walk:
+def raw(recorder: Any, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Rows of a query on the recorder's own connection, as plain tuples."""
+    with recorder.datastore.transaction(commit=False) as cur:
+        cur.execute(sql, params)
+        return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in cur.fetchall()]
+
+
+def walk_events(events: Iterable[Any], expect: str | None = None) -> Walk:
     """Check stored events (`id`, `originator_id`, `originator_version`, `topic`, `state`, optionally the decoded `ruling`) in order."""
     walk = Walk()
     problems = walk.problems
-    versions: dict[Any, int] = {}
+    versions = walk.versions
     pending: list[Any] = []
-    prev_hash, expected = GENESIS, 1
+    prev_hash, expected, scheme_seen = GENESIS, 1, 1
     for n in events:
         walk.events += 1
+        if not _sound(n):
+            problems.append(Problem(n.id, None, "damaged row: its id, version, topic or state has the wrong type"))
+            continue
         last = versions.get(n.originator_id, 0)
         if n.originator_version != last + 1:
             problems.append(Problem(n.id, None, f"aggregate {_short(n.originator_id)} jumps from version {last} to {n.originator_version}"))
@@ -85,17 +121,27 @@ def walk_events(events: Iterable[Any]) -> Walk:
         link = _decode(n.state)
         number = link.get("number")
         if number != expected:
-            problems.append(Problem(n.id, number, f"ruling {number} follows ruling {expected - 1}: a ruling is missing or out of order"))
+            problems.append(Problem(n.id, _num(number), f"ruling {_num(number)} follows ruling {expected - 1}: a ruling is missing or out of order"))
         for p in pending:
             r = p.ruling if hasattr(p, "ruling") else _decode(p.state).get("ruling")
             if r != number:
-                problems.append(Problem(p.id, number, f"event of ruling {r} recorded inside ruling {number}"))
+                problems.append(Problem(p.id, _num(number), f"event of ruling {_num(r)} recorded inside ruling {_num(number)}"))
         if link.get("prev_hash") != prev_hash:
-            problems.append(Problem(n.id, number, "chain broken: previous hash does not match the ruling before"))
-        if chain_hash(link.get("prev_hash", ""), pending) != link.get("hash"):
-            problems.append(Problem(n.id, number, "hash mismatch: an event of this ruling was changed, removed or reordered"))
-        prev_hash = link.get("hash", "")
-        expected = (number or expected) + 1
+            problems.append(Problem(n.id, _num(number), "chain broken: previous hash does not match the ruling before"))
+        scheme = link.get("scheme", 1)
+        if scheme not in (1, SCHEME) or type(scheme) is not int:
+            problems.append(Problem(n.id, _num(number), f"unknown chain link scheme {str(scheme)[:20]}"))
+        elif scheme < scheme_seen:
+            problems.append(Problem(n.id, _num(number), f"chain link downgraded to scheme {scheme} after scheme {scheme_seen}"))
+        else:
+            scheme_seen = scheme
+            got = chain_hash(str(link.get("prev_hash", "")), pending) if scheme == 1 else link_hash(str(link.get("prev_hash", "")), pending, n)
+            if got != link.get("hash"):
+                problems.append(Problem(n.id, _num(number), "hash mismatch: an event of this ruling was changed, removed or reordered"))
+        prev_hash = str(link.get("hash", ""))
+        if expect and prev_hash == expect:
+            walk.expected_found = True
+        expected = (number if type(number) is int else expected) + 1
         pending = []
     for p in pending:
         problems.append(Problem(p.id, None, "event after the last chain link: a partial or forged ruling"))
@@ -104,10 +150,31 @@ def walk_events(events: Iterable[Any]) -> Walk:
     return walk
 
 
-def _decode(state: bytes) -> dict[str, Any]:
+def _sound(n: Any) -> bool:
+    return (
+        type(n.originator_version) is int and isinstance(n.topic, str) and isinstance(n.state, (bytes, bytearray, memoryview))
+        and isinstance(n.originator_id, (UUID, str))
+    )
+
+
+def _oid(value: Any) -> Any:
+    """An originator id as the recorder would give it (a UUID), or the raw value when it is not one."""
+    if isinstance(value, UUID):
+        return value
     try:
-        value = orjson.loads(state)
-    except orjson.JSONDecodeError:
+        return UUID(str(value))
+    except (ValueError, TypeError, AttributeError):
+        return value
+
+
+def _num(value: Any) -> int | None:
+    return value if type(value) is int else None
+
+
+def _decode(state: Any) -> dict[str, Any]:
+    try:
+        value = orjson.loads(bytes(state) if isinstance(state, (bytearray, memoryview)) else state)
+    except (orjson.JSONDecodeError, TypeError):
         return {}
     return value if isinstance(value, dict) else {}
 

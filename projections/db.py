@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 import orjson
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Column,
     Engine,
@@ -16,6 +17,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     create_engine,
     event,
     text,
@@ -26,53 +28,58 @@ from ledger.errors import StoreError
 from ledger.target import Target
 
 metadata = MetaData()
+# 64-bit on PostgreSQL (its INTEGER is 32-bit); SQLite's INTEGER is already 64-bit and stays the rowid alias
+Big = BigInteger().with_variant(Integer(), "sqlite")
+SCHEMA = 2  # the read models' layout: 2 = 64-bit numbers; an older layout is rebuilt (see ReadSide.ensure_tables)
+FOLDS = 2  # the version of the folds (views.py, fold.py): bump it whenever a fold changes what a view holds, and
+# every ledger's views are folded again on next use (verify compares the views with a fresh fold of today's code)
 
 tracking = Table(
     "ledger_tracking",
     metadata,
     Column("name", String(40), primary_key=True),
-    Column("position", Integer, nullable=False),
+    Column("position", Big, nullable=False),
 )
 
 sheets = Table(
     "ledger_sheets",
     metadata,
     Column("character_id", String(32), primary_key=True),
-    Column("key", String(80), nullable=False, index=True),
-    Column("name", String(80), nullable=False),
+    Column("key", Text, nullable=False, index=True),
+    Column("name", Text, nullable=False),
     Column("active", Boolean, nullable=False),
-    Column("hp", Integer, nullable=False),
-    Column("max_hp", Integer, nullable=False),
+    Column("hp", Big, nullable=False),
+    Column("max_hp", Big, nullable=False),
     Column("sheet", JSON, nullable=False),
-    Column("added", Integer, nullable=False),
-    Column("ruling", Integer, nullable=False),
+    Column("added", Big, nullable=False),
+    Column("ruling", Big, nullable=False),
 )
 
 rulings = Table(
     "ledger_rulings",
     metadata,
-    Column("number", Integer, primary_key=True),
+    Column("number", Big, primary_key=True),
     Column("aggregate_id", String(32), nullable=False, unique=True),
     Column("kind", String(16), nullable=False),
     Column("command", String(40), nullable=False),
     Column("intent", JSON, nullable=False),
-    Column("actor", String(80), nullable=False),
-    Column("session", Integer),
+    Column("actor", Text, nullable=False),
+    Column("session", Big),
     Column("at", String(40), nullable=False),
     Column("targets", JSON, nullable=False),
-    Column("retracted_by", Integer),
-    Column("retracted_actor", String(80)),
+    Column("retracted_by", Big),
+    Column("retracted_actor", Text),
     Column("retracted_at", String(40)),
 )
 
 log = Table(
     "ledger_log",
     metadata,
-    Column("seq", Integer, primary_key=True, autoincrement=False),
-    Column("ruling", Integer, nullable=False, index=True),
+    Column("seq", Big, primary_key=True, autoincrement=False),
+    Column("ruling", Big, nullable=False, index=True),
     Column("type", String(40), nullable=False),
     Column("aggregate", String(20), nullable=False),
-    Column("character", String(80), index=True),
+    Column("character", Text, index=True),
     Column("data", JSON, nullable=False),
     Column("at", String(40), nullable=False),
     Column("bookkeeping", Boolean, nullable=False),
@@ -81,27 +88,27 @@ log = Table(
 hp_timeline = Table(
     "ledger_hp",
     metadata,
-    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("seq", Big, primary_key=True, autoincrement=False),
     Column("character_id", String(32), nullable=False, index=True),
-    Column("ruling", Integer, nullable=False),
-    Column("hp", Integer, nullable=False),
-    Column("max_hp", Integer, nullable=False),
+    Column("ruling", Big, nullable=False),
+    Column("hp", Big, nullable=False),
+    Column("max_hp", Big, nullable=False),
     Column("at", String(40), nullable=False),
 )
 
 sheet_events = Table(  # which log rows changed which character's sheet (the data is the log row's)
     "ledger_sheet_events",
     metadata,
-    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("seq", Big, primary_key=True, autoincrement=False),
     Column("character_id", String(32), nullable=False, index=True),
-    Column("ruling", Integer, nullable=False),
+    Column("ruling", Big, nullable=False),
 )
 
 sessions = Table(
     "ledger_sessions",
     metadata,
-    Column("number", Integer, primary_key=True, autoincrement=False),
-    Column("title", String(200), nullable=False),
+    Column("number", Big, primary_key=True, autoincrement=False),
+    Column("title", Text, nullable=False),
     Column("started", String(40), nullable=False),
     Column("ended", String(40)),
 )
@@ -109,31 +116,31 @@ sessions = Table(
 encounters = Table(
     "ledger_encounters",
     metadata,
-    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("number", Big, primary_key=True, autoincrement=False),
     Column("system", String(8), nullable=False),
-    Column("started", Integer, nullable=False),
-    Column("ended", Integer),
+    Column("started", Big, nullable=False),
+    Column("ended", Big),
     Column("active", Boolean, nullable=False),
-    Column("round", Integer, nullable=False),
-    Column("current", String(80)),
+    Column("round", Big, nullable=False),
+    Column("current", Text),
     Column("order", JSON, nullable=False),
 )
 
 encounter_log = Table(  # which log rows belong to which encounter, round and turn (the event is the log row)
     "ledger_encounter_log",
     metadata,
-    Column("seq", Integer, primary_key=True, autoincrement=False),
-    Column("encounter", Integer, nullable=False, index=True),
-    Column("round", Integer, nullable=False),
-    Column("actor", String(80)),
+    Column("seq", Big, primary_key=True, autoincrement=False),
+    Column("encounter", Big, nullable=False, index=True),
+    Column("round", Big, nullable=False),
+    Column("actor", Text),
 )
 
 amendments = Table(  # a retraction's re-derived outcome of an earlier ruling (OutcomeAmended)
     "ledger_amendments",
     metadata,
-    Column("seq", Integer, primary_key=True, autoincrement=False),
-    Column("ruling", Integer, nullable=False, index=True),
-    Column("by", Integer, nullable=False),
+    Column("seq", Big, primary_key=True, autoincrement=False),
+    Column("ruling", Big, nullable=False, index=True),
+    Column("by", Big, nullable=False),
     Column("records", JSON, nullable=False),
 )
 
@@ -204,10 +211,28 @@ class ReadSide:
         self._ensured = False
 
     def ensure_tables(self) -> None:
-        """Create the view tables if this database has none yet (once per ReadSide)."""
+        """Create the view tables if this database has none yet, and replace an older layout (once per ReadSide).
+
+        Read models of the first release on PostgreSQL have 32-bit number columns: they are dropped and the
+        views are folded again from the log (they are only ever a fold of it).
+        """
         if not self._ensured:
+            if self.kind == "postgres":
+                self._upgrade_layout()
             metadata.create_all(self.engine, checkfirst=True)
             self._ensured = True
+
+    def _upgrade_layout(self) -> None:
+        from sqlalchemy import inspect
+
+        try:
+            columns = {c["name"]: c["type"] for c in inspect(self.engine).get_columns("ledger_sheets")}
+        except SQLAlchemyError:
+            return  # no read models yet
+        if columns and not isinstance(columns.get("hp"), BigInteger):
+            with self.engine.begin() as conn:
+                for t in reversed((tracking, *VIEW_TABLES)):
+                    t.drop(conn, checkfirst=True)
 
     def max_seq(self, conn: Any) -> int:
         """The newest event's position (0 for an empty log)."""
@@ -238,8 +263,8 @@ class ReadSide:
             if self.kind == "sqlite":  # ids are already hex text, states already bytes
                 return [RawEvent(r[0], r[1], r[2], r[3], loads(r[4])) for r in rows]
             return [RawEvent(r[0], _hex(r[1]), r[2], r[3], loads(bytes(r[4]))) for r in rows]
-        except orjson.JSONDecodeError:
-            bad = next(r[0] for r in rows if not _decodes(r[4]))
+        except (orjson.JSONDecodeError, TypeError):
+            bad = next((r[0] for r in rows if not _decodes(r[4])), rows[0][0] if rows else 0)
             raise StoreError(f"event {bad} of the log can't be read: the ledger is damaged", "run: ledger verify") from None
 
     def iter_events(self, conn: Any, after: int = 0, batch: int = 5000) -> Iterator[RawEvent]:
@@ -258,8 +283,8 @@ class ReadSide:
 
 def _decodes(state: Any) -> bool:
     try:
-        orjson.loads(bytes(state))
-    except orjson.JSONDecodeError:
+        orjson.loads(state if isinstance(state, (bytes, str)) else bytes(state))
+    except (orjson.JSONDecodeError, TypeError):
         return False
     return True
 

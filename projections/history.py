@@ -38,6 +38,7 @@ class History:
     sessions: dict[int, dict[str, Any]]
     rulings: list[dict[str, Any]]
     hp: list[dict[str, Any]] = field(default_factory=list)
+    head: str = ""  # the chain's head hash when exported (`ledger verify --expect HEAD` checks it later)
 
     @property
     def events(self) -> int:
@@ -252,6 +253,8 @@ def ruling_text(r: dict[str, Any], system: str = "") -> tuple[str, list[str]]:
 def to_markdown(h: History, step: Step | None = None) -> str:
     """A readable history to paste into a wiki: by session (with a recap), encounter and round; dice with faces."""
     out = [f"# {_md(title(h))}", "", f"*{meta(h)}*", ""]
+    if h.head:
+        out += [f"Chain head: `{h.head}` (check: `ledger verify --expect {h.head}`)", ""]
     for part in arrange(h.rulings):
         out += [f"## {_md(session_heading(h, part.number))}", ""]
         if part.recap:

@@ -331,8 +331,10 @@ def session_number(read: ReadSide, value: str | int | None) -> int | None:
     if value is None or isinstance(value, int):
         return value
     text = str(value).strip().lower()
-    if text.isdigit():
-        return int(text)
+    if text.lstrip("+-").isdigit():
+        from ledger.bounds import whole
+
+        return whole("session", text)
     if text not in ("current", "open", "now"):
         raise BadInput(f"--session takes a number or 'current', not '{value}'", "for example: --session 2 or --session current")
     with read.engine.connect() as conn:

@@ -105,7 +105,8 @@ def to_html(h: History, step: Step | None = None) -> str:
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(title(h))}</title><style>{CSS}</style></head><body>",
-        f"<header><h1>{escape(title(h))}</h1><p class=\"meta\">{escape(meta(h))}</p></header>",
+        f"<header><h1>{escape(title(h))}</h1><p class=\"meta\">{escape(meta(h))}</p>"
+        + (f'<p class="meta">Chain head: <code>{escape(h.head)}</code></p>' if h.head else "") + "</header>",
     ]
     if h.hp:
         out.append('<section id="hp"><h2>Hit points</h2><div class="charts">')

@@ -8,14 +8,17 @@ Rows go in through one executemany per table (`bulk_insert`): a rebuild is bound
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 
+from ledger.errors import StoreError
 from ledger.sheet import SHEET_EFFECTS, Sheet, apply_effect_dict
 from projections.db import (
+    FOLDS,
     VIEW_TABLES,
     RawEvent,
     ReadSide,
@@ -33,6 +36,8 @@ from projections.db import (
 from projections.fold import EncounterFold, SessionFold
 
 VIEWS = "views"
+LAYOUT = "folds"  # the tracking row holding the version of the folds that made the views
+RETRIES = 5  # tries of a batch that collides with rows already there, before giving up with one line
 BATCH = 20000  # events per transaction (whole rulings); a rebuild is a few large writes
 CHAIN = "RulingChained"
 BOOKKEEPING = frozenset({CHAIN, "Touched"})
@@ -213,12 +218,19 @@ def no_gc() -> Iterator[None]:
 
 
 def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
-    """Bring every view up to the newest event, whole rulings at a time; returns how many events were applied."""
-    from sqlalchemy.exc import IntegrityError
+    """Bring every view up to the newest event, whole rulings at a time; returns how many events were applied.
+
+    A batch that collides with rows already there is retried a few times (another process may have caught up
+    the same events first); if the tracking position does not move, the views disagree with the log and the
+    command ends with one line naming the problem and `ledger rebuild` as the fix. Never spins.
+    """
+    from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
     read.ensure_tables()
-    done, limit = 0, BATCH
+    refold_outdated(read)
+    done, limit, collisions, stuck_at = 0, BATCH, 0, -1
     while True:
+        start = -1
         try:
             with read.engine.begin() as conn:
                 start = position(conn)
@@ -232,13 +244,63 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
                 batch = Batch(conn)
                 with no_gc():
                     for e in chunk:
-                        batch.apply(e)
+                        _fold_one(batch, e)
                 batch.write(chunk[-1].seq)
-        except IntegrityError:
+        except IntegrityError as e:
+            collisions = collisions + 1 if start == stuck_at else 1
+            stuck_at = start
+            if collisions >= RETRIES:
+                raise StoreError(
+                    f"the read models can't take in the events after {start}: {_first_line(e)}", "run: ledger rebuild"
+                ) from None
+            time.sleep(0.01 * collisions)
             continue  # another process caught up the same events first: read the new position
+        except (SQLAlchemyError, OverflowError) as e:
+            if "readonly" in str(e).lower():
+                raise StoreError("the read models are behind the log and the ledger is read-only here", "open it once where it is writable, or read a writable copy") from None
+            if "full" in str(e).lower():
+                raise StoreError("the disk is full: the read models can't catch up", "free some space, then run the command again") from None
+            raise StoreError(f"the read models can't take in the events after {max(start, 0)}: {_first_line(e)}", "run: ledger rebuild") from None
         done += len(chunk)
         if progress:
             progress(done, len(chunk))
+
+
+def _fold_one(batch: Batch, e: RawEvent) -> None:
+    """Fold one event; one whose stored state lacks what its type needs is a damaged ledger, said in one line."""
+    try:
+        batch.apply(e)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as x:
+        raise StoreError(f"event {e.seq} of the log can't be read into the views ({type(x).__name__}): the ledger is damaged", "run: ledger verify") from None
+
+
+def _first_line(e: Exception) -> str:
+    text = str(getattr(e, "orig", None) or e).strip()
+    return (text.splitlines()[0] if text else type(e).__name__)[:160]
+
+
+def refold_outdated(read: ReadSide) -> None:
+    """Views folded by another version of the folds (projections/db.py FOLDS; none recorded: the first release's)
+    are emptied, to be folded again from the log: read models are only ever a fold of it, by today's code."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        with read.engine.connect() as conn:
+            row = conn.execute(select(tracking.c.position).where(tracking.c.name == LAYOUT)).first()
+        if row is not None and int(row[0]) == FOLDS:
+            return
+        with read.engine.begin() as conn:
+            _empty(conn)
+    except SQLAlchemyError:
+        return  # a read-only file keeps its views as they are (verify reports any difference)
+
+
+def _empty(conn: Any) -> None:
+    """Every view emptied, the tracking position reset, and the folds' version recorded (one transaction)."""
+    for t in reversed(VIEW_TABLES):
+        conn.execute(delete(t))
+    conn.execute(delete(tracking).where(tracking.c.name.in_([VIEWS, LAYOUT])))
+    conn.execute(insert(tracking).values(name=LAYOUT, position=FOLDS))
 
 
 def rebuild(read: ReadSide, progress: Progress | None = None) -> int:
@@ -246,9 +308,7 @@ def rebuild(read: ReadSide, progress: Progress | None = None) -> int:
     read.ensure_tables()
     indexes = [ix for t in VIEW_TABLES for ix in t.indexes]
     with read.engine.begin() as conn:
-        for t in reversed(VIEW_TABLES):
-            conn.execute(delete(t))
-        conn.execute(delete(tracking).where(tracking.c.name == VIEWS))
+        _empty(conn)
         for ix in indexes:
             ix.drop(conn, checkfirst=True)
     try:

@@ -133,3 +133,19 @@ def test_export_pipes_into_import_across_processes(played: Cli, tmp_path: Path):
     r = subprocess.run([*ledger, "--db", copy, "import", str(dump)], capture_output=True, text=True, cwd=REPO, env=env)
     assert r.returncode == 0 and r.stderr == "", r.stderr
     assert subprocess.run([*ledger, "--db", copy, "verify"], capture_output=True, cwd=REPO, env=env).returncode == 0
+
+
+def test_export_into_a_device_writes_into_it_and_never_replaces_it(tmp_path: Path) -> None:
+    """Issue 18: `export -o DEVICE` writes into the device (as a shell redirection would); the device stays a device."""
+    import stat
+
+    null = tmp_path / "null"  # a copy of /dev/null's node, so a regression replaces only this one
+    try:
+        os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except (PermissionError, OSError):
+        pytest.skip("can't make a device node here")
+    cli = Cli(str(tmp_path / "d.ledger"))
+    cli.ok("init", "--system", "hnh")
+    for fmt in ("md", "jsonl"):
+        cli.ok("export", "--format", fmt, "-o", str(null))
+        assert stat.S_ISCHR(os.stat(null).st_mode)
