@@ -146,6 +146,17 @@ def _ledger(workdir: Path, system: str) -> Cli:
     return db
 
 
+def _json_error(stderr: str) -> str:
+    """A refusal under --json (one JSON object with `error` and `hint`) as the plain `error: ...` line it stands for."""
+    import orjson
+
+    lines = stderr.strip().splitlines()
+    if not lines:
+        return ""
+    doc = orjson.loads(lines[-1]) if lines[-1].startswith("{") else {}
+    return f"error: {doc['error']}" if set(doc) == {"error", "hint"} else stderr
+
+
 def _run(led: Cli, words: list[str]) -> None:
     before = event_count(led.db)
     runner = CliRunner()
@@ -157,7 +168,8 @@ def _run(led: Cli, words: list[str]) -> None:
     allowed = (0, 1, 2) if "verify" in words else (0, 2)
     assert r.exit_code in allowed, f"{shown} -> {r.exit_code}\n{r.stderr}"
     if r.exit_code != 0:
-        assert "error: " in r.stderr or "verify" in words, f"{shown}: {r.stderr}"  # retract shows its diff first
+        said = r.stderr if "--json" not in words else _json_error(r.stderr)  # CLI.md: under --json, one JSON object
+        assert "error: " in said or "verify" in words, f"{shown}: {r.stderr}"  # retract shows its diff first
         assert event_count(led.db) == before, f"{shown}: refused, but appended"
     FIGURES["succeeded" if r.exit_code == 0 else "refused"] += 1
 
