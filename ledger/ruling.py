@@ -266,6 +266,8 @@ class Draft:
         )
         mapper = self.store.mapper
         digest = link_hash(prev, stored, mapper.to_stored_event(link))
+        if digest is None:  # the link's own bytes always hold exactly one hash field: this is a bug if it happens
+            raise AssertionError("the chain link's stored bytes have no single hash field")
         object.__setattr__(link, "hash", digest)
         self.campaign.last_hash = digest
         return link
