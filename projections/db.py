@@ -52,7 +52,7 @@ rulings = Table(
     "ledger_rulings",
     metadata,
     Column("number", Integer, primary_key=True),
-    Column("aggregate_id", String(32), nullable=False, unique=True),
+    Column("aggregate_id", String(32), nullable=False, index=True),  # not unique: a rebuild drops it while it writes
     Column("kind", String(16), nullable=False),
     Column("command", String(40), nullable=False),
     Column("intent", JSON, nullable=False),
@@ -167,6 +167,33 @@ def topic_names(topic: str) -> tuple[str, str]:
     return path.split(".", 1)[0], path.rsplit(".", 1)[-1]
 
 
+BY_REFERENCE = "null"
+"""A log row's data as stored by the fold: the event's own, read from the event log by position when queried."""
+ENVELOPE = frozenset(("timestamp", "originator_topic", "ruling"))
+
+
+def event_data(state: dict[str, Any]) -> dict[str, Any]:
+    """What the log shows as an event's data: its `data` field, or else every field but the envelope."""
+    data = state.get("data")
+    if type(data) is dict:
+        return data
+    return {k: v for k, v in state.items() if k not in ENVELOPE}
+
+
+def stamp(state: dict[str, Any]) -> str:
+    """An event's time, to the second, as the views show it."""
+    ts = state.get("timestamp")
+    at = ts.get("_data_", "") if isinstance(ts, dict) else ""
+    return at[:19] + "Z" if at else ""
+
+
+def resolve_data(data: Any, state: Any) -> Any:
+    """A log row's data: as stored, or (by reference) decoded from its event's stored state."""
+    if data is not None:
+        return data
+    return event_data(orjson.loads(bytes(state))) if state is not None else {}
+
+
 def dumps(value: Any) -> str:
     """JSON text for a JSON column, exactly as the engine's own serializer writes it."""
     return orjson.dumps(value).decode()
@@ -179,7 +206,11 @@ def bulk_insert(conn: Any, table: Table, rows: list[tuple[Any, ...]]) -> None:
     pg = conn.dialect.name == "postgresql"
     marks = ", ".join(("%s::json" if isinstance(c.type, JSON) else "%s") if pg else "?" for c in table.columns)
     cols = ", ".join(f'"{c.name}"' for c in table.columns)
-    conn.exec_driver_sql(f'INSERT INTO {table.name} ({cols}) VALUES ({marks})', rows)
+    cur = conn.connection.driver_connection.cursor()  # the driver's own executemany: no per-row work in between
+    try:
+        cur.executemany(f'INSERT INTO {table.name} ({cols}) VALUES ({marks})', rows)
+    finally:
+        cur.close()
 
 
 class ReadSide:
@@ -241,6 +272,44 @@ class ReadSide:
         except orjson.JSONDecodeError:
             bad = next(r[0] for r in rows if not _decodes(r[4]))
             raise StoreError(f"event {bad} of the log can't be read: the ledger is damaged", "run: ledger verify") from None
+
+    def read_rows(self, conn: Any, after: int, limit: int) -> list[tuple[Any, ...]]:
+        """Stored rows after position `after`, undecoded: (position, aggregate id as hex, version, topic, state bytes)."""
+        mark = "?" if self.kind == "sqlite" else "%s"
+        sql = (
+            f"SELECT {self.id_column}, originator_id, originator_version, topic, state FROM {self.events_table} "
+            f"WHERE {self.id_column} > {mark} ORDER BY {self.id_column} LIMIT {mark}"
+        )
+        cur = conn.connection.driver_connection.cursor()
+        try:
+            cur.execute(sql, (after, limit))
+            rows = cur.fetchall()
+        finally:
+            cur.close()
+        if self.kind == "sqlite":  # ids are already hex text, states already bytes
+            return rows  # type: ignore[no-any-return]
+        return [(r[0], _hex(r[1]), r[2], r[3], bytes(r[4])) for r in rows]
+
+    def damaged(self, rows: list[tuple[Any, ...]]) -> None:
+        """Raise the error for the first stored row whose state can't be decoded."""
+        bad = next((r[0] for r in rows if not _decodes(r[4])), None)
+        if bad is not None:
+            raise StoreError(f"event {bad} of the log can't be read: the ledger is damaged", "run: ledger verify")
+
+    def stored_states(self) -> tuple[Any, Any, Any]:
+        """The event log as a table to join the log view to: (table, position column, state column)."""
+        from sqlalchemy import column, table
+
+        t = table(self.events_table, column(self.id_column), column("state"))
+        return t, t.c[self.id_column], t.c.state
+
+    def bookkeeping(self, conn: Any) -> list[tuple[int, str, Any]]:
+        """The ledger's own bookkeeping events (chain links, touched lists), straight from the event log: (position, topic, state)."""
+        sql = (
+            f"SELECT {self.id_column}, topic, state FROM {self.events_table} "
+            f"WHERE topic LIKE '%.RulingChained' OR topic LIKE '%.Touched' ORDER BY {self.id_column}"
+        )
+        return [tuple(r) for r in conn.exec_driver_sql(sql).all()]
 
     def iter_events(self, conn: Any, after: int = 0, batch: int = 5000) -> Iterator[RawEvent]:
         """Every event after `after`, in batches."""
