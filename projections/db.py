@@ -305,11 +305,11 @@ class ReadSide:
 
     def bookkeeping(self, conn: Any) -> list[tuple[int, str, Any]]:
         """The ledger's own bookkeeping events (chain links, touched lists), straight from the event log: (position, topic, state)."""
-        sql = (
+        sql = text(
             f"SELECT {self.id_column}, topic, state FROM {self.events_table} "
-            f"WHERE topic LIKE '%.RulingChained' OR topic LIKE '%.Touched' ORDER BY {self.id_column}"
+            f"WHERE topic LIKE :chain OR topic LIKE :touched ORDER BY {self.id_column}"
         )
-        return [tuple(r) for r in conn.exec_driver_sql(sql).all()]
+        return [tuple(r) for r in conn.execute(sql, {"chain": "%.RulingChained", "touched": "%.Touched"}).all()]
 
     def iter_events(self, conn: Any, after: int = 0, batch: int = 5000) -> Iterator[RawEvent]:
         """Every event after `after`, in batches."""
