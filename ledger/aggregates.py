@@ -12,6 +12,7 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from ledger.lean import LeanEventType
 from ledger.sheet import apply_effect_dict
 
 NAMESPACE = UUID("6a1f3c9e-52a4-4f0b-9b1e-0c3d2f7a8e11")
@@ -36,12 +37,12 @@ def name_key(name: str) -> str:
 class Campaign(Aggregate):
     """One campaign per ledger: system, roster, play sessions, and the ruling chain's bookkeeping."""
 
-    class Event(Aggregate.Event):
+    class Event(Aggregate.Event, metaclass=LeanEventType):
         """A campaign event; `ruling` is the ruling that made it."""
 
         ruling: int
 
-    class CampaignCreated(Aggregate.Created):
+    class CampaignCreated(Aggregate.Created, metaclass=LeanEventType):
         """The ledger was initialised for a system."""
 
         ruling: int
@@ -232,12 +233,12 @@ def apply_campaign_domain(domain: dict[str, Any], kind: str, p: Mapping[str, Any
 class Ruling(Aggregate):
     """One GM command: its intent, who and when, every die it consumed, and how it resolved."""
 
-    class Event(Aggregate.Event):
+    class Event(Aggregate.Event, metaclass=LeanEventType):
         """A ruling event; `ruling` is the ruling that made it (for a retraction: the undoing ruling)."""
 
         ruling: int
 
-    class RulingRecorded(Aggregate.Created):
+    class RulingRecorded(Aggregate.Created, metaclass=LeanEventType):
         """The GM's command, as given."""
 
         ruling: int
@@ -350,12 +351,12 @@ RESOLUTION_EVENTS: dict[str, type[Ruling.Resolved]] = {
 class Character(Aggregate):
     """A character's sheet, evolved only through effects the rules produced."""
 
-    class Event(Aggregate.Event):
+    class Event(Aggregate.Event, metaclass=LeanEventType):
         """A character event; `ruling` is the ruling that made it."""
 
         ruling: int
 
-    class CharacterAdded(Aggregate.Created):
+    class CharacterAdded(Aggregate.Created, metaclass=LeanEventType):
         """The character entered play with this sheet."""
 
         ruling: int

@@ -13,6 +13,7 @@ from uuid import uuid5
 
 from eventsourcing.domain import Aggregate
 
+from ledger.lean import LeanEventType
 from ledger.aggregates import NAMESPACE, Amendments, live_records
 
 ENCOUNTER_ID = uuid5(NAMESPACE, "encounter")
@@ -28,7 +29,7 @@ def blank_encounter() -> dict[str, Any]:
 class Encounter(Aggregate):
     """The campaign's encounter: who is in it, in which order, the round, and whose turn it is."""
 
-    class Event(Aggregate.Event):
+    class Event(Aggregate.Event, metaclass=LeanEventType):
         """An encounter event; `ruling` is the ruling that made it."""
 
         ruling: int
@@ -38,7 +39,7 @@ class Encounter(Aggregate):
             fields = {k: v for k, v in self.__dict__.items() if k in aggregate.state}
             aggregate.state = {**aggregate.state, **fields}
 
-    class Opened(Aggregate.Created):
+    class Opened(Aggregate.Created, metaclass=LeanEventType):
         """The campaign's encounter record was created (by its first `encounter start`)."""
 
         ruling: int

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -199,7 +199,7 @@ def dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-def bulk_insert(conn: Any, table: Table, rows: list[tuple[Any, ...]]) -> None:
+def bulk_insert(conn: Any, table: Table, rows: Sequence[Sequence[Any]]) -> None:
     """Insert many rows given as tuples in column order, JSON columns already dumped: one executemany, no per-row ORM work."""
     if not rows:
         return
