@@ -170,6 +170,7 @@ def topic_names(topic: str) -> tuple[str, str]:
 BY_REFERENCE = "null"
 """A log row's data as stored by the fold: the event's own, read from the event log by position when queried."""
 ENVELOPE = frozenset(("timestamp", "originator_topic", "ruling"))
+BOOKKEEPING_PATTERNS = ("%.RulingChained", "%.Touched")  # topics of the ledger's own bookkeeping events (SQL LIKE)
 
 
 def event_data(state: dict[str, Any]) -> dict[str, Any]:
@@ -274,25 +275,30 @@ class ReadSide:
             raise StoreError(f"event {bad} of the log can't be read: the ledger is damaged", "run: ledger verify") from None
 
     def read_rows(self, conn: Any, after: int, limit: int) -> list[tuple[Any, ...]]:
-        """Stored rows after position `after`, undecoded: (position, aggregate id as hex, version, topic, state bytes)."""
+        """Stored rows after position `after`, undecoded: (position, aggregate id as hex, topic, state bytes).
+
+        A bookkeeping event's state (chain links, touched lists: half the log) is left in the database (None):
+        the views keep nothing of it.
+        """
         mark = "?" if self.kind == "sqlite" else "%s"
         sql = (
-            f"SELECT {self.id_column}, originator_id, originator_version, topic, state FROM {self.events_table} "
+            f"SELECT {self.id_column}, originator_id, topic, "
+            f"CASE WHEN topic LIKE {mark} OR topic LIKE {mark} THEN NULL ELSE state END FROM {self.events_table} "
             f"WHERE {self.id_column} > {mark} ORDER BY {self.id_column} LIMIT {mark}"
         )
         cur = conn.connection.driver_connection.cursor()
         try:
-            cur.execute(sql, (after, limit))
+            cur.execute(sql, (*BOOKKEEPING_PATTERNS, after, limit))
             rows = cur.fetchall()
         finally:
             cur.close()
         if self.kind == "sqlite":  # ids are already hex text, states already bytes
             return rows  # type: ignore[no-any-return]
-        return [(r[0], _hex(r[1]), r[2], r[3], bytes(r[4])) for r in rows]
+        return [(r[0], _hex(r[1]), r[2], None if r[3] is None else bytes(r[3])) for r in rows]
 
     def damaged(self, rows: list[tuple[Any, ...]]) -> None:
         """Raise the error for the first stored row whose state can't be decoded."""
-        bad = next((r[0] for r in rows if not _decodes(r[4])), None)
+        bad = next((r[0] for r in rows if r[-1] is not None and not _decodes(r[-1])), None)
         if bad is not None:
             raise StoreError(f"event {bad} of the log can't be read: the ledger is damaged", "run: ledger verify")
 
@@ -309,7 +315,8 @@ class ReadSide:
             f"SELECT {self.id_column}, topic, state FROM {self.events_table} "
             f"WHERE topic LIKE :chain OR topic LIKE :touched ORDER BY {self.id_column}"
         )
-        return [tuple(r) for r in conn.execute(sql, {"chain": "%.RulingChained", "touched": "%.Touched"}).all()]
+        chain, touched = BOOKKEEPING_PATTERNS
+        return [tuple(r) for r in conn.execute(sql, {"chain": chain, "touched": touched}).all()]
 
     def iter_events(self, conn: Any, after: int = 0, batch: int = 5000) -> Iterator[RawEvent]:
         """Every event after `after`, in batches."""

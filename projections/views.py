@@ -76,16 +76,16 @@ class Batch:
         return row
 
     def fold(self, rows: list[tuple[Any, ...]]) -> None:
-        """Fold stored rows (position, aggregate id, version, topic, state bytes) into the views, decoding each once.
+        """Fold stored rows (position, aggregate id, topic, state bytes) into the views, decoding each once.
 
         The log's rows keep their data by reference (`BY_REFERENCE`): the event's own state, read by position
         when a query needs it, so nothing is encoded again here. The ledger's own bookkeeping events (chain links,
-        touched lists: half of all events) get no row and are not even decoded: `log --all` reads them from the
+        touched lists: half of all events) get no row and are not even read: `log --all` reads them from the
         event log itself (`queries.events`).
         """
         loads, topics, log_append, encounter = orjson.loads, _TOPICS, self.log_rows.append, self.encounters.event
         sessions_event, chained = self.sessions.event, self.encounters.chained
-        for seq, oid, _version, topic, raw in rows:
+        for seq, oid, topic, raw in rows:
             names = topics.get(topic)
             if names is None:
                 names = topics[topic] = topic_names(topic)
@@ -194,7 +194,7 @@ class Batch:
 def whole_rulings(rows: list[tuple[Any, ...]], full: bool) -> list[tuple[Any, ...]] | None:
     """The stored rows up to the last ruling's chain link; None if a full batch holds no complete ruling."""
     for i in range(len(rows) - 1, -1, -1):
-        if topic_names(rows[i][3])[1] == CHAIN:
+        if topic_names(rows[i][2])[1] == CHAIN:
             return rows[: i + 1]
     return None if full else rows  # a log ending in a partial ruling (verify reports it): fold what is there
 
@@ -244,15 +244,21 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
 
 
 def rebuild(read: ReadSide, progress: Progress | None = None) -> int:
-    """Empty every view and fold the whole log again (secondary indexes dropped meanwhile, built once at the end)."""
+    """Make every view afresh and fold the whole log again (secondary indexes built once at the end).
+
+    The view tables are dropped and created again, not emptied: quicker, and a ledger made by an earlier
+    release gets the current tables (its rulings view's unique index, for one, which a rebuild can't drop).
+    """
     read.ensure_tables()
     indexes = [ix for t in VIEW_TABLES for ix in t.indexes]
     with read.engine.begin() as conn:
         for t in reversed(VIEW_TABLES):
-            conn.execute(delete(t))
+            t.drop(conn, checkfirst=True)
         conn.execute(delete(tracking).where(tracking.c.name == VIEWS))
+        for t in VIEW_TABLES:
+            t.create(conn)
         for ix in indexes:
-            ix.drop(conn, checkfirst=True)
+            ix.drop(conn)
     try:
         return catch_up(read, progress)
     finally:
