@@ -58,9 +58,9 @@ def _condition(d: Draft, i: Intent, *, add: bool) -> Result:
 
         raise BadInput(f"unknown condition '{cond}' in {rules.title}", suggest(cond, rules.conditions))
     sheet = d.sheet(i["target"])
-    if add and sheet.has(cond):
+    if add and sheet.has(cond) and not rules.progresses(cond):
         raise Conflict(f"{sheet.name} is already {cond}")
-    if not add and not sheet.has(cond):
+    if not add and not rules.holds(sheet, cond):
         raise Conflict(f"{sheet.name} is not {cond}", f"conditions now: {', '.join(sheet.conditions) or 'none'}")
     d.apply(rules.impose(sheet, cond) if add else rules.remove(sheet, cond))
     return {"character": d.sheet(sheet.name).to_dict()}

@@ -111,6 +111,15 @@ class RuleSystem:
         """Remove a condition the GM rules gone."""
         raise NotImplementedError
 
+    def progresses(self, condition: str) -> bool:
+        """Whether imposing a condition the character already has can take it further (H&H progressive rows)."""
+        return False
+
+    def holds(self, sheet: Sheet, condition: str) -> bool:
+        """Whether `condition remove` has something to take away: the condition imposed (or, where the system has
+        combined conditions, a part of one)."""
+        return sheet.has(condition)
+
     def derived(self, sheet: Sheet) -> dict[str, Any]:
         """Values computed from the sheet for display: implied conditions, modifiers, defenses."""
         raise NotImplementedError

@@ -14,8 +14,8 @@ from typing import Any
 from ledger.dice import Dice
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
-from ledger.rules.hnh.checks import Rolled, active_defense, check_penalty, degrees, find_power, roll_check
-from ledger.rules.hnh.conditions import effective, require_able
+from ledger.rules.hnh.checks import Rolled, active_defense, check_penalty, defense_rank, degrees, find_power, roll_check, versus_dc
+from ledger.rules.hnh.conditions import break_trance, effective, require_able
 from ledger.rules.hnh.health import minion_rules, resolve_damage
 from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
 from ledger.sheet import Effect, Sheet, apply_all
@@ -63,7 +63,9 @@ def weapon(attacker: Sheet, options: Mapping[str, Any]) -> Weapon:
             raise BadInput(f"{attacker.name} has no Strength for an unarmed attack's rank", "give the effect rank: --rank N")
         bonus = attacker.trait("close-combat-unarmed", attacker.trait("fighting"))
         rank = _int(options, "rank", attacker.trait("strength"))
-        return Weapon("unarmed", "Damage", rank, _range(options, "close"), _int(options, "bonus", bonus), {})
+        if str(options.get("range") or "close").lower() != "close":  # Attack Check: "An unarmed attack is always close range"
+            raise BadInput("an unarmed attack is always close range", "leave out --range, or attack --with a ranged power")
+        return Weapon("unarmed", "Damage", rank, "close", _int(options, "bonus", bonus), {})
     if name.lower() in attacker.traits:
         if "rank" not in options:
             raise BadInput(f"attacking with the trait '{name}' needs an effect rank", "give --rank N")
@@ -130,7 +132,7 @@ def validate(attacker: Sheet, target: Sheet, w: Weapon, moves: set[str], options
         raise BadInput("accurate attack can't reduce the effect rank to 0 or below")
     if moves & {"defensive", "power"} and w.bonus - 1 <= 0:
         raise BadInput("defensive and power attacks can't reduce the attack bonus to 0 or below")
-    if "all-out" in moves and min(attacker.trait("dodge"), attacker.trait("parry")) - 1 <= 0:
+    if "all-out" in moves and min(defense_rank(attacker, "dodge"), defense_rank(attacker, "parry")) - 1 <= 0:
         raise BadInput("all-out attack can't reduce Dodge or Parry to 0 or below")
     if moves & {"charge", "slam", "finishing"} and w.range != "close":
         raise BadInput("charge, slam and finishing attacks are close attacks")
@@ -151,7 +153,7 @@ def resolve_aid(helper: Sheet, target: Sheet, options: Mapping[str, Any], dice: 
     bonus = w.bonus + _int(options, "modifier", 0) + check_penalty(helper)
     r = roll_check(dice, "attack", bonus, "attack", routine=bool(options.get("routine")))
     hit = not r.automatic_failure and (r.critical == "success" or r.total >= 0)
-    deg = degrees(r.total)
+    deg = versus_dc(r, 0)[1]
     bonus = (2 if deg >= 3 else 1) if hit else (-1 if deg >= 2 else 0)
     data = {"maneuver": "aid", "attacker": helper.name, "target": target.name, "ally": options.get("ally", ""),
             "aid_for": str(options.get("aid-for", "attack")), "attack": r.data(), "dc": 0, "success": hit,
@@ -167,6 +169,8 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     require_able(attacker, "attack")
     if target.has("dead"):
         raise ImpossibleAction(f"{target.name} is already dead")
+    trance = break_trance(target)  # Entranced: "Any attack ... removes Entranced and allows you to avoid that attack"
+    target = apply_all(target, trance)
     w = weapon(attacker, options)
     if w.effect not in ("Damage", "Affliction"):
         raise BadInput(f"'{w.name}' is a {w.effect} effect: only Damage and Affliction attacks are resolved")
@@ -175,8 +179,9 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
                             "range": w.range, "maneuvers": sorted(moves)}
     counters = {m + "-attack": 1 for m in ("all-out", "defensive") if m in moves}
     pre = [Effect("CountersChanged", attacker.name, {"counters": counters})] if counters else []
+    pre += trance
     if w.range == "beyond":  # Range: "out of range and cannot be attacked (automatic miss)"
-        return [Effect("AttackResolved", target.name, {**base, "hit": False, "reason": "beyond long range"})]
+        return [*pre, Effect("AttackResolved", target.name, {**base, "hit": False, "reason": "beyond long range"})]
     rank = w.rank + (1 if "power" in moves else 0) - (1 if "accurate" in moves else 0)
     if "slam" in moves:
         rank = max(_int(options, "speed", 0), rank) + (1 if options.get("full-speed") else 0)

@@ -99,8 +99,8 @@ def effective(imposed: Iterable[str]) -> list[str]:
         for lesser in SUPERSEDES.get(c, ()):
             if lesser not in closure([c]):
                 out.discard(lesser)
-    if "dead" in everything:
-        out = closure(["dead"])
+    if "dead" in everything:  # Death removes all other conditions; the body lies prone
+        out = closure(["dead", *(["prone"] if "prone" in everything else [])])
     return sorted(out)
 
 
@@ -184,3 +184,37 @@ def remove_effects(sheet: Sheet, condition: str, note: str = "") -> list[Effect]
     if condition in effective(sheet.conditions):
         raise BadInput(f"{sheet.name} is {condition} only through an HP condition", "HP conditions follow HP")
     raise BadInput(f"{sheet.name} is not {condition}")
+
+
+def withdraw(sheet: Sheet, condition: str, note: str = "") -> list[Effect]:
+    """Take back a condition an effect imposed: removed as such, or, if it progressed a row, that row goes back by
+    its degree (an Affliction's fatigued that made a fatigued hero exhausted leaves the hero fatigued when it ends).
+
+    gameplay.txt, Ongoing Effects: "A successful check ends the effect and removes conditions imposed by it."
+    """
+    if condition in sheet.conditions:
+        return [_removed(sheet, condition, note)]
+    found = row_of(condition)
+    present = [c for c in sheet.conditions if found is not None and c in found[0]]
+    if found is None or not present:
+        return []
+    row, degree = found
+    top = max(present, key=row.index)
+    left = row.index(top) + 1 - degree
+    out = [_removed(sheet, top, note)]
+    below = row[left - 1] if left >= 1 else None
+    if below is not None and below not in sheet.conditions:
+        out.append(_imposed(sheet, below, note))
+    return out
+
+
+def wake(sheet: Sheet) -> list[Effect]:
+    """An effect that gets past a sleeper's defense check wakes them (Asleep: "Any effect allowing a defense check
+    will wake you up unless it fails to affect you")."""
+    return [_removed(sheet, "asleep", "woken by an effect that affected them")] if "asleep" in sheet.conditions else []
+
+
+def break_trance(sheet: Sheet) -> list[Effect]:
+    """An attack breaks a trance before it lands (Entranced: "Any attack or other obvious treat removes Entranced and
+    allows you to avoid that attack")."""
+    return [_removed(sheet, "entranced", "an attack breaks the trance")] if "entranced" in sheet.conditions else []

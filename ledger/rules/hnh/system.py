@@ -11,23 +11,26 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.dice import Dice, DiceSpec, fudge, parse_notation
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, Conflict, ImpossibleAction
 from ledger.rules.common import parse_int
 from ledger.rules.hnh import turns
 from ledger.rules.hnh.afflictions import affliction_from, ongoing, resolve_affliction
-from ledger.rules.hnh.checks import ABILITIES, DEFENSES, find_power, resolve_check
+from ledger.rules.hnh.checks import ABILITIES, DEFENSES, defense_rank, find_power, resolve_check
 from ledger.rules.hnh.combat import resolve_attack
 from ledger.rules.hnh.conditions import (
     BASIC,
     COMBINED,
+    break_trance,
     CONDITIONS,
     HP_CONDITIONS,
     check_penalty,
+    closure,
     effective,
     impose_effects,
     implied,
     known,
     remove_effects,
+    row_of,
 )
 from ledger.rules.hnh.hazards import resolve_hazard
 from ledger.rules.hnh.health import HP_FLOOR, MAX_HP, MINION_MAX_HP, VP, minion_rules, resolve_damage, set_hp
@@ -35,7 +38,7 @@ from ledger.rules.hnh.turns import REVIVE_MEANS
 from ledger.rules.hnh import options as declared
 from ledger.rules.contract import Action, Recovery, RuleSystem
 from ledger.rules.hnh.creator import import_character
-from ledger.sheet import Effect, Sheet, Value
+from ledger.sheet import Effect, Sheet, Value, apply_all
 
 STARTING_VP = 2  # the-basics.txt, Victory Points: "Players start each in game day with 2 Victory points"
 
@@ -97,7 +100,18 @@ class HnH(RuleSystem):
         condition = known(condition)
         if condition in HP_CONDITIONS:
             raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
-        return impose_effects(sheet, condition)
+        out = impose_effects(sheet, condition)
+        if not out and sheet.has(condition) and row_of(condition) is not None:
+            raise Conflict(f"{sheet.name} is already {condition}, the highest degree of its row")
+        return out
+
+    def progresses(self, condition: str) -> bool:
+        """Conditions on the Progressive Conditions table add degrees when inflicted again (conditions.txt)."""
+        return row_of(condition) is not None
+
+    def holds(self, sheet: Sheet, condition: str) -> bool:
+        """Imposed, or a part of an imposed condition (a staggered character can lose dazed: conditions.txt)."""
+        return condition in closure(sheet.conditions)
 
     def impose_until(self, sheet: Sheet, condition: str, until: str) -> list[Effect]:
         """Impose a condition that ends at the 'start' or 'end' of the character's next turn."""
@@ -119,7 +133,8 @@ class HnH(RuleSystem):
         return {
             "implied": implied(sheet.conditions),
             "effective_conditions": effective(sheet.conditions),
-            "toughness": sheet.trait("toughness", sheet.trait("stamina")) - bruises,
+            "toughness": defense_rank(sheet, "toughness") - bruises,
+            "defenses": {d: defense_rank(sheet, d) for d in DEFENSES},
             "bruises": bruises,
             "check_penalty": check_penalty(sheet),
             "minion_rules": minion_rules(sheet),
@@ -155,7 +170,8 @@ class HnH(RuleSystem):
         """Damage without an attack: power (3dF + rank) against toughness (3dF + Toughness - bruises)."""
         if target.has("dead"):
             raise ImpossibleAction(f"{target.name} is already dead")
-        return resolve_damage(target, rank, dice, options=options)
+        trance = break_trance(target)
+        return trance + resolve_damage(apply_all(target, trance), rank, dice, options=options)
 
     def affliction(
         self, target: Sheet, options: Mapping[str, Any], dice: Dice, attacker: Sheet | None = None
@@ -172,7 +188,8 @@ class HnH(RuleSystem):
                 raise BadInput(f"'{name}' is not an Affliction")
         elif "rank" not in options:
             raise BadInput("an Affliction needs a rank", "give rank=N and conditions=a,b,c")
-        return resolve_affliction(target, affliction_from(name, power, options), dice)
+        trance = break_trance(target)  # Entranced: "Any attack or other obvious treat removes Entranced"
+        return trance + resolve_affliction(apply_all(target, trance), affliction_from(name, power, options), dice)
 
     def recover(self, sheet: Sheet, recovery: Recovery, dice: Dice) -> list[Effect]:
         """Recovery over hours; with treatment-bonus a `treatment` roll against DC 5 decides `treated`."""
@@ -204,6 +221,12 @@ class HnH(RuleSystem):
     def spend(self, sheet: Sheet, resource: str, n: int, purpose: str | None) -> list[Effect]:
         """Spend victory points; no overspending."""
         return turns.spend(sheet, resource, n)
+
+    def gain(self, sheet: Sheet, resource: str, n: int, reason: str | None) -> list[Effect]:
+        """An award of victory points; the dead gain none (Death: "he loses all victory points")."""
+        if sheet.has("dead"):
+            raise ImpossibleAction(f"{sheet.name} is dead and can't gain victory points", "revive the character first")
+        return super().gain(sheet, resource, n, reason)
 
     def hazard(self, sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
         """One environmental hazard check (rolls fortitude, or power/toughness for falling); HAZARD_OPTIONS."""

@@ -18,7 +18,7 @@ from typing import Any
 from ledger.dice import Dice
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.rules.hnh.afflictions import ongoing_checks, progress_pending
-from ledger.rules.hnh.checks import roll_check, versus_dc
+from ledger.rules.hnh.checks import defense_rank, roll_check, versus_dc
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
 from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, VP, passive_roll, resolve_damage, set_hp
 from ledger.sheet import Effect, Sheet, apply_all
@@ -182,7 +182,7 @@ def recover(
     step = set_hp(now, now.hp + gain, counters=ctr, note=f"{hours} h of recovery at x{rate}", event="HealthRecovered")
     out += step
     now = _then(now, step)
-    if restful and hours >= 1 and "fatigued" in now.conditions:  # Fatigued: "after 1 hour of rest"
+    if hours >= 1 and "fatigued" in now.conditions:  # Fatigued: "after 1 hour of rest (even if awake)"
         step = remove_effects(now, "fatigued", "an hour of rest")
         out += step
         now = _then(now, step)
@@ -216,13 +216,15 @@ def initiative(sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
 
 def tie_break_key(sheet: Sheet) -> tuple[int, int, int]:
     """Initiative ties: highest Dodge, then Agility, then Awareness (sort descending)."""
-    return (sheet.trait("dodge"), sheet.trait("agility"), sheet.trait("awareness"))
+    return (defense_rank(sheet, "dodge"), sheet.trait("agility"), sheet.trait("awareness"))
 
 
 def spend(sheet: Sheet, resource: str, n: int) -> list[Effect]:
     """Spend victory points; spending more than the character has is refused."""
     if resource != VP:
         raise BadInput(f"Humans & Heroes has no resource '{resource}'", f"the resource is {VP}")
+    if sheet.has("dead"):  # Death: "he loses all victory points"
+        raise ImpossibleAction(f"{sheet.name} is dead and has no victory points to spend")
     if n < 1:
         raise BadInput("spend at least 1")
     have = sheet.resources.get(VP, 0)
