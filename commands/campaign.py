@@ -27,13 +27,14 @@ def session() -> None:
 
 @session.command("start")
 @click.argument("title", required=False)
+@click.option("--new-day", is_flag=True, help="hnh: a new in-game day begins (each hero's victory points back to 2).")
 @pass_app
-def session_start(app: AppContext, title: str | None) -> None:
+def session_start(app: AppContext, title: str | None, new_day: bool) -> None:
     """Open a play session (numbered 1, 2, ...).
 
-    Example: ledger session start "The heist"
+    Example: ledger session start "The heist" --new-day
     """
-    app.wrote(app.ledger.start_session(title), lambda r: f"session {r['session']} started: {r['title']}")
+    app.wrote(app.ledger.start_session(title, new_day=new_day), lambda r: f"session {r['session']} started: {r['title']}")
 
 
 @session.command("end")

@@ -207,9 +207,10 @@ class Ledger:
             raise Conflict(f"{self.target.describe()} already holds a campaign") from None
         return {"ruling": 1, "system": system, "name": title}
 
-    def start_session(self, title: str | None = None) -> dict[str, Any]:
-        """Open a play session."""
-        return self.record("session start", core.session_start, {"title": title})
+    def start_session(self, title: str | None = None, *, new_day: bool = False) -> dict[str, Any]:
+        """Open a play session; `new_day` also starts an in-game day (H&H: victory points back to 2)."""
+        intent: dict[str, Any] = {"title": title, **({"new_day": True} if new_day else {})}
+        return self.record("session start", core.session_start, intent)
 
     def end_session(self) -> dict[str, Any]:
         """Close the open play session."""

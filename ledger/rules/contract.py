@@ -205,6 +205,10 @@ class RuleSystem:
         """What a new play session does to the heroes and the GM's pool (P&P: a new issue's Resolve and Adversity)."""
         return []
 
+    def day_started(self, heroes: list[Sheet]) -> list[Effect]:
+        """A new in-game day begins with a session (`session start --new-day`; H&H: victory points back to 2)."""
+        raise self.refuse("a new in-game day", "leave out --new-day")
+
     def gm_sheet(self) -> Sheet | None:
         """The hidden sheet that holds the GM's pool, if the system has one (P&P Adversity)."""
         return None

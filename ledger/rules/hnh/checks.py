@@ -140,6 +140,8 @@ def active_defense(sheet: Sheet, trait: str, dice: Dice, name: str, extra: int =
         return Rolled(name, (), 0, 0, routine=True)
     bonus = defense_rank(sheet, trait) + defense_modifier(sheet) + check_penalty(sheet) + extra
     r = roll_check(dice, name, bonus, "active")
+    if sheet.counter(f"defend:{trait}") and sum(r.faces) < 1:  # Defend: "If the dice sum is less than 1 ... use 1"
+        r = Rolled(r.name, r.faces, bonus, bonus + 1)
     if "vulnerable" in eff:
         return Rolled(r.name, r.faces, r.bonus, -(-r.total // 2), r.critical, r.automatic_failure)
     return r

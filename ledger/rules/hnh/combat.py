@@ -167,6 +167,8 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     if "aid" in moves:
         return resolve_aid(attacker, target, options, dice)
     require_able(attacker, "attack")
+    if any(k.startswith("defend:") for k in attacker.counters):  # Defend: "You can't attack this turn"
+        raise ImpossibleAction(f"{attacker.name} took the Defend action and can't attack this turn")
     if target.has("dead"):
         raise ImpossibleAction(f"{target.name} is already dead")
     trance = break_trance(target)  # Entranced: "Any attack ... removes Entranced and allows you to avoid that attack"

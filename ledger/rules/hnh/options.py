@@ -68,8 +68,27 @@ AFFLICTION: tuple[Opt, ...] = (
     Opt("conditions", "names", "conditions by degree, e.g. dazed,stunned,incapacitated", "hnh-site/effect-affliction.txt"),
     *(Opt(f, "flag", f"the Affliction is {f}", "hnh-site/effect-affliction.txt, Extras and Flaws") for f in FLAGS),
 )
-OPTIONS: dict[str, tuple[Opt, ...]] = {"attack": ATTACK, "check": CHECK, "damage": DAMAGE, "recover": RECOVER, "hazard": HAZARD}
-ACTIONS: dict[str, tuple[Opt, ...]] = {"affliction": AFFLICTION}
+# Improve Roll: the rolls each command lets their owner re-roll for a victory point (re-roll named NAME-reroll).
+IMPROVABLE: dict[str, tuple[str, ...]] = {
+    "check": ("check", "against"), "attack": ("attack", "defense", "power", "toughness"), "damage": ("toughness",),
+    "hazard": ("fortitude", "toughness"), "act affliction": ("power", "toughness"),
+}
+
+
+def improve(command: str) -> Opt:
+    """The `improve` option of a command: rolls to re-roll, keeping the better, 1 victory point each."""
+    return Opt("improve", "names", "victory points: re-roll these rolls and keep the better, 1 VP each from the roll's owner (re-roll: NAME-reroll)",
+               "hnh-site/the-basics.txt, Improve Roll", choices=IMPROVABLE[command])
+
+
+DEFEND: tuple[Opt, ...] = (
+    Opt("defense", "choice", "the active defense defended with until the next turn", f"{GP}, Defend - Standard Action", choices=("dodge", "parry")),
+)
+OPTIONS: dict[str, tuple[Opt, ...]] = {
+    "attack": (*ATTACK, improve("attack")), "check": (*CHECK, improve("check")), "damage": (*DAMAGE, improve("damage")),
+    "recover": RECOVER, "hazard": (*HAZARD, improve("hazard")),
+}
+ACTIONS: dict[str, tuple[Opt, ...]] = {"affliction": (*AFFLICTION, improve("act affliction")), "defend": DEFEND}
 
 # Whose each named roll of a command is: the acting character, the other one, or no one's ('-').
 ROLLS: dict[str, dict[str, Role]] = {
@@ -79,4 +98,7 @@ ROLLS: dict[str, dict[str, Role]] = {
     "recover": {"treatment": "actor"},
     "hazard": {"fortitude": "actor", "power": "actor", "toughness": "actor"},
 }
-ACTION_ROLLS: dict[str, dict[str, Role]] = {"affliction": {"power": "actor", "resist": "other", "toughness": "other"}}
+ACTION_ROLLS: dict[str, dict[str, Role]] = {"affliction": {"power": "actor", "resist": "other", "toughness": "other"}, "defend": {}}
+for _command, _names in IMPROVABLE.items():
+    _rolls = ACTION_ROLLS[_command[4:]] if _command.startswith("act ") else ROLLS[_command]
+    _rolls.update({f"{n}-reroll": _rolls[n] for n in _names})

@@ -13,7 +13,7 @@ from typing import Any
 from ledger.dice import Dice, DiceSpec, fudge, parse_notation
 from ledger.errors import BadInput, Conflict, ImpossibleAction
 from ledger.rules.common import parse_int
-from ledger.rules.hnh import turns
+from ledger.rules.hnh import turns, victory
 from ledger.rules.hnh.afflictions import affliction_from, ongoing, resolve_affliction
 from ledger.rules.hnh.checks import ABILITIES, DEFENSES, defense_rank, find_power, resolve_check
 from ledger.rules.hnh.combat import resolve_attack
@@ -38,9 +38,9 @@ from ledger.rules.hnh.turns import REVIVE_MEANS
 from ledger.rules.hnh import options as declared
 from ledger.rules.contract import Action, Recovery, RuleSystem
 from ledger.rules.hnh.creator import import_character
+from ledger.rules.hnh.victory import STARTING_VP, improved
 from ledger.sheet import Effect, Sheet, Value, apply_all
 
-STARTING_VP = 2  # the-basics.txt, Victory Points: "Players start each in game day with 2 Victory points"
 
 __all__ = [
     "ABILITIES", "BASIC", "COMBINED", "CONDITIONS", "DEFENSES", "HP_CONDITIONS", "HP_FLOOR", "MAX_HP", "MINION_MAX_HP",
@@ -50,7 +50,14 @@ __all__ = [
 
 def _affliction(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
     assert other is not None  # Action.other == "needed"
-    return RULES.affliction(other, options, dice, attacker=actor)
+    owners = declared.ACTION_ROLLS["affliction"]
+    return improved(owners, actor, other, options, dice, lambda box, a, o: RULES.affliction(_s(o), options, box, attacker=a))
+
+
+def _s(sheet: Sheet | None) -> Sheet:
+    """A sheet the rule was given (improved() hands back what it got)."""
+    assert sheet is not None
+    return sheet
 
 
 class HnH(RuleSystem):
@@ -66,6 +73,10 @@ class HnH(RuleSystem):
         "affliction": Action(
             "affliction", "an Affliction without an attack check: the target resists (rolls power, resist)", _affliction,
             "hnh-site/effect-affliction.txt", declared.ACTIONS["affliction"], declared.ACTION_ROLLS["affliction"], "needed",
+        ),
+        "defend": Action(
+            "defend", "the Defend action: until the next turn the chosen active defense's dice count at least 1; no attack",
+            victory.defend, "hnh-site/gameplay.txt, Defend - Standard Action", declared.ACTIONS["defend"], {}, "none",
         ),
     }
     turn_rolls = ("fortitude", "power", "toughness", "ongoing-")
@@ -160,18 +171,25 @@ class HnH(RuleSystem):
         dice: Dice,
     ) -> list[Effect]:
         """3dF + trait against a DC (roll `check`) or opposed (rolls `check`, `against`); CHECK_OPTIONS."""
-        return resolve_check(sheet, trait, dc, against, options, dice)
+        other, other_trait = against if against else (None, "")
+
+        def rule(box: Dice, a: Sheet | None, o: Sheet | None) -> list[Effect]:
+            return resolve_check(_s(a), trait, dc, (_s(o), other_trait) if o is not None else None, options, box)
+
+        return improved(self.rolls["check"], sheet, other, options, dice, rule)
 
     def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
         """Attack (rolls attack, defense, power, toughness; slam-power, slam-toughness); ATTACK_OPTIONS."""
-        return resolve_attack(attacker, target, options, dice)
+        return improved(self.rolls["attack"], attacker, target, options, dice,
+                        lambda box, a, o: resolve_attack(_s(a), _s(o), options, box))
 
     def resist_damage(self, target: Sheet, rank: int, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
         """Damage without an attack: power (3dF + rank) against toughness (3dF + Toughness - bruises)."""
         if target.has("dead"):
             raise ImpossibleAction(f"{target.name} is already dead")
         trance = break_trance(target)
-        return trance + resolve_damage(apply_all(target, trance), rank, dice, options=options)
+        return trance + improved(self.rolls["damage"], None, apply_all(target, trance), options, dice,
+                                 lambda box, a, o: resolve_damage(_s(o), rank, box, options=options))
 
     def affliction(
         self, target: Sheet, options: Mapping[str, Any], dice: Dice, attacker: Sheet | None = None
@@ -219,8 +237,14 @@ class HnH(RuleSystem):
         return turns.tie_break_key(sheet)
 
     def spend(self, sheet: Sheet, resource: str, n: int, purpose: str | None) -> list[Effect]:
-        """Spend victory points; no overspending."""
-        return turns.spend(sheet, resource, n)
+        """Spend victory points on a use the text names (--purpose recover:dazed, heroic-feat:ADV, ...); no overspending."""
+        if resource != VP:
+            raise BadInput(f"Humans & Heroes has no resource '{resource}'", f"the resource is {VP}")
+        return victory.spend(sheet, n, purpose)
+
+    def day_started(self, heroes: list[Sheet]) -> list[Effect]:
+        """A new in-game day: each living hero's victory points become 2 (the unspent don't carry over)."""
+        return victory.new_day(heroes)
 
     def gain(self, sheet: Sheet, resource: str, n: int, reason: str | None) -> list[Effect]:
         """An award of victory points; the dead gain none (Death: "he loses all victory points")."""
@@ -230,7 +254,7 @@ class HnH(RuleSystem):
 
     def hazard(self, sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
         """One environmental hazard check (rolls fortitude, or power/toughness for falling); HAZARD_OPTIONS."""
-        return resolve_hazard(sheet, kind, options, dice)
+        return improved(self.rolls["hazard"], sheet, None, options, dice, lambda box, a, o: resolve_hazard(_s(a), kind, options, box))
 
     def revive(self, sheet: Sheet, *, means: str, by: Sheet | None) -> list[Effect]:
         """Healing or Immortality (GM rulings) lift Dead: HP -2, stabilized; 130 rounds before again."""

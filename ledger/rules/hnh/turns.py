@@ -20,7 +20,8 @@ from ledger.errors import BadInput, ImpossibleAction
 from ledger.rules.hnh.afflictions import ongoing_checks, progress_pending
 from ledger.rules.hnh.checks import defense_rank, roll_check, versus_dc
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
-from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, VP, passive_roll, resolve_damage, set_hp
+from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, passive_roll, resolve_damage, set_hp
+from ledger.rules.hnh.victory import DEFEND, feats_at_end, feats_at_start
 from ledger.sheet import Effect, Sheet, apply_all
 
 DYING_DC = 5  # Dying: "make a Fortitude check (DC 5)"
@@ -81,6 +82,8 @@ def start_of_turn(sheet: Sheet, dice: Dice) -> list[Effect]:
     """Start of turn: 'until the start' effects end, surprise ends, regeneration, the dying check."""
     out = _expire(sheet, "start")
     ctr: dict[str, int | None] = {k: None for k in ("all-out-attack", "defensive-attack") if sheet.counter(k)}
+    ctr.update({k: None for k in sheet.counters if k.startswith(DEFEND)})  # Defend: "until your next turn"
+    ctr.update(feats_at_start(sheet))
     if sheet.counter("revive-cooldown"):
         ctr["revive-cooldown"] = max(0, sheet.counter("revive-cooldown") - 1) or None
     if ctr:
@@ -131,6 +134,7 @@ def dying_check(sheet: Sheet, dice: Dice) -> list[Effect]:
 def end_of_turn(sheet: Sheet, dice: Dice) -> list[Effect]:
     """End of turn: 'until the end' effects end, ongoing affliction checks, then harmful ongoing damage."""
     out = _expire(sheet, "end")
+    out += feats_at_end(_then(sheet, out))  # Heroic Feat: "until the end of your next turn"
     now = _then(sheet, out)
     if now.has("dead"):
         return out
@@ -217,17 +221,3 @@ def initiative(sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
 def tie_break_key(sheet: Sheet) -> tuple[int, int, int]:
     """Initiative ties: highest Dodge, then Agility, then Awareness (sort descending)."""
     return (defense_rank(sheet, "dodge"), sheet.trait("agility"), sheet.trait("awareness"))
-
-
-def spend(sheet: Sheet, resource: str, n: int) -> list[Effect]:
-    """Spend victory points; spending more than the character has is refused."""
-    if resource != VP:
-        raise BadInput(f"Humans & Heroes has no resource '{resource}'", f"the resource is {VP}")
-    if sheet.has("dead"):  # Death: "he loses all victory points"
-        raise ImpossibleAction(f"{sheet.name} is dead and has no victory points to spend")
-    if n < 1:
-        raise BadInput("spend at least 1")
-    have = sheet.resources.get(VP, 0)
-    if n > have:
-        raise ImpossibleAction(f"{sheet.name} has {have} victory point{'s' if have != 1 else ''}, not {n}")
-    return [Effect("ResourceChanged", sheet.name, {"resource": VP, "delta": -n, "value": have - n})]
