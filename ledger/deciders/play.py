@@ -138,4 +138,7 @@ def act(d: Draft, i: Intent) -> Result:
     other = d.sheet(i["against"]) if i.get("against") else None
     own_rolls(d, rules, f"act {i['action']}", sheet.name, other.name if other else None, i["options"])
     apply_and_settle(d, rules, rules.perform(i["action"], sheet, other, i["options"], d.dice))
-    return {"character": d.sheet(sheet.name).to_dict()}
+    result = {"character": d.sheet(sheet.name).to_dict()}
+    if other is not None:
+        result["against"] = d.sheet(other.name).to_dict()
+    return result

@@ -18,6 +18,7 @@ from ledger.rules.hnh.checks import Rolled, active_defense, check_penalty, defen
 from ledger.rules.hnh.conditions import break_trance, effective, require_able
 from ledger.rules.hnh.health import minion_rules, resolve_damage
 from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
+from ledger.rules.hnh.powers import resolve_nullify, resolve_weaken, weaken_trait
 from ledger.sheet import Effect, Sheet, apply_all
 
 RANGE_PENALTY = {"close": 0, "ranged": 0, "medium": -1, "long": -2}
@@ -174,8 +175,8 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     trance = break_trance(target)  # Entranced: "Any attack ... removes Entranced and allows you to avoid that attack"
     target = apply_all(target, trance)
     w = weapon(attacker, options)
-    if w.effect not in ("Damage", "Affliction"):
-        raise BadInput(f"'{w.name}' is a {w.effect} effect: only Damage and Affliction attacks are resolved")
+    if w.effect not in ("Damage", "Affliction", "Weaken", "Nullify"):
+        raise BadInput(f"'{w.name}' is a {w.effect} effect: only Damage, Affliction, Weaken and Nullify attacks are resolved")
     validate(attacker, target, w, moves, options)
     base: dict[str, Any] = {"attacker": attacker.name, "target": target.name, "with": w.name, "effect": w.effect,
                             "range": w.range, "maneuvers": sorted(moves)}
@@ -210,6 +211,11 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     if w.effect == "Damage":
         fin, opts = "finishing" in moves, _damage_opts(w, options)
         out += resolve_damage(target, rank, dice, options=opts, extra_dc=extra, worst=worst, finishing=fin)
+    elif w.effect == "Weaken":
+        defense = str(options.get("resisted-by") or w.power.get("resisted-by") or "fortitude")
+        out += resolve_weaken(attacker, target, rank, weaken_trait(options, w.power), defense, dice, extra)
+    elif w.effect == "Nullify":
+        out += resolve_nullify(attacker, target, rank + extra, options, dice)
     else:
         spec = affliction_from(w.name, w.power, {**options, "rank": rank})
         out += resolve_affliction(target, spec, dice, extra_dc=extra, worst=worst)

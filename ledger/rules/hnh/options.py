@@ -24,7 +24,9 @@ ATTACK: tuple[Opt, ...] = (
     Opt("modifier", "int", "another circumstance modifier to the attack check", f"{GP}, Attack Check"),
     Opt("critical", "choice", "a critical hit's effect: increased (+1 to the resistance DC) or added (a rank-0 effect, noted)", f"{GP}, Effects Of A Critical Hit", choices=("increased", "added"), default="increased"),
     Opt("nonlethal", "flag", "Non-Lethal damage", "hnh-site/effect-damage.txt, Extras (Non-Lethal)"),
-    Opt("effect", "choice", "the effect when not attacking with a power", f"{GP}, Attack Check", choices=("damage", "affliction"), default="damage", named=True),
+    Opt("effect", "choice", "the effect when not attacking with a power", f"{GP}, Attack Check", choices=("damage", "affliction", "weaken", "nullify"), default="damage", named=True),
+    Opt("trait", "text", "weaken: the trait lowered", "powers/effects/weaken.html (named by gameplay.txt, Minion Rules)"),
+    Opt("nullify", "text", "nullify: the target's power, or an affliction on the target, to counter", "powers/effects/nullify.html (named by gameplay.txt, Minion Rules)"),
     Opt("resisted-by", "choice", "the defense against the effect", "hnh-site/effect-affliction.txt", choices=("toughness", "fortitude", "will")),
     Opt("conditions", "names", "Affliction conditions by degree, e.g. dazed,stunned,incapacitated (dazed+hindered for two at once)", "hnh-site/effect-affliction.txt"),
     Opt("aid", "int", "circumstance bonus to this attack from an ally's aid", f"{GP}, Aid - Standard Action", lo=0),
@@ -71,7 +73,7 @@ AFFLICTION: tuple[Opt, ...] = (
 # Improve Roll: the rolls each command lets their owner re-roll for a victory point (re-roll named NAME-reroll).
 IMPROVABLE: dict[str, tuple[str, ...]] = {
     "check": ("check", "against"), "attack": ("attack", "defense", "power", "toughness"), "damage": ("toughness",),
-    "hazard": ("fortitude", "toughness"), "act affliction": ("power", "toughness"),
+    "hazard": ("fortitude", "toughness"), "act affliction": ("power", "toughness"), "act heal": ("power",),
 }
 
 
@@ -81,6 +83,10 @@ def improve(command: str) -> Opt:
                "hnh-site/the-basics.txt, Improve Roll", choices=IMPROVABLE[command])
 
 
+HEAL: tuple[Opt, ...] = (
+    Opt("rank", "int", "the Healing rank (default: the healer's Healing power)", "powers/effects/healing.html (named by gameplay.txt, Recovery)", lo=0),
+    Opt("restorative", "flag", "Restorative Healing: points beyond full HP remove bruises (1 each)", "powers/effects/healing.html, Restorative"),
+)
 DEFEND: tuple[Opt, ...] = (
     Opt("defense", "choice", "the active defense defended with until the next turn", f"{GP}, Defend - Standard Action", choices=("dodge", "parry")),
 )
@@ -88,7 +94,9 @@ OPTIONS: dict[str, tuple[Opt, ...]] = {
     "attack": (*ATTACK, improve("attack")), "check": (*CHECK, improve("check")), "damage": (*DAMAGE, improve("damage")),
     "recover": RECOVER, "hazard": (*HAZARD, improve("hazard")),
 }
-ACTIONS: dict[str, tuple[Opt, ...]] = {"affliction": (*AFFLICTION, improve("act affliction")), "defend": DEFEND}
+ACTIONS: dict[str, tuple[Opt, ...]] = {
+    "affliction": (*AFFLICTION, improve("act affliction")), "defend": DEFEND, "heal": (*HEAL, improve("act heal")),
+}
 
 # Whose each named roll of a command is: the acting character, the other one, or no one's ('-').
 ROLLS: dict[str, dict[str, Role]] = {
@@ -98,7 +106,7 @@ ROLLS: dict[str, dict[str, Role]] = {
     "recover": {"treatment": "actor"},
     "hazard": {"fortitude": "actor", "power": "actor", "toughness": "actor"},
 }
-ACTION_ROLLS: dict[str, dict[str, Role]] = {"affliction": {"power": "actor", "resist": "other", "toughness": "other"}, "defend": {}}
+ACTION_ROLLS: dict[str, dict[str, Role]] = {"affliction": {"power": "actor", "resist": "other", "toughness": "other"}, "defend": {}, "heal": {"power": "actor"}}
 for _command, _names in IMPROVABLE.items():
     _rolls = ACTION_ROLLS[_command[4:]] if _command.startswith("act ") else ROLLS[_command]
     _rolls.update({f"{n}-reroll": _rolls[n] for n in _names})

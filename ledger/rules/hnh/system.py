@@ -38,6 +38,7 @@ from ledger.rules.hnh.turns import REVIVE_MEANS
 from ledger.rules.hnh import options as declared
 from ledger.rules.contract import Action, Recovery, RuleSystem
 from ledger.rules.hnh.creator import import_character
+from ledger.rules.hnh.powers import heal
 from ledger.rules.hnh.victory import STARTING_VP, improved
 from ledger.sheet import Effect, Sheet, Value, apply_all
 
@@ -52,6 +53,11 @@ def _affliction(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], d
     assert other is not None  # Action.other == "needed"
     owners = declared.ACTION_ROLLS["affliction"]
     return improved(owners, actor, other, options, dice, lambda box, a, o: RULES.affliction(_s(o), options, box, attacker=a))
+
+
+def _heal(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    owners = declared.ACTION_ROLLS["heal"]
+    return improved(owners, actor, other, options, dice, lambda box, a, o: heal(_s(a), o, options, box))
 
 
 def _s(sheet: Sheet | None) -> Sheet:
@@ -73,6 +79,11 @@ class HnH(RuleSystem):
         "affliction": Action(
             "affliction", "an Affliction without an attack check: the target resists (rolls power, resist)", _affliction,
             "hnh-site/effect-affliction.txt", declared.ACTIONS["affliction"], declared.ACTION_ROLLS["affliction"], "needed",
+        ),
+        "heal": Action(
+            "heal", "Healing: a DC 2 power check (roll power); the difference is HP healed (--against the subject, else self)",
+            _heal, "powers/effects/healing.html (named by gameplay.txt, Recovery)", declared.ACTIONS["heal"],
+            declared.ACTION_ROLLS["heal"], "optional",
         ),
         "defend": Action(
             "defend", "the Defend action: until the next turn the chosen active defense's dice count at least 1; no attack",
@@ -212,7 +223,8 @@ class HnH(RuleSystem):
     def recover(self, sheet: Sheet, recovery: Recovery, dice: Dice) -> list[Effect]:
         """Recovery over hours; with treatment-bonus a `treatment` roll against DC 5 decides `treated`."""
         if recovery.amount is not None:
-            raise BadInput("Humans & Heroes recovery goes by hours, not an amount", "give --hours H (and --restful, --treated)")
+            raise BadInput("Humans & Heroes recovery goes by hours; HP come back at once only by Healing",
+                           "ledger act HEALER heal --against NAME -o rank=N (a DC 2 power check), or --hours H")
         bonus = recovery.options.get("treatment-bonus")
         return turns.recover(sheet, recovery.hours, recovery.restful, recovery.treated, bonus, dice)
 

@@ -21,6 +21,7 @@ from ledger.rules.hnh.afflictions import ongoing_checks, progress_pending
 from ledger.rules.hnh.checks import defense_rank, roll_check, versus_dc
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
 from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, passive_roll, resolve_damage, set_hp
+from ledger.rules.hnh.powers import weaken_recovery
 from ledger.rules.hnh.victory import DEFEND, feats_at_end, feats_at_start
 from ledger.sheet import Effect, Sheet, apply_all
 
@@ -135,6 +136,7 @@ def end_of_turn(sheet: Sheet, dice: Dice) -> list[Effect]:
     """End of turn: 'until the end' effects end, ongoing affliction checks, then harmful ongoing damage."""
     out = _expire(sheet, "end")
     out += feats_at_end(_then(sheet, out))  # Heroic Feat: "until the end of your next turn"
+    out += weaken_recovery(_then(sheet, out))  # Weaken: "Lost points return at a rate of 1 per round"
     now = _then(sheet, out)
     if now.has("dead"):
         return out
