@@ -147,6 +147,10 @@ class RuleSystem:
         """A participant's initiative total (roll `initiative`, if the system rolls one)."""
         raise NotImplementedError
 
+    def seizes_initiative(self, sheet: Sheet) -> bool:
+        """Whether this character goes first whatever the initiative totals (H&H Seize Initiative)."""
+        return False
+
     def tie_break_key(self, sheet: Sheet) -> tuple[Any, ...]:
         """How equal initiatives are ordered (see `ties_descending`)."""
         raise NotImplementedError

@@ -8,7 +8,7 @@ Vulnerable, Defenseless), effect-damage.txt, effect-affliction.txt.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ledger.dice import Dice
@@ -18,6 +18,7 @@ from ledger.rules.hnh.checks import Rolled, active_defense, check_penalty, defen
 from ledger.rules.hnh.conditions import break_trance, effective, require_able
 from ledger.rules.hnh.health import minion_rules, resolve_damage
 from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
+from ledger.rules.hnh.maneuvers import end_aim
 from ledger.rules.hnh.powers import resolve_nullify, resolve_weaken, weaken_trait
 from ledger.sheet import Effect, Sheet, apply_all
 
@@ -159,7 +160,12 @@ def resolve_aid(helper: Sheet, target: Sheet, options: Mapping[str, Any], dice: 
     data = {"maneuver": "aid", "attacker": helper.name, "target": target.name, "ally": options.get("ally", ""),
             "aid_for": str(options.get("aid-for", "attack")), "attack": r.data(), "dc": 0, "success": hit,
             "degrees": deg, "aid_bonus": bonus}
-    return [Effect("CheckResolved", helper.name, data)]
+    out = [Effect("CheckResolved", helper.name, data)]
+    ally = str(options.get("ally") or "")
+    if ally and bonus:  # Aid: "for 1 round" -- kept on the ally until used or their next turn ends
+        key = f"aid-{data['aid_for']}:{target.name}"
+        out.append(Effect("CountersChanged", ally, {"counters": {key: bonus}}))
+    return out
 
 
 def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
@@ -180,9 +186,12 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     validate(attacker, target, w, moves, options)
     base: dict[str, Any] = {"attacker": attacker.name, "target": target.name, "with": w.name, "effect": w.effect,
                             "range": w.range, "maneuvers": sorted(moves)}
-    counters = {m + "-attack": 1 for m in ("all-out", "defensive") if m in moves}
+    counters: dict[str, int | None] = {m + "-attack": 1 for m in ("all-out", "defensive") if m in moves}
+    options, counters = _lasting(attacker, target, options, counters)
+    if attacker.counter("aim") and w.range not in ("perception", "area"):  # Aim: the next attack is the aimed one
+        moves.add("aim")
     pre = [Effect("CountersChanged", attacker.name, {"counters": counters})] if counters else []
-    pre += trance
+    pre += end_aim(attacker, "aim used") + trance
     if w.range == "beyond":  # Range: "out of range and cannot be attacked (automatic miss)"
         return [*pre, Effect("AttackResolved", target.name, {**base, "hit": False, "reason": "beyond long range"})]
     rank = w.rank + (1 if "power" in moves else 0) - (1 if "accurate" in moves else 0)
@@ -225,6 +234,22 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     return out
 
 
+def _lasting(attacker: Sheet, target: Sheet, options: Mapping[str, Any], counters: dict[str, int | None]) -> tuple[dict[str, Any], dict[str, int | None]]:
+    """An ally's aid against this target, and a feint on it, are used by this attack (the counters are spent)."""
+    opts = dict(options)
+    aid = attacker.counter(f"aid-attack:{target.name}")
+    if aid:
+        opts["aid"] = _int(options, "aid", 0) + aid
+        counters[f"aid-attack:{target.name}"] = None
+    helped = target.counter(f"aid-defense:{attacker.name}")
+    if helped:
+        opts["target-aid"] = _int(options, "target-aid", 0) + helped
+    if attacker.counter(f"feint:{target.name}"):
+        opts["feinted"] = True
+        counters[f"feint:{target.name}"] = None
+    return opts, counters
+
+
 def _damage_opts(w: Weapon, options: Mapping[str, Any]) -> dict[str, Any]:
     resisted = options.get("resisted-by", w.power.get("resisted-by", "toughness"))
     return {"nonlethal": bool(options.get("nonlethal") or w.power.get("nonlethal")), "resisted-by": resisted}
@@ -246,7 +271,8 @@ def attack_check(
     if "finishing" in moves:  # Finishing Attack: "The DC is 0 and is always a critical hit"
         dfn = Rolled("defense", (), 0, 0, routine=True)
     else:
-        dfn = active_defense(target, defense_name, dice, "defense", _int(options, "target-aid", 0))
+        defender = replace(target, conditions=(*target.conditions, "vulnerable")) if options.get("feinted") else target
+        dfn = active_defense(defender, defense_name, dice, "defense", _int(options, "target-aid", 0))
     meets = atk.total >= dfn.total
     if atk.automatic_failure:  # all three -1: "always misses"
         hit, threat = False, False

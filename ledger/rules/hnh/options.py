@@ -87,6 +87,59 @@ HEAL: tuple[Opt, ...] = (
     Opt("rank", "int", "the Healing rank (default: the healer's Healing power)", "powers/effects/healing.html (named by gameplay.txt, Recovery)", lo=0),
     Opt("restorative", "flag", "Restorative Healing: points beyond full HP remove bruises (1 each)", "powers/effects/healing.html, Restorative"),
 )
+GM_CONDITIONS = (  # conditions.txt: basic and combined conditions (HP conditions follow HP)
+    "asleep", "blind", "bound", "compelled", "controlled", "dazed", "deaf", "debilitated", "defenseless", "disabled", "entranced", "exhausted", "fatigued", "hindered",
+    "immobile", "impaired", "incapacitated", "paralyzed", "prone", "restrained", "staggered", "stunned", "surprised", "unaware", "vulnerable", "weakened",
+)
+
+ACTION_HELP: dict[str, str] = {
+    "grab": "Grab: attack check, then Strength against Strength: win by 1 degree restrained, by 2 bound (again: improve the hold)",
+    "escape": "Escape a grab: a skill check (Athletics, or -o trait=) against the holder's Strength + 0",
+    "release": "end a grab you hold (free action)",
+    "trip": "Trip: close attack at -1 against Parry, then damage rank against Acrobatics/Agility: prone",
+    "disarm": "Disarm: attack at -1 (-2 held, -1 more ranged), then damage rank against Strength (held) or the binding",
+    "smash": "Smash: attack (-1 held object), then damage against the object's Toughness: bent, broken, destroyed",
+    "feint": "Feint: Deception against the better of Deception or Insight: vulnerable to your next attack",
+    "demoralize": "Demoralize: Intimidation against the better of Insight or Will: impaired (disabled at 4 degrees)",
+    "aim": "Aim: your next attack gets +2 close / +1 ranged; vulnerable until then",
+    "extra-effort": "Extra Effort: one benefit, fatigued at the start of your next turn",
+    "seize-initiative": "Seize Initiative (the advantage): 1 victory point, first in the order when initiative is rolled",
+    "until": "impose a condition until the start or end of your next turn",
+    "ongoing-damage": "a harmful circumstance: Damage of this rank at the end of each of your turns (rank 0 ends it)",
+}
+HELD = Opt("held", "flag", "the item is held in hand (else attached or worn)", f"{GP}, Disarm - Standard Action", default="yes")
+REACH = Opt("range", "choice", "close or ranged", f"{GP}, Range", choices=("close", "ranged"), default="close")
+RANK = Opt("rank", "int", "the damage rank used (default Strength)", f"{GP}, Strength And Damage", lo=0)
+MANEUVER_ACTIONS: dict[str, tuple[Opt, ...]] = {
+    "grab": (Opt("rank", "int", "a grabbing effect's rank (used if higher than Strength)", f"{GP}, Grab - Standard Action", lo=0),),
+    "escape": (Opt("trait", "text", "the skill used to escape (default athletics)", f"{GP}, Escape - Move Action"),
+               Opt("rank", "int", "the holder's grabbing effect rank, if higher than Strength", f"{GP}, Grab - Standard Action", lo=0)),
+    "release": (),
+    "trip": (RANK,),
+    "disarm": (HELD, REACH, RANK, Opt("bonus", "int", "attack bonus (default unarmed)", f"{GP}, Attack Check"),
+               Opt("binding", "int", "the binding's Toughness for an attached item", f"{GP}, Disarm - Standard Action"),
+               Opt("item", "text", "what is knocked away", f"{GP}, Disarm - Standard Action")),
+    "smash": (HELD, REACH, RANK, Opt("bonus", "int", "attack bonus (default unarmed)", f"{GP}, Attack Check"),
+              Opt("object-toughness", "int", "the object's Toughness", "hnh-site/effect-damage.txt, Damaging Objects"),
+              Opt("object-state", "choice", "the object's state before", "hnh-site/effect-damage.txt, Damaging Objects", choices=("intact", "bent", "broken"), default="intact"),
+              Opt("item", "text", "the object", f"{GP}, Smash - Standard Action")),
+    "feint": (), "demoralize": (), "aim": (),
+    "extra-effort": (Opt("benefit", "choice", "the benefit", "hnh-site/the-basics.txt, Using Extra Effort",
+                         choices=("action", "bonus", "increased-rank", "power-stunt", "resistance", "retry", "speed", "strength")),),
+    "seize-initiative": (),
+    "until": (Opt("condition", "choice", "the condition", "hnh-site/conditions.txt", choices=GM_CONDITIONS),
+              Opt("until", "choice", "when it ends: the start or the end of your next turn", f"{GP}, Taking Your Turn", choices=("start", "end"), default="end")),
+    "ongoing-damage": (Opt("rank", "int", "the Damage rank each end of turn (0 ends it)", f"{GP}, Ending Your Turn", lo=0),),
+}
+ATTACKING: dict[str, Role] = {"attack": "actor", "defense": "other", "power": "actor", "against": "other"}
+MANEUVER_ROLLS: dict[str, dict[str, Role]] = {
+    "grab": {"attack": "actor", "defense": "other", "strength": "actor", "against": "other"},
+    "escape": {"check": "actor"}, "release": {},
+    "trip": dict(ATTACKING), "disarm": dict(ATTACKING),
+    "smash": {"attack": "actor", "defense": "other", "power": "actor", "toughness": "-"},
+    "feint": {"check": "actor", "against": "other"}, "demoralize": {"check": "actor", "against": "other"},
+    "aim": {}, "extra-effort": {}, "seize-initiative": {}, "until": {}, "ongoing-damage": {},
+}
 DEFEND: tuple[Opt, ...] = (
     Opt("defense", "choice", "the active defense defended with until the next turn", f"{GP}, Defend - Standard Action", choices=("dodge", "parry")),
 )
@@ -96,6 +149,7 @@ OPTIONS: dict[str, tuple[Opt, ...]] = {
 }
 ACTIONS: dict[str, tuple[Opt, ...]] = {
     "affliction": (*AFFLICTION, improve("act affliction")), "defend": DEFEND, "heal": (*HEAL, improve("act heal")),
+    **MANEUVER_ACTIONS,
 }
 
 # Whose each named roll of a command is: the acting character, the other one, or no one's ('-').
@@ -106,7 +160,8 @@ ROLLS: dict[str, dict[str, Role]] = {
     "recover": {"treatment": "actor"},
     "hazard": {"fortitude": "actor", "power": "actor", "toughness": "actor"},
 }
-ACTION_ROLLS: dict[str, dict[str, Role]] = {"affliction": {"power": "actor", "resist": "other", "toughness": "other"}, "defend": {}, "heal": {"power": "actor"}}
+ACTION_ROLLS: dict[str, dict[str, Role]] = {"affliction": {"power": "actor", "resist": "other", "toughness": "other"}, "defend": {}, "heal": {"power": "actor"},
+                                       **MANEUVER_ROLLS}
 for _command, _names in IMPROVABLE.items():
     _rolls = ACTION_ROLLS[_command[4:]] if _command.startswith("act ") else ROLLS[_command]
     _rolls.update({f"{n}-reroll": _rolls[n] for n in _names})

@@ -14,6 +14,7 @@ from ledger.dice import Dice, DiceSpec, fudge, parse_notation
 from ledger.errors import BadInput, Conflict, ImpossibleAction
 from ledger.rules.common import parse_int
 from ledger.rules.hnh import turns, victory
+from ledger.rules.hnh.actions import ACTIONS as MANEUVER_ACTIONS
 from ledger.rules.hnh.afflictions import affliction_from, ongoing, resolve_affliction
 from ledger.rules.hnh.checks import ABILITIES, DEFENSES, defense_rank, find_power, resolve_check
 from ledger.rules.hnh.combat import resolve_attack
@@ -89,6 +90,7 @@ class HnH(RuleSystem):
             "defend", "the Defend action: until the next turn the chosen active defense's dice count at least 1; no attack",
             victory.defend, "hnh-site/gameplay.txt, Defend - Standard Action", declared.ACTIONS["defend"], {}, "none",
         ),
+        **MANEUVER_ACTIONS,
     }
     turn_rolls = ("fortitude", "power", "toughness", "ongoing-")
     ties_descending = True  # tie_break_key: higher Dodge, then Agility, then Awareness
@@ -243,6 +245,10 @@ class HnH(RuleSystem):
     def initiative(self, sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
         """3dF + Agility + Improved Initiative; surprised -10 (roll `initiative`)."""
         return turns.initiative(sheet, dice)
+
+    def seizes_initiative(self, sheet: Sheet) -> bool:
+        """A victory point spent on Seize Initiative puts the hero first when initiative is next rolled."""
+        return bool(sheet.counter("seize-initiative"))
 
     def tie_break_key(self, sheet: Sheet) -> tuple[int, int, int]:
         """Initiative ties: higher Dodge, then Agility, then Awareness (sort descending)."""

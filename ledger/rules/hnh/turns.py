@@ -21,6 +21,7 @@ from ledger.rules.hnh.afflictions import ongoing_checks, progress_pending
 from ledger.rules.hnh.checks import defense_rank, roll_check, versus_dc
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
 from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, passive_roll, resolve_damage, set_hp
+from ledger.rules.hnh import maneuvers
 from ledger.rules.hnh.powers import weaken_recovery
 from ledger.rules.hnh.victory import DEFEND, feats_at_end, feats_at_start
 from ledger.sheet import Effect, Sheet, apply_all
@@ -85,12 +86,14 @@ def start_of_turn(sheet: Sheet, dice: Dice) -> list[Effect]:
     ctr: dict[str, int | None] = {k: None for k in ("all-out-attack", "defensive-attack") if sheet.counter(k)}
     ctr.update({k: None for k in sheet.counters if k.startswith(DEFEND)})  # Defend: "until your next turn"
     ctr.update(feats_at_start(sheet))
+    ctr.update(maneuvers.turn_started(sheet))
     if sheet.counter("revive-cooldown"):
         ctr["revive-cooldown"] = max(0, sheet.counter("revive-cooldown") - 1) or None
     if ctr:
         out.append(Effect("CountersChanged", sheet.name, {"counters": ctr}))
     if "surprised" in sheet.conditions:  # Surprised: "removed at the start of your turn"
         out.append(Effect("ConditionRemoved", sheet.name, {"condition": "surprised", "note": "turn started"}))
+    out += maneuvers.effort_cost(_then(sheet, out))  # Extra Effort: "At the start of the turn immediately after"
     now = _then(sheet, out)
     if now.has("dead"):
         return out
@@ -137,6 +140,7 @@ def end_of_turn(sheet: Sheet, dice: Dice) -> list[Effect]:
     out = _expire(sheet, "end")
     out += feats_at_end(_then(sheet, out))  # Heroic Feat: "until the end of your next turn"
     out += weaken_recovery(_then(sheet, out))  # Weaken: "Lost points return at a rate of 1 per round"
+    out += maneuvers.turn_ended(_then(sheet, out))  # Feint, Aim and Aid end with the next turn
     now = _then(sheet, out)
     if now.has("dead"):
         return out
@@ -217,7 +221,11 @@ def initiative(sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
     bonus = sheet.trait("agility") + sheet.trait("improved-initiative") + surprised
     r = roll_check(dice, "initiative", bonus, "passive")  # a critical is +1 / -1: initiative has no DC to fail
     data: dict[str, Any] = {"check": "initiative", **r.data(), "surprised": bool(surprised)}
-    return r.total, [Effect("CheckResolved", sheet.name, data)]
+    out = [Effect("CheckResolved", sheet.name, data)]
+    if sheet.counter("seize-initiative"):  # spent: this initiative goes first (Seize Initiative)
+        data["seized"] = True
+        out.append(Effect("CountersChanged", sheet.name, {"counters": {"seize-initiative": None}}))
+    return r.total, out
 
 
 def tie_break_key(sheet: Sheet) -> tuple[int, int, int]:
