@@ -137,7 +137,8 @@ def gain(app: AppContext, name: str, resource: str, n: int, reason: str | None) 
 @roll_option("hazard")
 @pass_app
 def hazard(app: AppContext, target: str, kind: str, rolls: tuple[str, ...], **given: Any) -> None:
-    """hnh environmental hazards: falling, heat, cold, starvation, thirst, suffocation, decompression, vacuum.
+    """hnh environmental hazards: falling, heat, cold, starvation, thirst, suffocation, decompression, vacuum,
+    sleep-deprivation, forced-labor, disease, radiation.
 
     Example: ledger hazard Ann falling -o distance-rank=4 -o accidental=yes
     """

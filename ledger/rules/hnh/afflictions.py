@@ -175,6 +175,8 @@ def ongoing_checks(sheet: Sheet, dice: Dice) -> list[Effect]:
     for a, degree in ongoing(sheet):
         current = apply_all(sheet, out)
         pre = f"affliction:{a.name}"
+        if current.counter(pre + ":daily"):  # a disease: checked each day (`hazard NAME disease`), not each turn
+            continue
         rounds = current.counter(pre + ":rounds") + 1
         if "unrecoverable" in a.flags or not _due(a, degree, rounds):
             out.append(Effect("CountersChanged", sheet.name, {"counters": {pre + ":rounds": rounds}}))

@@ -52,15 +52,22 @@ RECOVER: tuple[Opt, ...] = (
 )
 HAZARD: tuple[Opt, ...] = (
     Opt("severity", "choice", "heat/cold: uncomfortable (hourly), intense (10 minutes), extreme (each minute)", f"{GP}, Heat And Cold", choices=tuple(INTERVALS)),
-    Opt("previous-checks", "int", "heat, cold, starvation, thirst, suffocation, vacuum: previous checks (default: counted)", f"{GP}, Environmental Hazards", lo=0),
-    Opt("days", "int", "starvation/thirst: days gone without (death at 7 / 3)", f"{GP}, Starvation And Thirst", lo=0),
+    Opt("previous-checks", "int", "heat, cold, starvation, thirst, suffocation, vacuum, forced labor: previous checks (default: counted)", f"{GP}, Environmental Hazards", lo=0),
+    Opt("days", "int", "starvation/thirst: days gone without (death at 7 / 3); sleep deprivation: days without sleep", f"{GP}, Starvation And Thirst", lo=0),
     Opt("rounds", "int", "suffocation: rounds holding breath so far; decompression: round of exposure (checks from the 3rd)", f"{GP}, Suffocation", lo=0),
     Opt("holding", "flag", "vacuum: the character holds their breath", f"{GP}, Vacuum", default="yes"),
     Opt("distance-rank", "int", "falling: distance rank fallen", f"{GP}, Falling", lo=0),
     Opt("size", "int", "falling: the character's size rank", f"{GP}, Falling", default="0"),
     Opt("accidental", "flag", "falling: an accidental fall (prone at the end)", f"{GP}, Falling"),
     Opt("max-rank", "int", "falling: the GM's maximum fall damage rank", f"{GP}, Falling", default="18", lo=0),
-    Opt("ended", "flag", "the cause is gone (comfortable temperature, food, air, pressure): counters reset", f"{GP}, Environmental Hazards"),
+    Opt("ended", "flag", "the cause is gone (comfortable temperature, food, air, pressure, sleep, cure): counters reset", f"{GP}, Environmental Hazards"),
+    Opt("forced-awake", "flag", "forced labor: the exhausted character is forced to stay awake (dazed instead of asleep)", f"{GP}, Forced Labor"),
+    Opt("rank", "int", "disease/radiation: its rank, the DC of the Fortitude check", f"{GP}, Disease", lo=0),
+    Opt("effect", "choice", "disease/radiation: what a failure does (default: disease affliction, radiation weaken)", f"{GP}, Radiation", choices=("affliction", "weaken", "damage")),
+    Opt("name", "text", "disease: its name (each is its own Affliction)", f"{GP}, Disease"),
+    Opt("conditions", "names", "disease Affliction: conditions by degree, e.g. impaired,disabled,incapacitated", f"{GP}, Disease"),
+    Opt("trait", "text", "disease/radiation Weaken: the trait (default stamina)", f"{GP}, Disease"),
+    Opt("bonus", "int", "disease/radiation: a Treatment bonus on the Fortitude check", f"{GP}, Disease"),
 )
 AFFLICTION: tuple[Opt, ...] = (
     Opt("with", "text", "the attacker's Affliction power (or a name for an ad hoc one)", "hnh-site/effect-affliction.txt"),

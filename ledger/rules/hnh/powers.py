@@ -127,7 +127,7 @@ def _rank(sheet: Sheet, trait: str) -> int:
 
 def weaken_recovery(sheet: Sheet) -> list[Effect]:
     """End of turn: 1 weakened point returns per trait; the conditions go when nothing is lost any more."""
-    keys = sorted(k for k in sheet.counters if k.startswith(WEAKENED))
+    keys = sorted(k for k in sheet.counters if k.startswith(WEAKENED) and not sheet.counter("weaken-held:" + k[len(WEAKENED):]))
     if not keys:
         return []
     traits: dict[str, int | None] = {}
