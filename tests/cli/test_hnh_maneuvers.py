@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cli.test_hnh_victory import event, show, undo_and_retract_restore
+from tests.cli.hnh_helpers import event, show, undo_and_retract_restore
 from tests.conftest import Cli, event_count
 
 EVEN = ("--roll", "attack=0,0,0", "--roll", "defense=0,0,0")

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import FIXTURES, Cli, event_count
-from tests.cli.test_hnh_victory import event, show, undo_and_retract_restore
+from tests.cli.hnh_helpers import event, show, undo_and_retract_restore
 
 HIT = ("--roll", "attack=+,0,0", "--roll", "defense=0,0,0")
 

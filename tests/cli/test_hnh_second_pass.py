@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
+from tests.cli.hnh_helpers import event
 from tests.conftest import Cli, event_count
-
-
-def event(result: Any, kind: str) -> dict[str, Any]:
-    """The data of the first event of a kind in a ruling's output."""
-    return next(e["data"] for e in result["events"] if e["type"] == kind)
 
 
 def conditions(cli: Cli, name: str) -> set[str]:

@@ -16,7 +16,7 @@ from ledger.dice import Dice
 from ledger.errors import BadInput
 from ledger.rules.hnh.afflictions import Affliction, change_degree, ongoing, parse_conditions, slug
 from ledger.rules.hnh.checks import degrees
-from ledger.rules.hnh.conditions import _removed, impose_effects
+from ledger.rules.hnh.conditions import impose_effects, removed
 from ledger.rules.hnh.health import HP_FLOOR, passive_roll, resolve_damage, set_hp
 from ledger.rules.hnh.powers import ABILITY_FLOOR, WEAKENED
 from ledger.sheet import Effect, Sheet, apply_all
@@ -45,7 +45,7 @@ def sleep_deprivation(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> l
     if stage is None or stage in sheet.conditions:
         return out
     if stage == "exhausted":  # the stage is set, not added: exhausted replaces fatigued
-        out += [_removed(sheet, "fatigued", note)] if "fatigued" in sheet.conditions else []
+        out += [removed(sheet, "fatigued", note)] if "fatigued" in sheet.conditions else []
         return out + [Effect("ConditionImposed", sheet.name, {"condition": "exhausted", "note": note})]
     if stage == "fatigued" and "exhausted" in sheet.conditions:
         return out

@@ -18,7 +18,7 @@ from ledger.errors import BadInput, ImpossibleAction
 from ledger.rules.hnh.checks import (
     Rolled, active_defense, check_penalty, defense_rank, degrees, opposed_winner, roll_check, trait_bonus, versus_dc,
 )
-from ledger.rules.hnh.conditions import _removed, effective, impose_effects, require_able
+from ledger.rules.hnh.conditions import impose_effects, removed, require_able
 from ledger.rules.hnh.victory import pay
 from ledger.sheet import Effect, Sheet, apply_all
 
@@ -100,8 +100,8 @@ def _hold(actor: Sheet, target: Sheet) -> list[Effect]:
 
 def release_effects(holder: Sheet, held: Sheet, note: str) -> list[Effect]:
     """A grab ends: the hold's conditions go on both sides."""
-    out = [_removed(held, c, note) for c in ("restrained", "bound") if c in held.conditions]
-    out += [_removed(holder, c, note) for c in ("hindered", "vulnerable") if c in holder.conditions]
+    out = [removed(held, c, note) for c in ("restrained", "bound") if c in held.conditions]
+    out += [removed(holder, c, note) for c in ("hindered", "vulnerable") if c in holder.conditions]
     out += [Effect("CountersChanged", holder.name, {"counters": {f"grabbing:{held.name}": None}}),
             Effect("CountersChanged", held.name, {"counters": {f"grabbed-by:{holder.name}": None}})]
     return out
@@ -239,7 +239,7 @@ def end_aim(sheet: Sheet, note: str) -> list[Effect]:
     if not sheet.counter("aim"):
         return []
     out = [Effect("CountersChanged", sheet.name, {"counters": {"aim": None}})]
-    return out + ([_removed(sheet, "vulnerable", note)] if "vulnerable" in sheet.conditions else [])
+    return out + ([removed(sheet, "vulnerable", note)] if "vulnerable" in sheet.conditions else [])
 
 
 def turn_started(sheet: Sheet) -> dict[str, int | None]:
@@ -302,9 +302,3 @@ def seize_initiative(actor: Sheet, other: Sheet | None, options: Mapping[str, An
     if actor.counter("seize-initiative"):
         raise ImpossibleAction(f"{actor.name} is already set to seize the initiative")
     return [pay(actor, 1, "seize-initiative"), Effect("CountersChanged", actor.name, {"counters": {"seize-initiative": 1}})]
-
-
-# -- Until the start / end of the next turn, ongoing damage ----------------------------------------------------
-def feinted(attacker: Sheet, target: Sheet) -> bool:
-    """Whether the attacker's feint leaves this target vulnerable to this attack."""
-    return bool(attacker.counter(f"feint:{target.name}")) and "vulnerable" not in effective(target.conditions)

@@ -15,7 +15,7 @@ from typing import Any
 
 from ledger.dice import Dice, DiceSpec, Roll
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.hnh.conditions import _imposed, _removed, closure, remove_effects, require_able
+from ledger.rules.hnh.conditions import closure, imposed, remove_effects, removed, require_able
 from ledger.rules.hnh.health import VP
 from ledger.rules.options import Role
 from ledger.sheet import Effect, Sheet, apply_all
@@ -85,13 +85,13 @@ def recover(sheet: Sheet, n: int, what: str) -> list[Effect]:
     note = "victory point: recover"
     out = [pay(sheet, 1, f"recover:{what}")]
     if what == "asleep":  # "convert the asleep condition into exhausted"
-        out.append(_removed(sheet, "asleep", note))
+        out.append(removed(sheet, "asleep", note))
         if "exhausted" not in sheet.conditions:
-            out += [_removed(sheet, "fatigued", note)] if sheet.has("fatigued") else []
-            out.append(_imposed(sheet, "exhausted", note))
+            out += [removed(sheet, "fatigued", note)] if sheet.has("fatigued") else []
+            out.append(imposed(sheet, "exhausted", note))
         return out
     if what == "exhausted":  # "and exhausted into a fatigued condition"
-        return out + [_removed(sheet, "exhausted", note), _imposed(sheet, "fatigued", note)]
+        return out + [removed(sheet, "exhausted", note), imposed(sheet, "fatigued", note)]
     return out + remove_effects(sheet, what, note)
 
 
