@@ -166,7 +166,9 @@ def _require_campaign(read: ReadSide) -> None:
 
 def get(ctx: click.Context) -> AppContext:
     """The AppContext of the running command."""
-    return ctx.find_object(AppContext)  # type: ignore[no-any-return]
+    found = ctx.find_object(AppContext)
+    assert found is not None, "the ledger group always sets an AppContext"
+    return found
 
 
 pass_app = click.make_pass_decorator(AppContext)

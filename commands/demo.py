@@ -80,7 +80,7 @@ def demo(ctx: click.Context, demo_db: str | None) -> None:
     folder = tempfile.mkdtemp(prefix="ledger-demo-") if base is None else None
     summary: dict[str, object] = {}
     for system, script in SCRIPTS.items():
-        db = os.path.join(folder, f"{system}.ledger") if folder else _suffixed(base, system)
+        db = os.path.join(folder, f"{system}.ledger") if folder else _suffixed(str(base), system)
         seed = str(app.seed if app.seed is not None else 7)
         steps = [("init", "--system", system, "--name", "Demo"), *script]
         if not app.as_json:

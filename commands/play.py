@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -11,10 +12,11 @@ from commands.context import AppContext, pass_app
 from commands.options import gather, rules_options
 from ledger.dice import parse_roll_options
 
+F = TypeVar("F", bound=Callable[..., Any])
 ROLL_HELP = "Enter physical dice: NAME=FACES (repeatable), e.g. attack=+,0,- or attack=17 or attack=6,4,1."
 
 
-def roll_option(names: str) -> click.Option:  # type: ignore[type-arg]
+def roll_option(names: str) -> Callable[[F], F]:
     """The shared --roll option, listing the roll names this command takes."""
     return click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=f"{ROLL_HELP} Rolls: {names}.")
 
@@ -61,6 +63,7 @@ def damage(app: AppContext, target: str, amount: int | None, rank: int | None, s
         return
     if rolls or opts:
         raise BadInput("--amount takes no dice and no rules options", "leave out --roll and -o (they go with --rank)")
+    assert amount is not None  # one of --amount and --rank was given
     result = app.ledger.damage(target, amount, subdual=subdual)
     app.wrote(result, lambda r: render.sheet_line(r["character"]))
 

@@ -7,7 +7,7 @@ Every event carries `ruling`: the number of the ruling that produced it. State a
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
@@ -35,6 +35,16 @@ def name_key(name: str) -> str:
 
 class Campaign(Aggregate):
     """One campaign per ledger: system, roster, play sessions, and the ruling chain's bookkeeping."""
+
+    if TYPE_CHECKING:  # set by the events' apply (not dataclass fields: eventsourcing reads class annotations)
+        settings: dict[str, Any]
+        domain: dict[str, Any]
+        rulings: int
+        last_hash: str
+        dead: dict[str, int]
+        amended: dict[str, Any]
+        redo: list[int]
+        meta: list[int]
 
     class Event(Aggregate.Event):
         """A campaign event; `ruling` is the ruling that made it."""
@@ -88,6 +98,27 @@ class Campaign(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             """Close the session."""
+            apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
+
+    class DiceCommitted(Event):
+        """Session `number` rolls its dice from a secret; only the secret's SHA-256 is recorded (ledger/commitment.py)."""
+
+        number: int
+        commitment: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Note the commitment on the session."""
+            apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
+
+    class DiceRevealed(Event):
+        """Session `number`'s dice secret, revealed as it ends, so anyone can recompute its dice."""
+
+        number: int
+        commitment: str
+        secret: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Note the secret on the session."""
             apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
 
     class CampaignRestored(Event):
@@ -168,11 +199,11 @@ class Campaign(Aggregate):
     @property
     def open_session(self) -> int | None:
         """The number of the open play session, if any."""
-        return self.domain["open_session"]  # type: ignore[no-any-return]
+        return self.domain["open_session"]
 
     def character(self, name: str) -> dict[str, str] | None:
         """The roster entry for a name (case-insensitive), or None."""
-        return self.domain["roster"].get(name_key(name))  # type: ignore[no-any-return]
+        return self.domain["roster"].get(name_key(name))
 
     def is_dead(self, number: int) -> bool:
         """Whether ruling `number` is retracted by a ruling that is itself live (undoing a retraction revives)."""
@@ -227,10 +258,28 @@ def apply_campaign_domain(domain: dict[str, Any], kind: str, p: Mapping[str, Any
     elif kind == "SessionEnded":
         domain["sessions"] = [{**s, "ended": p["at"]} if s["number"] == p["number"] else s for s in domain["sessions"]]
         domain["open_session"] = None
+    elif kind == "DiceCommitted":
+        domain["sessions"] = [{**s, "commitment": p["commitment"]} if s["number"] == p["number"] else s for s in domain["sessions"]]
+    elif kind == "DiceRevealed":
+        domain["sessions"] = [{**s, "secret": p["secret"]} if s["number"] == p["number"] else s for s in domain["sessions"]]
 
 
 class Ruling(Aggregate):
     """One GM command: its intent, who and when, every die it consumed, and how it resolved."""
+
+    if TYPE_CHECKING:  # set by the events' apply
+        number: int
+        kind: str
+        command: str
+        intent: dict[str, Any]
+        retracted: dict[str, Any] | None
+        touched: list[str]
+        first: dict[str, int]
+        dice: dict[str, dict[str, Any]]
+        amendments: dict[str, dict[str, Any]]
+        actor: str
+        at: str
+        session: int | None
 
     class Event(Aggregate.Event):
         """A ruling event; `ruling` is the ruling that made it (for a retraction: the undoing ruling)."""
@@ -350,6 +399,10 @@ RESOLUTION_EVENTS: dict[str, type[Ruling.Resolved]] = {
 class Character(Aggregate):
     """A character's sheet, evolved only through effects the rules produced."""
 
+    if TYPE_CHECKING:  # set by the events' apply
+        active: bool
+        sheet: dict[str, Any]
+
     class Event(Aggregate.Event):
         """A character event; `ruling` is the ruling that made it."""
 
@@ -439,10 +492,10 @@ SHEET_EVENTS: dict[str, type[Character.SheetEvent]] = {
     )
 }
 
-for _cls in (Character.StateRestored, Campaign.CampaignRestored):
-    _cls.restores = True  # type: ignore[attr-defined]
-for _cls in (Campaign.RulingChained, Campaign.RulingUndone, Campaign.RulingRedone, Campaign.RetractionRecorded, Ruling.Touched):
-    _cls.bookkeeping = True  # type: ignore[attr-defined]
+for _restores in (Character.StateRestored, Campaign.CampaignRestored):
+    setattr(_restores, "restores", True)
+for _kept in (Campaign.RulingChained, Campaign.RulingUndone, Campaign.RulingRedone, Campaign.RetractionRecorded, Ruling.Touched):
+    setattr(_kept, "bookkeeping", True)
 
 Amendments = Mapping[int, list[dict[str, Any]]]
 Record = tuple[int, str, dict[str, Any]]

@@ -8,7 +8,7 @@ The order helpers below are pure functions on plain data, shared by the commands
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import uuid5
 
 from eventsourcing.domain import Aggregate
@@ -22,11 +22,17 @@ Entry = dict[str, Any]  # {"name", "id", "initiative", "sort": [...], "delayed":
 
 def blank_encounter() -> dict[str, Any]:
     """No encounter has run yet."""
-    return {"active": False, "number": 0, "system": "", "round": 0, "turn": 0, "order": [], "started": None, "ended": None}
+    return {
+        "active": False, "number": 0, "system": "", "round": 0, "turn": 0, "order": [], "started": None, "ended": None,
+        "actions": {},
+    }  # fmt: skip
 
 
 class Encounter(Aggregate):
     """The campaign's encounter: who is in it, in which order, the round, and whose turn it is."""
+
+    if TYPE_CHECKING:  # set by the events' apply
+        state: dict[str, Any]
 
     class Event(Aggregate.Event):
         """An encounter event; `ruling` is the ruling that made it."""
@@ -90,6 +96,20 @@ class Encounter(Aggregate):
         name: str
         turn: int
         order: list[Entry]
+
+    class ActionTaken(Event):
+        """A character took an action in the round: the round's whole tally, as an absolute value.
+
+        `actions` is {"encounter": N, "round": R, "by": {name: tally}}; a tally of another encounter or round is stale.
+        """
+
+        name: str
+        kind: str
+        actions: dict[str, Any]
+
+        def apply(self, aggregate: Any) -> None:
+            """Set the round's tally (also on a state restored from before the tally existed)."""
+            aggregate.state = {**aggregate.state, "actions": self.actions}
 
     class EncounterEnded(Event):
         """The encounter ended."""

@@ -10,7 +10,8 @@ the retraction, the amended outcomes and the restored states as new events. Noth
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -84,9 +85,9 @@ class ReplayDice:
         else:
             key = f"{self.number}.{name}"
             old = self.fixed.get(key)
-            roll = Roll(name, spec, old.faces, old.source) if old and len(old.faces) == spec.count else self.box.take(key, spec)
-            roll = Roll(name, spec, roll.faces, roll.source)
-            self.new.append(Roll(key, spec, roll.faces, roll.source))
+            roll = replace(old, spec=spec) if old and len(old.faces) == spec.count else self.box.take(key, spec)
+            roll = replace(roll, name=name, spec=spec, used=True)  # keeps a committed die's commitment
+            self.new.append(replace(roll, name=key))
         self.taken[name] = roll
         return roll
 
@@ -97,20 +98,22 @@ class ReplayDice:
 
 def current_fields(aggregate: Any) -> dict[str, Any]:
     """An aggregate's restorable state, in the shape its restoration event carries."""
-    return aggregate.restorable()  # type: ignore[no-any-return]
+    return aggregate.restorable()
 
 
 class Rederiver:
     """Plans (and lets the caller commit) the retraction of one ruling."""
 
     def __init__(
-        self, store: EventStore, seed: int | None, campaign: Campaign, target: int, entered: dict[str, str], fixed: dict[str, Roll]
+        self, store: EventStore, seed: int | None, campaign: Campaign, target: int, entered: dict[str, str], fixed: dict[str, Roll],
+        committed: Mapping[str, Any] | None = None,
     ) -> None:
         self.store = store
         self.campaign = campaign
         self.target = target
         self.number = campaign.rulings + 1
-        self.box = DiceBox(entered=entered, seed=seed, salt=f"retract/{self.number}")
+        # `committed`: the open session's dice commitment and secret (ledger/dice_secrets.py session_dice), if any
+        self.box = DiceBox(entered=entered, seed=seed, salt=f"retract/{self.number}", ruling=self.number, **(committed or {}))
         self.fixed = fixed
         self.histories: dict[UUID, list[Any]] = {}
         hyp = copy.copy(campaign)
@@ -128,7 +131,7 @@ class Rederiver:
         return self.histories[aid]
 
     def _amendment_records(self, n: int, by: int) -> Records:
-        return self.store.repository.get(ruling_id(by)).amendments[str(n)]["records"]  # type: ignore[no-any-return]
+        return self.store.repository.get(ruling_id(by)).amendments[str(n)]["records"]
 
     def _mine(self, aid: UUID, amend: dict[int, Records], below: int | None = None) -> dict[int, Records]:
         return {n: [r for r in recs if r["aggregate"] == aid.hex] for n, recs in amend.items() if below is None or n < below}
@@ -146,7 +149,7 @@ class Rederiver:
         before = self.dead | {n for n in range(self.target, self.number)}
         if not live_records(history, before, self._mine(aid, self.amend, self.target)):
             raise AggregateNotFoundError(aid)
-        aggregate = copy.deepcopy(self.store.repository.get(aid))
+        aggregate: Any = copy.deepcopy(self.store.repository.get(aid))
         event_class, fields = type(aggregate).restoration(history, before, self._mine(aid, self.amend, self.target))
         aggregate.trigger_event(event_class, ruling=0, **fields)
         aggregate.pending_events.clear()
@@ -156,7 +159,7 @@ class Rederiver:
     # -- re-deriving ------------------------------------------------------------------------
     def plan(self) -> Plan:
         """Re-derive every later live play ruling and compare outcomes and final states."""
-        target = self.store.repository.get(ruling_id(self.target))
+        target: Ruling = self.store.repository.get(ruling_id(self.target))
         plan = Plan(self.target, target.command, self.number)
         self.world[CAMPAIGN_ID] = self.load(CAMPAIGN_ID)
         new_amend = dict(self.amend)
@@ -192,6 +195,7 @@ class Rederiver:
         rolls = {name: Roll.from_data(data) for name, data in ruling.dice.items()}
         for by in self.campaign.amended.get(str(n), []) if hasattr(self.campaign, "amended") else []:
             if by not in self.dead:
+                data: dict[str, Any]
                 for data in self.store.repository.get(ruling_id(by)).amendments[str(n)]["dice"]:
                     rolls[data["name"]] = Roll.from_data(data)
         return rolls
@@ -236,7 +240,7 @@ class Rederiver:
             history = self.history(aid)
             if not history:
                 continue
-            aggregate = self.store.repository.get(aid)
+            aggregate: Any = self.store.repository.get(aid)
             if isinstance(aggregate, Ruling):
                 continue
             _, fields = type(aggregate).restoration(history, self.dead, self._mine(aid, new_amend))

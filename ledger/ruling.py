@@ -59,7 +59,6 @@ class Draft:
         actor: str,
         at: str,
         dice: DiceBox,
-        targets: list[int] | None = None,
     ) -> None:
         self.store = store
         self.loader: Callable[[Any], Any] = store.repository.get
@@ -88,7 +87,7 @@ class Draft:
             actor=actor,
             session=session,
             at=at,
-            targets=targets or [],
+            targets=[],  # a field every stored RulingRecorded has; nothing sets it
         )
         self._take(self.ruling)
         self.actor = actor

@@ -45,6 +45,7 @@ def restore_around(store: EventStore, d: Draft, aid: UUID, target: int, first: i
     aggregate = d.campaign if aid == CAMPAIGN_ID else store.repository.get(aid)
     before = store.repository.get(aid, version=first - 1) if first > 1 else None
     if live:
+        e: Any
         for e in store.events.get(aid, gt=first - 1):
             if e.ruling != target:
                 break

@@ -153,7 +153,7 @@ class Batch:
             self._mark(e.originator_id, {"retracted_by": None, "retracted_actor": None, "retracted_at": None})
         elif name == "OutcomeAmended":
             self.amend_rows.append((e.seq, st["target"], ruling, dumps(st["records"])))
-        return data.get("for") or data.get("character")  # type: ignore[no-any-return]
+        return data.get("for") or data.get("character")
 
     def _mark(self, aggregate_id: str, values: dict[str, Any]) -> None:
         number = self.ruling_ids.get(aggregate_id)

@@ -37,6 +37,7 @@ DECIDERS: dict[str, Decider] = {
     "encounter act": encounter.act,
     "encounter join": encounter.join,
     "encounter end": encounter.end,
+    "scene end": encounter.scene,
 }
 
 

@@ -1,8 +1,9 @@
 """Humans & Heroes (3dF, an M&M 3e derivative): pure rules. Texts: humans-and-heroes.txt, hnh-site/.
 
-Readings where the texts are open: docs/interpretations.md (Humans & Heroes). The rules live in hnh_checks (checks,
-criticals), hnh_conditions, hnh_health (HP, Damage), hnh_afflictions, hnh_combat (attacks, maneuvers),
-hnh_turns (turns, recovery, revival, initiative, victory points), hnh_hazards and hnh_import.
+Readings where the texts are open: docs/interpretations.md (Humans & Heroes). The rules live beside this module:
+checks (checks, criticals), conditions, health (HP, Damage), afflictions, combat (attacks, maneuvers), turns (turns,
+recovery, revival, initiative, victory points), hazards and creator (character-creator files); options.py declares
+what each command understands.
 """
 
 from __future__ import annotations
@@ -104,10 +105,6 @@ class HnH(RuleSystem):
         max_hp = MINION_MAX_HP if minion else MAX_HP
         resources = {VP: STARTING_VP} if pc else {}
         return Sheet(name, self.key, dict(traits), max_hp, max_hp, (), resources, {}, {}, minion, count, pc)
-
-    def hp_effects(self, sheet: Sheet, new_hp: int) -> list[Effect]:
-        """A new HP value with its HP conditions (Health Points; conditions.txt, Damage Conditions)."""
-        return set_hp(sheet, new_hp)[1:]
 
     def damage(self, sheet: Sheet, amount: int, *, subdual: bool) -> list[Effect]:
         """Lose HP directly (no resistance roll); HP never goes below -3 (Health Points)."""
@@ -282,7 +279,9 @@ class HnH(RuleSystem):
 
     def import_character(self, data: Any) -> tuple[str, dict[str, Value], dict[str, dict[str, Any]]]:
         """A character from the H&H character creator's save file."""
-        return import_character(data)
+        name, traits, powers = import_character(data)
+        typed: dict[str, Value] = dict(traits)
+        return name, typed, powers
 
 
 RULES = HnH()

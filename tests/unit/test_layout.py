@@ -1,0 +1,108 @@
+"""The shape of the code (DESIGN.md, Layout; issue 12): no import circle, and each part imports only what it may.
+
+Imports are read from the source with `ast`, imports inside functions and under TYPE_CHECKING included.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from tests.conftest import REPO
+
+PACKAGES = ("ledger", "projections", "commands")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for pkg in PACKAGES for p in sorted((REPO / pkg).rglob("*.py"))}
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """The project modules a module imports (a `from package import module` counts as the module)."""
+    out: set[str] = set()
+    is_pkg = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = name.split(".") if is_pkg else name.split(".")[:-1]
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+        else:
+            continue
+        for t in targets:
+            while t and t not in known:
+                t = t.rpartition(".")[0]
+            if t and t != name:
+                out.add(t)
+    return out
+
+
+def _graph() -> dict[str, set[str]]:
+    mods = _modules()
+    known = set(mods)
+    return {name: _imports(name, path, known) for name, path in mods.items()}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle, if any (a package's own __init__ imported by its module counts)."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(n: str) -> list[str] | None:
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(graph.get(n, ())):
+            if state.get(m) == 1:
+                return [*stack[stack.index(m):], m]
+            if m not in state:
+                found = visit(m)
+                if found:
+                    return found
+        stack.pop()
+        state[n] = 2
+        return None
+
+    for n in sorted(graph):
+        if n not in state:
+            found = visit(n)
+            if found:
+                return found
+    return None
+
+
+def test_no_import_circle_among_the_projects_modules() -> None:
+    """Issue 12: there is no import circle among the project's modules (imports inside functions count)."""
+    assert _cycle(_graph()) is None, " -> ".join(_cycle(_graph()) or [])
+
+
+def test_the_write_side_never_imports_the_read_side_or_the_cli() -> None:
+    """DESIGN.md, Layout: never ledger/ importing projections/ or commands/."""
+    bad = {(a, b) for a, deps in _graph().items() if a.startswith("ledger") for b in deps if b.split(".")[0] in ("projections", "commands")}
+    assert not bad
+
+
+def test_projections_never_import_the_cli() -> None:
+    """DESIGN.md, Layout: never projections/ importing commands/."""
+    bad = {(a, b) for a, deps in _graph().items() if a.startswith("projections") for b in deps if b.startswith("commands")}
+    assert not bad
+
+
+def test_the_rules_import_only_dice_sheet_errors_and_themselves() -> None:
+    """Issue 12: ledger/rules/ imports only ledger.dice, ledger.sheet, ledger.errors and ledger.rules.*."""
+    allowed = ("ledger.dice", "ledger.sheet", "ledger.errors", "ledger.rules", "ledger")
+    bad = {
+        (a, b) for a, deps in _graph().items() if a.startswith("ledger.rules")
+        for b in deps if not (b in allowed or b.startswith("ledger.rules."))
+    }
+    assert not bad
