@@ -150,6 +150,14 @@ def test_the_next_member_of_a_minion_group_starts_fresh(hnh: Cli) -> None:
     assert sheet["count"] == 2 and sheet["conditions"] == [] and sheet["counters"] == {} and sheet["hp"] == 1
 
 
+def test_a_minion_group_member_knocked_out_by_an_affliction_falls_and_the_next_starts_fresh(hnh: Cli) -> None:
+    """gameplay.txt, Minion Rules: "If a minion fails a defense check, the minion suffers the worst degree of the effect"."""
+    hnh.ok("character", "add", "Goons", "--minion", "--count", "3", "--trait", "fortitude=0")
+    r = hnh.json("act", "Bob", "affliction", "--against", "Goons", "-o", "rank=2", "-o", "conditions=dazed,stunned,incapacitated",
+                 "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    assert r["against"]["count"] == 2 and r["against"]["conditions"] == [] and r["against"]["counters"] == {}
+
+
 # -- 8. routine opposition ------------------------------------------------------------------------------------
 def test_routine_opposition_is_a_dc_that_meeting_succeeds(hnh: Cli) -> None:
     """the-basics.txt, Routine Opposition: "the DC ... is the opposing character's modifier +0"; Difficulty Class: "equal or exceed"."""

@@ -23,12 +23,13 @@ from typing import Any
 from ledger.dice import Dice
 from ledger.errors import BadInput
 from ledger.rules.hnh.checks import degrees, roll_check
-from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, impose_effects, wake, withdraw
-from ledger.rules.hnh.health import passive_roll
+from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, impose_effects, wake, withdraw
+from ledger.rules.hnh.health import passive_roll, take_out_minion
 from ledger.rules.hnh.options import FLAGS
 from ledger.sheet import Effect, Sheet, apply_all
 
 ROUNDS_PER_MINUTE = 10
+OUT_OF_THE_FIGHT = frozenset({"incapacitated", "asleep", "paralyzed"})  # a group member so afflicted has fallen
 ROUNDS_PER_HOUR = 600
 
 
@@ -157,6 +158,10 @@ def resolve_affliction(
     new = min(len(a.conditions), existing + failed if "cumulative" in a.flags else max(existing, failed))
     data.update(degree=new, conditions=list(a.at(new)))
     woke = wake(target)
+    if target.minion and target.count > 1 and closure(a.at(new)) & OUT_OF_THE_FIGHT:  # one member falls
+        data.update(defeated=True)
+        return [Effect("ResistanceResolved", target.name, data), *woke,
+                *take_out_minion(apply_all(target, woke), False, f"{a.name}: worst degree")]
     after = change_degree(apply_all(target, woke), a, existing, new, a.name)
     return [Effect("ResistanceResolved", target.name, data), *woke, *after]
 
