@@ -102,3 +102,9 @@ def test_radiation_damage_is_resisted_by_fortitude(hnh: Cli) -> None:
 def test_each_hazard_undone_and_retracted_restores_the_sheet(hnh: Cli, args: tuple[str, ...]) -> None:
     """DESIGN.md, The ruling: undo and retraction restore the exact earlier state."""
     undo_and_retract_restore(hnh, ("Ann",), *args)
+
+
+def test_a_cure_undone_and_retracted_restores_the_sheet(hnh: Cli) -> None:
+    """DESIGN.md, The ruling: undo and retraction restore the exact earlier state (gameplay.txt, Disease)."""
+    hnh.ok("hazard", "Ann", "disease", "-o", "rank=4", "-o", "name=flu", "-o", "conditions=impaired", "--roll", "fortitude=-,0,0")
+    undo_and_retract_restore(hnh, ("Ann",), "hazard", "Ann", "disease", "-o", "name=flu", "-o", "ended=yes")

@@ -117,6 +117,12 @@ def test_the_other_uses_are_recorded_as_the_rulings_effect(hnh: Cli, use: str) -
     assert event(r, "EffectResolved")["victory_point"] == use and event(r, "ResourceChanged")["purpose"] == use
 
 
+@pytest.mark.parametrize("use", ["instant-counter", "negate-complication"])
+def test_a_noted_use_undone_and_retracted_restores_the_sheet(hnh: Cli, use: str) -> None:
+    """DESIGN.md, The ruling: undo and retraction restore the exact earlier state."""
+    undo_and_retract_restore(hnh, ("Ann",), "spend", "Ann", "victory-points", "1", "--purpose", use)
+
+
 # -- improve roll ------------------------------------------------------------------------------------------
 def test_an_improved_roll_keeps_the_better_of_two(hnh: Cli) -> None:
     """the-basics.txt, Improve Roll: "re-roll any dice roll you make and take the better of the two rolls"."""
