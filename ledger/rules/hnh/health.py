@@ -139,7 +139,6 @@ def resolve_damage(
         res = {**base, "outcome": "failure", "worst": True, "bypassed": True}
         woke = wake(target)
         after = take_out_minion(apply_all(target, woke), nonlethal, "critical hit")
-        res.update(_lost(target, after))
         return [Effect("ResistanceResolved", target.name, res), *woke, *after]
     power = roll_check(dice, power_roll, rank + extra_dc, "power")
     resist = roll_check(dice, resist_roll, resistance_bonus(target, defense), "passive")
@@ -160,7 +159,7 @@ def resolve_damage(
     bruises = {"bruises": hit.counter("bruises") + 1}
     if outcome == "tie":
         after = set_hp(hit, hit.hp, counters=bruises)
-        data.update(bruise=True)
+        data.update(hp_lost=0, bruise=True)
     elif target.minion:  # Minion Rules: "the minion suffers the worst degree of the effect"
         after = take_out_minion(hit, nonlethal, "worst degree")
         data.update(worst=True)
@@ -169,8 +168,7 @@ def resolve_damage(
         data.update(finished=True)
     else:
         after = set_hp(hit, hit.hp + diff, counters=bruises, nonlethal=nonlethal)
-        data.update(bruise=True)
-    data.update(_lost(hit, after))
+        data.update(_lost(hit, after), bruise=True)
     return [Effect("ResistanceResolved", target.name, data), *woke, *after]
 
 
