@@ -200,14 +200,16 @@ class Ledger:
             raise Conflict(f"{self.target.describe()} already holds a campaign") from None
         return {"ruling": 1, "system": system, "name": title, **({"settings": typed} if typed else {})}
 
-    def start_session(self, title: str | None = None, *, commit_dice: bool = False) -> dict[str, Any]:
-        """Open a play session; with commit_dice, draw its dice secret and record only its commitment."""
+    def start_session(self, title: str | None = None, *, commit_dice: bool = False, new_day: bool = False) -> dict[str, Any]:
+        """Open a play session; with commit_dice, draw its dice secret and record only its commitment; `new_day` also
+        starts an in-game day (H&H: victory points back to 2)."""
+        day: dict[str, Any] = {"new_day": True} if new_day else {}
         if not commit_dice:
-            return self.record("session start", core.session_start, {"title": title})
+            return self.record("session start", core.session_start, {"title": title, **day})
         secret, commitment = new_secret()
         self.dice_secrets.put(commitment, secret)
         try:
-            return self.record("session start", core.session_start, {"title": title, "commitment": commitment})
+            return self.record("session start", core.session_start, {"title": title, "commitment": commitment, **day})
         except BaseException:
             self.dice_secrets.drop(commitment)
             raise

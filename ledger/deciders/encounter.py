@@ -33,6 +33,7 @@ from ledger.ruling import Draft
 
 JOINED_LATE = 1_000  # sorts a newcomer after everyone it ties with (gameplay.txt, Initiative: "in the existing order")
 ROLLOFF_ROUNDS = 3
+SEIZED = 1_000_000  # sorts a character who seized the initiative before every total (hnh Seize Initiative)
 NO_ENCOUNTER = "start one: ledger encounter start NAME..."
 
 
@@ -252,10 +253,12 @@ def tie_key(rules: RuleSystem, sheet: Sheet) -> list[Any]:
 def initiative(d: Draft, rules: RuleSystem, name: str) -> Entry:
     """Roll (or compute) one participant's initiative with the rules; the entry's sort key puts it in order."""
     sheet = d.sheet(name)
+    first = rules.seizes_initiative(sheet)  # read before the roll spends it
     total, effects = rules.initiative(sheet, OwnedDice(d, sheet.name, {"initiative": roll_name(d, sheet.name)}))
     d.apply(effects)
     cid = d.character(name).id.hex
-    return {"name": sheet.name, "id": cid, "initiative": total, "sort": [-total, *tie_key(rules, sheet)], "delayed": False}
+    lead = -SEIZED if first else -total
+    return {"name": sheet.name, "id": cid, "initiative": total, "sort": [lead, *tie_key(rules, sheet)], "delayed": False}
 
 
 def rolloffs(d: Draft, rules: RuleSystem, entries: list[Entry]) -> None:

@@ -59,9 +59,9 @@ def _condition(d: Draft, i: Intent, *, add: bool) -> Result:
 
         raise BadInput(f"unknown condition '{cond}' in {rules.title}", suggest(cond, rules.conditions))
     sheet = d.sheet(i["target"])
-    if add and sheet.has(cond):
+    if add and sheet.has(cond) and not rules.progresses(cond):
         raise Conflict(f"{sheet.name} is already {cond}")
-    if not add and not sheet.has(cond):
+    if not add and not rules.holds(sheet, cond):
         raise Conflict(f"{sheet.name} is not {cond}", f"conditions now: {', '.join(sheet.conditions) or 'none'}")
     d.apply(rules.impose(sheet, cond) if add else rules.remove(sheet, cond))
     return {"character": d.sheet(sheet.name).to_dict()}
@@ -141,4 +141,7 @@ def act(d: Draft, i: Intent) -> Result:
     own_rolls(d, rules, f"act {i['action']}", sheet.name, other.name if other else None, i["options"])
     apply_and_settle(d, rules, rules.perform(i["action"], sheet, other, i["options"], d.dice))
     warning = economy.tally(d, rules, sheet, f"act {i['action']}", i["options"], other.name if other else None)
-    return {"character": d.sheet(sheet.name).to_dict(), **({"warning": warning} if warning else {})}
+    result = {"character": d.sheet(sheet.name).to_dict(), **({"warning": warning} if warning else {})}
+    if other is not None:
+        result["against"] = d.sheet(other.name).to_dict()
+    return result

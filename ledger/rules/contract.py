@@ -116,6 +116,15 @@ class RuleSystem:
         """Remove a condition the GM rules gone."""
         raise NotImplementedError
 
+    def progresses(self, condition: str) -> bool:
+        """Whether imposing a condition the character already has can take it further (H&H progressive rows)."""
+        return False
+
+    def holds(self, sheet: Sheet, condition: str) -> bool:
+        """Whether `condition remove` has something to take away: the condition imposed (or, where the system has
+        combined conditions, a part of one)."""
+        return sheet.has(condition)
+
     def derived(self, sheet: Sheet) -> dict[str, Any]:
         """Values computed from the sheet for display: implied conditions, modifiers, defenses."""
         raise NotImplementedError
@@ -142,6 +151,10 @@ class RuleSystem:
     def initiative(self, sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
         """A participant's initiative total (roll `initiative`, if the system rolls one)."""
         raise NotImplementedError
+
+    def seizes_initiative(self, sheet: Sheet) -> bool:
+        """Whether this character goes first whatever the initiative totals (H&H Seize Initiative)."""
+        return False
 
     def tie_break_key(self, sheet: Sheet) -> tuple[Any, ...]:
         """How equal initiatives are ordered (see `ties_descending`)."""
@@ -200,6 +213,10 @@ class RuleSystem:
     def session_started(self, heroes: list[Sheet], gm: Sheet | None) -> list[Effect]:
         """What a new play session does to the heroes and the GM's pool (P&P: a new issue's Resolve and Adversity)."""
         return []
+
+    def day_started(self, heroes: list[Sheet]) -> list[Effect]:
+        """A new in-game day begins with a session (`session start --new-day`; H&H: victory points back to 2)."""
+        raise self.refuse("a new in-game day", "leave out --new-day")
 
     def gm_sheet(self) -> Sheet | None:
         """The hidden sheet that holds the GM's pool, if the system has one (P&P Adversity)."""
