@@ -139,8 +139,12 @@ class AppContext:
             click.echo(out)
 
     def wrote(self, result: dict[str, Any], text: Callable[[dict[str, Any]], str] | str) -> None:
-        """After a ruling: catch up the views and print the ruling's number."""
+        """After a ruling: catch up the views and print the ruling's number (and, on stderr, an out-of-turn note)."""
         self.caught_up()
+        note = result.get("not_up")
+        if note:
+            where = "" if note["in_encounter"] else f"; {note['name']} is not in the encounter"
+            click.echo(f"note: it is {note['up']}'s turn, not {note['name']}'s{where} (recorded all the same)", err=True)
         if self.as_json:
             self.emit(result)
             return

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of
+from ledger.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note
 from ledger.errors import BadInput, Conflict
 from ledger.rules.contract import Recovery
 from ledger.ruling import Draft
@@ -72,7 +72,7 @@ def attack(d: Draft, i: Intent) -> Result:
     a, t = d.sheet(i["attacker"]), d.sheet(i["target"])
     own_rolls(d, rules, "attack", a.name, t.name, i["options"])
     apply_and_settle(d, rules, rules.attack(a, t, i["options"], d.dice))
-    return {"attacker": d.sheet(a.name).to_dict(), "target": d.sheet(t.name).to_dict()}
+    return {"attacker": d.sheet(a.name).to_dict(), "target": d.sheet(t.name).to_dict(), **turn_note(d, a.name)}
 
 
 def check(d: Draft, i: Intent) -> Result:
@@ -83,7 +83,7 @@ def check(d: Draft, i: Intent) -> Result:
     own_rolls(d, rules, "check", sheet.name, other[0].name if other else None, i["options"])
     effects = rules.check(sheet, i["trait"], dc=i["dc"], against=other, options=i["options"], dice=d.dice)
     apply_and_settle(d, rules, effects)
-    return {"character": d.sheet(sheet.name).to_dict()}
+    return {"character": d.sheet(sheet.name).to_dict(), **turn_note(d, sheet.name)}
 
 
 def recover(d: Draft, i: Intent) -> Result:
@@ -138,4 +138,4 @@ def act(d: Draft, i: Intent) -> Result:
     other = d.sheet(i["against"]) if i.get("against") else None
     own_rolls(d, rules, f"act {i['action']}", sheet.name, other.name if other else None, i["options"])
     apply_and_settle(d, rules, rules.perform(i["action"], sheet, other, i["options"], d.dice))
-    return {"character": d.sheet(sheet.name).to_dict()}
+    return {"character": d.sheet(sheet.name).to_dict(), **turn_note(d, sheet.name)}

@@ -142,6 +142,14 @@ class RuleSystem:
         """How equal initiatives are ordered (see `ties_descending`)."""
         raise NotImplementedError
 
+    def takes_turn(self, sheet: Sheet) -> bool:
+        """Whether the turn order still gives this participant turns (`encounter next` passes over the others).
+
+        By default the dead and a minion group with no one left standing have none; a system whose text gives
+        the fallen a turn (H&H: the dying check at the start of the dying character's turn) keeps it.
+        """
+        return not sheet.has("dead") and not (sheet.minion and sheet.count <= 0)
+
     def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """What happens as a character's turn starts."""
         return []

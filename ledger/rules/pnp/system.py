@@ -170,6 +170,10 @@ class PnP(RuleSystem):
             effects.append(Effect("CountersChanged", sheet.name, {"counters": {EFFECT_PREFIX + n: None for n in gone}}))
         return effects
 
+    def takes_turn(self, sheet: Sheet) -> bool:
+        """A defeated character (or a group with no minions left) is out of the fight: no more pages of their own."""
+        return not is_defeated(sheet)
+
     def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """Nothing happens at the start of a P&P turn: effects tick at its end."""
         return []
