@@ -28,7 +28,7 @@ from ledger.deciders import core, encounter, play
 from ledger.deciders.table import decider_of
 from ledger.dice import DiceBox
 from ledger.encounter import ENCOUNTER_ID, Encounter
-from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError
+from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError, no_character
 from ledger.rules import get_rules, system_keys
 from ledger.rules.contract import RuleSystem
 from ledger.ruling import Draft
@@ -97,7 +97,7 @@ class Ledger:
         """A live character's sheet, read from the write side."""
         entry = self.campaign().character(name)
         if entry is None:
-            raise NotFound(f"no character called '{name}'", "see: ledger character list")
+            raise no_character(name, self.campaign().names())
         ch: Character = self.store.repository.get(UUID(entry["id"]))
         return Sheet.from_dict(ch.sheet)
 

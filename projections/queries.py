@@ -56,7 +56,7 @@ def character(read: ReadSide, name: str) -> dict[str, Any]:
             .first()
         )
     if row is None:
-        raise NotFound(f"no character called '{name}'", "see: ledger character list")
+        raise _no_character(read, name)
     return sheet_json(row)
 
 
@@ -119,7 +119,7 @@ def _canonical_name(read: ReadSide, name: str) -> str:
             select(sheets.c.name).where(sheets.c.key == name.strip().casefold()).order_by(sheets.c.added.desc())
         ).first()
     if row is None:
-        raise NotFound(f"no character called '{name}'", "see: ledger character list")
+        raise _no_character(read, name)
     return str(row[0])
 
 
@@ -148,7 +148,7 @@ def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
             select(sheets.c.character_id, sheets.c.max_hp).where(and_(sheets.c.key == name.strip().casefold(), sheets.c.active))
         ).first()
         if row is None:
-            raise NotFound(f"no character called '{name}'", "see: ledger character list")
+            raise _no_character(read, name)
         cid, max_hp = row
         points = conn.execute(
             select(hp_timeline.c.ruling, hp_timeline.c.seq, hp_timeline.c.hp, hp_timeline.c.max_hp, hp_timeline.c.at)
@@ -203,7 +203,7 @@ def sheet_at(read: ReadSide, name: str, ruling: int) -> dict[str, Any]:
             .order_by(sheets.c.added.desc())
         ).first()
         if row is None:
-            raise NotFound(f"no character called '{name}' at ruling {ruling}", "see: ledger character list")
+            raise _no_character(read, name, f" at ruling {ruling}")
         dead = retracted_rulings(conn)
         amended = live_amendments(conn, dead)
         events = conn.execute(
@@ -318,3 +318,12 @@ def session_history(read: ReadSide, number: int) -> dict[str, Any]:
         out.append({"ruling": r["number"], "kind": r["kind"], "command": r["command"], "intent": r["intent"],
                     "actor": r["actor"], "at": r["at"], "retracted": retracted, "events": by_ruling.get(r["number"], [])})
     return {"session": s["number"], "title": s["title"], "started": s["started"], "ended": s["ended"], "rulings": out}
+
+
+def _no_character(read: ReadSide, name: str, suffix: str = "") -> NotFound:
+    """The refusal of an unknown name, suggesting the nearest live character's name."""
+    from ledger.errors import no_character
+
+    with read.engine.connect() as conn:
+        known = [str(r[0]) for r in conn.execute(select(sheets.c.name).where(sheets.c.active))]
+    return no_character(name, known, suffix)

@@ -61,6 +61,9 @@ def _condition(d: Draft, i: Intent, *, add: bool) -> Result:
     if add and sheet.has(cond):
         raise Conflict(f"{sheet.name} is already {cond}")
     if not add and not sheet.has(cond):
+        through = rules.implied_by(sheet, cond)
+        if through:
+            raise Conflict(f"{sheet.name} is {cond} through {' and '.join(through)}, not on its own", f"remove {through[0]} instead")
         raise Conflict(f"{sheet.name} is not {cond}", f"conditions now: {', '.join(sheet.conditions) or 'none'}")
     d.apply(rules.impose(sheet, cond) if add else rules.remove(sheet, cond))
     return {"character": d.sheet(sheet.name).to_dict()}

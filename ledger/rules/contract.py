@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from ledger.dice import Dice, DiceSpec, parse_notation
-from ledger.errors import BadInput
+from ledger.errors import BadInput, did_you_mean
 from ledger.rules.options import Opt, Role, parse_options, suggest
 from ledger.sheet import Effect, Sheet, Value
 
@@ -111,6 +111,10 @@ class RuleSystem:
         """Remove a condition the GM rules gone."""
         raise NotImplementedError
 
+    def implied_by(self, sheet: Sheet, condition: str) -> tuple[str, ...]:
+        """The imposed conditions that bring `condition` with them (H&H: incapacitated brings stunned); none by default."""
+        return ()
+
     def derived(self, sheet: Sheet) -> dict[str, Any]:
         """Values computed from the sheet for display: implied conditions, modifiers, defenses."""
         raise NotImplementedError
@@ -174,7 +178,7 @@ class RuleSystem:
     def gain(self, sheet: Sheet, resource: str, n: int, reason: str | None) -> list[Effect]:
         """Gain a resource the sheet holds (an award the GM rules, by default)."""
         if resource not in sheet.resources:
-            raise BadInput(f"{sheet.name} has no {resource}", f"resources: {', '.join(sheet.resources) or 'none'}")
+            raise BadInput(f"{sheet.name} has no {resource}", did_you_mean(resource, sheet.resources, f"resources: {', '.join(sheet.resources) or 'none'}"))
         value = sheet.resources[resource] + n
         data = {"resource": resource, "delta": n, "value": value, "reason": reason or "award"}
         return [Effect("ResourceChanged", sheet.name, data)]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.dice import Dice, Roll, d20
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.rules.common import set_conditions
 from ledger.rules.d20.attack import CHARGE_ATTACK, CHARGE_DR_PENALTY, charge_effects
 from ledger.rules.d20.core import (
@@ -41,7 +41,8 @@ def check_modifier(sheet: Sheet, trait: str) -> int:
         return ability_mod(sheet, trait)
     value = sheet.traits.get(trait)
     if not isinstance(value, int):
-        raise BadInput(f"{sheet.name} has no numeric trait '{trait}'", f"abilities are {', '.join(ABILITIES)}")
+        numeric = [k for k, v in sheet.traits.items() if isinstance(v, int)]
+        raise BadInput(f"{sheet.name} has no numeric trait '{trait}'", did_you_mean(trait, [*ABILITIES, *numeric], f"abilities are {', '.join(ABILITIES)}"))
     return value
 
 

@@ -24,6 +24,7 @@ from ledger.rules.hnh.conditions import (
     CONDITIONS,
     HP_CONDITIONS,
     check_penalty,
+    closure,
     effective,
     impose_effects,
     implied,
@@ -109,6 +110,10 @@ class HnH(RuleSystem):
         if condition in HP_CONDITIONS:
             raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
         return remove_effects(sheet, condition)
+
+    def implied_by(self, sheet: Sheet, condition: str) -> tuple[str, ...]:
+        """Imposed conditions whose definition includes this one (conditions.txt, Combined Conditions)."""
+        return tuple(c for c in sheet.conditions if c != condition and condition in closure([c]))
 
     def derived(self, sheet: Sheet) -> dict[str, Any]:
         """Implied and effective conditions, effective Toughness, bruises, minion rules, ongoing afflictions."""

@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from ledger.dice import Dice
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.rules.hnh.afflictions import ongoing_checks, progress_pending
 from ledger.rules.hnh.checks import roll_check, versus_dc
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
@@ -222,7 +222,7 @@ def tie_break_key(sheet: Sheet) -> tuple[int, int, int]:
 def spend(sheet: Sheet, resource: str, n: int) -> list[Effect]:
     """Spend victory points; spending more than the character has is refused."""
     if resource != VP:
-        raise BadInput(f"Humans & Heroes has no resource '{resource}'", f"the resource is {VP}")
+        raise BadInput(f"Humans & Heroes has no resource '{resource}'", did_you_mean(resource, [VP], f"the resource is {VP}"))
     if n < 1:
         raise BadInput("spend at least 1")
     have = sheet.resources.get(VP, 0)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.dice import Dice, pool
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.sheet import Effect, Sheet, Value
 
 ABILITIES = ("agility", "intellect", "might", "perception", "toughness", "willpower")
@@ -140,7 +140,8 @@ def trait_rank(sheet: Sheet, trait: str) -> tuple[str, int]:
     value = sheet.traits.get(key)
     if not isinstance(value, int):
         raise BadInput(
-            f"{sheet.name} has no trait or power '{key}'", f"{sheet.name} has: {', '.join(sorted(sheet.traits))}"
+            f"{sheet.name} has no trait or power '{key}'",
+            did_you_mean(key, sheet.traits, f"{sheet.name} has: {', '.join(sorted(sheet.traits))}"),
         )
     return key, value
 

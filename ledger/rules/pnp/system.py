@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.dice import Dice, DiceSpec, pool, parse_notation
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.rules.common import parse_int
 from ledger.rules.pnp import checks as pnp_checks, combat as pnp_combat, resources as pnp_resources
 from ledger.rules.contract import Action, Recovery, RuleSystem
@@ -157,7 +157,7 @@ class PnP(RuleSystem):
     def impose(self, sheet: Sheet, condition: str) -> list[Effect]:
         """Impose a GM-ruled condition (it lasts until removed: no pages)."""
         if condition not in CONDITIONS:
-            raise BadInput(f"unknown condition '{condition}'", f"known: {', '.join(sorted(CONDITIONS))}")
+            raise BadInput(f"unknown condition '{condition}'", did_you_mean(condition, CONDITIONS, f"known: {', '.join(sorted(CONDITIONS))}"))
         return [Effect("ConditionImposed", sheet.name, {"condition": condition})]
 
     def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
