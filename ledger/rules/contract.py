@@ -111,6 +111,10 @@ class RuleSystem:
         """Remove a condition the GM rules gone."""
         raise NotImplementedError
 
+    def condition_help(self, condition: str) -> str:
+        """A few words on a condition for completion (what it brings with it); none by default."""
+        return ""
+
     def implied_by(self, sheet: Sheet, condition: str) -> tuple[str, ...]:
         """The imposed conditions that bring `condition` with them (H&H: incapacitated brings stunned); none by default."""
         return ()

@@ -48,6 +48,20 @@ def test_hnh_a_dying_character_keeps_the_turn_that_brings_the_dying_check(cli: C
     assert checks and checks[0]["data"]["check"] == "dying" and checks[0]["character"] == "Bob"
 
 
+def test_hnh_the_dead_keep_their_turn_while_it_still_tracks_something(cli: Cli) -> None:
+    """gameplay.txt, Taking Your Turn: "even if you are incapacitated or dead you still get a turn in order to keep track
+    of any ongoing effects"; Action Limitations: the 130-round revival cooldown counts down on those turns."""
+    setup(cli, "hnh", ("Ann", "--pc"), ("Bob",), ("Cy",))
+    cli.ok("damage", "Bob", "--amount", "9")
+    cli.ok("revive", "Bob", "--means", "healing")
+    assert cli.json("character", "show", "Bob")["counters"]["revive-cooldown"] == 130
+    cli.ok("encounter", "start", "Ann", "Bob", "Cy", "--init", "Ann=3", "--init", "Bob=2", "--init", "Cy=1")
+    cli.ok("damage", "Bob", "--amount", "9")
+    doc = cli.json("encounter", "next")
+    assert (doc["current"], doc["skipped"]) == ("Bob", [])  # dead, with the cooldown still running
+    assert cli.json("character", "show", "Bob")["counters"]["revive-cooldown"] == 129
+
+
 def test_delay_passes_over_the_dead_too(cli: Cli) -> None:
     """gameplay.txt, Delay: the delayer's turn passes to the next who acts; the dead act no more."""
     setup(cli, "hnh", ("Ann", "--pc"), ("Bob",), ("Cy",))

@@ -21,8 +21,10 @@ from ledger.rules.hnh.combat import resolve_attack
 from ledger.rules.hnh.conditions import (
     BASIC,
     COMBINED,
+    COMPONENTS,
     CONDITIONS,
     HP_CONDITIONS,
+    SUPERSEDES,
     check_penalty,
     closure,
     effective,
@@ -39,6 +41,7 @@ from ledger.rules.contract import Action, Recovery, RuleSystem
 from ledger.rules.hnh.creator import import_character
 from ledger.sheet import Effect, Sheet, Value
 
+TURN_COUNTED = ("until-start-of-turn:", "until-end-of-turn:", "all-out-attack", "defensive-attack", "revive-cooldown")
 STARTING_VP = 2  # the-basics.txt, Victory Points: "Players start each in game day with 2 Victory points"
 
 __all__ = [
@@ -110,6 +113,33 @@ class HnH(RuleSystem):
         if condition in HP_CONDITIONS:
             raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
         return remove_effects(sheet, condition)
+
+    def takes_turn(self, sheet: Sheet) -> bool:
+        """Everyone alive keeps their turn (the dying, for the dying check); the dead while their turn still tracks something.
+
+        gameplay.txt, Taking Your Turn: "even if you are incapacitated or dead you still get a turn in order to keep
+        track of any ongoing effects that still apply": a dead character keeps turns while a turn-counted effect
+        runs on them ('until' conditions, all-out/defensive attack, the revival cooldown); with none, the turn is
+        empty and `encounter next` passes it over. A minion group with no one left standing has no turn.
+        """
+        if sheet.minion and sheet.count <= 0:
+            return False
+        if not sheet.has("dead"):
+            return True
+        return any(v and (k.startswith(TURN_COUNTED) or k in TURN_COUNTED) for k, v in sheet.counters.items())
+
+    def condition_help(self, condition: str) -> str:
+        """What a condition is made of, what it supersedes, and whether it follows HP (conditions.txt)."""
+        parts = []
+        if condition in HP_CONDITIONS:
+            parts.append("follows HP")
+        made = sorted(COMPONENTS.get(condition, ()))
+        if made:
+            parts.append("is " + ", ".join(made))
+        over = sorted(SUPERSEDES.get(condition, ()))
+        if over:
+            parts.append("supersedes " + ", ".join(over))
+        return "; ".join(parts)
 
     def implied_by(self, sheet: Sheet, condition: str) -> tuple[str, ...]:
         """Imposed conditions whose definition includes this one (conditions.txt, Combined Conditions)."""
