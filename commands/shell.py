@@ -2,7 +2,8 @@
 
 Each line is split like a shell would (shlex) and run through the same click group as a one-shot command,
 so every command, option, output, error line and exit status is the one-shot's. Interactive on a
-terminal (readline history and tab completion); from a pipe or a file, a script without prompts.
+terminal (commands/prompt.py: prompt_toolkit completion with help, a toolbar with the turns, history search);
+from a pipe or a file, a script without prompts (prompt_toolkit is never loaded).
 """
 
 from __future__ import annotations
@@ -259,9 +260,10 @@ def play(ctx: click.Context, script: TextIO | None, keep_going: bool) -> None:
     """A session shell: the same commands in one open process, each costing milliseconds.
 
     \b
-    On a terminal: a prompt, readline history (~/.ledger_history) and tab completion of commands,
-    options, character names and condition names. A failing command prints its usual error line and
-    the shell goes on. `help [COMMAND]` shows help; exit, quit or Ctrl-D leave.
+    On a terminal: a prompt with completion (Tab) of commands, options, character names, conditions
+    and roll names with their help, fuzzy matching, a bottom toolbar with the round and who is up next,
+    and history (~/.ledger_history; Ctrl-R searches it). A failing command prints its usual error line
+    and the shell goes on. `help [COMMAND]` shows help; exit, quit or Ctrl-D leave.
     From a pipe or a SCRIPT file: one command a line, without the word `ledger`; blank lines and
     `#` comments are skipped; no prompts (a command that would ask gets no answer: give it --yes).
     Global options before `play` (--db, --seed, --as, --json) apply to every line; with --seed the
@@ -269,6 +271,7 @@ def play(ctx: click.Context, script: TextIO | None, keep_going: bool) -> None:
     Examples:
       ledger play
       ledger --db bay-city.ledger play < session3.txt
+      ledger play examples/tour.txt
       printf 'damage Ann --amount 2\\ncharacter show Ann\\n' | ledger play
     """
     app: AppContext = ctx.obj
