@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note
-from ledger.errors import BadInput, Conflict
+from ledger.errors import BadInput, Conflict, LedgerError
 from ledger.rules.contract import Recovery
 from ledger.ruling import Draft
 
@@ -63,7 +63,12 @@ def _condition(d: Draft, i: Intent, *, add: bool) -> Result:
     if not add and not sheet.has(cond):
         through = rules.implied_by(sheet, cond)
         if through:
-            raise Conflict(f"{sheet.name} is {cond} through {' and '.join(through)}, not on its own", f"remove {through[0]} instead")
+            try:  # the hint: remove what brings it, if the GM can
+                rules.remove(sheet, through[0])
+                hint = f"remove {through[0]} instead"
+            except LedgerError as e:
+                hint = e.message
+            raise Conflict(f"{sheet.name} is {cond} through {' and '.join(through)}, not on its own", hint)
         raise Conflict(f"{sheet.name} is not {cond}", f"conditions now: {', '.join(sheet.conditions) or 'none'}")
     d.apply(rules.impose(sheet, cond) if add else rules.remove(sheet, cond))
     return {"character": d.sheet(sheet.name).to_dict()}

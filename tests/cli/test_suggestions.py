@@ -92,3 +92,10 @@ def test_removing_a_condition_that_comes_with_another_says_which(hnh: Cli) -> No
     assert got == ("Ann is stunned through incapacitated, not on its own", "remove incapacitated instead")
     hnh.ok("condition", "remove", "Ann", "incapacitated")
     assert "stunned" not in hnh.json("character", "show", "Ann")["implied"]
+
+
+def test_a_condition_that_comes_with_one_the_gm_cannot_remove_says_why(hnh: Cli) -> None:
+    """humans-and-heroes.txt, Health Points: dead "removes all other conditions" and follows HP alone; Dead brings Incapacitated."""
+    hnh.ok("damage", "Ann", "--amount", "9")
+    got = refused(hnh, "condition", "remove", "Ann", "incapacitated")
+    assert got == ("Ann is incapacitated through dead, not on its own", "'dead' is an HP condition: it follows HP, not the GM")
