@@ -33,9 +33,10 @@ def order_text(v: dict[str, Any]) -> str:
     head = f"encounter {v['encounter']} ({v['system']}), {round_word(v['system'])} {v['round']}: {v['current']}'s turn"
     width = max((len(e["name"]) for e in v["order"]), default=4)
     lines = [head]
+    passed = {s["name"]: s["why"] for s in v.get("skipped") or []}
     for e in v["order"]:
         mark = ">" if e["name"] == v["current"] else " "
-        note = "  (delaying)" if e.get("delayed") else ""
+        note = "  (delaying)" if e.get("delayed") else f"  (passed over: {passed[e['name']]})" if e["name"] in passed else ""
         lines.append(f"  {mark} {e['name']:<{width}}  {e['initiative']:>3}{note}")
     return "\n".join(lines)
 
