@@ -67,7 +67,7 @@ def start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
         require_able(s)
     for n in i["surprised"]:
         if name_key(n) not in keys:
-            raise BadInput(f"--surprised {n}: not one of the participants", f"participants: {', '.join(s.name for s in sheets)}")
+            raise BadInput(f"--surprised {n}: not one of the participants", suggest(n, [s.name for s in sheets]))
         surprise(d, rules, n)
     given = {name_key(n): int(v) for n, v in (i.get("init") or {}).items()}
     for n in i.get("init") or {}:
@@ -115,7 +115,7 @@ def act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     st = enc.state
     at = find(st["order"], i["name"])
     if at is None:
-        raise NotFound(f"{i['name']} is not in the encounter", "see: ledger encounter show")
+        raise NotFound(f"{i['name']} is not in the encounter", suggest(i["name"], [e["name"] for e in st["order"]]))
     who = st["order"][at]
     if not who.get("delayed"):
         raise Conflict(f"{who['name']} is not delaying", "only a character who delayed can act out of turn")

@@ -99,3 +99,14 @@ def test_a_condition_that_comes_with_one_the_gm_cannot_remove_says_why(hnh: Cli)
     hnh.ok("damage", "Ann", "--amount", "9")
     got = refused(hnh, "condition", "remove", "Ann", "incapacitated")
     assert got == ("Ann is incapacitated through dead, not on its own", "'dead' is an HP condition: it follows HP, not the GM")
+
+
+def test_ways_back_hazards_and_participants_are_suggested(hnh: Cli) -> None:
+    """gameplay.txt, Death (Healing, Immortality); humans-and-heroes.txt, Hazards; gameplay.txt, Initiative and Delay."""
+    hnh.ok("damage", "Big Bo", "--amount", "9")
+    assert refused(hnh, "revive", "Big Bo", "--means", "heling") == ("unknown way back from death 'heling'", "did you mean 'healing'?")
+    assert refused(hnh, "hazard", "Ann", "falin") == ("unknown hazard 'falin'", "did you mean 'falling'?")
+    got = refused(hnh, "encounter", "start", "Ann", "Energy Controller", "--surprised", "Energy Controler")
+    assert got == ("--surprised Energy Controler: not one of the participants", "did you mean 'Energy Controller'?")
+    hnh.ok("encounter", "start", "Ann", "Energy Controller")
+    assert refused(hnh, "encounter", "act", "Anne") == ("Anne is not in the encounter", "did you mean 'Ann'?")

@@ -213,7 +213,7 @@ def resolve_revive(sheet: Sheet, means: str, by: Sheet | None) -> list[Effect]:
     """The ways back from death the text names, as the GM rules them."""
     means = means.strip().lower()
     if means not in REVIVE_MEANS:
-        raise BadInput(f"unknown way back from death '{means}'", f"choose one of: {', '.join(REVIVE_MEANS)}")
+        raise BadInput(f"unknown way back from death '{means}'", did_you_mean(means, REVIVE_MEANS, f"choose one of: {', '.join(REVIVE_MEANS)}"))
     if means == "soul-bound":
         if by is None:
             raise BadInput("a Soul Bound exchange needs the one who takes the fallen's place")

@@ -194,7 +194,7 @@ def recover(
 def revive(sheet: Sheet, means: str, hp: int = -2) -> list[Effect]:
     """Healing or Immortality (GM rulings) lift Dead; no second revival for 130 rounds (13 minutes)."""
     if means not in REVIVE_MEANS:
-        raise BadInput(f"unknown way back from death '{means}'", f"choose one of: {', '.join(REVIVE_MEANS)}")
+        raise BadInput(f"unknown way back from death '{means}'", did_you_mean(means, REVIVE_MEANS, f"choose one of: {', '.join(REVIVE_MEANS)}"))
     if not sheet.has("dead"):
         raise ImpossibleAction(f"{sheet.name} is not dead")
     left = sheet.counter("revive-cooldown")
