@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from commands.context import AppContext, pass_app
@@ -11,13 +13,21 @@ from ledger.rules import system_keys
 @click.command("init")
 @click.option("--system", "system", required=True, metavar="SYSTEM", help=f"The rule system: {', '.join(system_keys())}.")
 @click.option("--name", default=None, help="The campaign's name.")
+@click.option(
+    "-o", "--option", "settings", multiple=True, metavar="KEY=VALUE",
+    help="A campaign setting of the system (repeatable); d20: action-economy=refuse|warn|off.",
+)
 @pass_app
-def init(app: AppContext, system: str, name: str | None) -> None:
+def init(app: AppContext, system: str, name: str | None, settings: tuple[str, ...]) -> None:
     """Start a campaign in this ledger (ruling 1).
 
     Example: ledger init --system hnh --name "Bay City Nights"
+
+    Example: ledger init --system d20 -o action-economy=warn
     """
-    result = app.ledger.init(system, name)
+    from ledger.rules.options import split_pairs
+
+    result = app.ledger.init(system, name, split_pairs(settings))
     app.wrote(result, lambda r: f"{r['name']} ({r['system']}) started in {app.ledger.target.describe()}")
 
 
@@ -28,20 +38,38 @@ def session() -> None:
 
 @session.command("start")
 @click.argument("title", required=False)
+@click.option("--commit-dice", is_flag=True, help="Verifiable dice: the ledger draws a secret and records only its SHA-256 (printed); "
+              "every die it rolls this session derives from the secret, revealed at `session end` for `ledger verify --dice`.")
 @pass_app
-def session_start(app: AppContext, title: str | None) -> None:
+def session_start(app: AppContext, title: str | None, commit_dice: bool) -> None:
     """Open a play session (numbered 1, 2, ...).
 
-    Example: ledger session start "The heist"
+    Example: ledger session start "The heist" --commit-dice
     """
-    app.wrote(app.ledger.start_session(title), lambda r: f"session {r['session']} started: {r['title']}")
+    app.wrote(app.ledger.start_session(title, commit_dice=commit_dice), started_text)
+
+
+def started_text(r: dict[str, Any]) -> str:
+    """The session's number and title, and its dice commitment for the players to note."""
+    line = f"session {r['session']} started: {r['title']}"
+    return line + (f"\ndice commitment (SHA-256): {r['commitment']}" if r.get("commitment") else "")
 
 
 @session.command("end")
 @pass_app
 def session_end(app: AppContext) -> None:
-    """Close the open play session."""
-    app.wrote(app.ledger.end_session(), lambda r: f"session {r['session']} ended")
+    """Close the open play session; one that committed its dice reveals its secret into the log."""
+    app.wrote(app.ledger.end_session(), ended_text)
+
+
+def ended_text(r: dict[str, Any]) -> str:
+    """The session's end, and what became of its dice secret."""
+    line = f"session {r['session']} ended"
+    if "revealed" not in r:
+        return line
+    if r["revealed"]:
+        return line + f"\ndice secret revealed: {r['revealed']} (check: ledger verify --dice)"
+    return line + "\nwarning: this session's dice secret was not in the database; its dice can't be verified"
 
 
 def register(cli: click.Group) -> None:

@@ -20,6 +20,18 @@ def parse_traits(values: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+def parse_powers(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
+    """Repeated --power NAME:PART=VALUE[,PART=VALUE] into {name: {part: value}} (parts validated by the rules)."""
+    out: dict[str, dict[str, str]] = {}
+    for v in values:
+        name, sep, rest = v.partition(":")
+        pairs = [p.partition("=") for p in rest.split(",") if p.strip()]
+        if not sep or not name.strip() or not pairs or any(not eq or not k.strip() or not x.strip() for k, eq, x in pairs):
+            raise BadInput(f"--power '{v}' is not NAME:PART=VALUE[,PART=VALUE]", "for example --power webs:effect=ensnare,resist=agility")
+        out.setdefault(name.strip(), {}).update({k.strip(): x.strip() for k, _, x in pairs})
+    return out
+
+
 @click.group("character")
 def character() -> None:
     """Characters: add, import, list, show."""
@@ -28,11 +40,16 @@ def character() -> None:
 @character.command("add")
 @click.argument("name")
 @click.option("--trait", "traits", multiple=True, metavar="KEY=VALUE", help="A trait (repeatable): hnh ranks, d20 scores, pnp dice.")
-@click.option("--minion", is_flag=True, help="A minion (hnh: max HP 1; pnp: a group with one Threat rank).")
+@click.option("--minion", is_flag=True, help="A minion (hnh: max HP 1; pnp: a group with one Threat rank; d20 has none: refused).")
 @click.option("--count", type=int, default=1, show_default=True, help="How many minions in the group (with --minion).")
 @click.option("--pc", is_flag=True, help="A player character (gets victory points / resolve).")
+@click.option(
+    "--power", "powers", multiple=True, metavar="NAME:PART=VALUE,...",
+    help="pnp: a power's parts, kept on the sheet (repeatable; its rank is a --trait): defense=active|passive, "
+    "travel=yes (a Travel Power), effect=stun|ensnare|blind|knockdown|grab and resist=TRAIT.",
+)
 @pass_app
-def add(app: AppContext, name: str, traits: tuple[str, ...], minion: bool, count: int, pc: bool) -> None:
+def add(app: AppContext, name: str, traits: tuple[str, ...], minion: bool, count: int, pc: bool, powers: tuple[str, ...]) -> None:
     """Add a character.
 
     \b
@@ -42,8 +59,11 @@ def add(app: AppContext, name: str, traits: tuple[str, ...], minion: bool, count
     powers by name, threat (minions).
 
     Example: ledger character add Ann --trait agility=3 --trait toughness=4 --pc
+
+    Example: ledger character add Webber --trait webs=4 --power webs:effect=ensnare,resist=agility
     """
-    result = app.ledger.add_character(name, parse_traits(traits), minion=minion, count=count, pc=pc)
+    parts = parse_powers(powers)
+    result = app.ledger.add_character(name, parse_traits(traits), minion=minion, count=count, pc=pc, power_parts=parts)
     app.wrote(result, lambda r: "added " + render.sheet_line(_brief(r["character"])))
 
 

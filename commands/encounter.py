@@ -183,17 +183,20 @@ def join(app: AppContext, name: str, surprised: bool, rolls: tuple[str, ...]) ->
 @encounter.command("show")
 @pass_app
 def show(app: AppContext) -> None:
-    """The running encounter: round, whose turn it is, the order with initiatives.
+    """The running encounter: round, who is up, and each participant's initiative, HP, conditions and marks.
 
+    Marks are DEAD, DYING, DEFEATED and the like, and DELAYING; a minion group shows its count (Thugs x3).
     Example: ledger --json encounter show
     """
-    app.emit(app.ledger.encounter(), order_text)
+    from projections.tracker import text, tracker
+
+    app.emit(tracker(app.read), text)
 
 
 @encounter.command("end")
 @pass_app
 def end(app: AppContext) -> None:
-    """End the running encounter (Surprised ends with it).
+    """End the running encounter (Surprised ends with it; in pnp the scene ends too: see `ledger scene end`).
 
     Example: ledger encounter end
     """

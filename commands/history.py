@@ -124,15 +124,21 @@ def redo(app: AppContext) -> None:
 
 
 @click.command("verify")
+@click.option("--dice", is_flag=True, help="Also recompute every ledger-rolled die of sessions that committed their dice and revealed the secret.")
+@click.option("--file", "path", metavar="EXPORT.jsonl", help="Check an export file instead of the ledger (anyone with the file can).")
 @pass_app
-def verify(app: AppContext) -> None:
+def verify(app: AppContext, dice: bool, path: str | None) -> None:
     """Recompute the hash chain and every aggregate's version sequence; exit 1 on any problem.
 
-    Example: ledger verify && echo intact
+    --dice also recomputes the committed dice (session start --commit-dice) from each revealed secret.
+    Example: ledger verify --dice && echo intact; ledger verify --dice --file session.jsonl
     """
     from ledger.errors import NotInitialised
     from ledger.verify import verify as run
 
+    if path is not None:
+        _verify_file(app, path, dice)
+        return
     led = app.ledger
     if led.target.kind == "sqlite" and not os.path.exists(led.target.path):
         raise NotInitialised(f"no campaign in {led.target.describe()}", "start one: ledger init --system hnh")
@@ -140,12 +146,43 @@ def verify(app: AppContext) -> None:
         raise NotInitialised(f"no campaign in {led.target.describe()}", "start one: ledger init --system hnh")
     problems, counts = run(led.store.recorder)
     problems += _view_problems(app, counts["events"])
+    if dice:
+        from commands.dice_verify import dice_problems
+        from ledger.verify import notifications
+
+        found, dice_counts = dice_problems(notifications(led.store.recorder))
+        problems += found
+        counts.update(dice_counts)
+    _report(app, problems, counts)
+
+
+def _verify_file(app: AppContext, path: str, dice: bool) -> None:
+    """verify on an export file: the chain walk (and the dice), no database needed."""
+    from commands.dice_verify import dice_problems, read_file
+    from ledger.verify import walk_events
+
+    lines = read_file(path)
+    walk = walk_events(lines)
+    problems, counts = walk.problems, walk.counts()
+    if dice:
+        found, dice_counts = dice_problems(lines)
+        problems += found
+        counts.update(dice_counts)
+    _report(app, problems, counts)
+
+
+def _report(app: AppContext, problems: list[Any], counts: dict[str, int]) -> None:
+    """verify's output: one line per problem and a summary (or one JSON document); exit 1 on any problem."""
     if app.as_json:
         app.emit({"ok": not problems, "problems": [p.__dict__ for p in problems], **counts})
     else:
         for p in problems:
             click.echo(p.line())
         summary = f"{counts['rulings']} rulings, {counts['events']} events, {counts['aggregates']} aggregates"
+        if "dice_checked" in counts:
+            from commands.dice_verify import dice_summary
+
+            summary += f"; {dice_summary(counts)}"
         click.echo(f"ok: {summary}" if not problems else f"{len(problems)} problem(s) in {summary}")
     if problems:
         raise SystemExit(1)

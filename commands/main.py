@@ -28,9 +28,10 @@ LAZY: dict[str, tuple[str, ...]] = {
     "roll": ("play",), "damage": ("play",), "condition": ("play",),
     "attack": ("actions",), "check": ("actions",), "recover": ("actions",), "spend": ("actions",), "gain": ("actions",),
     "hazard": ("actions",), "revive": ("actions",), "act": ("actions",),
-    "retract": ("audit",), "why": ("audit",), "encounter": ("encounter",),
+    "retract": ("audit",), "why": ("audit",), "encounter": ("encounter",), "scene": ("scene",),
     "log": ("history",), "timeline": ("history",), "undo": ("history",), "redo": ("history",), "verify": ("history",),
     "rebuild": ("history",), "options": ("reference",), "export": ("export",), "import": ("export",), "demo": ("demo",), "play": ("shell",),
+    "serve": ("serve",),
 }
 
 

@@ -106,12 +106,13 @@ class Session:
             try:
                 from sqlalchemy import select
 
+                from ledger.sheet import is_gm_pool
                 from projections.db import sheets
 
                 self.app.caught_up()  # fold in what this shell (or anyone) wrote
                 with self.app.read.engine.connect() as conn:
                     rows = conn.execute(select(sheets.c.sheet).where(sheets.c.active).order_by(sheets.c.added)).all()
-                self._roster = [dict(r[0]) for r in rows if r[0].get("name") != "GM"]
+                self._roster = [dict(r[0]) for r in rows if not is_gm_pool(r[0])]  # not the GM's hidden pool
             except Exception:  # no campaign yet, or the database is away: nothing to offer
                 self._roster = []
         return self._roster

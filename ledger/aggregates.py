@@ -100,6 +100,27 @@ class Campaign(Aggregate):
             """Close the session."""
             apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
 
+    class DiceCommitted(Event):
+        """Session `number` rolls its dice from a secret; only the secret's SHA-256 is recorded (ledger/commitment.py)."""
+
+        number: int
+        commitment: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Note the commitment on the session."""
+            apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
+
+    class DiceRevealed(Event):
+        """Session `number`'s dice secret, revealed as it ends, so anyone can recompute its dice."""
+
+        number: int
+        commitment: str
+        secret: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Note the secret on the session."""
+            apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
+
     class CampaignRestored(Event):
         """Roster and sessions set to the refold of live rulings (after undo or redo)."""
 
@@ -241,6 +262,10 @@ def apply_campaign_domain(domain: dict[str, Any], kind: str, p: Mapping[str, Any
     elif kind == "SessionEnded":
         domain["sessions"] = [{**s, "ended": p["at"]} if s["number"] == p["number"] else s for s in domain["sessions"]]
         domain["open_session"] = None
+    elif kind == "DiceCommitted":
+        domain["sessions"] = [{**s, "commitment": p["commitment"]} if s["number"] == p["number"] else s for s in domain["sessions"]]
+    elif kind == "DiceRevealed":
+        domain["sessions"] = [{**s, "secret": p["secret"]} if s["number"] == p["number"] else s for s in domain["sessions"]]
 
 
 class Ruling(Aggregate):

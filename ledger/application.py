@@ -27,6 +27,7 @@ from ledger import undo
 from ledger.deciders import core, encounter, play
 from ledger.deciders.table import decider_of
 from ledger.dice import DiceBox
+from ledger.dice_secrets import DiceSecrets, new_secret, session_dice
 from ledger.encounter import ENCOUNTER_ID, Encounter
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError, no_character
 from ledger.rules import get_rules, system_keys
@@ -58,6 +59,7 @@ class Ledger:
         self.target: Target = parse_target(target)
         self.actor = actor or default_actor()
         self.seed = seed
+        self.dice_secrets = DiceSecrets(self.target)
         self._store: EventStore | None = None
         self._lock = WriterLock(self.target)
 
@@ -139,7 +141,7 @@ class Ledger:
     def _draft(
         self, campaign: Campaign | None, number: int, kind: str, command: str, intent: dict[str, Any], rolls: Any
     ) -> Draft:
-        box = DiceBox(entered=dict(rolls or {}), seed=self.seed, salt=str(number))
+        box = DiceBox(entered=dict(rolls or {}), seed=self.seed, salt=str(number), ruling=number, **session_dice(self.dice_secrets, campaign))
         return Draft(
             self.store, campaign, number, kind=kind, command=command, intent=intent, actor=self.actor, at=now_iso(), dice=box
         )
@@ -179,9 +181,9 @@ class Ledger:
         return self.rules().parse_options(command, given or {})
 
     # -- campaign ---------------------------------------------------------------------------
-    def init(self, system: str, name: str | None = None) -> dict[str, Any]:
-        """Create the campaign (ruling 1)."""
-        get_rules(system)  # an unknown system is bad input
+    def init(self, system: str, name: str | None = None, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Create the campaign (ruling 1), with the system's campaign settings (its `init` options, typed)."""
+        typed = get_rules(system).parse_options("init", settings or {})  # an unknown system is bad input
         from eventsourcing.application import AggregateNotFoundError
 
         try:
@@ -193,9 +195,10 @@ class Ledger:
                 f"{self.target.describe()} already holds a {existing.system} campaign", "use another --db for a new campaign"
             )
         title = name or "Campaign"
-        draft = self._draft(None, 1, "play", "init", {"system": system, "name": title}, None)
+        intent = {"system": system, "name": title, **({"settings": typed} if typed else {})}
+        draft = self._draft(None, 1, "play", "init", intent, None)
         draft.campaign = Campaign._create(
-            Campaign.CampaignCreated, id=CAMPAIGN_ID, ruling=1, system=system, name=title, settings={}
+            Campaign.CampaignCreated, id=CAMPAIGN_ID, ruling=1, system=system, name=title, settings=typed
         )
         draft._take(draft.campaign)
         draft.touched[CAMPAIGN_ID.hex] = None
@@ -205,15 +208,24 @@ class Ledger:
             self._commit(draft)
         except IntegrityError:
             raise Conflict(f"{self.target.describe()} already holds a campaign") from None
-        return {"ruling": 1, "system": system, "name": title}
+        return {"ruling": 1, "system": system, "name": title, **({"settings": typed} if typed else {})}
 
-    def start_session(self, title: str | None = None) -> dict[str, Any]:
-        """Open a play session."""
-        return self.record("session start", core.session_start, {"title": title})
+    def start_session(self, title: str | None = None, *, commit_dice: bool = False) -> dict[str, Any]:
+        """Open a play session; with commit_dice, draw its dice secret and record only its commitment."""
+        if not commit_dice:
+            return self.record("session start", core.session_start, {"title": title})
+        secret, commitment = new_secret()
+        self.dice_secrets.put(commitment, secret)
+        try:
+            return self.record("session start", core.session_start, {"title": title, "commitment": commitment})
+        except BaseException:
+            self.dice_secrets.drop(commitment)
+            raise
 
     def end_session(self) -> dict[str, Any]:
-        """Close the open play session."""
-        return self.record("session end", core.session_end, {})
+        """Close the open play session, revealing its dice secret if it committed one."""
+        secret = session_dice(self.dice_secrets, self.campaign()).get("secret")
+        return self.record("session end", core.session_end, {"reveal": secret.hex()} if secret else {})
 
     # -- characters -------------------------------------------------------------------------
     def add_character(
@@ -226,8 +238,9 @@ class Ledger:
         pc: bool = False,
         powers: Mapping[str, Mapping[str, Any]] | None = None,
         typed_traits: Mapping[str, Any] | None = None,
+        power_parts: Mapping[str, Mapping[str, str]] | None = None,
     ) -> dict[str, Any]:
-        """Add a character with validated traits."""
+        """Add a character with validated traits (and powers' parts, typed by the campaign's rules)."""
         name = name.strip()
         if not _NAME.match(name):
             raise BadInput(f"'{name}' can't be a character name", "1-60 characters, not starting with '-', no '=', ',' or '#'")
@@ -236,6 +249,8 @@ class Ledger:
         if count > 1 and not minion:
             raise BadInput("--count is for minion groups", "add --minion")
         intent: dict[str, Any] = {"name": name, "traits": dict(traits), "minion": minion, "count": count, "pc": pc}
+        if power_parts:
+            powers = {**(powers or {}), **self.rules().power_parts(power_parts, traits)}
         if powers:
             intent["powers"] = {k: dict(v) for k, v in powers.items()}
         if typed_traits:
@@ -401,6 +416,10 @@ class Ledger:
         """End the running encounter; Surprised ends with the combat (conditions.txt, Surprised)."""
         return self.record("encounter end", encounter.end, {})
 
+    def end_scene(self) -> dict[str, Any]:
+        """End the scene outside an encounter (P&P): effects for the rest of the scene end, with their defeats."""
+        return self.record("scene end", encounter.scene, {})
+
     # -- undo, redo and retraction ----------------------------------------------------------
     def undo(self) -> dict[str, Any]:
         """Retract the latest live ruling; state becomes the refold of the history without it."""
@@ -429,7 +448,7 @@ class Ledger:
 
         campaign = self.campaign()
         validate_target(campaign, target)
-        return Rederiver(self.store, self.seed, campaign, target, _retract_rolls(rolls), {}).plan()
+        return Rederiver(self.store, self.seed, campaign, target, _retract_rolls(rolls), {}, session_dice(self.dice_secrets, campaign)).plan()
 
     def retract(self, target: int, *, rolls: Mapping[str, str] | None = None, fixed: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Retract a contested ruling: re-derive later rulings and append the retraction with the amended outcomes.
@@ -442,7 +461,7 @@ class Ledger:
 
         def decide(d: Draft) -> dict[str, Any]:
             validate_target(d.campaign, target)
-            plan = Rederiver(self.store, self.seed, d.campaign, target, entered, dict(fixed or {})).plan()
+            plan = Rederiver(self.store, self.seed, d.campaign, target, entered, dict(fixed or {}), session_dice(self.dice_secrets, d.campaign)).plan()
             return commit(d, plan)
 
         return self.rule("retract", {"target": target}, decide, kind="retract")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from ledger.errors import BadInput
+from ledger.errors import BadInput, StoreError
 
 Kind = Literal["fudge", "d20", "pool", "sum"]
 Source = Literal["rolled", "seeded", "entered"]
@@ -138,6 +138,7 @@ class Roll:
     faces: tuple[int, ...]
     source: Source
     used: bool = True
+    commitment: str | None = None  # the session's dice commitment this roll derives from (ledger/commitment.py)
 
     @property
     def total(self) -> int:
@@ -160,8 +161,8 @@ class Roll:
         return self.spec.kind == "fudge" and len(self.faces) > 0 and all(f == -1 for f in self.faces)
 
     def to_data(self) -> dict[str, object]:
-        """The payload of a DiceRolled event."""
-        return {
+        """The payload of a DiceRolled event (with `commitment` only for a die derived from a committed secret)."""
+        data: dict[str, object] = {
             "name": self.name,
             "notation": self.spec.notation,
             "kind": self.spec.kind,
@@ -172,12 +173,15 @@ class Roll:
             "source": self.source,
             "used": self.used,
         }
+        if self.commitment:
+            data["commitment"] = self.commitment
+        return data
 
     @classmethod
     def from_data(cls, data: dict) -> Roll:
         """Rebuild a roll from a DiceRolled payload."""
         spec = DiceSpec(data["kind"], len(data["faces"]), data["sides"], data.get("modifier", 0))
-        return cls(data["name"], spec, tuple(data["faces"]), data["source"], data.get("used", True))
+        return cls(data["name"], spec, tuple(data["faces"]), data["source"], data.get("used", True), data.get("commitment"))
 
 
 class Dice(Protocol):
@@ -190,12 +194,19 @@ class Dice(Protocol):
 
 @dataclass
 class DiceBox:
-    """Faces for one ruling: entered faces first, else rolled (seeded per ruling and name, or system RNG)."""
+    """Faces for one ruling: entered faces first, else rolled (seeded per ruling and name, or system RNG).
+
+    In a session that committed its dice, a rolled die is derived from the session's secret instead
+    (`commitment.derive_faces` over the ruling number, the roll's name and the die's index), seed or not.
+    """
 
     entered: dict[str, str] = field(default_factory=dict)
     seed: int | None = None
     salt: str = ""
     taken: dict[str, Roll] = field(default_factory=dict)
+    commitment: str | None = None
+    secret: bytes | None = None
+    ruling: int = 0
 
     def take(self, name: str, spec: DiceSpec) -> Roll:
         """Consume the roll `name`: the GM's faces if entered, otherwise a fresh roll."""
@@ -203,6 +214,8 @@ class DiceBox:
             raise BadInput(f"roll '{name}' is needed twice in one ruling")
         if name in self.entered:
             roll = Roll(name, spec, parse_faces(name, self.entered[name], spec), "entered")
+        elif self.commitment is not None:
+            roll = self._committed(name, spec)
         else:
             rng: random.Random
             if self.seed is not None:
@@ -215,6 +228,17 @@ class DiceBox:
             roll = Roll(name, spec, tuple(rng.randint(lo, hi) for _ in range(spec.count)), source)
         self.taken[name] = roll
         return roll
+
+    def _committed(self, name: str, spec: DiceSpec) -> Roll:
+        from ledger.commitment import derive_faces
+
+        if self.secret is None:
+            raise StoreError(
+                "this session committed its dice, but its secret is not in this ledger's database",
+                "enter physical dice with --roll NAME=FACES, or end the session: ledger session end",
+            )
+        lo, hi = spec.face_range()
+        return Roll(name, spec, derive_faces(self.secret, self.ruling, name, spec.count, lo, hi), "rolled", commitment=self.commitment)
 
     def unused(self, specs: dict[str, DiceSpec], allowed: Callable[[str, str], DiceSpec | None] | None = None) -> list[Roll]:
         """Entered rolls no rule asked for, validated and marked unused.

@@ -22,7 +22,10 @@ Entry = dict[str, Any]  # {"name", "id", "initiative", "sort": [...], "delayed":
 
 def blank_encounter() -> dict[str, Any]:
     """No encounter has run yet."""
-    return {"active": False, "number": 0, "system": "", "round": 0, "turn": 0, "order": [], "started": None, "ended": None}
+    return {
+        "active": False, "number": 0, "system": "", "round": 0, "turn": 0, "order": [], "started": None, "ended": None,
+        "actions": {},
+    }  # fmt: skip
 
 
 class Encounter(Aggregate):
@@ -102,6 +105,20 @@ class Encounter(Aggregate):
         turn: int
         current: str
         order: list[Entry]
+
+    class ActionTaken(Event):
+        """A character took an action in the round: the round's whole tally, as an absolute value.
+
+        `actions` is {"encounter": N, "round": R, "by": {name: tally}}; a tally of another encounter or round is stale.
+        """
+
+        name: str
+        kind: str
+        actions: dict[str, Any]
+
+        def apply(self, aggregate: Any) -> None:
+            """Set the round's tally (also on a state restored from before the tally existed)."""
+            aggregate.state = {**aggregate.state, "actions": self.actions}
 
     class EncounterEnded(Event):
         """The encounter ended."""

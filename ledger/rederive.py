@@ -10,7 +10,8 @@ the retraction, the amended outcomes and the restored states as new events. Noth
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -84,9 +85,9 @@ class ReplayDice:
         else:
             key = f"{self.number}.{name}"
             old = self.fixed.get(key)
-            roll = Roll(name, spec, old.faces, old.source) if old and len(old.faces) == spec.count else self.box.take(key, spec)
-            roll = Roll(name, spec, roll.faces, roll.source)
-            self.new.append(Roll(key, spec, roll.faces, roll.source))
+            roll = replace(old, spec=spec) if old and len(old.faces) == spec.count else self.box.take(key, spec)
+            roll = replace(roll, name=name, spec=spec, used=True)  # keeps a committed die's commitment
+            self.new.append(replace(roll, name=key))
         self.taken[name] = roll
         return roll
 
@@ -104,13 +105,15 @@ class Rederiver:
     """Plans (and lets the caller commit) the retraction of one ruling."""
 
     def __init__(
-        self, store: EventStore, seed: int | None, campaign: Campaign, target: int, entered: dict[str, str], fixed: dict[str, Roll]
+        self, store: EventStore, seed: int | None, campaign: Campaign, target: int, entered: dict[str, str], fixed: dict[str, Roll],
+        committed: Mapping[str, Any] | None = None,
     ) -> None:
         self.store = store
         self.campaign = campaign
         self.target = target
         self.number = campaign.rulings + 1
-        self.box = DiceBox(entered=entered, seed=seed, salt=f"retract/{self.number}")
+        # `committed`: the open session's dice commitment and secret (ledger/dice_secrets.py session_dice), if any
+        self.box = DiceBox(entered=entered, seed=seed, salt=f"retract/{self.number}", ruling=self.number, **(committed or {}))
         self.fixed = fixed
         self.histories: dict[UUID, list[Any]] = {}
         hyp = copy.copy(campaign)

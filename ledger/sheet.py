@@ -118,6 +118,11 @@ class Sheet:
         )
 
 
+def is_gm_pool(sheet: Mapping[str, Any]) -> bool:
+    """Whether a sheet (as plain data) is the hidden one that holds a GM's pool (P&P Adversity): not a character."""
+    return "adversity" in (sheet.get("resources") or {})
+
+
 def _merge(base: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for k, v in changes.items():

@@ -124,8 +124,8 @@ class EncounterFold:
                 return
             cur = {"number": s["number"], "system": s["system"], "started": s["started"], "ended": s["ended"],
                    "active": s["active"], "round": s["round"], "current": _turn_name(s), "order": s["order"]}
-        elif cur is None or name == "Opened":
-            return
+        elif cur is None or name == "Opened" or "order" not in st:
+            return  # no encounter yet, or an event that leaves order and round alone (ActionTaken: a round's tally)
         elif name == "EncounterEnded":
             cur = {**cur, "active": False, "ended": st["ended"]}
         else:

@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from ledger.dice import show_faces
 from ledger.errors import NotFound
+from ledger.sheet import is_gm_pool
 from projections import queries
 from projections.db import ReadSide, hp_timeline, rulings, sheets
 
@@ -89,7 +90,9 @@ def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
     """Per character, the live HP points within the history's span (and the HP it entered with)."""
     first, last = h.span
     with read.engine.connect() as conn:
-        names = {r[0]: (r[1], r[2]) for r in conn.execute(select(sheets.c.character_id, sheets.c.name, sheets.c.added))}
+        rows = conn.execute(select(sheets.c.character_id, sheets.c.name, sheets.c.added, sheets.c.sheet)).all()
+        names = {r[0]: (r[1], r[2]) for r in rows}
+        pools = {r[0] for r in rows if is_gm_pool(r[3])}  # the GM's hidden Adversity pool has no HP to chart
         points = conn.execute(
             select(hp_timeline.c.character_id, hp_timeline.c.ruling, hp_timeline.c.hp, hp_timeline.c.max_hp, rulings.c.retracted_by, rulings.c.kind)
             .join(rulings, rulings.c.number == hp_timeline.c.ruling, isouter=True)
@@ -99,7 +102,7 @@ def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
     shown = {r["ruling"] for r in h.rulings}
     series: dict[str, dict[str, Any]] = {}
     for cid, ruling, hp, max_hp, retracted_by, kind in points:
-        if retracted_by is not None or kind in ("undo", "redo"):
+        if retracted_by is not None or kind in ("undo", "redo") or cid in pools:
             continue
         s = series.setdefault(cid, {"name": names.get(cid, ("?", 0))[0], "added": names.get(cid, ("?", 0))[1], "before": None, "points": []})
         point = {"ruling": ruling, "hp": hp, "max_hp": max_hp}
@@ -172,6 +175,8 @@ def describe(e: dict[str, Any]) -> str:
         return f"{who}: {d.get('resource')} {d.get('delta', 0):+} -> {d.get('value')}"
     if t == "CharacterAdded":
         s = d.get("sheet", {})
+        if is_gm_pool(s):
+            return f"the GM's Adversity pool opens ({s.get('name', who)})"
         return f"{s.get('name', who)} joins: HP {s.get('hp')}/{s.get('max_hp')}"
     if t == "StateRestored":
         s = d.get("sheet") or {}

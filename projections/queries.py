@@ -8,7 +8,7 @@ from sqlalchemy import and_, func, select
 
 from ledger.errors import BadInput, NotFound
 from ledger.rules import get_rules
-from ledger.sheet import SHEET_EFFECTS, Sheet, apply_effect
+from ledger.sheet import SHEET_EFFECTS, Sheet, apply_effect, is_gm_pool
 from projections.db import (
     ReadSide,
     amendments,
@@ -21,6 +21,9 @@ from projections.db import (
     sheets,
 )
 from projections.db import encounter_log as enc_log
+
+
+GM_POOL_HINT = "the GM's Adversity changes with: ledger spend GM adversity N, ledger gain GM adversity N"
 
 
 def sheet_json(row: Any) -> dict[str, Any]:
@@ -57,6 +60,9 @@ def character(read: ReadSide, name: str) -> dict[str, Any]:
         )
     if row is None:
         raise _no_character(read, name)
+    if is_gm_pool(row["sheet"]):
+        left = row["sheet"]["resources"]["adversity"]
+        raise NotFound(f"{row['sheet']['name']} is the GM's Adversity pool ({left} left), not a character", GM_POOL_HINT)
     return sheet_json(row)
 
 
@@ -64,7 +70,7 @@ def characters(read: ReadSide) -> list[dict[str, Any]]:
     """Every live character, in the order they were added."""
     with read.engine.connect() as conn:
         rows = conn.execute(select(sheets).where(sheets.c.active).order_by(sheets.c.added)).mappings().all()
-    return [sheet_json(r) for r in rows if "adversity" not in r["sheet"].get("resources", {})]  # not the GM's hidden sheet
+    return [sheet_json(r) for r in rows if not is_gm_pool(r["sheet"])]  # not the GM's hidden pool
 
 
 def events(
@@ -145,11 +151,13 @@ def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
     """Every HP change of a live character in the live history: retracted rulings left out, re-derived ones as amended."""
     with read.engine.connect() as conn:
         row = conn.execute(
-            select(sheets.c.character_id, sheets.c.max_hp).where(and_(sheets.c.key == name.strip().casefold(), sheets.c.active))
+            select(sheets.c.character_id, sheets.c.max_hp, sheets.c.sheet).where(and_(sheets.c.key == name.strip().casefold(), sheets.c.active))
         ).first()
         if row is None:
             raise _no_character(read, name)
-        cid, max_hp = row
+        if is_gm_pool(row[2]):
+            raise NotFound(f"no character called '{name}'", GM_POOL_HINT)
+        cid, max_hp, _ = row
         points = conn.execute(
             select(hp_timeline.c.ruling, hp_timeline.c.seq, hp_timeline.c.hp, hp_timeline.c.max_hp, hp_timeline.c.at)
             .where(hp_timeline.c.character_id == cid)
@@ -198,12 +206,14 @@ def sheet_at(read: ReadSide, name: str, ruling: int) -> dict[str, Any]:
         if not 1 <= ruling <= top:
             raise BadInput(f"there is no ruling {ruling}", f"rulings run 1 to {top}")
         row = conn.execute(
-            select(sheets.c.character_id, sheets.c.name)
+            select(sheets.c.character_id, sheets.c.name, sheets.c.sheet)
             .where(and_(sheets.c.key == key, sheets.c.added <= ruling))
             .order_by(sheets.c.added.desc())
         ).first()
         if row is None:
             raise _no_character(read, name, f" at ruling {ruling}")
+        if is_gm_pool(row[2]):
+            raise NotFound(f"no character called '{name}' at ruling {ruling}", "see: ledger character list")
         dead = retracted_rulings(conn)
         amended = live_amendments(conn, dead)
         events = conn.execute(
@@ -325,5 +335,5 @@ def _no_character(read: ReadSide, name: str, suffix: str = "") -> NotFound:
     from ledger.errors import no_character
 
     with read.engine.connect() as conn:
-        known = [str(r[0]) for r in conn.execute(select(sheets.c.name).where(sheets.c.active))]
+        known = [str(r[0]) for r in conn.execute(select(sheets.c.name, sheets.c.sheet).where(sheets.c.active)) if not is_gm_pool(r[1])]
     return no_character(name, known, suffix)

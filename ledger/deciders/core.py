@@ -23,12 +23,14 @@ def session_start(d: Draft, i: Intent) -> Result:
     number = len(d.campaign.domain["sessions"]) + 1
     title = i.get("title") or f"Session {number}"
     d.campaign_event(Campaign.SessionStarted, number=number, title=title, at=d.at)
+    if i.get("commitment"):  # verifiable dice: only the secret's SHA-256 (ledger/commitment.py)
+        d.campaign_event(Campaign.DiceCommitted, number=number, commitment=i["commitment"])
     rules = rules_of(d)
     heroes = [d.sheet(e["name"]) for e in d.campaign.domain["roster"].values() if e["name"] != GM]
     heroes = [h for h in heroes if h.pc]
     gm = resource_holder(d, rules, GM) if heroes and rules.gm_sheet() is not None else None
     d.apply(rules.session_started(heroes, gm))
-    return {"session": number, "title": title}
+    return {"session": number, "title": title, **({"commitment": i["commitment"]} if i.get("commitment") else {})}
 
 
 def session_end(d: Draft, i: Intent) -> Result:
@@ -37,7 +39,9 @@ def session_end(d: Draft, i: Intent) -> Result:
     if number is None:
         raise Conflict("no session is open", "start one: ledger session start")
     d.campaign_event(Campaign.SessionEnded, number=number, at=d.at)
-    return {"session": number}
+    from ledger.dice_secrets import reveal
+
+    return {"session": number, **reveal(d, number, i.get("reveal"))}
 
 
 def character_add(d: Draft, i: Intent) -> Result:

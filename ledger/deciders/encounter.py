@@ -180,8 +180,44 @@ def end(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
         if sheet is not None and "surprised" in sheet.conditions:
             d.apply(rules.remove(sheet, "surprised"))
     number = enc.state["number"]
+    ended = end_scene(d, rules) if rules.scenes else []
     d.trigger(enc, Encounter.EncounterEnded, number=number, active=False, ended=d.number)
-    return {"encounter": number, "rounds": enc.state["round"]}
+    return {"encounter": number, "rounds": enc.state["round"], **({"scene_ended_for": ended} if rules.scenes else {})}
+
+
+def scene(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    """End the scene outside an encounter (P&P: effects "for the rest of the scene" end, with their defeats)."""
+    rules = rules_of(d)
+    if not rules.scenes:
+        raise rules.refuse("ending a scene", "encounter end ends the encounter")
+    enc = current(d)
+    if enc is not None and enc.active:
+        raise Conflict(f"encounter {enc.state['number']} is running", "ledger encounter end ends it and its scene")
+    ended = end_scene(d, rules)
+    d.apply([Effect("EffectResolved", "", {"scene": "ended", "ended_for": ended})])
+    return {"scene_ended_for": ended}
+
+
+def end_scene(d: Draft, rules: RuleSystem) -> list[str]:
+    """What ends with the scene, for every character in play; the names of those it changed."""
+    changed = []
+    for entry in d.campaign.domain["roster"].values():
+        sheet = d.sheet(entry["name"])
+        effects = rules.scene_ended(sheet)
+        if effects:
+            d.apply(effects)
+            changed.append(sheet.name)
+    return changed
+
+
+def current(d: Draft) -> Encounter | None:
+    """The campaign's Encounter aggregate if one was ever started (not created, not marked touched)."""
+    from eventsourcing.application import AggregateNotFoundError
+
+    try:
+        return d.load(ENCOUNTER_ID)
+    except AggregateNotFoundError:
+        return None
 
 
 # -- helpers (pure but for the draft they record into) -----------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.deciders import economy
 from ledger.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note
 from ledger.errors import BadInput, Conflict, LedgerError
 from ledger.rules.contract import Recovery
@@ -80,7 +81,8 @@ def attack(d: Draft, i: Intent) -> Result:
     a, t = d.sheet(i["attacker"]), d.sheet(i["target"])
     own_rolls(d, rules, "attack", a.name, t.name, i["options"])
     apply_and_settle(d, rules, rules.attack(a, t, i["options"], d.dice))
-    return {"attacker": d.sheet(a.name).to_dict(), "target": d.sheet(t.name).to_dict(), **turn_note(d, a.name)}
+    warning = economy.tally(d, rules, a, "attack", i["options"], t.name)
+    return {"attacker": d.sheet(a.name).to_dict(), "target": d.sheet(t.name).to_dict(), **({"warning": warning} if warning else {}), **turn_note(d, a.name)}
 
 
 def check(d: Draft, i: Intent) -> Result:
@@ -146,4 +148,5 @@ def act(d: Draft, i: Intent) -> Result:
     other = d.sheet(i["against"]) if i.get("against") else None
     own_rolls(d, rules, f"act {i['action']}", sheet.name, other.name if other else None, i["options"])
     apply_and_settle(d, rules, rules.perform(i["action"], sheet, other, i["options"], d.dice))
-    return {"character": d.sheet(sheet.name).to_dict(), **turn_note(d, sheet.name)}
+    warning = economy.tally(d, rules, sheet, f"act {i['action']}", i["options"], other.name if other else None)
+    return {"character": d.sheet(sheet.name).to_dict(), **({"warning": warning} if warning else {}), **turn_note(d, sheet.name)}

@@ -38,6 +38,7 @@ DECIDERS: dict[str, Decider] = {
     "encounter join": encounter.join,
     "encounter remove": encounter.remove,
     "encounter end": encounter.end,
+    "scene end": encounter.scene,
 }
 
 

@@ -61,6 +61,7 @@ class RuleSystem:
     actions: ClassVar[Mapping[str, Action]] = {}  # `ledger act` actions
     turn_rolls: ClassVar[tuple[str, ...]] = ()  # rolls a turn hook may take ("ongoing-" matches a prefix)
     ties_descending: ClassVar[bool] = True  # whether tie_break_key sorts highest first
+    scenes: ClassVar[bool] = False  # whether the text has scenes that end (`ledger scene end`; P&P)
 
     # -- declarations ---------------------------------------------------------------------------
     def declared(self, command: str) -> tuple[Opt, ...]:
@@ -94,6 +95,10 @@ class RuleSystem:
     def parse_trait(self, key: str, value: str) -> Value:
         """Validate one `--trait KEY=VALUE`; BadInput on a bad value."""
         raise NotImplementedError
+
+    def power_parts(self, given: Mapping[str, Mapping[str, str]], traits: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+        """Typed parts of powers set from the command line (`character add --power`), kept on the sheet."""
+        raise self.refuse("powers with parts", "give the power's rank as a trait")
 
     def new_sheet(self, name: str, traits: Mapping[str, Value], *, minion: bool, count: int, pc: bool) -> Sheet:
         """A fresh character: max HP (or Health) and starting resources derived from the traits."""
@@ -219,6 +224,14 @@ class RuleSystem:
     def owed_by_gm(self, effects: list[Effect]) -> int:
         """What an NPC's boosts in these effects cost the GM's pool (P&P Adversity)."""
         return 0
+
+    def action_cost(self, command: str, actor: Sheet, options: Mapping[str, Any]) -> str | None:
+        """What kind of action a command is in an encounter's round (None: the system keeps no action economy)."""
+        return None
+
+    def take_action(self, tally: Mapping[str, Any], kind: str, who: str, target: str | None) -> tuple[dict[str, Any], str | None]:
+        """A character's tally for the round after one more action, and what the rules find wrong with it."""
+        return dict(tally), None
 
     def scene_ended(self, sheet: Sheet) -> list[Effect]:
         """What ends with the scene (P&P: effects for the rest of the scene)."""

@@ -63,7 +63,28 @@ def test_encounter_show_json_shape(cli: Cli):
     cli.ok("encounter", "start", "Ann", "Bob", "--roll", "Ann=0,0,0", "--roll", "Bob=0,0,0")
     doc = cli.json("encounter", "show")
     assert {"round", "current", "order"} <= set(doc)
-    assert doc["order"] == [{"name": "Ann", "initiative": 2, "delayed": False}, {"name": "Bob", "initiative": 0, "delayed": False}]
+    assert [(e["name"], e["initiative"], e["delayed"]) for e in doc["order"]] == [("Ann", 2, False), ("Bob", 0, False)]
+
+
+def test_encounter_show_rows_carry_hp_conditions_marks_count_and_up(cli: Cli):
+    """CLI.md, Additions agreed in the second round: rows carry hp, max_hp, conditions, marks, count for minions, up."""
+    setup(cli, "hnh", ("Ann", "--trait", "agility=2", "--pc"), ("Bob",), ("Thugs", "--minion", "--count", "3"))
+    cli.ok("encounter", "start", "Ann", "Bob", "Thugs", "--roll", "Ann=0,0,0", "--roll", "Bob=0,0,0", "--roll", "Thugs=-,-,-")
+    cli.ok("damage", "Bob", "--amount", "7")
+    cli.ok("condition", "add", "Ann", "dazed")
+    doc = cli.json("encounter", "show")
+    rows = {e["name"]: e for e in doc["order"]}
+    assert (rows["Ann"]["up"], rows["Bob"]["up"], doc["current"]) == (True, False, "Ann")
+    assert (rows["Ann"]["hp"], rows["Ann"]["max_hp"], rows["Ann"]["conditions"], rows["Ann"]["pc"]) == (6, 6, ["dazed"], True)
+    assert rows["Bob"]["hp"] == -1 and rows["Bob"]["marks"] == ["dying"]  # hnh-site/conditions.txt, Dying: "while HP is negative"
+    assert rows["Thugs"]["count"] == 3 and "count" not in rows["Ann"]
+    text = cli.ok("encounter", "show").stdout.splitlines()
+    assert text[0] == "encounter 1 (hnh), round 1: Ann's turn"
+    assert text[1].split() == ["name", "init", "hp", "conditions"]
+    assert text[2].split() == [">", "Ann", "2", "6/6", "dazed"]
+    assert "DYING" in text[3] and text[3].split()[:3] == ["Bob", "0", "-1/6"]
+    assert text[4].split()[:2] == ["Thugs", "x3"]
+    assert len({line.index("/") for line in text[2:]}) == 1  # the HP column lines up
 
 
 @pytest.mark.parametrize(
@@ -135,3 +156,16 @@ def test_session_show_lists_every_ruling_readably(cli: Cli):
     assert doc["rulings"][2]["retracted"]["by"] == 6
     text = cli.ok("session", "show", "1").stdout
     assert "session 1: The heist" in text and "[+ 0 -]" in text and "RETRACTED by ruling 6" in text
+
+
+def test_pnp_encounter_show_counts_pages_and_health_and_marks_defeated_minions(cli: Cli):
+    """prowlers-and-paragons.txt, Combat: pages, Health; a minion group at count 0 is marked defeated."""
+    setup(cli, "pnp", ("Mara", "--trait", "perception=3", "--trait", "agility=4", "--pc"), ("Goons", "--minion", "--count", "2", "--trait", "threat=2"))
+    cli.ok("encounter", "start", "Goons", "Mara")
+    cli.ok("damage", "Goons", "--amount", "2")
+    doc = cli.json("encounter", "show")
+    goons = next(e for e in doc["order"] if e["name"] == "Goons")
+    assert goons["count"] == 0 and "defeated" in goons["marks"]
+    text = cli.ok("encounter", "show").stdout.splitlines()
+    assert text[0].startswith("encounter 1 (pnp), page 1: Mara's turn") and "health" in text[1].split()
+    assert "DEFEATED" in next(ln for ln in text if "Goons" in ln)

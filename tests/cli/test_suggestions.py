@@ -73,7 +73,7 @@ def test_d20_and_pnp_traits_and_conditions_are_suggested(cli: Cli, tmp_path: obj
     """d20-supers.txt, Abilities; prowlers-and-paragons.txt, Traits and special effects."""
     cli.ok("init", "--system", "d20")
     cli.ok("character", "add", "Rex", "--trait", "dex=14")
-    assert refused(cli, "check", "Rex", "dexx", "--dc", "10") == ("Rex has no numeric trait 'dexx'", "did you mean 'dex'?")
+    assert refused(cli, "check", "Rex", "dexx", "--dc", "10") == ("Rex has no skill 'dexx'", "did you mean 'dex'?")
     other = Cli(cli.db + "-pnp" if not cli.db.startswith("postgresql") else cli.db)
     if other.db == cli.db:
         return  # one PostgreSQL database per test: the d20 half stands for both backends

@@ -30,7 +30,8 @@ def play(led: Ledger, read: ReadSide, system: str, steps: int, seed: int) -> Non
     led.init(system)
     for n in cast:
         led.add_character(n, TRAITS[system], pc=True)
-    led.add_character("Mooks", {"threat": "1"} if system == "pnp" else {}, minion=True, count=6)
+    group = system != "d20"  # d20 Supers has no minion groups (docs/interpretations.md, d20 Supers, Minions)
+    led.add_character("Mooks", {"threat": "1"} if system == "pnp" else {}, minion=group, count=6 if group else 1)
 
     def do(fn, *args, **kw) -> None:
         try:

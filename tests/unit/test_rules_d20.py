@@ -604,7 +604,7 @@ def test_check_with_a_skill_trait_and_bonus() -> None:
 
 def test_check_on_a_missing_trait_is_bad_input() -> None:
     """d20-supers.txt, Basics of Combat: only traits the character has can be checked."""
-    with pytest.raises(BadInput, match="no numeric trait 'stealth'"):
+    with pytest.raises(BadInput, match="no skill 'stealth'"):
         RULES.check(make("Plain"), "stealth", dc=10, against=None, options={}, dice=box(check=10))
 
 

@@ -138,14 +138,17 @@ def test_opponent_rolls_first_and_their_successes_are_the_threshold() -> None:
 
 def test_opponent_lacking_the_trait_is_bad_input() -> None:
     """prowlers-and-paragons.txt, Trait Ranks: a roll needs a Trait the character has."""
-    with pytest.raises(BadInput, match="no trait or power 'flight'"):
+    with pytest.raises(BadInput, match="no power 'flight'"):
         RULES.check(hero(agility=3), "agility", dc=None, against=(npc(agility=2), "flight"), options={}, dice=box())
 
 
-def test_a_trait_the_character_lacks_is_bad_input() -> None:
-    """prowlers-and-paragons.txt, Trait Ranks: characters roll only the Traits they have."""
-    with pytest.raises(BadInput, match="Ann has no trait or power 'medicine'"):
-        RULES.check(hero(science=3), "medicine", dc=1, against=None, options={}, dice=box())
+def test_a_talent_the_character_lacks_is_zero_dice_and_a_power_is_refused() -> None:
+    """prowlers-and-paragons.txt, Characteristics and Trait Ranks: every character has the Talents (0d when not listed); Powers are their own."""
+    dice = box(check="")
+    data = one(RULES.check(hero(science=3), "medicine", dc=1, against=None, options={}, dice=dice), "CheckResolved")
+    assert (data["trait"], data["dice"], data["successes"]) == ("medicine", 0, 0)
+    with pytest.raises(BadInput, match="Ann has no power 'blast'"):
+        RULES.check(hero(science=3), "blast", dc=1, against=None, options={}, dice=box())
 
 
 def test_a_defeated_character_cannot_act() -> None:
@@ -369,7 +372,7 @@ def test_attack_needs_a_trait_or_power_the_attacker_has() -> None:
     """prowlers-and-paragons.txt, Attacks and Defenses: 'You make a roll using one of your Traits to attack'."""
     with pytest.raises(BadInput, match="which trait or power"):
         RULES.attack(hero(blast=2), npc(agility=2), {}, box())
-    with pytest.raises(BadInput, match="no trait or power 'strike'"):
+    with pytest.raises(BadInput, match="no power 'strike'"):
         RULES.attack(hero(blast=2), npc(agility=2), {"with": "strike"}, box())
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from ledger.dice import Dice, Roll, d20
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.rules.common import set_conditions
+from ledger.rules.d20.options import ACTION_KINDS
 from ledger.rules.d20.attack import CHARGE_ATTACK, CHARGE_DR_PENALTY, charge_effects
 from ledger.rules.d20.core import (
     ABILITIES,
@@ -24,6 +25,7 @@ from ledger.rules.d20.core import (
     death_effects,
     exertion_effects,
     opt_bool,
+    opt_choice,
     opt_int,
     require_able,
     require_alive,
@@ -32,17 +34,32 @@ from ledger.sheet import Effect, Sheet
 
 SUBDUAL_FADE_PER_LEVEL = 1  # docs/interpretations.md (d20 Supers): subdual fades 1 point per hour per level (level 1 if not given)
 REVIVE_MEANS = ("gem-of-eternity", "soul-bound", "romnecos")
+# Numbers a sheet holds that are not skills (docs/interpretations.md, d20 Supers: what `check` rolls).
+SHEET_NUMBERS = frozenset({"hp", "speed", "armor", "power-dr", "dn", "attack", "level", "soul-bound"})
 
+
+
+def skills(sheet: Sheet) -> list[str]:
+    """What a check can roll: the six abilities and every other numeric trait that is not a sheet number."""
+    extra = sorted(k for k, v in sheet.traits.items() if isinstance(v, int) and k not in SHEET_NUMBERS and k not in ABILITIES)
+    return [*ABILITIES, *extra]
+
+
+def trait_key(name: str) -> str:
+    """Trait spelling: lower case, spaces and underscores as hyphens."""
+    return "-".join(name.strip().lower().replace("_", " ").split())
 
 
 def check_modifier(sheet: Sheet, trait: str) -> int:
-    """An ability's modifier (a score not given counts as 10), or any other numeric trait as a flat bonus."""
+    """An ability's modifier (a score not given counts as 10), or a skill's rank as a flat bonus; sheet numbers are refused."""
     if trait in ABILITIES:
         return ability_mod(sheet, trait)
+    hint = f"{sheet.name} can check: {', '.join(skills(sheet))}"
+    if trait in SHEET_NUMBERS:
+        raise BadInput(f"'{trait}' is a number on the sheet, not a skill to check", hint)
     value = sheet.traits.get(trait)
     if not isinstance(value, int):
-        numeric = [k for k, v in sheet.traits.items() if isinstance(v, int)]
-        raise BadInput(f"{sheet.name} has no numeric trait '{trait}'", did_you_mean(trait, [*ABILITIES, *numeric], f"abilities are {', '.join(ABILITIES)}"))
+        raise BadInput(f"{sheet.name} has no skill '{trait}'", did_you_mean(trait, skills(sheet), hint))
     return value
 
 
@@ -67,6 +84,7 @@ def resolve_check(
 ) -> list[Effect]:
     """d20 + modifier against a DC or an opposed check; natural 1 always fails, natural 20 always succeeds."""
     require_able(sheet, "make a check")
+    trait = trait_key(trait)
     if (dc is None) == (against is None):
         raise BadInput("a check needs either a DC or an opponent to oppose it, not both or neither")
     roll = dice.take("check", d20(check_modifier(sheet, trait) + opt_int(options, "bonus", 0)))
@@ -75,7 +93,7 @@ def resolve_check(
         assert dc is not None
         success = roll.natural == 20 or (roll.natural != 1 and roll.total >= dc)
     else:
-        other, other_trait = against
+        other, other_trait = against[0], trait_key(against[1])
         require_alive(other, "oppose a check")
         opposed = dice.take("opposed", d20(check_modifier(other, other_trait)))
         success = check_rank(roll) > check_rank(opposed)
@@ -155,6 +173,16 @@ def resolve_charge(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
     if not sheet.has("charging"):
         effects += charge_effects(sheet)
     return effects + exertion_effects(sheet, "charge")
+
+
+def resolve_action(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
+    """Any other action in a round, as the GM names it: full, partial or free (Attacks)."""
+    kind = opt_choice(options, "kind", ACTION_KINDS) or "partial"
+    if kind != "free":
+        require_able(sheet, f"take a {kind} action")
+    data = {"action": str(options.get("what", "") or "an action"), "kind": kind, "character": sheet.name}
+    major = exertion_effects(sheet, data["action"]) if opt_bool(options, "major") else []
+    return [Effect("EffectResolved", sheet.name, data), *major]
 
 
 def resolve_initiative(sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:

@@ -54,6 +54,13 @@ LIGHT_WEAPONS = frozenset(
         "tomahawk",
     }
 )
+
+
+def is_light(weapon: str) -> bool:
+    """Whether a weapon is on the Light Weapons list, however it is written (Automatic Pistol, automatic-pistol)."""
+    return " ".join(weapon.strip().lower().replace("-", " ").replace("_", " ").split()) in LIGHT_WEAPONS
+
+
 @dataclass(frozen=True)
 class Weapon:
     """What the attack deals: dice, the ability it adds, firearm and subdual flags."""
@@ -93,7 +100,7 @@ def read_weapon(options: Mapping[str, Any]) -> Weapon:
 
 def two_weapon_row(options: Mapping[str, Any]) -> str:
     """The row of the Two Weapon Fighting table that applies."""
-    light = opt_bool(options, "off-light") or str(options.get("off-weapon", "")).strip().lower() in LIGHT_WEAPONS
+    light = opt_bool(options, "off-light") or is_light(str(options.get("off-weapon", "")))
     twc = opt_bool(options, "two-weapon-combat")
     amb = opt_bool(options, "ambidextrous") or twc  # only an ambidextrous character learns Two Weapon Combat
     if light and twc:
@@ -205,9 +212,10 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     spec = d20(sum(parts.values()))
     first = dice.take("attack", spec)
     hit = breaks_dr(first, dr)
-    confirm = dice.take("confirm", spec) if first.natural == 20 else None
+    take_confirm, take_death = opt_bool(options, "confirm", True), opt_bool(options, "instant-death", True)
+    confirm = dice.take("confirm", spec) if first.natural == 20 and take_confirm else None
     critical = confirm is not None and breaks_dr(confirm, dr)
-    death = dice.take("death", spec) if critical and not weapon.subdual else None
+    death = dice.take("death", spec) if critical and not weapon.subdual and take_death else None
     instant = death is not None and breaks_dr(death, dr)
     damage = weapon_damage(attacker, target, weapon, critical, dice) if hit and not instant else None
     data: dict[str, Any] = {
@@ -230,6 +238,7 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
         "damage": damage,
         "ranged": ranged,
         "free-attack": free,
+        "declined": [n for n, taken, due in (("confirm", take_confirm, first.natural == 20), ("death", take_death, critical and not weapon.subdual)) if due and not taken],
     }
     effects: list[Effect] = []
     if "charging" in opt_names(options, "modifiers") and not attacker.has("charging"):

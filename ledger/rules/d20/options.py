@@ -20,7 +20,10 @@ MODIFIERS = {
     "defender-running": -2,
     "charging": CHARGE_ATTACK,
 }
-FREE_ATTACKS = ("unaware", "moved-within-5ft")
+FREE_ATTACKS = ("unaware", "has-the-drop", "moved-within-5ft")  # the first two: the Attack of Opportunity
+OPPORTUNITY = frozenset({"unaware", "has-the-drop"})
+ACTION_KINDS = ("full", "partial", "free")  # Attacks: Full action, Partial action, Free action
+ECONOMY_MODES = ("refuse", "warn", "off")
 
 ATTACK: tuple[Opt, ...] = (
     Opt("damage", "dice", f"the weapon's dice, e.g. 1d8 or 2d6+1 (fists: {FISTS} subdual)", f"{T}, To Attack", default=FISTS, named=True),
@@ -40,7 +43,9 @@ ATTACK: tuple[Opt, ...] = (
     Opt("two-weapon-combat", "flag", "the attacker knows Two Weapon Combat (only an ambidextrous character can)", f"{T}, Two Weapon Fighting"),
     Opt("rock", "flag", "this hand's weapon is a rock (never any two-weapon penalty)", f"{T}, Two Weapon Fighting"),
     Opt("critical-multiplier", "int", "damage multiplier on a critical hit", f"{T}, Collosal Failures and Spectacular Success", default=str(CRITICAL_MULTIPLIER), lo=2, hi=100),
-    Opt("free-attack", "choice", "why this is a free attack (attack of opportunity)", f"{T}, Attack of Opportunity", choices=FREE_ATTACKS),
+    Opt("confirm", "flag", "after a natural 20, take the roll that may make a critical hit (no: decline it)", f"{T}, Collosal Failures and Spectacular Success", default="yes"),
+    Opt("instant-death", "flag", "after a critical hit, take the third roll that may kill outright (no: decline it)", f"{T}, Collosal Failures and Spectacular Success", default="yes"),
+    Opt("free-attack", "choice", "why this is a free attack: unaware or has-the-drop (the Attack of Opportunity, one a round), or moved-within-5ft", f"{T}, Attack of Opportunity", choices=FREE_ATTACKS),
 )
 CHECK: tuple[Opt, ...] = (
     Opt("bonus", "int", "extra bonus or penalty the GM rules", f"{T}, COMBAT MODIFIERS", default="0"),
@@ -52,9 +57,17 @@ RECOVER: tuple[Opt, ...] = (
 MOVE: tuple[Opt, ...] = (
     Opt("speed", "int", "normal speed in feet this round, as modified by armor (default: the `speed` trait, else 30)", f"{T}, Attacks", lo=0),
 )
-OPTIONS: dict[str, tuple[Opt, ...]] = {"attack": ATTACK, "check": CHECK, "recover": RECOVER}
+ACTION: tuple[Opt, ...] = (
+    Opt("kind", "choice", "full (6 seconds: draw a weapon, reload, open a door), partial (fire a gun, use a power) or free (talk, drop an item)", f"{T}, Attacks", choices=ACTION_KINDS, default="partial"),
+    Opt("what", "text", "what the character does, for the record", f"{T}, Attacks"),
+    Opt("major", "flag", "the action is something major (a disabled character falls unconscious)", f"{T}, Damage"),
+)
+INIT: tuple[Opt, ...] = (
+    Opt("action-economy", "choice", "in an encounter, a second full action in a round (or any action after one): refuse it, warn and record it, or don't track", f"{T}, Attacks", choices=ECONOMY_MODES, default="refuse"),
+)
+OPTIONS: dict[str, tuple[Opt, ...]] = {"attack": ATTACK, "check": CHECK, "recover": RECOVER, "init": INIT}
 
-ACTIONS: dict[str, tuple[Opt, ...]] = {"run": MOVE, "charge": MOVE}
+ACTIONS: dict[str, tuple[Opt, ...]] = {"run": MOVE, "charge": MOVE, "action": ACTION}
 
 # Whose each named roll of a command is: the acting character, the other one, or no one's ('-').
 ROLLS: dict[str, dict[str, Role]] = {

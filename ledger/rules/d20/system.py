@@ -22,6 +22,7 @@ from ledger.rules.d20.actions import (
     REVIVE_MEANS,
     resolve_charge,
     resolve_check,
+    resolve_action,
     resolve_initiative,
     resolve_recover,
     resolve_revive,
@@ -30,7 +31,7 @@ from ledger.rules.d20.actions import (
     turn_start_effects,
 )
 from ledger.rules.contract import Action, Recovery, RuleSystem
-from ledger.rules.d20 import options as declared
+from ledger.rules.d20 import economy, options as declared
 from ledger.rules.d20.attack import LIGHT_WEAPONS, resolve_attack
 from ledger.rules.d20.core import (
     ABILITIES,
@@ -79,6 +80,10 @@ def _charge(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice:
     return resolve_charge(actor, options)
 
 
+def _action(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    return resolve_action(actor, options)
+
+
 class D20(RuleSystem):
     """d20 Supers."""
 
@@ -91,6 +96,7 @@ class D20(RuleSystem):
     actions = {
         "run": Action("run", "run 4 x speed; no attack until the next turn", _run, "d20-supers.txt, Attacks", declared.ACTIONS["run"]),
         "charge": Action("charge", "a run with +2 to attack and -2 to DR until the next turn", _charge, "d20-supers.txt, Attacks", declared.ACTIONS["charge"]),
+        "action": Action("action", "any other action: full, partial or free (-o kind=full -o what=reload)", _action, "d20-supers.txt, Attacks", declared.ACTIONS["action"]),
     }
     ties_descending = True  # tie_break_key: higher Dex modifier, then Dex score
 
@@ -107,7 +113,12 @@ class D20(RuleSystem):
         return parse_int(key, value)
 
     def new_sheet(self, name: str, traits: Mapping[str, Value], *, minion: bool, count: int, pc: bool) -> Sheet:
-        """HP from the `hp` trait (10 when not given)."""
+        """HP from the `hp` trait (10 when not given); the text has no minions, so a minion group is refused."""
+        if minion:
+            raise self.refuse(
+                "a minion group (one body for several foes)",
+                f"add each foe as its own character with its own HP: ledger character add '{name} 1' ...",
+            )
         max_hp = int(traits.get("hp", DEFAULT_HP))
         return Sheet(name, self.key, dict(traits), max_hp, max_hp, (), {}, {SUBDUAL: 0}, {}, minion, count, pc)
 
@@ -215,6 +226,14 @@ class D20(RuleSystem):
     def end_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """Nothing in the text happens at the end of a turn."""
         return []
+
+    def action_cost(self, command: str, actor: Sheet, options: Mapping[str, Any]) -> str | None:
+        """Full, partial, free, a charge's attack or an Attack of Opportunity (economy.py)."""
+        return economy.cost(command, actor, options)
+
+    def take_action(self, tally: Mapping[str, Any], kind: str, who: str, target: str | None) -> tuple[dict[str, Any], str | None]:
+        """One full action a round (nothing else but free actions with it); one Attack of Opportunity a round."""
+        return economy.take(dict(tally), kind, who, target)
 
     def revive(self, sheet: Sheet, *, means: str, by: Sheet | None) -> list[Effect]:
         """Bring back the dead: gem-of-eternity, romnecos, or soul-bound (with `by`, who dies instead)."""

@@ -21,6 +21,7 @@ from ledger.rules.pnp.core import (
     check_options,
     is_travel_power,
     norm,
+    other_boost,
     opt_flag,
     opt_int,
     opt_text,
@@ -118,14 +119,17 @@ def check(
     else:
         data.update(threshold_source="default", threshold=THRESHOLDS[DEFAULT_THRESHOLD][0])
     costs, adversity_due = charge(sheet, extra_dice=extra, reroll=reroll)
+    other = other_boost(given, opponent, "against")
 
     if opponent is not None:  # "they first make their own challenge roll against you"
-        data["threshold"], _ = roll_pool(dice, "against", data["opponent_dice"], reroll=False)
+        data["opponent_dice"] += other.extra
+        data["threshold"], o_rerolled = roll_pool(dice, "against", data["opponent_dice"], reroll=other.reroll, reroll_name="against-reroll")
+        data.update(other.data(), **({"opponent_successes_before_reroll": o_rerolled["successes_before_reroll"]} if o_rerolled else {}))
     successes, rerolled = roll_pool(dice, "check", rank + extra, reroll=reroll)
     net = successes - data["threshold"]
     told, notes = narration(challenge_row(net), sheet.name, _opponent_voice(opponent), given)
-    data.update(successes=successes, **rerolled, net=net, **told, adversity_due=adversity_due)
-    return [*costs, Effect("CheckResolved", sheet.name, data), *notes]
+    data.update(successes=successes, **rerolled, net=net, **told, adversity_due=adversity_due + other.adversity_due)
+    return [*costs, *other.costs, Effect("CheckResolved", sheet.name, data), *notes]
 
 
 def chase_trait(sheet: Sheet, named: str) -> tuple[str, int]:
@@ -138,10 +142,7 @@ def chase_trait(sheet: Sheet, named: str) -> tuple[str, int]:
             raise BadInput(f"chases use Agility or a Travel Power, not '{key}'")
         return trait_rank(sheet, key)
     choices = [(sheet.trait(k), 1, k) for k in travel_powers(sheet)]
-    if "agility" in sheet.traits:
-        choices.append((sheet.trait("agility"), 0, "agility"))
-    if not choices:
-        raise BadInput(f"{sheet.name} has neither Agility nor a Travel Power to chase with")
+    choices.append((sheet.trait("agility"), 0, "agility"))  # an Agility not listed is 0 dice (core.trait_rank)
     rank, _, key = max(choices)
     return key, rank
 
@@ -165,8 +166,10 @@ def chase(a: Sheet, b: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Ef
     b_dice, b_half = _chase_dice(b, b_key, b_rank, a, a_key)
     extra, reroll = opt_int(given, "extra-dice"), opt_flag(given, "reroll")
     costs, adversity_due = charge(a, extra_dice=extra, reroll=reroll)
+    other = other_boost(given, b, "against")
+    b_dice += other.extra
 
-    against, _ = roll_pool(dice, "against", b_dice, reroll=False)
+    against, o_rerolled = roll_pool(dice, "against", b_dice, reroll=other.reroll, reroll_name="against-reroll")
     successes, rerolled = roll_pool(dice, "chase", a_dice + extra, reroll=reroll)
     net = successes - against
     told, notes = narration(challenge_row(net), a.name, _opponent_voice(b), given)
@@ -174,6 +177,7 @@ def chase(a: Sheet, b: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Ef
         "kind": "chase", "trait": a_key, "rank": a_rank, "halved": a_half, "extra_dice": extra,
         "dice": a_dice + extra, "opponent": b.name, "opponent_trait": b_key, "opponent_rank": b_rank,
         "opponent_halved": b_half, "opponent_dice": b_dice, "threshold_source": "opposed", "threshold": against,
-        "successes": successes, **rerolled, "net": net, **told, "adversity_due": adversity_due,
+        "successes": successes, **rerolled, "net": net, **told, "adversity_due": adversity_due + other.adversity_due,
+        **other.data(), **({"opponent_successes_before_reroll": o_rerolled["successes_before_reroll"]} if o_rerolled else {}),
     }  # fmt: skip
-    return [*costs, Effect("CheckResolved", a.name, data), *notes]
+    return [*costs, *other.costs, Effect("CheckResolved", a.name, data), *notes]

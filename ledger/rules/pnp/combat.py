@@ -23,12 +23,15 @@ from ledger.rules.pnp.core import (
     defense_kind,
     is_defeated,
     is_power,
+    is_travel_power,
     norm,
+    other_boost,
     opt_flag,
     opt_int,
     opt_text,
     power_meta,
     require_able,
+    require_character,
     roll_pool,
     trait_rank,
     travel_powers,
@@ -62,17 +65,27 @@ def defeat_by_effects(sheet: Sheet, hp: int) -> list[Effect]:
 
 
 def lose_health(sheet: Sheet, amount: int) -> list[Effect]:
-    """Damage: Health falls by the amount (never below 0); each point defeats one minion; at 0, defeated."""
+    """Damage: Health falls by the amount (never below 0); each point defeats one minion; at 0, defeated.
+
+    The damage recorded is what was actually taken (overkill is noted apart); damage that changes nothing is refused.
+    """
+    have = sheet.count if sheet.minion else sheet.hp
+    if have <= 0:
+        who = f"every one of {sheet.name} is" if sheet.minion else f"{sheet.name} is at 0 Health and"
+        raise ImpossibleAction(f"{who} already defeated: the damage would change nothing", "nothing was recorded")
+    if amount <= 0:
+        raise BadInput(f"{amount} damage changes nothing", "give the damage taken: --amount N (at least 1)")
+    taken = min(amount, have)
+    overkill = {"overkill": amount - taken} if amount > taken else {}
     if sheet.minion:
-        defeated = min(amount, sheet.count)
-        count = sheet.count - defeated
+        count = sheet.count - taken
         effects = [
-            Effect("DamageApplied", sheet.name, {"amount": amount, "hp": count}),
-            Effect("MinionsDefeated", sheet.name, {"defeated": defeated, "count": count}),
+            Effect("DamageApplied", sheet.name, {"amount": taken, "hp": count, **overkill}),
+            Effect("MinionsDefeated", sheet.name, {"defeated": taken, "count": count}),
         ]
         return effects + (_impose(sheet, "defeated") if count == 0 else [])
-    hp = max(sheet.hp - amount, 0)
-    effects = [Effect("DamageApplied", sheet.name, {"amount": amount, "hp": hp})]
+    hp = sheet.hp - taken
+    effects = [Effect("DamageApplied", sheet.name, {"amount": taken, "hp": hp, **overkill})]
     return effects + (_impose(sheet, "defeated") if hp == 0 else defeat_by_effects(sheet, hp))
 
 
@@ -144,6 +157,7 @@ def attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dic
     require_able(attacker, "attack")
     if attacker.name == target.name:
         raise BadInput(f"{attacker.name} can't attack themselves")
+    require_character(target)
     if is_defeated(target):
         raise ImpossibleAction(f"{target.name} is already defeated and out of the fight")
     named = opt_text(given, "with")
@@ -160,15 +174,17 @@ def attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dic
     defense, d_rank, d_kind = choose_defense(target, given, effect, resist)
     extra, reroll = opt_int(given, "extra-dice"), opt_flag(given, "reroll")
     costs, adversity_due = charge(attacker, extra_dice=extra, reroll=reroll)
+    guard = other_boost(given, target, "defense")
 
     successes, rerolled = roll_pool(dice, "attack", rank + bonus + extra, reroll=reroll)
-    threshold, _ = roll_pool(dice, "defense", d_rank, reroll=False)
+    threshold, d_rerolled = roll_pool(dice, "defense", d_rank + guard.extra, reroll=guard.reroll, reroll_name="defense-reroll")
     net = successes - threshold
     data: dict[str, Any] = {
         "target": target.name, "with": trait, "rank": rank, "weapon_bonus": bonus, "extra_dice": extra,
         "dice": rank + bonus + extra, "successes": successes, **rerolled,
-        "defense": defense, "defense_kind": d_kind, "defense_dice": d_rank, "threshold": threshold,
-        "net": net, "hit": net > 0, "adversity_due": adversity_due,
+        "defense": defense, "defense_kind": d_kind, "defense_dice": d_rank + guard.extra, "threshold": threshold,
+        **guard.data(), **({"defense_successes_before_reroll": d_rerolled["successes_before_reroll"]} if d_rerolled else {}),
+        "net": net, "hit": net > 0, "adversity_due": adversity_due + guard.adversity_due,
     }  # fmt: skip
     outcome: list[Effect] = []
     if net <= 0:
@@ -182,7 +198,7 @@ def attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dic
     else:
         data.update(outcome="damage", damage=net, health=max(target.hp - net, 0))
         outcome = lose_health(target, net)
-    return [*costs, Effect("AttackResolved", attacker.name, data), *outcome]
+    return [*costs, *guard.costs, Effect("AttackResolved", attacker.name, data), *outcome]
 
 
 def end_of_turn(sheet: Sheet) -> list[Effect]:
@@ -217,6 +233,16 @@ def end_of_scene(sheet: Sheet) -> list[Effect]:
     if SCENE in active.values() and sheet.has("defeated") and sheet.hp > 0:
         effects.append(Effect("ConditionRemoved", sheet.name, {"condition": "defeated", "note": "the scene ended"}))
     return effects
+
+
+def travel_power_named(sheet: Sheet, named: str) -> str:
+    """The Travel Power a move names (`with`), which the sheet must have ('' when none is named)."""
+    if not named.strip():
+        return ""
+    key, _ = trait_rank(sheet, named)
+    if not is_travel_power(sheet, key):
+        raise BadInput(f"{key} is not a Travel Power", "mark it one: character add ... --power NAME:travel=yes")
+    return key
 
 
 def move(sheet: Sheet, from_range: str, to_range: str, travel_power: bool) -> int:

@@ -11,7 +11,7 @@ from typing import Any
 
 from ledger.dice import Dice, pool
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
-from ledger.sheet import Effect, Sheet, Value
+from ledger.sheet import Effect, Sheet, Value, is_gm_pool
 
 ABILITIES = ("agility", "intellect", "might", "perception", "toughness", "willpower")
 TALENTS = (
@@ -121,8 +121,18 @@ def is_defeated(sheet: Sheet) -> bool:
     return sheet.has("defeated") or sheet.hp <= 0 or (sheet.minion and sheet.count <= 0)
 
 
+def require_character(sheet: Sheet) -> None:
+    """The hidden sheet that holds the GM's Adversity is not a character: it takes no damage, conditions or rolls."""
+    if is_gm_pool(sheet.to_dict()):
+        raise BadInput(
+            f"{sheet.name} holds the GM's Adversity and is not a character",
+            f"only spend and gain reach it: ledger spend {sheet.name} adversity",
+        )
+
+
 def require_able(sheet: Sheet, doing: str) -> None:
-    """A defeated character is out of the fight and can't act."""
+    """A defeated character is out of the fight and can't act (and the GM's pool is no character at all)."""
+    require_character(sheet)
     if is_defeated(sheet):
         raise ImpossibleAction(f"{sheet.name} is defeated and out of the fight: they can't {doing}")
 
@@ -133,17 +143,22 @@ def is_power(key: str) -> bool:
 
 
 def trait_rank(sheet: Sheet, trait: str) -> tuple[str, int]:
-    """The trait's key and rank in dice; a minion uses Threat for everything."""
+    """The trait's key and rank in dice; a minion uses Threat for everything.
+
+    Every character has the six Abilities and the twelve Talents ("characters are defined by"): one the sheet
+    does not list is 0 dice, as Health and Edge read it. A Power is the character's own: one the sheet lacks is
+    refused with its name, everywhere a trait is named (checks, attacks, defenses, resistances, chases).
+    """
     if sheet.minion:
         return THREAT, sheet.trait(THREAT)
     key = norm(trait)
     value = sheet.traits.get(key)
-    if not isinstance(value, int):
-        raise BadInput(
-            f"{sheet.name} has no trait or power '{key}'",
-            did_you_mean(key, sheet.traits, f"{sheet.name} has: {', '.join(sorted(sheet.traits))}"),
-        )
-    return key, value
+    if isinstance(value, int):
+        return key, value
+    if key in ABILITIES or key in TALENTS:
+        return key, 0
+    powers = sorted(k for k, v in sheet.traits.items() if isinstance(v, int) and is_power(k))
+    raise BadInput(f"{sheet.name} has no power '{key}'", did_you_mean(key, [*powers, *ABILITIES, *TALENTS], f"{sheet.name}'s powers: {', '.join(powers) or 'none'}"))
 
 
 def power_meta(sheet: Sheet, key: str) -> Mapping[str, Any]:
@@ -214,14 +229,39 @@ def opt_text(given: Mapping[str, Any], key: str) -> str:
     return str(given.get(key, "")).strip()
 
 
-def roll_pool(dice: Dice, name: str, size: int, *, reroll: bool) -> tuple[int, dict[str, Any]]:
-    """Successes of a pool roll (a 0-dice pool is still taken and scores 0); with reroll the 'reroll' roll counts."""
+def roll_pool(dice: Dice, name: str, size: int, *, reroll: bool, reroll_name: str = REROLL) -> tuple[int, dict[str, Any]]:
+    """Successes of a pool roll (a 0-dice pool is still taken and scores 0); with reroll the reroll roll counts."""
     spec = pool(size)
     first = dice.take(name, spec)
     if not reroll:
         return first.total, {}
-    again = dice.take(REROLL, spec)
+    again = dice.take(reroll_name, spec)
     return again.total, {"rerolled": True, "successes_before_reroll": first.total}
+
+
+@dataclass(frozen=True)
+class Boost:
+    """Resolve (or the GM's Adversity) spent on the other side's pool: a defense, an opposed roll, a chase."""
+
+    extra: int
+    reroll: bool
+    costs: list[Effect]
+    adversity_due: int
+
+    def data(self) -> dict[str, Any]:
+        """What the ruling records of it (nothing when nothing was bought)."""
+        return {"opponent_extra_dice": self.extra, "opponent_rerolled": self.reroll} if self.extra or self.reroll else {}
+
+
+def other_boost(given: Mapping[str, Any], sheet: Sheet | None, prefix: str) -> Boost:
+    """The other side's `PREFIX-extra-dice` and `PREFIX-reroll`, charged to that character (an NPC's: to the GM)."""
+    extra, reroll = opt_int(given, f"{prefix}-extra-dice"), opt_flag(given, f"{prefix}-reroll")
+    if sheet is None:
+        if extra or reroll:
+            raise BadInput(f"{prefix}-extra-dice and {prefix}-reroll are for an opponent's roll: there is none")
+        return Boost(0, False, [], 0)
+    costs, due = charge(sheet, extra_dice=extra, reroll=reroll)
+    return Boost(extra, reroll, costs, due)
 
 
 def resource_changed(sheet: Sheet, resource: str, delta: int, **why: Any) -> Effect:

@@ -13,7 +13,7 @@ from typing import Any
 from ledger.dice import Dice, DiceSpec, pool, parse_notation
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.rules.common import parse_int
-from ledger.rules.pnp import checks as pnp_checks, combat as pnp_combat, resources as pnp_resources
+from ledger.rules.pnp import checks as pnp_checks, combat as pnp_combat, powers as pnp_powers, resources as pnp_resources
 from ledger.rules.contract import Action, Recovery, RuleSystem
 from ledger.rules.pnp import options as declared
 from ledger.rules.pnp.combat import best_defense, effect_counters
@@ -30,6 +30,7 @@ from ledger.rules.pnp.core import (
     edge,
     health,
     is_defeated,
+    require_character,
 )
 from ledger.rules.pnp.resources import GAIN_REASONS, SPEND_PURPOSES, starting_adversity
 from ledger.rules.pnp.checks import GM
@@ -45,8 +46,9 @@ def _move(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
     for k in ("from", "to"):
         if k not in options:
             raise BadInput(f"a move needs -o {k}=RANGE", f"ranges: {', '.join(RANGES)}")
-    pages = pnp_combat.move(actor, str(options["from"]), str(options["to"]), bool(options.get("travel-power")))
-    return [Effect("EffectResolved", actor.name, {"action": "move", "from": options["from"], "to": options["to"], "pages": pages})]
+    power = pnp_combat.travel_power_named(actor, str(options.get("with", "")))
+    pages = pnp_combat.move(actor, str(options["from"]), str(options["to"]), bool(options.get("travel-power")) or bool(power))
+    return [Effect("EffectResolved", actor.name, {"action": "move", "from": options["from"], "to": options["to"], "pages": pages, "with": power or None})]
 
 
 class PnP(RuleSystem):
@@ -66,11 +68,16 @@ class PnP(RuleSystem):
         "move": Action("move", "a move between range classes (pages it takes)", _move, "prowlers-and-paragons.txt, Range and Movement", declared.ACTIONS["move"]),
     }
     ties_descending = False  # tie_break_key sorts ascending and ends with the name
+    scenes = True  # "for the rest of the scene": `encounter end` and `scene end` end it
 
     def parse_trait(self, key: str, value: str) -> Value:
         """Traits are dice: '3' or '3d'; threat too."""
         v = value.strip().lower()
         return parse_int(key, v[:-1] if v.endswith("d") else v, lo=0)
+
+    def power_parts(self, given: Mapping[str, Mapping[str, str]], traits: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+        """Parts of powers set from the command line: defense, travel, effect and resist (powers.py)."""
+        return pnp_powers.power_parts(given, traits)
 
     def new_sheet(self, name: str, traits: Mapping[str, Value], *, minion: bool, count: int, pc: bool) -> Sheet:
         """Health from traits; a minion group has its count and Threat instead; heroes hold Resolve."""
@@ -110,6 +117,7 @@ class PnP(RuleSystem):
 
     def initiative(self, sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
         """Characters act in order of Edge: no roll."""
+        require_character(sheet)
         return edge(sheet), []
 
     def tie_break_key(self, sheet: Sheet) -> tuple[int, int, int, str]:
@@ -142,6 +150,7 @@ class PnP(RuleSystem):
 
     def damage(self, sheet: Sheet, amount: int, *, subdual: bool) -> list[Effect]:
         """Damage reduces Health; at 0 the character is defeated. On minions, each point defeats one."""
+        require_character(sheet)
         if subdual:
             raise BadInput("Prowlers & Paragons has no subdual damage", "use a special effect such as stun instead")
         if amount < 0:
@@ -150,18 +159,21 @@ class PnP(RuleSystem):
 
     def recover(self, sheet: Sheet, recovery: Recovery, dice: Dice) -> list[Effect]:
         """Recover Health up to the maximum (e.g. an NPC's recovery bought with Adversity)."""
+        require_character(sheet)
         if recovery.amount is None:
             raise BadInput("P&P recovery needs --amount (Health regained)", "for example: --amount 2")
         return pnp_resources.recover(sheet, recovery.amount)
 
     def impose(self, sheet: Sheet, condition: str) -> list[Effect]:
         """Impose a GM-ruled condition (it lasts until removed: no pages)."""
+        require_character(sheet)
         if condition not in CONDITIONS:
             raise BadInput(f"unknown condition '{condition}'", did_you_mean(condition, CONDITIONS, f"known: {', '.join(sorted(CONDITIONS))}"))
         return [Effect("ConditionImposed", sheet.name, {"condition": condition})]
 
     def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
         """Remove a GM-ruled condition, with the special effect that imposed it; 0 Health stays defeated."""
+        require_character(sheet)
         if condition == "defeated" and sheet.hp <= 0 and not sheet.minion:
             raise ImpossibleAction(f"{sheet.name} has 0 Health and stays defeated", "recover Health first")
         effects = [Effect("ConditionRemoved", sheet.name, {"condition": condition})]

@@ -1,0 +1,215 @@
+"""`ledger serve`: the players' screen, a read-only live web page of the fight (Starlette, uvicorn, Jinja2).
+
+One poller per server watches the event log's head (every POLL seconds, on SQLite and PostgreSQL alike); when it
+moves, the server catches the read models up from the log, renders the page once per view, and pushes it to
+every open page as a Server-Sent Event. No route writes: the app only answers GET (and HEAD).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import click
+
+from commands.context import AppContext, pass_app
+
+POLL = 0.25  # seconds between looks at the log's head: a change shows within a second
+HEARTBEAT = 15.0  # seconds between keep-alive comments on an idle stream
+HERE = Path(__file__).parent / "screen"
+CSP = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; anything but loopback lets other machines in.")
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
+@click.option("--gm-token", metavar="T", help="Also serve the GM's view (everything shown) at /?gm=T.")
+@click.option("--show-hp", "show_hp", multiple=True, metavar="NAME|all",
+              help="Show this NPC's HP as numbers to players (repeatable; 'all' for every NPC). Default: a word.")
+@pass_app
+def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: tuple[str, ...]) -> None:
+    """Serve the players' screen: a live, read-only page of the campaign and the fight, for a phone or the TV.
+
+    \b
+    It shows the current encounter (order, who is up, round or page, HP bars, conditions, marks,
+    minion counts), the last rulings in words and each hero's HP chart, and follows every command by
+    any writer within a second, without a reload. Players see NPC HP as a word (unhurt, hurt,
+    bloodied, down) unless --show-hp names the NPC (or says all); the P&P GM sheet is never shown to
+    them. With --gm-token T, /?gm=T shows everything. Needs the `serve` extra: pip install 'ledger[serve]'.
+    Example: ledger serve --port 8080 --gm-token s3cret --show-hp Bob
+    """
+    try:
+        import uvicorn
+    except ImportError:
+        from ledger.errors import BadInput
+
+        raise BadInput("ledger serve needs Starlette, uvicorn and Jinja2", "install them: pip install 'ledger[serve]'") from None
+    from projections.screen import Visibility
+
+    read = app.read  # refuses a missing or empty ledger before the server starts
+    names = {n.strip().casefold() for n in show_hp}
+    players = Visibility(all_hp="all" in names, show_hp=frozenset(names - {"all"}))
+    web = build_app(app, players, gm_token)
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    base = f"http://{shown}:{port}/"
+    click.echo(f"serving {read.target.describe()} at {base} (players)" + (f"; GM view: {base}?gm=<token>" if gm_token else ""))
+    click.echo("read-only; press Ctrl+C to stop")
+    uvicorn.run(web, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
+
+
+class Screen:
+    """The server's state: the read side, the last page per view, and the open streams."""
+
+    def __init__(self, app: AppContext, players: Any, gm_token: str | None) -> None:
+        from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+        self.app = app
+        self.players = players
+        self.gm_token = gm_token
+        self.env = Environment(loader=FileSystemLoader(HERE), autoescape=select_autoescape(default=True, default_for_string=True))
+        from markupsafe import Markup
+
+        self.css = Markup((HERE / "screen.css").read_text())  # our own file, not data: inlined as is
+        self.head = -1
+        self.streams: set[tuple[bool, asyncio.Queue[tuple[int, str]]]] = set()
+        self.pages: dict[bool, tuple[int, str]] = {}
+
+    def is_gm(self, token: str | None) -> bool:
+        """Whether a request carries the GM's token (compared in constant time)."""
+        return bool(self.gm_token and token and hmac.compare_digest(token.encode(), self.gm_token.encode()))
+
+    def model(self, gm: bool) -> dict[str, Any]:
+        """The page model for one view, with its HP charts drawn."""
+        from markupsafe import Markup
+
+        from projections.report import PALETTE, chart
+        from projections.screen import Visibility, page
+
+        p = page(self.app.read, Visibility(gm=True) if gm else self.players)
+        for i, h in enumerate(p["heroes"]):
+            h["svg"] = Markup(chart(h, PALETTE[i % len(PALETTE)], _span(h["points"]))) if h["points"] else ""
+        return p
+
+    def render(self, gm: bool, *, whole: bool, token: str | None = None) -> tuple[int, str]:
+        """The page (or its main part, for a stream) for one view, at the current head."""
+        p = self.model(gm)
+        if whole:
+            events = "/events" + (f"?gm={token}" if gm and token else "")
+            return p["head"], self.env.get_template("page.html").render(p=p, css=self.css, script="/screen.js", events=events)
+        return p["head"], self.env.get_template("main.html").render(p=p)
+
+    def catch_up(self) -> int:
+        """Fold new events into the read models (writers may leave that to readers); the log's head."""
+        from projections.views import catch_up
+
+        read = self.app.read
+        with read.engine.connect() as conn:
+            head = read.max_seq(conn)
+        if head != self.head:
+            catch_up(read)
+        return head
+
+    async def watch(self) -> None:
+        """Poll the log's head; when it moves, render each open view once and push it to its streams."""
+        while True:
+            try:
+                head = await asyncio.to_thread(self.catch_up)
+                if head != self.head:
+                    self.head = head
+                    for gm in {gm for gm, _ in self.streams}:
+                        self.pages[gm] = await asyncio.to_thread(self.render, gm, whole=False)
+                    for gm, queue in list(self.streams):
+                        queue.put_nowait(self.pages[gm])
+            except Exception as e:  # a busy or briefly unreachable database: keep serving, try again
+                click.echo(f"warning: can't read the ledger just now: {str(e).splitlines()[0]}", err=True)
+                self.app.reset()
+            await asyncio.sleep(POLL)
+
+
+def build_app(app: AppContext, players: Any, gm_token: str | None) -> Any:
+    """The Starlette application: the page, its script, and its event stream; GET only."""
+    from contextlib import asynccontextmanager
+
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
+    from starlette.routing import Route
+
+    screen = Screen(app, players, gm_token)
+    headers = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+
+    def view(request: Request) -> bool | None:
+        token = request.query_params.get("gm")
+        if token is None:
+            return False
+        return True if screen.is_gm(token) else None
+
+    async def index(request: Request) -> Response:
+        gm = view(request)
+        if gm is None:
+            return PlainTextResponse("wrong GM token", status_code=403, headers=headers)
+        head, html = await asyncio.to_thread(screen.render, gm, whole=True, token=request.query_params.get("gm"))
+        return HTMLResponse(html, headers=headers)
+
+    async def script(request: Request) -> Response:
+        return Response((HERE / "screen.js").read_bytes(), media_type="text/javascript", headers=headers)
+
+    async def events(request: Request) -> Response:
+        gm = view(request)
+        if gm is None:
+            return PlainTextResponse("wrong GM token", status_code=403, headers=headers)
+        return StreamingResponse(stream(request, gm), media_type="text/event-stream", headers={**headers, "X-Accel-Buffering": "no"})
+
+    async def stream(request: Request, gm: bool) -> AsyncIterator[str]:
+        queue: asyncio.Queue[tuple[int, str]] = asyncio.Queue()
+        entry = (gm, queue)
+        screen.streams.add(entry)
+        try:
+            queue.put_nowait(await asyncio.to_thread(screen.render, gm, whole=False))
+            yield "retry: 1000\n\n"
+            while True:
+                try:
+                    head, html = await asyncio.wait_for(queue.get(), HEARTBEAT)
+                except TimeoutError:
+                    if await request.is_disconnected():
+                        return
+                    yield ": keep-alive\n\n"
+                    continue
+                yield sse(head, html)
+        finally:
+            screen.streams.discard(entry)
+
+    @asynccontextmanager
+    async def lifespan(_: Any) -> AsyncIterator[None]:
+        task = asyncio.create_task(screen.watch())
+        try:
+            yield
+        finally:
+            task.cancel()
+
+    routes = [
+        Route("/", index, methods=["GET"]),
+        Route("/screen.js", script, methods=["GET"]),
+        Route("/events", events, methods=["GET"]),
+    ]
+    web = Starlette(routes=routes, lifespan=lifespan)
+    web.state.screen = screen
+    return web
+
+
+def sse(head: int, html: str) -> str:
+    """One Server-Sent Event named `screen`, its id the log's head, its data the page's main part."""
+    data = "".join(f"data: {line}\n" for line in html.splitlines()) or "data: \n"
+    return f"event: screen\nid: {head}\n{data}\n"
+
+
+def _span(points: list[dict[str, Any]]) -> tuple[int, int]:
+    return (points[0]["ruling"], points[-1]["ruling"]) if points else (0, 0)
+
+
+def register(cli: click.Group) -> None:
+    """Attach the command."""
+    cli.add_command(serve)

@@ -1,0 +1,113 @@
+"""Where a committed session's dice secret waits until `session end` reveals it: a side table in the ledger's database.
+
+The row stays after the reveal (the secret is public by then): undoing `session end` reopens a session that
+must go on rolling from the same secret.
+
+Not in the event log, its exports or its hash chain, so nobody reading the log can foresee a die; in the same
+database, so every one-shot process and every GM's machine sharing a PostgreSQL ledger rolls from it. Anyone
+who can read the database itself can read it (the GM can: see docs/verifiable-dice.md for what that means).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from ledger.errors import StoreError
+from ledger.target import Target
+
+TABLE = "ledger_dice_secrets"
+DDL = f"CREATE TABLE IF NOT EXISTS {TABLE} (commitment VARCHAR(64) PRIMARY KEY, secret VARCHAR(64) NOT NULL)"
+
+
+class DiceSecrets:
+    """Put, get and drop a session's secret by its commitment (hex strings)."""
+
+    def __init__(self, target: Target) -> None:
+        self.target = target
+        self.known: dict[str, bytes] = {}  # secrets already read by this process
+
+    def _connect(self) -> Any:
+        t = self.target
+        try:
+            if t.kind == "sqlite":
+                return sqlite3.connect(t.path, timeout=30, isolation_level=None)
+            import psycopg
+
+            return psycopg.connect(host=t.host, port=t.port, user=t.user, password=t.password or None, dbname=t.dbname,
+                                   autocommit=True, connect_timeout=5)
+        except Exception as e:
+            raise StoreError(f"can't open the dice secrets at {t.describe()}: {str(e).splitlines()[0] if str(e) else e}") from None
+
+    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        conn = self._connect()
+        try:
+            conn.execute(DDL)
+            q = sql if self.target.kind == "sqlite" else sql.replace("?", "%s")
+            cur = conn.execute(q, params)
+            return list(cur.fetchall()) if cur.description else []
+        finally:
+            conn.close()
+
+    def put(self, commitment: str, secret: bytes) -> None:
+        """Keep a secret until its session ends."""
+        self._run(f"INSERT INTO {TABLE} (commitment, secret) VALUES (?, ?)", (commitment, secret.hex()))
+
+    def get(self, commitment: str) -> bytes | None:
+        """The secret behind a commitment, or None if this database does not hold it."""
+        if commitment not in self.known:
+            rows = self._run(f"SELECT secret FROM {TABLE} WHERE commitment = ?", (commitment,))
+            if not rows:
+                return None
+            self.known[commitment] = bytes.fromhex(rows[0][0])
+        return self.known[commitment]
+
+    def drop(self, commitment: str) -> None:
+        """Forget a secret once the log holds it."""
+        self._run(f"DELETE FROM {TABLE} WHERE commitment = ?", (commitment,))
+        self.known.pop(commitment, None)
+
+
+def session_dice(secrets: DiceSecrets, campaign: Any) -> dict[str, Any]:
+    """The DiceBox settings for a ruling in the open session: its commitment and secret, or nothing if it made none.
+
+    A revealed secret (the session's end undone) comes from the log; otherwise from the side table.
+    """
+    number = campaign.open_session if campaign is not None else None
+    if number is None:
+        return {}
+    entry: dict[str, Any] = next((s for s in campaign.domain["sessions"] if s["number"] == number), {})
+    commitment = entry.get("commitment")
+    if not commitment:
+        return {}
+    secret = bytes.fromhex(entry["secret"]) if entry.get("secret") else secrets.get(commitment)
+    return {"commitment": commitment, "secret": secret}
+
+
+def new_secret() -> tuple[bytes, str]:
+    """A fresh session secret and its commitment."""
+    import secrets as random_source
+
+    from ledger.commitment import SECRET_BYTES, commit
+
+    secret = random_source.token_bytes(SECRET_BYTES)
+    return secret, commit(secret)
+
+
+def reveal(d: Any, number: int, secret_hex: str | None) -> dict[str, Any]:
+    """At `session end`: record the secret of a session that committed its dice (the decider's part)."""
+    from ledger.aggregates import Campaign
+    from ledger.commitment import commit
+
+    entry: dict[str, Any] = next((s for s in d.campaign.domain["sessions"] if s["number"] == number), {})
+    commitment = entry.get("commitment")
+    if not commitment:
+        return {}
+    try:
+        secret = bytes.fromhex(secret_hex or "")
+    except ValueError:
+        secret = b""
+    if not secret or commit(secret) != commitment:
+        return {"commitment": commitment, "revealed": None}  # the secret is lost: this session's dice stay unverifiable
+    d.campaign_event(Campaign.DiceRevealed, number=number, commitment=commitment, secret=secret_hex)
+    return {"commitment": commitment, "revealed": secret_hex}

@@ -1,0 +1,206 @@
+"""The players' screen as data: campaign, tracker, last rulings and heroes' HP, with what players may not see hidden.
+
+`ledger serve` renders this model (commands/serve.py). Hidden from players, unless the GM opts in:
+NPC HP (shown as a word: unhurt, hurt, bloodied, down); always hidden from players: the P&P GM sheet
+(Adversity) and every event on it. The GM's view (`gm=True`) shows everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import and_, select
+
+from projections import queries
+from projections.db import ReadSide, log, rulings, sessions, sheets
+from projections.history import SYSTEMS, intent_text
+from projections.history import describe as describe_event
+from projections.tracker import MARKS, marks_of, round_word, tracker
+
+LAST_RULINGS = 8
+DOWN_MARKS = frozenset(MARKS) - {"disabled"}
+HP_EVENTS = frozenset({"DamageApplied", "HealthRecovered", "CharacterAdded", "StateRestored"})
+QUIET = frozenset({"RulingRecorded", "CharacterEnrolled", "Opened", "RulingRetracted", "RulingReinstated", "Touched", "RulingChained"})
+
+
+@dataclass(frozen=True)
+class Visibility:
+    """Who is looking: the GM (everything), or players with the NPCs whose HP the GM chose to show."""
+
+    gm: bool = False
+    all_hp: bool = False
+    show_hp: frozenset[str] = field(default_factory=frozenset)  # case-folded names
+
+    def hp_shown(self, name: str, pc: bool) -> bool:
+        """Whether this character's HP numbers are shown."""
+        return self.gm or pc or self.all_hp or name.casefold() in self.show_hp
+
+
+def hp_word(hp: int, max_hp: int, conditions: list[str] | tuple[str, ...] = ()) -> str:
+    """NPC HP as players see it: unhurt, hurt, bloodied (half or less) or down (out of the fight, below 0 HP, or at 0
+    unless still standing there: hnh battered)."""
+    if DOWN_MARKS.intersection(conditions) or hp < 0 or (hp == 0 and "battered" not in conditions):
+        return "down"
+    if hp >= max_hp:
+        return "unhurt"
+    return "bloodied" if hp * 2 <= max_hp else "hurt"
+
+
+def standing(c: dict[str, Any], vis: Visibility) -> dict[str, Any]:
+    """HP as shown: numbers and a bar when visible, else the word alone; the bar's fill in percent."""
+    hp, top = c.get("hp"), c.get("max_hp")
+    if hp is None or top is None:
+        return {"shown": False, "text": "", "word": "", "percent": None}
+    word = hp_word(hp, top, [*c.get("marks", ()), *c.get("conditions", ())])
+    percent = max(0, min(100, round(100 * hp / top))) if top > 0 else 0
+    if vis.hp_shown(c["name"], bool(c.get("pc"))):
+        return {"shown": True, "text": f"{hp}/{top}", "word": word, "percent": percent}
+    return {"shown": False, "text": word, "word": word, "percent": None}
+
+
+def hidden_sheets(conn: Any) -> dict[str, str]:
+    """The GM's hidden sheets (P&P Adversity): character id -> name."""
+    rows = conn.execute(select(sheets.c.character_id, sheets.c.name, sheets.c.sheet)).all()
+    return {cid: name for cid, name, sheet in rows if "adversity" in (sheet.get("resources") or {})}
+
+
+def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
+    """Everything the page shows, filtered for who is looking."""
+    with read.engine.connect() as conn:
+        head = read.max_seq(conn)
+        created = conn.execute(select(log.c.data).where(log.c.type == "CampaignCreated").limit(1)).first()
+        session = conn.execute(select(sessions).order_by(sessions.c.number.desc()).limit(1)).mappings().first()
+        hidden = hidden_sheets(conn)
+        commitment = _commitment(conn, session["number"]) if session is not None and session["ended"] is None else None
+        heroes = [r[0] for r in conn.execute(select(sheets.c.name, sheets.c.sheet).where(sheets.c.active).order_by(sheets.c.added)).all()
+                  if (r[1] or {}).get("pc")]
+    data = (created[0] if created else None) or {}
+    system = str(data.get("system", ""))
+    enc = tracker(read, required=False)
+    if enc is not None:
+        for row in enc["order"]:
+            row["standing"] = standing(row, vis)
+            row["notes"] = [c for c in row["conditions"] if c not in row["marks"]]
+    roster = [] if enc is not None else [
+        {**c, "marks": marks_of(c), "standing": standing({**c, "marks": marks_of(c)}, vis)} for c in queries.characters(read)
+    ]
+    out: dict[str, Any] = {
+        "head": head,
+        "gm": vis.gm,
+        "campaign": {"name": data.get("name", "Campaign"), "system": system, "system_name": SYSTEMS.get(system, system)},
+        "session": dict(session) if session is not None and session["ended"] is None else None,
+        "commitment": commitment,
+        "hp_label": "Health" if system == "pnp" else "HP",
+        "round_word": round_word(system),
+        "tracker": enc,
+        "roster": roster,
+        "rulings": last_rulings(read, vis, hidden),
+        "heroes": [hero_chart(read, name) for name in heroes],
+    }
+    if vis.gm:
+        out["gm_sheets"] = [queries.sheet_json(r) for r in _sheet_rows(read, list(hidden))]
+    return out
+
+
+def _commitment(conn: Any, number: int) -> str | None:
+    """The open session's dice commitment (the latest live DiceCommitted for it), for players to note."""
+    dead = queries.retracted_rulings(conn)
+    rows = conn.execute(select(log.c.ruling, log.c.data).where(log.c.type == "DiceCommitted").order_by(log.c.seq.desc())).all()
+    return next((str(d["commitment"]) for r, d in rows if r not in dead and d.get("number") == number), None)
+
+
+def _sheet_rows(read: ReadSide, ids: list[str]) -> list[Any]:
+    if not ids:
+        return []
+    with read.engine.connect() as conn:
+        return list(conn.execute(select(sheets).where(and_(sheets.c.character_id.in_(ids), sheets.c.active))).mappings().all())
+
+
+def hero_chart(read: ReadSide, name: str) -> dict[str, Any]:
+    """A hero's live HP points (for the inline SVG chart)."""
+    points = queries.timeline(read, name)
+    return {"name": name, "points": [{"ruling": p["ruling"], "hp": p["hp"], "max_hp": p["max_hp"]} for p in points]}
+
+
+def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str]) -> list[dict[str, Any]]:
+    """The latest rulings, newest first, each as a sentence with its dice; undone ones stay, marked."""
+    with read.engine.connect() as conn:
+        found = conn.execute(select(rulings).order_by(rulings.c.number.desc()).limit(LAST_RULINGS)).mappings().all()
+        numbers = [r["number"] for r in found]
+        events = conn.execute(
+            select(log.c.ruling, log.c.type, log.c.character, log.c.aggregate, log.c.data)
+            .where(and_(log.c.ruling.in_(numbers), log.c.bookkeeping.is_(False)))
+            .order_by(log.c.seq)
+        ).mappings().all() if numbers else []
+        dead = queries.retracted_rulings(conn)
+        pcs = {name.casefold() for name, sheet in conn.execute(select(sheets.c.name, sheets.c.sheet)) if (sheet or {}).get("pc")}
+    by_ruling: dict[int, list[dict[str, Any]]] = {}
+    for e in events:
+        by_ruling.setdefault(e["ruling"], []).append(dict(e))
+    hidden_names = {n.casefold() for n in hidden.values()}
+    out = []
+    for r in found:
+        evs = by_ruling.get(r["number"], [])
+        secret = not vis.gm and _names_hidden(r, hidden_names)
+        if not vis.gm:
+            evs = [e for e in evs if (e["character"] or "").casefold() not in hidden_names]
+        out.append({
+            "number": r["number"],
+            "actor": r["actor"],
+            "at": r["at"],
+            "retracted": r["number"] in dead,
+            "sentence": "The GM makes a ruling behind the screen." if secret else sentence(r, evs, vis, pcs),
+            "dice": [] if secret else [dice_text(e) for e in evs if e["type"] == "DiceRolled"],
+        })
+    return out
+
+
+def _names_hidden(r: Any, hidden_names: set[str]) -> bool:
+    """Whether a ruling's intent names a hidden GM sheet (`spend GM adversity 2`): players see only that the GM ruled."""
+    if not hidden_names:
+        return False
+    return any(isinstance(v, str) and v.strip().casefold() in hidden_names for v in (r["intent"] or {}).values())
+
+
+def sentence(r: Any, events: list[dict[str, Any]], vis: Visibility, pcs: set[str]) -> str:
+    """One ruling in words (NPC HP hidden unless shown): the one place that calls the describer.
+
+    Uses ledger/describe.py (the terminal's describer) where it exists, else the exports' event lines.
+    """
+    shown = [_masked(e) if _hides_hp(e, vis, pcs) else e for e in events if e["type"] != "DiceRolled"]
+    describe = describer()
+    if describe is not None:
+        said = describe.sentence([{**e, "data": e["data"] or {}} for e in shown])
+        return str(said or describe.intent_line(r["command"], r["intent"] or {}))
+    parts = [e["data"]["note"] if e.get("masked") else describe_event(e) for e in shown if e["type"] not in QUIET]
+    head = intent_text(r["command"], r["intent"] or {})
+    return f"{head}: {'; '.join(parts)}" if parts else head
+
+
+def _hides_hp(e: dict[str, Any], vis: Visibility, pcs: set[str]) -> bool:
+    who = e["character"] or ""
+    return e["type"] in HP_EVENTS and bool(who) and not vis.hp_shown(who, who.casefold() in pcs)
+
+
+def _masked(e: dict[str, Any]) -> dict[str, Any]:
+    """An HP event of a character whose HP players don't see, as a note without numbers."""
+    who, t = e["character"], e["type"]
+    words = {"DamageApplied": "takes damage", "HealthRecovered": "recovers", "CharacterAdded": "joins"}.get(t, "is restored")
+    return {**e, "type": "NoteRecorded", "data": {"note": f"{who} {words}"}, "masked": True}
+
+
+def describer() -> Any:
+    """ledger/describe.py, the terminal's describer, once it is there (helper "table", issue 13); else None."""
+    import importlib
+
+    try:
+        return importlib.import_module("ledger.describe")
+    except ImportError:
+        return None
+
+
+def dice_text(e: dict[str, Any]) -> str:
+    """One roll as a line, as the terminal says it."""
+    describe = describer()
+    return str(describe.dice_line(e["data"] or {})) if describe is not None else describe_event(e)

@@ -1,0 +1,98 @@
+"""The tracker: the running encounter as a GM's screen and the players' page show it, read from the views.
+
+One query (`tracker`) answers `ledger encounter show` and `ledger serve`: the round (or P&P page), who is up,
+and each participant in turn order with initiative, HP (Health in P&P), conditions, marks and minion counts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from ledger.errors import NotFound
+from projections.db import ReadSide, encounters, sheets
+
+# Conditions that say a participant is out of the fight or close to it, worst first: shown as marks.
+MARKS = ("dead", "dying", "stabilized", "defeated", "unconscious", "disabled", "incapacitated")
+NO_ENCOUNTER = ("no encounter is running", "start one: ledger encounter start NAME...")
+
+
+def round_word(system: str) -> str:
+    """P&P counts pages; the others count rounds."""
+    return "page" if system == "pnp" else "round"
+
+
+def marks_of(sheet: dict[str, Any], delayed: bool = False) -> list[str]:
+    """The marks of one participant: out-of-the-fight conditions, a wiped-out minion group, delaying."""
+    conditions = set(sheet.get("conditions") or ())
+    out = [m for m in MARKS if m in conditions]
+    if sheet.get("minion") and int(sheet.get("count", 1)) <= 0 and "defeated" not in out:
+        out.append("defeated")
+    if delayed:
+        out.append("delaying")
+    return out
+
+
+def row(entry: dict[str, Any], sheet: dict[str, Any] | None, current: str | None) -> dict[str, Any]:
+    """One participant of the order with their sheet's standing."""
+    s = sheet or {}
+    delayed = bool(entry.get("delayed"))
+    out: dict[str, Any] = {
+        "name": entry["name"],
+        "initiative": entry["initiative"],
+        "delayed": delayed,
+        "up": entry["name"] == current,
+        "hp": s.get("hp"),
+        "max_hp": s.get("max_hp"),
+        "conditions": sorted(s.get("conditions") or ()),
+        "marks": marks_of(s, delayed),
+        "pc": bool(s.get("pc")),
+        "minion": bool(s.get("minion")),
+    }
+    if s.get("minion"):
+        out["count"] = int(s.get("count", 1))
+    return out
+
+
+def tracker(read: ReadSide, *, required: bool = True) -> dict[str, Any] | None:
+    """The running encounter: number, system, round, who is up, and the order with each one's standing.
+
+    With `required=False`, None when no encounter runs (the players' page shows the roster instead).
+    """
+    with read.engine.connect() as conn:
+        enc = conn.execute(select(encounters).order_by(encounters.c.number.desc()).limit(1)).mappings().first()
+        if enc is None or not enc["active"]:
+            if required:
+                raise NotFound(*NO_ENCOUNTER)
+            return None
+        ids = [e.get("id") for e in enc["order"] if e.get("id")]
+        found = conn.execute(select(sheets.c.character_id, sheets.c.sheet).where(sheets.c.character_id.in_(ids))).all()
+    by_id = {cid: sheet for cid, sheet in found}
+    order = [row(e, by_id.get(e.get("id", "")), enc["current"]) for e in enc["order"]]
+    return {
+        "encounter": enc["number"],
+        "system": enc["system"],
+        "round_word": round_word(enc["system"]),
+        "round": enc["round"],
+        "current": enc["current"],
+        "order": order,
+    }
+
+
+def text(v: dict[str, Any]) -> str:
+    """The tracker as a compact aligned table, the screen a GM keeps open."""
+    word = round_word(v["system"])
+    head = f"encounter {v['encounter']} ({v['system']}), {word} {v['round']}: {v['current']}'s turn"
+    hp_label = "health" if v["system"] == "pnp" else "hp"
+    rows = []
+    for e in v["order"]:
+        name = e["name"] + (f" x{e['count']}" if "count" in e else "")
+        hp = "" if e["hp"] is None else f"{e['hp']}/{e['max_hp']}"
+        shown = [m.upper() for m in e["marks"]] + [c for c in e["conditions"] if c not in e["marks"]]
+        rows.append((">" if e["up"] else " ", name, str(e["initiative"]), hp, ", ".join(shown)))
+    widths = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in enumerate(("", "name", "init", hp_label, ""))]
+    lines = [head, f"  {'':1} {'name':<{widths[1]}}  {'init':>{widths[2]}}  {hp_label:>{widths[3]}}  conditions"]
+    for up, name, init, hp, notes in rows:
+        lines.append(f"  {up} {name:<{widths[1]}}  {init:>{widths[2]}}  {hp:>{widths[3]}}  {notes}".rstrip())
+    return "\n".join(lines)
