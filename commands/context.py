@@ -163,8 +163,13 @@ class AppContext:
             click.echo(out)
 
     def wrote(self, result: dict[str, Any], text: Callable[[dict[str, Any]], str] | str) -> None:
-        """After a ruling: print the ruling's number and its outcome, from the ruling's own result (no view read)."""
+        """After a ruling: print the ruling's number and its outcome, from the ruling's own result (no view read),
+        and, on stderr, a note when the one acting is not the one up."""
         self._written()
+        note = result.get("not_up")
+        if note:
+            where = "" if note["in_encounter"] else f"; {note['name']} is not in the encounter"
+            click.echo(f"note: it is {note['up']}'s turn, not {note['name']}'s{where} (recorded all the same)", err=True)
         if self.as_json:
             self.emit(result)
             return

@@ -212,6 +212,10 @@ class Campaign(Aggregate):
         """The roster entry for a name (case-insensitive), or None."""
         return self.domain["roster"].get(name_key(name))
 
+    def names(self) -> list[str]:
+        """The names on the roster (live characters and the hidden GM sheet)."""
+        return [str(e["name"]) for e in self.domain["roster"].values()]
+
     def is_dead(self, number: int) -> bool:
         """Whether ruling `number` is retracted by a ruling that is itself live (undoing a retraction revives)."""
         return number in self.dead_set()

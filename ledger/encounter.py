@@ -98,6 +98,15 @@ class Encounter(Aggregate):
         turn: int
         order: list[Entry]
 
+    class ParticipantRemoved(Event):
+        """A participant left the fight by the GM's ruling; a removed current participant's turn passed on."""
+
+        name: str
+        round: int
+        turn: int
+        current: str
+        order: list[Entry]
+
     class ActionTaken(Event):
         """A character took an action in the round: the round's whole tally, as an absolute value.
 

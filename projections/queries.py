@@ -64,7 +64,7 @@ def character(read: ReadSide, name: str) -> dict[str, Any]:
             .first()
         )
     if row is None:
-        raise NotFound(f"no character called '{name}'", "see: ledger character list")
+        raise _no_character(read, name)
     if is_gm_pool(row["sheet"]):
         left = row["sheet"]["resources"]["adversity"]
         raise NotFound(f"{row['sheet']['name']} is the GM's Adversity pool ({left} left), not a character", GM_POOL_HINT)
@@ -159,7 +159,7 @@ def _canonical_name(read: ReadSide, name: str) -> str:
             select(sheets.c.name).where(sheets.c.key == name.strip().casefold()).order_by(sheets.c.added.desc())
         ).first()
     if row is None:
-        raise NotFound(f"no character called '{name}'", "see: ledger character list")
+        raise _no_character(read, name)
     return str(row[0])
 
 
@@ -187,8 +187,10 @@ def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
         row = conn.execute(
             select(sheets.c.character_id, sheets.c.max_hp, sheets.c.sheet).where(and_(sheets.c.key == name.strip().casefold(), sheets.c.active))
         ).first()
-        if row is None or is_gm_pool(row[2]):
-            raise NotFound(f"no character called '{name}'", GM_POOL_HINT if row is not None else "see: ledger character list")
+        if row is None:
+            raise _no_character(read, name)
+        if is_gm_pool(row[2]):
+            raise NotFound(f"no character called '{name}'", GM_POOL_HINT)
         cid, max_hp, _ = row
         points = conn.execute(
             select(hp_timeline.c.ruling, hp_timeline.c.seq, hp_timeline.c.hp, hp_timeline.c.max_hp, hp_timeline.c.at)
@@ -242,7 +244,9 @@ def sheet_at(read: ReadSide, name: str, ruling: int) -> dict[str, Any]:
             .where(and_(sheets.c.key == key, sheets.c.added <= ruling))
             .order_by(sheets.c.added.desc())
         ).first()
-        if row is None or is_gm_pool(row[2]):
+        if row is None:
+            raise _no_character(read, name, f" at ruling {ruling}")
+        if is_gm_pool(row[2]):
             raise NotFound(f"no character called '{name}' at ruling {ruling}", "see: ledger character list")
         dead = retracted_rulings(conn)
         amended = live_amendments(conn, dead)
@@ -365,3 +369,12 @@ def session_history(read: ReadSide, number: int) -> dict[str, Any]:
         out.append({"ruling": r["number"], "kind": r["kind"], "command": r["command"], "intent": r["intent"],
                     "actor": r["actor"], "at": r["at"], "retracted": retracted, "events": by_ruling.get(r["number"], [])})
     return {"session": s["number"], "title": s["title"], "started": s["started"], "ended": s["ended"], "rulings": out}
+
+
+def _no_character(read: ReadSide, name: str, suffix: str = "") -> NotFound:
+    """The refusal of an unknown name, suggesting the nearest live character's name."""
+    from ledger.errors import no_character
+
+    with read.engine.connect() as conn:
+        known = [str(r[0]) for r in conn.execute(select(sheets.c.name, sheets.c.sheet).where(sheets.c.active)) if not is_gm_pool(r[1])]
+    return no_character(name, known, suffix)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from ledger.dice import Dice, DiceSpec, parse_notation
-from ledger.errors import BadInput
+from ledger.errors import BadInput, did_you_mean
 from ledger.rules.options import Opt, Role, parse_options, suggest
 from ledger.sheet import Effect, Sheet, Value
 
@@ -125,6 +125,14 @@ class RuleSystem:
         combined conditions, a part of one)."""
         return sheet.has(condition)
 
+    def condition_help(self, condition: str) -> str:
+        """A few words on a condition for completion (what it brings with it); none by default."""
+        return ""
+
+    def implied_by(self, sheet: Sheet, condition: str) -> tuple[str, ...]:
+        """The imposed conditions that bring `condition` with them (H&H: incapacitated brings stunned); none by default."""
+        return ()
+
     def derived(self, sheet: Sheet) -> dict[str, Any]:
         """Values computed from the sheet for display: implied conditions, modifiers, defenses."""
         raise NotImplementedError
@@ -160,6 +168,14 @@ class RuleSystem:
         """How equal initiatives are ordered (see `ties_descending`)."""
         raise NotImplementedError
 
+    def takes_turn(self, sheet: Sheet) -> bool:
+        """Whether the turn order still gives this participant turns (`encounter next` passes over the others).
+
+        By default the dead and a minion group with no one left standing have none; a system whose text gives
+        the fallen a turn (H&H: the dying check at the start of the dying character's turn) keeps it.
+        """
+        return not sheet.has("dead") and not (sheet.minion and sheet.count <= 0)
+
     def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """What happens as a character's turn starts."""
         return []
@@ -184,7 +200,7 @@ class RuleSystem:
     def gain(self, sheet: Sheet, resource: str, n: int, reason: str | None) -> list[Effect]:
         """Gain a resource the sheet holds (an award the GM rules, by default)."""
         if resource not in sheet.resources:
-            raise BadInput(f"{sheet.name} has no {resource}", f"resources: {', '.join(sheet.resources) or 'none'}")
+            raise BadInput(f"{sheet.name} has no {resource}", did_you_mean(resource, sheet.resources, f"resources: {', '.join(sheet.resources) or 'none'}"))
         value = sheet.resources[resource] + n
         data = {"resource": resource, "delta": n, "value": value, "reason": reason or "award"}
         return [Effect("ResourceChanged", sheet.name, data)]

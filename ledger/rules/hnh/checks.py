@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ledger.dice import Dice, fudge
-from ledger.errors import BadInput
+from ledger.errors import BadInput, did_you_mean
 from ledger.rules.hnh.conditions import check_penalty, effective, require_able
 from ledger.sheet import Effect, Sheet
 
@@ -124,7 +124,7 @@ def trait_bonus(sheet: Sheet, trait: str) -> tuple[str, int, Kind]:
         return key, 0, kind_of(key)  # "An absent ability counts as 0"
     raise BadInput(
         f"{sheet.name} has no trait or power '{trait}'",
-        "an untrained skill is checked with its ability, e.g. --trait agility",
+        did_you_mean(trait, [*sheet.traits, *sheet.powers, *ABILITIES, *DEFENSES], "an untrained skill is checked with its ability, e.g. agility"),
     )
 
 

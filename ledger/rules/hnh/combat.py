@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ledger.dice import Dice
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
 from ledger.rules.hnh.checks import Rolled, active_defense, check_penalty, defense_rank, degrees, find_power, roll_check, versus_dc
 from ledger.rules.hnh.conditions import break_trance, effective, require_able
@@ -74,7 +74,8 @@ def weapon(attacker: Sheet, options: Mapping[str, Any]) -> Weapon:
         eff = str(options.get("effect", "Damage")).capitalize()
         bonus = _int(options, "bonus", attacker.trait(name.lower()))
         return Weapon(name.lower(), eff, _int(options, "rank", 0), _range(options, "close"), bonus, {})
-    raise BadInput(f"{attacker.name} has no power or trait '{name}'", f"powers: {', '.join(attacker.powers) or 'none'}")
+    known = [*attacker.powers, *attacker.traits, "unarmed"]
+    raise BadInput(f"{attacker.name} has no power or trait '{name}'", did_you_mean(name, known, f"powers: {', '.join(attacker.powers) or 'none'}"))
 
 
 def _int(options: Mapping[str, Any], key: str, default: int) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.sheet import Effect, Sheet
 
 # conditions.txt: basic, combined and damage (HP) conditions, in CLI spelling.
@@ -128,7 +128,7 @@ def known(condition: str) -> str:
     """A condition name in CLI spelling, or BadInput."""
     c = condition.strip().lower()
     if c not in CONDITIONS:
-        hint = f"conditions: {', '.join(sorted(CONDITIONS))}"
+        hint = did_you_mean(c, CONDITIONS, f"conditions: {', '.join(sorted(CONDITIONS))}")
         raise BadInput(f"'{condition}' is not a Humans & Heroes condition", hint)
     return c
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.dice import Dice
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.rules.hnh import illness
 from ledger.rules.hnh.checks import degrees
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
@@ -192,7 +192,7 @@ def resolve_hazard(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Di
     """One exposure to a hazard (one check at its interval), or its end with `ended`."""
     kind = kind.strip().lower()
     if kind not in KINDS:
-        raise BadInput(f"unknown hazard '{kind}'", f"hazards: {', '.join(KINDS)}")
+        raise BadInput(f"unknown hazard '{kind}'", did_you_mean(kind, KINDS, f"hazards: {', '.join(KINDS)}"))
     if options.get("ended"):
         return end_hazard(sheet, kind) + (illness.cure(sheet, kind, options) if kind in ("disease", "radiation") else [])
     if sheet.has("dead"):

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.dice import Dice, DiceSpec, fudge, parse_notation
-from ledger.errors import BadInput, Conflict, ImpossibleAction
+from ledger.errors import BadInput, Conflict, ImpossibleAction, did_you_mean
 from ledger.rules.common import parse_int
 from ledger.rules.hnh import turns, victory
 from ledger.rules.hnh.actions import ACTIONS as MANEUVER_ACTIONS
@@ -22,9 +22,11 @@ from ledger.rules.hnh.combat import resolve_attack
 from ledger.rules.hnh.conditions import (
     BASIC,
     COMBINED,
+    COMPONENTS,
     break_trance,
     CONDITIONS,
     HP_CONDITIONS,
+    SUPERSEDES,
     check_penalty,
     closure,
     effective,
@@ -44,6 +46,7 @@ from ledger.rules.hnh.powers import heal
 from ledger.rules.hnh.victory import STARTING_VP, improved
 from ledger.sheet import Effect, Sheet, Value, apply_all
 
+TURN_COUNTED = ("until-start-of-turn:", "until-end-of-turn:", "all-out-attack", "defensive-attack", "revive-cooldown")
 
 __all__ = [
     "ABILITIES", "BASIC", "COMBINED", "CONDITIONS", "DEFENSES", "HP_CONDITIONS", "HP_FLOOR", "MAX_HP", "MINION_MAX_HP",
@@ -147,6 +150,37 @@ class HnH(RuleSystem):
         if condition in HP_CONDITIONS:
             raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
         return remove_effects(sheet, condition)
+
+    def takes_turn(self, sheet: Sheet) -> bool:
+        """Everyone alive keeps their turn (the dying, for the dying check); the dead while their turn still tracks something.
+
+        gameplay.txt, Taking Your Turn: "even if you are incapacitated or dead you still get a turn in order to keep
+        track of any ongoing effects that still apply": a dead character keeps turns while a turn-counted effect
+        runs on them ('until' conditions, all-out/defensive attack, the revival cooldown); with none, the turn is
+        empty and `encounter next` passes it over. A minion group with no one left standing has no turn.
+        """
+        if sheet.minion and sheet.count <= 0:
+            return False
+        if not sheet.has("dead"):
+            return True
+        return any(v and (k.startswith(TURN_COUNTED) or k in TURN_COUNTED) for k, v in sheet.counters.items())
+
+    def condition_help(self, condition: str) -> str:
+        """What a condition is made of, what it supersedes, and whether it follows HP (conditions.txt)."""
+        parts = []
+        if condition in HP_CONDITIONS:
+            parts.append("follows HP")
+        made = sorted(COMPONENTS.get(condition, ()))
+        if made:
+            parts.append("is " + ", ".join(made))
+        over = sorted(SUPERSEDES.get(condition, ()))
+        if over:
+            parts.append("supersedes " + ", ".join(over))
+        return "; ".join(parts)
+
+    def implied_by(self, sheet: Sheet, condition: str) -> tuple[str, ...]:
+        """Imposed conditions whose definition includes this one (conditions.txt, Combined Conditions)."""
+        return tuple(c for c in sheet.conditions if c != condition and condition in closure([c]))
 
     def derived(self, sheet: Sheet) -> dict[str, Any]:
         """Implied and effective conditions, effective Toughness, bruises, minion rules, ongoing afflictions."""
@@ -254,7 +288,7 @@ class HnH(RuleSystem):
     def spend(self, sheet: Sheet, resource: str, n: int, purpose: str | None) -> list[Effect]:
         """Spend victory points on a use the text names (--purpose recover:dazed, heroic-feat:ADV, ...); no overspending."""
         if resource != VP:
-            raise BadInput(f"Humans & Heroes has no resource '{resource}'", f"the resource is {VP}")
+            raise BadInput(f"Humans & Heroes has no resource '{resource}'", did_you_mean(resource, [VP], f"the resource is {VP}"))
         return victory.spend(sheet, n, purpose)
 
     def day_started(self, heroes: list[Sheet]) -> list[Effect]:

@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from ledger.dice import Dice
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.rules.hnh.afflictions import ongoing_checks, progress_pending
 from ledger.rules.hnh.checks import defense_rank, roll_check, versus_dc
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
@@ -204,7 +204,7 @@ def recover(
 def revive(sheet: Sheet, means: str, hp: int = -2) -> list[Effect]:
     """Healing or Immortality (GM rulings) lift Dead; no second revival for 130 rounds (13 minutes)."""
     if means not in REVIVE_MEANS:
-        raise BadInput(f"unknown way back from death '{means}'", f"choose one of: {', '.join(REVIVE_MEANS)}")
+        raise BadInput(f"unknown way back from death '{means}'", did_you_mean(means, REVIVE_MEANS, f"choose one of: {', '.join(REVIVE_MEANS)}"))
     if not sheet.has("dead"):
         raise ImpossibleAction(f"{sheet.name} is not dead")
     left = sheet.counter("revive-cooldown")
