@@ -22,7 +22,7 @@ from ledger.aggregates import (
     ruling_id,
 )
 from ledger.dice import DiceBox, DiceSpec, Roll
-from ledger.errors import Conflict, NotFound
+from ledger.errors import Conflict, no_character
 from ledger.sheet import SHEET_EFFECTS, Effect, Sheet
 
 if TYPE_CHECKING:
@@ -209,10 +209,10 @@ class Draft:
             return self.characters[key]
         entry = self.campaign.character(name)
         if entry is None:
-            raise NotFound(f"no character called '{name}'", "see: ledger character list")
+            raise no_character(name, self.campaign.names())
         ch: Character = self.load(_uuid(entry["id"]))
         if not ch.active:
-            raise NotFound(f"no character called '{name}'", "see: ledger character list")
+            raise no_character(name, self.campaign.names())
         self.characters[key] = ch
         return ch
 
@@ -266,8 +266,7 @@ class Draft:
         )
         mapper = self.store.mapper
         digest = link_hash(prev, stored, mapper.to_stored_event(link))
-        if digest is None:  # the link's own bytes always hold exactly one hash field: this is a bug if it happens
-            raise AssertionError("the chain link's stored bytes have no single hash field")
+        assert digest is not None, "a link this ledger just encoded is well formed"
         object.__setattr__(link, "hash", digest)
         self.campaign.last_hash = digest
         return link
