@@ -455,6 +455,51 @@ class Ledger:
 
         return self.rule("retract", {"target": target}, decide, kind="retract")
 
+    # -- the record itself: verify, export, import -------------------------------------------
+    def verify(self, *, expect: str | None = None, dice: bool = False) -> Any:
+        """Everything the write side trusts, checked (ledger/checkup.py): chain, versions, integrity, snapshots, and
+        with `dice` every committed die of revealed sessions. The read models are checked by the read side."""
+        from ledger.checkup import dice_problems, verify_store
+        from ledger.verify import notifications
+
+        self._require_events()
+        report = verify_store(self.store, expect)
+        if dice:
+            found, report.dice = dice_problems(notifications(self.store.recorder))
+            report.problems += found
+        return report
+
+    def log_size(self) -> int:
+        """How many events the log holds (for progress bars)."""
+        return int(self.store.recorder.max_notification_id() or 0)
+
+    def export_jsonl(self, out: Any, *, step: Callable[[int], None] | None = None) -> Any:
+        """Write the whole log, byte for byte, as JSON lines with a header (ledger/exchange.py); its summary."""
+        from ledger.exchange import export_jsonl
+
+        self.campaign()  # refuses an empty ledger with the usual message
+        return export_jsonl(self.store.recorder, out, exported_at=now_iso(), step=step)
+
+    def check_import(self, path: str, *, step: Callable[[int], None] | None = None) -> Any:
+        """An export file read and checked whole (header, counts, types, every hash link) before anything is written."""
+        from ledger.exchange import read_export, require_empty
+
+        if not (self.target.kind == "sqlite" and not os.path.exists(self.target.path)):
+            require_empty(self.store.recorder, self.target.describe())  # refuse early, before reading a big file
+        return read_export(path, step)
+
+    def write_import(self, checked: Any, *, step: Callable[[int], None] | None = None) -> Any:
+        """Write a checked export into this (empty) ledger in one transaction; its summary."""
+        from ledger.exchange import write_import
+
+        return write_import(self.store, checked, self.target.describe(), step)
+
+    def _require_events(self) -> None:
+        """Refuse a ledger with nothing in it (without decoding anything: a damaged log is still walked)."""
+        empty = self.target.kind == "sqlite" and not os.path.exists(self.target.path)
+        if empty or not self.store.recorder.max_notification_id():
+            raise NotInitialised(f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh")
+
     def why(self, name: str, field: str | None) -> dict[str, Any]:
         """Which live rulings made a value on a character's sheet (ledger/why.py)."""
         from ledger.why import explain
