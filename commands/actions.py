@@ -135,7 +135,8 @@ def gain(app: AppContext, name: str, resource: str, n: int, reason: str | None) 
 @roll_option("hazard")
 @pass_app
 def hazard(app: AppContext, target: str, kind: str, rolls: tuple[str, ...], **given: Any) -> None:
-    """hnh environmental hazards: falling, heat, cold, starvation, thirst, suffocation, decompression, vacuum.
+    """hnh environmental hazards: falling, heat, cold, starvation, thirst, suffocation, decompression, vacuum,
+    sleep-deprivation, forced-labor, disease, radiation.
 
     Example: ledger hazard Ann falling -o distance-rank=4 -o accidental=yes
     """
@@ -158,18 +159,21 @@ def revive(app: AppContext, target: str, means: str, by: str | None) -> None:
 @click.command("act")
 @click.argument("name")
 @click.argument("action")
-@click.option("--against", "other", metavar="NAME", help="The other character (pnp chase, hnh affliction target).")
+@click.option("--against", "other", metavar="NAME", help="The other character (pnp chase; hnh affliction, grab, trip, feint, heal ... target).")
 @click.option("-o", "--option", "extra", multiple=True, metavar="KEY=VALUE", help="An option of the action (`ledger options act` lists them per system).")
 @roll_option("act")
 @pass_app
 def act(app: AppContext, name: str, action: str, other: str | None, extra: tuple[str, ...], rolls: tuple[str, ...]) -> None:
-    """A system-specific action: d20 run, charge; pnp chase; hnh affliction (without an attack check).
+    """A system-specific action: d20 run, charge; pnp chase; hnh affliction (without an attack check), heal, defend,
+    grab, escape, release, trip, disarm, smash, feint, demoralize, aim, extra-effort, seize-initiative, until,
+    ongoing-damage.
 
     \b
     Examples:
       ledger act Blaze charge
       ledger act Mara chase --against Goons
       ledger act Ann affliction --against Thug -o rank=6 -o conditions=dazed,stunned,incapacitated
+      ledger act Ann grab --against Thug
     """
     app.wrote(app.ledger.act(name, action, split_pairs(extra), other=other, rolls=parse_roll_options(rolls)), outcome)
 

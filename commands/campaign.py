@@ -38,15 +38,16 @@ def session() -> None:
 
 @session.command("start")
 @click.argument("title", required=False)
+@click.option("--new-day", is_flag=True, help="hnh: a new in-game day begins (each hero's victory points back to 2).")
 @click.option("--commit-dice", is_flag=True, help="Verifiable dice: the ledger draws a secret and records only its SHA-256 (printed); "
               "every die it rolls this session derives from the secret, revealed at `session end` for `ledger verify --dice`.")
 @pass_app
-def session_start(app: AppContext, title: str | None, commit_dice: bool) -> None:
+def session_start(app: AppContext, title: str | None, new_day: bool, commit_dice: bool) -> None:
     """Open a play session (numbered 1, 2, ...).
 
-    Example: ledger session start "The heist" --commit-dice
+    Example: ledger session start "The heist" --commit-dice --new-day
     """
-    app.wrote(app.ledger.start_session(title, commit_dice=commit_dice), started_text)
+    app.wrote(app.ledger.start_session(title, commit_dice=commit_dice, new_day=new_day), started_text)
 
 
 def started_text(r: dict[str, Any]) -> str:

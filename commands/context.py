@@ -80,7 +80,7 @@ class AppContext:
 
     @property
     def read(self) -> ReadSide:
-        """The read side, caught up with the log before it answers."""
+        """The read side, caught up with the log before it answers (so every query sees every write before it)."""
         if self._host is not None:
             if not self._synced:
                 self._host.caught_up()
@@ -98,24 +98,46 @@ class AppContext:
                 raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh")
             read = ReadSide(target)
             _require_campaign(read)
-            read.ensure_tables()
-            catch_up(read)
+            try:
+                read.ensure_tables()
+                catch_up(read)
+            except Exception as e:
+                if target.kind != "sqlite" or os.access(target.path, os.W_OK) and not _immutable(e):
+                    raise
+                # a read-only file whose views are behind: answer from a private copy caught up from its log
+                from projections.db import private_copy
+
+                read.close()
+                read = ReadSide(private_copy(target))
+                read.ensure_tables()
+                catch_up(read)
             self._read = read
+            self._behind = False
+        elif self._behind:
+            self.caught_up()
         return self._read
 
     def caught_up(self) -> None:
-        """After a write: fold the new events into the views (in a shell: before its next read, or as it ends)."""
+        """Fold every event the views don't include yet into them, now."""
         from projections.views import catch_up
 
-        if self._host is not None:
-            self._host._behind = True
-            self._synced = False
-            return
         self._behind = False
         if self._read is None:
             _ = self.read
         else:
             catch_up(self._read)
+
+    def _written(self) -> None:
+        """A ruling was appended: the views catch up before the next read (in this process or any other), not now.
+
+        A one-shot write thus never imports the read side (SQLAlchemy); the views' tracking position says what they
+        still lack, and whichever command reads them next folds it in first.
+        """
+        if self._host is not None:
+            self._host._behind = True
+            self._synced = False
+        else:
+            self._behind = True
 
     def close(self) -> None:
         """Release connections (a borrowing context leaves its host's open)."""
@@ -144,8 +166,13 @@ class AppContext:
             show(out, page=page)
 
     def wrote(self, result: dict[str, Any], text: Callable[[dict[str, Any]], str] | str) -> None:
-        """After a ruling: catch up the views and print the ruling's number."""
-        self.caught_up()
+        """After a ruling: print the ruling's number and its outcome, from the ruling's own result (no view read),
+        and, on stderr, a note when the one acting is not the one up."""
+        self._written()
+        note = result.get("not_up")
+        if note:
+            where = "" if note["in_encounter"] else f"; {note['name']} is not in the encounter"
+            click.echo(f"note: it is {note['up']}'s turn, not {note['name']}'s{where} (recorded all the same)", err=True)
         if self.as_json:
             self.emit(result)
             return
@@ -158,6 +185,12 @@ class AppContext:
         click.echo((paint(first) if colour_on() else first) + nl + rest)
         if self.verbose and result.get("events"):
             click.echo(raw_events(shown))
+
+
+def _immutable(e: Exception) -> bool:
+    """Whether a failure was the database refusing to be written (read-only or immutable file)."""
+    text = str(e).lower()
+    return "read-only" in text or "readonly" in text
 
 
 def _require_campaign(read: ReadSide) -> None:

@@ -10,6 +10,7 @@ import click
 from commands.context import AppContext, pass_app
 from commands.params import number
 from ledger.dice import parse_roll_options
+from ledger.errors import BadInput
 
 ROLLS_HELP = (
     "Enter physical dice NAME=FACES (repeatable); a roll not given is rolled by the ledger. Initiative rolls are "
@@ -19,7 +20,7 @@ TURN_ROLLS_HELP = (
     "Enter physical dice NAME=FACES (repeatable) for the turn's processing: hnh fortitude (dying check), "
     "ongoing-NAME (affliction checks), power and toughness (ongoing damage)."
 )
-OWN_EVENTS = {"Opened", "EncounterStarted", "TurnAdvanced", "TurnDelayed", "DelayedTurnTaken", "ParticipantJoined", "EncounterEnded"}
+OWN_EVENTS = {"Opened", "EncounterStarted", "TurnAdvanced", "TurnDelayed", "DelayedTurnTaken", "ParticipantJoined", "ParticipantRemoved", "EncounterEnded"}
 
 
 def round_word(system: str) -> str:
@@ -32,9 +33,10 @@ def order_text(v: dict[str, Any]) -> str:
     head = f"encounter {v['encounter']} ({v['system']}), {round_word(v['system'])} {v['round']}: {v['current']}'s turn"
     width = max((len(e["name"]) for e in v["order"]), default=4)
     lines = [head]
+    passed = {s["name"]: s["why"] for s in v.get("skipped") or []}
     for e in v["order"]:
         mark = ">" if e["name"] == v["current"] else " "
-        note = "  (delaying)" if e.get("delayed") else ""
+        note = "  (delaying)" if e.get("delayed") else f"  (passed over: {passed[e['name']]})" if e["name"] in passed else ""
         lines.append(f"  {mark} {e['name']:<{width}}  {e['initiative']:>3}{note}")
     return "\n".join(lines)
 
@@ -68,18 +70,42 @@ def encounter() -> None:
 @encounter.command("start")
 @click.argument("names", nargs=-1, required=True)
 @click.option("--surprised", multiple=True, metavar="NAME", help="hnh: this participant is Surprised (-10 initiative, vulnerable until their turn).")
+@click.option("--init", "inits", multiple=True, metavar="NAME=VALUE", help="This participant's initiative total, rolled elsewhere (repeatable); it replaces their roll. Ties are still settled by the rules.")
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
 @pass_app
-def start(app: AppContext, names: tuple[str, ...], surprised: tuple[str, ...], rolls: tuple[str, ...]) -> None:
+def start(app: AppContext, names: tuple[str, ...], surprised: tuple[str, ...], inits: tuple[str, ...], rolls: tuple[str, ...]) -> None:
     """Start an encounter: everyone rolls initiative in the campaign's system; the highest acts first.
 
     \b
     hnh 3dF + Agility + Improved Initiative (ties: Dodge, Agility, Awareness, then a roll-off);
     d20 1d20 + Dex modifier; pnp no roll: Edge. A minion group is one participant.
     Example: ledger encounter start Ann Bob Thugs --surprised Thugs --roll Ann=+,0,-
+    Rolled at the table: ledger encounter start Ann Bob --init Ann=14 --init Bob=9
     """
-    result = app.ledger.start_encounter(list(names), surprised=list(surprised), rolls=parse_roll_options(rolls))
+    result = app.ledger.start_encounter(list(names), surprised=list(surprised), init=parse_inits(inits), rolls=parse_roll_options(rolls))
     app.wrote(result, turn_text(lambda r: "initiative rolled"))
+
+
+def parse_inits(values: tuple[str, ...]) -> dict[str, int]:
+    """`--init NAME=VALUE` pairs: whole-number initiative totals by participant."""
+    out: dict[str, int] = {}
+    for item in values:
+        name, sep, raw = item.rpartition("=")
+        if not sep or not name.strip():
+            raise BadInput(f"--init '{item}' is not NAME=VALUE", "for example --init Ann=14")
+        try:
+            out[name.strip()] = int(raw.strip())
+        except ValueError:
+            raise BadInput(f"--init {name.strip()}: initiative is a whole number, got '{raw.strip()}'") from None
+        if abs(out[name.strip()]) > 1000:
+            raise BadInput(f"--init {name.strip()}: initiative must be from -1000 to 1000, got {raw.strip()}")
+    return out
+
+
+def passed_over(r: dict[str, Any]) -> str:
+    """A note naming who the turn passed over and why."""
+    skipped = [f"{s['name']} ({s['why']})" for s in r.get("skipped") or []]
+    return f" (passed over: {', '.join(skipped)})" if skipped else ""
 
 
 @encounter.command("next")
@@ -88,10 +114,25 @@ def start(app: AppContext, names: tuple[str, ...], surprised: tuple[str, ...], r
 def next_(app: AppContext, rolls: tuple[str, ...]) -> None:
     """End the current turn and start the next one (the rules' end- and start-of-turn processing).
 
-    A round ends when the order comes back to its top. Example: ledger encounter next
+    A round ends when the order comes back to its top. The dead and fully defeated groups are passed over
+    (and named); everyone the rules still give a turn keeps it (hnh: a dying character, for the dying check).
+    Example: ledger encounter next
     """
     result = app.ledger.next_turn(rolls=parse_roll_options(rolls))
-    app.wrote(result, turn_text(lambda r: "next turn" + forced(r)))
+    app.wrote(result, turn_text(lambda r: "next turn" + passed_over(r) + forced(r)))
+
+
+@encounter.command("remove")
+@click.argument("name")
+@click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
+@pass_app
+def remove(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
+    """NAME leaves the fight (fled, captured, gone); the order and whose turn it is stay right.
+
+    If it was NAME's turn, the next one's starts. Example: ledger encounter remove Thugs
+    """
+    result = app.ledger.remove_from_encounter(name, rolls=parse_roll_options(rolls))
+    app.wrote(result, turn_text(lambda r: f"{r['removed']} leaves the encounter" + passed_over(r) + forced(r)))
 
 
 @encounter.command("delay")
@@ -104,7 +145,7 @@ def delay(app: AppContext, rolls: tuple[str, ...]) -> None:
     Example: ledger encounter delay
     """
     result = app.ledger.delay_turn(rolls=parse_roll_options(rolls))
-    app.wrote(result, turn_text(lambda r: f"{r['delayed']} delays" + forced(r)))
+    app.wrote(result, turn_text(lambda r: f"{r['delayed']} delays" + passed_over(r) + forced(r)))
 
 
 @encounter.command("act")
@@ -214,6 +255,8 @@ def own_event(kind: str, d: dict[str, Any], word: str) -> str:
     if kind == "ParticipantJoined":
         joined = next((e for e in d["order"] if e["name"] == d["name"]), {"initiative": "?"})
         return f"{d['name']} joins at initiative {joined['initiative']}"
+    if kind == "ParticipantRemoved":
+        return f"{d['name']} leaves the encounter; {d['current']}'s turn ({word} {d['round']})"
     return "the encounter ends"
 
 

@@ -110,14 +110,9 @@ def export(app: AppContext, fmt: str | None, session: str | None, output: str | 
 
 
 def _export_jsonl(app: AppContext, output: str | None, to_file: bool) -> Any:
-    from ledger.exchange import export_jsonl
-    from ledger.store import now_iso
-
-    recorder = app.ledger.store.recorder
-    app.ledger.campaign()  # refuses an empty ledger with the usual message
-    total = recorder.max_notification_id() or 0
-    with output_file(output) as out, bar(app, to_file, total, "exporting") as step:
-        return export_jsonl(recorder, out, exported_at=now_iso(), step=step)
+    app.ledger.campaign()  # refuses an empty ledger before any file is made
+    with output_file(output) as out, bar(app, to_file, app.ledger.log_size(), "exporting") as step:
+        return app.ledger.export_jsonl(out, step=step)
 
 
 def _export_view(app: AppContext, kind: str, session: str | None, output: str | None, to_file: bool) -> dict[str, Any]:
@@ -144,17 +139,13 @@ def import_(app: AppContext, file: str) -> None:
 
     Example: ledger --db restored.ledger import campaign.jsonl && ledger --db restored.ledger verify
     """
-    from ledger.exchange import read_export, require_empty, write_import
-
     ledger = app.ledger
     where = ledger.target.describe()
-    if not (ledger.target.kind == "sqlite" and not os.path.exists(ledger.target.path)):
-        require_empty(ledger.store.recorder, where)  # refuse early, before reading a big file
     size = os.path.getsize(file) if os.path.isfile(file) else 0
     with bar(app, True, size, "checking ") as step:
-        checked = read_export(file, step)
+        checked = ledger.check_import(file, step=step)
     with bar(app, True, checked.summary.events, "importing") as step:
-        summary = write_import(ledger.store, checked, where, step)
+        summary = ledger.write_import(checked, step=step)
     _build_views(app, summary.events)
     counts = {"events": summary.events, "rulings": summary.rulings, "final_hash": summary.final_hash}
     app.emit({"imported": file, **counts}, f"imported {summary.rulings} rulings, {summary.events} events into {where}")

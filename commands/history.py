@@ -177,9 +177,7 @@ def verify(app: AppContext, expect: str | None, dice: bool, path: str | None) ->
 
     Example: ledger verify --dice && echo intact; ledger verify --dice --file session.jsonl
     """
-    from ledger.checkup import verify_store
-    from ledger.errors import BadInput, NotInitialised
-    from ledger.verify import Problem
+    from ledger.errors import BadInput
 
     if expect is not None and not (len(expect.strip()) == 64 and all(c in "0123456789abcdef" for c in expect.strip().lower())):
         raise BadInput("--expect takes a ruling hash: 64 hex digits", "the head hash `ledger verify` prints")
@@ -187,33 +185,17 @@ def verify(app: AppContext, expect: str | None, dice: bool, path: str | None) ->
     if path is not None:
         _verify_file(app, path, dice, wanted)
         return
-    led = app.ledger
-    if led.target.kind == "sqlite" and not os.path.exists(led.target.path):
-        raise NotInitialised(f"no campaign in {led.target.describe()}", "start one: ledger init --system hnh")
-    if not led.store.recorder.max_notification_id():  # nothing decoded here: a damaged log is still walked
-        raise NotInitialised(f"no campaign in {led.target.describe()}", "start one: ledger init --system hnh")
-    report = verify_store(led.store, wanted)
-    problems = report.problems + _view_problems(app)
-    counts = {**report.walk.counts(), "snapshots": report.snapshots}
-    if dice:
-        from commands.dice_verify import dice_problems
-        from ledger.verify import notifications
-
-        try:
-            found, dice_counts = dice_problems(notifications(led.store.recorder))
-        except Exception as e:  # noqa: BLE001 - a log too damaged to read the dice from is reported, never a traceback
-            found, dice_counts = [Problem(0, None, f"the dice can't be checked: the log can't be read ({type(e).__name__})")], {}
-        problems += found
-        counts.update(dice_counts)
-    _report(app, problems, counts, report.head)
+    report = app.ledger.verify(expect=wanted, dice=dice)
+    _report(app, report.problems + _view_problems(app), report.counts, report.head)
 
 
 def _verify_file(app: AppContext, path: str, dice: bool, expect: str | None) -> None:
     """verify on an export file: the chain walk (and the dice), no database needed."""
-    from commands.dice_verify import dice_problems, read_file
+    from ledger.checkup import dice_problems
+    from ledger.exchange import export_lines
     from ledger.verify import Problem, walk_events
 
-    lines = read_file(path)
+    lines = export_lines(path)
     walk = walk_events(lines, expect)
     problems, counts = walk.problems, walk.counts()
     if expect is not None and not walk.expected_found:
@@ -236,8 +218,6 @@ def _report(app: AppContext, problems: list[Any], counts: dict[str, int], head: 
         if "snapshots" in counts:
             summary += f", {counts['snapshots']} snapshots"
         if "dice_checked" in counts:
-            from commands.dice_verify import dice_summary
-
             summary += f"; {dice_summary(counts)}"
         click.echo(f"ok: {summary}" if not problems else f"{len(problems)} problem(s) in {summary}")
         click.echo(f"head: {head}")
@@ -312,3 +292,12 @@ def register(cli: click.Group) -> None:
     if isinstance(group, click.Group):
         session_show.hidden = False
         group.add_command(session_show, "show")
+
+
+def dice_summary(counts: dict[str, int]) -> str:
+    """The dice part of verify's summary line."""
+    n, s = counts["dice_checked"], counts["sessions_revealed"]
+    out = f"{n} {'die' if n == 1 else 'dice'} checked in {s} revealed session{'' if s == 1 else 's'}"
+    if counts["dice_unrevealed"]:
+        out += f" ({counts['dice_unrevealed']} waiting for their session's end)"
+    return out

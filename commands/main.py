@@ -84,7 +84,10 @@ class LedgerGroup(click.Group):
             sys.exit(0)
         except click.UsageError as e:
             path = e.ctx.command_path if e.ctx else "ledger"
-            report(e.format_message().replace("\n", " "), f"see: {path} --help")
+            message, hint = e.format_message().replace("\n", " "), _command_hint(e)
+            if hint:  # one suggestion, in the hint (click puts its own in the message)
+                message = message.split(" Did you mean", 1)[0]
+            report(message, hint or f"see: {path} --help")
             sys.exit(2)
         except click.ClickException as e:
             report(e.format_message())
@@ -123,6 +126,21 @@ def database_failure(e: BaseException) -> bool:
     return isinstance(e, sqlite3.DatabaseError) or bool(
         names & {"eventsourcing.PersistenceError", "sqlalchemy.DBAPIError", "psycopg.Error", "psycopg.OperationalError"}
     )
+
+
+def _command_hint(e: click.UsageError) -> str | None:
+    """A did-you-mean for a mistyped command name (`ledger atack`, `ledger encounter nxt`)."""
+    import re
+
+    found = re.match(r"No such command '(.+)'\.", e.message)
+    group = e.ctx.command if e.ctx else None
+    if not found or not isinstance(group, click.Group) or e.ctx is None:
+        return None
+    from ledger.errors import close_match
+
+    close = close_match(found.group(1), group.list_commands(e.ctx))
+    path = " ".join(["ledger", *e.ctx.command_path.split()[1:]])
+    return f"did you mean '{path} {close}'?" if close else None
 
 
 def report(message: str, hint: str | None = None) -> None:

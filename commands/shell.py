@@ -2,7 +2,8 @@
 
 Each line is split like a shell would (shlex) and run through the same click group as a one-shot command,
 so every command, option, output, error line and exit status is the one-shot's. Interactive on a
-terminal (readline history and tab completion); from a pipe or a file, a script without prompts.
+terminal (commands/prompt.py: prompt_toolkit completion with help, a toolbar with the turns, history search);
+from a pipe or a file, a script without prompts (prompt_toolkit is never loaded).
 """
 
 from __future__ import annotations
@@ -10,19 +11,16 @@ from __future__ import annotations
 import io
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
-from typing import TextIO
+from collections.abc import Iterator
+from typing import Any, TextIO
 
 import click
 
+from commands.complete import LEAVE, Completer
 from commands.context import AppContext
 from ledger.errors import BadInput
 
-PROMPT = "ledger> "
-HISTORY = "~/.ledger_history"
-LEAVE = frozenset({"exit", "quit"})
-CHARACTER_ARGS = frozenset({"attacker", "target", "name", "names"})
-GLOBAL_VALUE_OPTIONS = frozenset({"--db", "--seed", "--as"})
+__all__ = ["Completer", "Session", "play"]
 
 
 class Session:
@@ -35,8 +33,10 @@ class Session:
         self.pre = _global_args(app)
         self.failed: list[int] = []
         self.lines = 0
-        self._names: list[str] | None = None
+        self._roster: list[dict[str, Any]] | None = None
+        self._toolbar: str | None = None
         self._system: str | None = None
+        self._title = ""
 
     def run(self, line: str, number: int, *, script: bool) -> bool:
         """Run one line; False when the session should end (exit/quit, or a failure with --stop-on-error)."""
@@ -64,7 +64,7 @@ class Session:
         if words[0] == "help":
             words = [*words[1:], "--help"]
         status = self.dispatch(words, script=script)
-        self._names = None  # the roster may have changed
+        self.forget()  # the roster and the turns may have changed
         return True if status == 0 else self._failed(number)
 
     def dispatch(self, words: list[str], *, script: bool) -> int:
@@ -103,32 +103,119 @@ class Session:
         self.failed.append(number)
         return self.keep_going
 
-    # -- what completion needs ---------------------------------------------------------------
-    def character_names(self) -> list[str]:
-        """Live characters' names from the read side (cached until the next command)."""
-        if self._names is None:
+    # -- what completion and the toolbar read (cached until the next command) ----------------------
+    def roster(self) -> list[dict[str, Any]]:
+        """Live characters' sheets from the read side, in the order they were added."""
+        if self._roster is None:
             try:
                 from sqlalchemy import select
 
+                from ledger.sheet import is_gm_pool
                 from projections.db import sheets
 
+                self.app.caught_up()  # fold in what this shell (or anyone) wrote
                 with self.app.read.engine.connect() as conn:
-                    rows = conn.execute(select(sheets.c.name).where(sheets.c.active).order_by(sheets.c.added)).all()
-                self._names = [str(r[0]) for r in rows]
+                    rows = conn.execute(select(sheets.c.sheet).where(sheets.c.active).order_by(sheets.c.added)).all()
+                self._roster = [dict(r[0]) for r in rows if not is_gm_pool(r[0])]  # not the GM's hidden pool
             except Exception:  # no campaign yet, or the database is away: nothing to offer
-                self._names = []
-        return self._names
+                self._roster = []
+        return self._roster
 
-    def condition_names(self) -> list[str]:
-        """The campaign's rule system's condition names."""
-        try:
-            from ledger.rules import get_rules
+    def character_names(self) -> list[tuple[str, str]]:
+        """Live characters' names, each with their standing (HP and conditions) as help."""
+        return [(str(s["name"]), standing(s, self.system())) for s in self.roster()]
 
-            if self._system is None:
-                self._system = self.app.ledger.campaign().system
-            return sorted(get_rules(self._system).conditions)
-        except Exception:  # no campaign yet
+    def sheet(self, name: str) -> dict[str, Any] | None:
+        """A live character's sheet as the read side has it (any case; quotes around the name allowed)."""
+        key = name.strip("'\"").strip().casefold()
+        return next((s for s in self.roster() if str(s["name"]).casefold() == key), None)
+
+    def system(self) -> str | None:
+        """The campaign's rule system (None before `init`)."""
+        if self._system is None:
+            try:
+                campaign = self.app.ledger.campaign()
+                self._system, self._title = campaign.system, str(campaign.domain.get("name") or "")
+            except Exception:  # no campaign yet
+                return None
+        return self._system
+
+    def condition_names(self) -> list[tuple[str, str]]:
+        """The campaign's rule system's condition names, with what the rules say of each."""
+        system = self.system()
+        if system is None:
             return []
+        from ledger.rules import get_rules
+
+        rules = get_rules(system)
+        return [(c, rules.condition_help(c)) for c in sorted(rules.conditions)]
+
+    def toolbar(self) -> str:
+        """The bottom toolbar: the round, who is up and the next two who act, with their HP."""
+        if self._toolbar is None:
+            try:
+                self._toolbar = self._turns()
+            except Exception:  # the toolbar must never break the prompt
+                self._toolbar = ""
+        return self._toolbar
+
+    def _turns(self) -> str:
+        system = self.system()
+        if system is None:
+            return " no campaign yet: init --system hnh|d20|pnp"
+        from sqlalchemy import select
+
+        from projections.db import encounters
+
+        self.app.caught_up()
+        with self.app.read.engine.connect() as conn:
+            enc = conn.execute(select(encounters).order_by(encounters.c.number.desc()).limit(1)).mappings().first()
+        if enc is None or not enc["active"]:
+            return f" {self._title} ({system}): no encounter running"
+        return " " + turn_line(enc["order"], enc["current"], enc["round"], system, self.roster())
+
+    def forget(self) -> None:
+        """Drop what the last command may have changed."""
+        self._roster = None
+        self._toolbar = None
+
+
+def standing(sheet: dict[str, Any], system: str | None) -> str:
+    """A character's HP (Health in P&P), minion count and conditions, in a few words."""
+    hp = "Health" if system == "pnp" else "HP"
+    count = f"x{sheet.get('count')} " if sheet.get("minion") else ""
+    conditions = ", ".join(sheet.get("conditions") or ())
+    return f"{count}{hp} {sheet.get('hp')}/{sheet.get('max_hp')}" + (f" [{conditions}]" if conditions else "")
+
+
+def turn_line(order: list[dict[str, Any]], current: str | None, rnd: int, system: str, roster: list[dict[str, Any]]) -> str:
+    """`round 2 | up: Ann HP 6/6 | next: Bob HP 3/6, Thugs x3 HP 1/1`; the next two are those the rules give a turn."""
+    from ledger.rules import get_rules
+    from ledger.sheet import Sheet
+
+    rules = get_rules(system)
+    by_id = {}
+    for s in roster:
+        by_id[str(s["name"]).casefold()] = s
+    names = [e["name"] for e in order]
+    at = names.index(current) if current in names else 0
+
+    def show(name: str) -> str:
+        sheet = by_id.get(name.casefold())
+        return f"{name} {standing(sheet, system)}" if sheet else name
+
+    upcoming: list[str] = []
+    for step in range(1, len(order)):
+        name = names[(at + step) % len(order)]
+        sheet = by_id.get(name.casefold())
+        if sheet is not None and not rules.takes_turn(Sheet.from_dict(sheet)):
+            continue
+        upcoming.append(show(name))
+        if len(upcoming) == 2:
+            break
+    word = "page" if system == "pnp" else "round"
+    nxt = f" | next: {', '.join(upcoming)}" if upcoming else ""
+    return f"{word} {rnd} | up: {show(current or names[at])}{nxt}"
 
 
 def _global_args(app: AppContext) -> list[str]:
@@ -145,95 +232,6 @@ def _global_args(app: AppContext) -> list[str]:
     if app.verbose:
         out.append("--verbose")
     return out
-
-
-class Completer:
-    """Tab completion: command and option names, character names and condition names."""
-
-    def __init__(self, group: click.Group, names: Callable[[], list[str]], conditions: Callable[[], list[str]]) -> None:
-        self.group = group
-        self.names = names
-        self.conditions = conditions
-
-    def candidates(self, before: str, text: str) -> list[str]:
-        """What may replace `text`, given the line before it."""
-        import shlex
-
-        try:
-            words = shlex.split(before)
-        except ValueError:
-            words = before.split()
-        words = _skip_globals(words)
-        cmd: click.Command = self.group
-        path: list[str] = []
-        while isinstance(cmd, click.Group) and words and words[0] in cmd.commands:
-            path.append(words[0])
-            cmd = cmd.commands[words.pop(0)]
-        if isinstance(cmd, click.Group):
-            if words:
-                return []
-            extra = sorted(LEAVE | {"help"}) if not path else []
-            return [c for c in sorted(cmd.commands) + extra if c.startswith(text)]
-        if text.startswith("-"):
-            opts = [o for p in cmd.params if isinstance(p, click.Option) for o in p.opts]
-            return sorted(o for o in [*opts, "--help"] if o.startswith(text))
-        kind = self._kind(cmd, path, words)
-        if kind == "character":
-            return _matching(self.names(), text)
-        if kind == "condition":
-            return _matching(self.conditions(), text)
-        return []
-
-    def _kind(self, cmd: click.Command, path: list[str], words: list[str]) -> str | None:
-        """Whether the word being completed names a character, a condition, or neither."""
-        options = {o: p for p in cmd.params if isinstance(p, click.Option) for o in p.opts}
-        if words and words[-1] in options:
-            p = options[words[-1]]
-            return "character" if not p.is_flag and p.metavar == "NAME" else None
-        position, skip = 0, False
-        for w in words:
-            if skip:
-                skip = False
-            elif w in options:
-                skip = not options[w].is_flag
-            elif not w.startswith("-"):
-                position += 1
-        args = [p for p in cmd.params if isinstance(p, click.Argument)]
-        if not args:
-            return None
-        arg = args[min(position, len(args) - 1)] if args[-1].nargs == -1 else (args[position] if position < len(args) else None)
-        if arg is None:
-            return None
-        if path and path[0] == "condition" and arg.name == "name":
-            return "condition"
-        return "character" if arg.name in CHARACTER_ARGS else None
-
-    def __call__(self, text: str, state: int) -> str | None:
-        """The readline completer protocol."""
-        import readline
-
-        if state == 0:
-            try:
-                self._found = self.candidates(readline.get_line_buffer()[: readline.get_begidx()], text)
-            except Exception:  # completion must never break the prompt
-                self._found = []
-        return self._found[state] if state < len(self._found) else None
-
-
-def _skip_globals(words: list[str]) -> list[str]:
-    """The words after any global options at the start of a line."""
-    i = 0
-    while i < len(words) and words[i].startswith("-"):
-        i += 2 if words[i] in GLOBAL_VALUE_OPTIONS else 1
-    return words[i:]
-
-
-def _matching(names: Iterable[str], text: str) -> list[str]:
-    """Names starting with `text` (case-insensitive), quoted when they hold a space."""
-    import shlex
-
-    bare = text.lstrip("'\"").casefold()
-    return [shlex.quote(n) if " " in n else n for n in names if n.casefold().startswith(bare)]
 
 
 MAX_LINE = 2**20  # bytes in one script line: a stream of zeros or one endless line never fills memory
@@ -257,40 +255,24 @@ def _script_lines(stream: TextIO) -> Iterator[tuple[int, str]]:
         yield number, chunk.decode("utf-8", "surrogateescape").rstrip("\n")
 
 
-def _interactive(session: Session) -> None:
-    """The prompt loop with readline history and completion."""
-    import readline
+def _interactive(session: Session, *, input: Any = None, output: Any = None) -> None:
+    """The prompt loop (prompt_toolkit): completion with help, fuzzy matching, a toolbar with the turns, history."""
+    from commands.prompt import prompt_session
 
-    history = os.path.expanduser(HISTORY)
-    try:
-        readline.read_history_file(history)
-    except OSError:
-        pass
-    readline.set_history_length(1000)
-    readline.set_completer(Completer(session.group, session.character_names, session.condition_names))
-    readline.set_completer_delims(" \t\n")
-    bind = "bind ^I rl_complete" if "libedit" in (readline.__doc__ or "") else "tab: complete"
-    readline.parse_and_bind(bind)
-    click.echo("ledger play: one command a line, as after `ledger`; tab completes; help lists commands; exit or Ctrl-D leaves.")
+    prompt = prompt_session(session, input=input, output=output)
+    click.echo("ledger play: one command a line, as after `ledger`; Tab completes, Ctrl-R searches history; help lists commands; exit or Ctrl-D leaves.")
     number = 0
-    try:
-        while True:
-            try:
-                line = input(PROMPT)
-            except EOFError:
-                click.echo()
-                return
-            except KeyboardInterrupt:
-                click.echo()
-                continue
-            number += 1
-            if not session.run(line, number, script=False):
-                return
-    finally:
+    while True:
         try:
-            readline.write_history_file(history)
-        except OSError:
-            pass
+            line = prompt.prompt()
+        except EOFError:
+            click.echo()
+            return
+        except KeyboardInterrupt:
+            continue
+        number += 1
+        if not session.run(line, number, script=False):
+            return
 
 
 @click.command("play")
@@ -301,9 +283,10 @@ def play(ctx: click.Context, script: TextIO | None, keep_going: bool) -> None:
     """A session shell: the same commands in one open process, each costing milliseconds.
 
     \b
-    On a terminal: a prompt, readline history (~/.ledger_history) and tab completion of commands,
-    options, character names and condition names. A failing command prints its usual error line and
-    the shell goes on. `help [COMMAND]` shows help; exit, quit or Ctrl-D leave.
+    On a terminal: a prompt with completion (Tab) of commands, options, character names, conditions
+    and roll names with their help, fuzzy matching, a bottom toolbar with the round and who is up next,
+    and history (~/.ledger_history; Ctrl-R searches it). A failing command prints its usual error line
+    and the shell goes on. `help [COMMAND]` shows help; exit, quit or Ctrl-D leave.
     From a pipe or a SCRIPT file: one command a line, without the word `ledger`; blank lines and
     `#` comments are skipped; no prompts (a command that would ask gets no answer: give it --yes).
     Global options before `play` (--db, --seed, --as, --json) apply to every line; with --seed the
@@ -311,6 +294,7 @@ def play(ctx: click.Context, script: TextIO | None, keep_going: bool) -> None:
     Examples:
       ledger play
       ledger --db bay-city.ledger play < session3.txt
+      ledger play examples/tour.txt
       printf 'damage Ann --amount 2\\ncharacter show Ann\\n' | ledger play
     """
     app: AppContext = ctx.obj

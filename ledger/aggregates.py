@@ -12,6 +12,7 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from ledger.lean import LeanEventType
 from ledger.sheet import apply_effect_dict
 
 NAMESPACE = UUID("6a1f3c9e-52a4-4f0b-9b1e-0c3d2f7a8e11")
@@ -46,12 +47,12 @@ class Campaign(Aggregate):
         redo: list[int]
         meta: list[int]
 
-    class Event(Aggregate.Event):
+    class Event(Aggregate.Event, metaclass=LeanEventType):
         """A campaign event; `ruling` is the ruling that made it."""
 
         ruling: int
 
-    class CampaignCreated(Aggregate.Created):
+    class CampaignCreated(Aggregate.Created, metaclass=LeanEventType):
         """The ledger was initialised for a system."""
 
         ruling: int
@@ -211,6 +212,10 @@ class Campaign(Aggregate):
         """The roster entry for a name (case-insensitive), or None."""
         return self.domain["roster"].get(name_key(name))
 
+    def names(self) -> list[str]:
+        """The names on the roster (live characters and the hidden GM sheet)."""
+        return [str(e["name"]) for e in self.domain["roster"].values()]
+
     def is_dead(self, number: int) -> bool:
         """Whether ruling `number` is retracted by a ruling that is itself live (undoing a retraction revives)."""
         return number in self.dead_set()
@@ -287,12 +292,12 @@ class Ruling(Aggregate):
         at: str
         session: int | None
 
-    class Event(Aggregate.Event):
+    class Event(Aggregate.Event, metaclass=LeanEventType):
         """A ruling event; `ruling` is the ruling that made it (for a retraction: the undoing ruling)."""
 
         ruling: int
 
-    class RulingRecorded(Aggregate.Created):
+    class RulingRecorded(Aggregate.Created, metaclass=LeanEventType):
         """The GM's command, as given."""
 
         ruling: int
@@ -409,12 +414,12 @@ class Character(Aggregate):
         active: bool
         sheet: dict[str, Any]
 
-    class Event(Aggregate.Event):
+    class Event(Aggregate.Event, metaclass=LeanEventType):
         """A character event; `ruling` is the ruling that made it."""
 
         ruling: int
 
-    class CharacterAdded(Aggregate.Created):
+    class CharacterAdded(Aggregate.Created, metaclass=LeanEventType):
         """The character entered play with this sheet."""
 
         ruling: int

@@ -30,7 +30,7 @@ from ledger.deciders.table import decider_of
 from ledger.dice import DiceBox
 from ledger.dice_secrets import DiceSecrets, new_secret, session_dice
 from ledger.encounter import ENCOUNTER_ID, Encounter
-from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError
+from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError, no_character
 from ledger.rules import get_rules, system_keys
 from ledger.rules.contract import RuleSystem
 from ledger.ruling import Draft
@@ -99,7 +99,7 @@ class Ledger:
         """A live character's sheet, read from the write side."""
         entry = self.campaign().character(name)
         if entry is None:
-            raise NotFound(f"no character called '{name}'", "see: ledger character list")
+            raise no_character(name, self.campaign().names())
         ch: Character = self.store.repository.get(UUID(entry["id"]))
         return Sheet.from_dict(ch.sheet)
 
@@ -200,14 +200,16 @@ class Ledger:
             raise Conflict(f"{self.target.describe()} already holds a campaign") from None
         return {"ruling": 1, "system": system, "name": title, **({"settings": typed} if typed else {})}
 
-    def start_session(self, title: str | None = None, *, commit_dice: bool = False) -> dict[str, Any]:
-        """Open a play session; with commit_dice, draw its dice secret and record only its commitment."""
+    def start_session(self, title: str | None = None, *, commit_dice: bool = False, new_day: bool = False) -> dict[str, Any]:
+        """Open a play session; with commit_dice, draw its dice secret and record only its commitment; `new_day` also
+        starts an in-game day (H&H: victory points back to 2)."""
+        day: dict[str, Any] = {"new_day": True} if new_day else {}
         if not commit_dice:
-            return self.record("session start", core.session_start, {"title": title})
+            return self.record("session start", core.session_start, {"title": title, **day})
         secret, commitment = new_secret()
         self.dice_secrets.put(commitment, secret)
         try:
-            return self.record("session start", core.session_start, {"title": title, "commitment": commitment})
+            return self.record("session start", core.session_start, {"title": title, "commitment": commitment, **day})
         except BaseException:
             self.dice_secrets.drop(commitment)
             raise
@@ -364,19 +366,32 @@ class Ledger:
             raise NotFound("no encounter is running", encounter.NO_ENCOUNTER)
         return encounter.view(enc.state)
 
-    def start_encounter(self, names: Sequence[str], *, surprised: Sequence[str] = (), rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
-        """Roll initiative for everyone and begin round 1 with the highest; --surprised first imposes Surprised."""
+    def start_encounter(
+        self, names: Sequence[str], *, surprised: Sequence[str] = (), init: Mapping[str, int] | None = None,
+        rolls: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """Roll initiative for everyone (or take `init`, rolled elsewhere) and begin round 1 with the highest."""
         if not names:
             raise BadInput("an encounter needs at least one participant", "ledger encounter start Ann Bob")
-        return self.record("encounter start", encounter.start, {"names": list(names), "surprised": list(surprised)}, rolls=rolls)
+        intent: dict[str, Any] = {"names": list(names), "surprised": list(surprised)}
+        if init:
+            both = [n for n in init if any(n.strip().casefold() == r.strip().casefold() for r in rolls or {})]
+            if both:
+                raise BadInput(f"{both[0]}: give an initiative (--init) or its roll (--roll), not both")
+            intent["init"] = {n: int(v) for n, v in init.items()}
+        return self.record("encounter start", encounter.start, intent, rolls=rolls)
 
     def next_turn(self, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
-        """End the current turn (end-of-turn hook), pass to the next in order (start-of-turn hook)."""
-        return self.record("encounter next", encounter.next_, {}, rolls=rolls)
+        """End the current turn (end-of-turn hook), pass to the next who takes turns (start-of-turn hook)."""
+        return self.record("encounter next", encounter.next_, {"pass_over": True}, rolls=rolls)
 
     def delay_turn(self, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """The current character delays their whole turn; the next one's turn starts (no end-of-turn hook yet)."""
-        return self.record("encounter delay", encounter.delay, {}, rolls=rolls)
+        return self.record("encounter delay", encounter.delay, {"pass_over": True}, rolls=rolls)
+
+    def remove_from_encounter(self, name: str, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A participant leaves the fight; if it was their turn, the next one's starts."""
+        return self.record("encounter remove", encounter.remove, {"name": name}, rolls=rolls)
 
     def act_now(self, name: str, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A delaying character takes their turn after the current one's ends; their initiative moves there."""
@@ -439,6 +454,51 @@ class Ledger:
             return commit(d, plan)
 
         return self.rule("retract", {"target": target}, decide, kind="retract")
+
+    # -- the record itself: verify, export, import -------------------------------------------
+    def verify(self, *, expect: str | None = None, dice: bool = False) -> Any:
+        """Everything the write side trusts, checked (ledger/checkup.py): chain, versions, integrity, snapshots, and
+        with `dice` every committed die of revealed sessions. The read models are checked by the read side."""
+        from ledger.checkup import dice_problems, verify_store
+        from ledger.verify import notifications
+
+        self._require_events()
+        report = verify_store(self.store, expect)
+        if dice:
+            found, report.dice = dice_problems(notifications(self.store.recorder))
+            report.problems += found
+        return report
+
+    def log_size(self) -> int:
+        """How many events the log holds (for progress bars)."""
+        return int(self.store.recorder.max_notification_id() or 0)
+
+    def export_jsonl(self, out: Any, *, step: Callable[[int], None] | None = None) -> Any:
+        """Write the whole log, byte for byte, as JSON lines with a header (ledger/exchange.py); its summary."""
+        from ledger.exchange import export_jsonl
+
+        self.campaign()  # refuses an empty ledger with the usual message
+        return export_jsonl(self.store.recorder, out, exported_at=now_iso(), step=step)
+
+    def check_import(self, path: str, *, step: Callable[[int], None] | None = None) -> Any:
+        """An export file read and checked whole (header, counts, types, every hash link) before anything is written."""
+        from ledger.exchange import read_export, require_empty
+
+        if not (self.target.kind == "sqlite" and not os.path.exists(self.target.path)):
+            require_empty(self.store.recorder, self.target.describe())  # refuse early, before reading a big file
+        return read_export(path, step)
+
+    def write_import(self, checked: Any, *, step: Callable[[int], None] | None = None) -> Any:
+        """Write a checked export into this (empty) ledger in one transaction; its summary."""
+        from ledger.exchange import write_import
+
+        return write_import(self.store, checked, self.target.describe(), step)
+
+    def _require_events(self) -> None:
+        """Refuse a ledger with nothing in it (without decoding anything: a damaged log is still walked)."""
+        empty = self.target.kind == "sqlite" and not os.path.exists(self.target.path)
+        if empty or not self.store.recorder.max_notification_id():
+            raise NotInitialised(f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh")
 
     def why(self, name: str, field: str | None) -> dict[str, Any]:
         """Which live rulings made a value on a character's sheet (ledger/why.py)."""

@@ -1,9 +1,10 @@
 """The declared range of every number and the shape of every text that may enter a ruling, checked at the boundary.
 
 One table (`BOUNDS`) names each number a GM can give (options, arguments, dice notation) with the whole-number
-range the ledger accepts; `whole` checks one value against it. `check_intent` applies the same table to a
-ruling's recorded intent, and `check_stored` refuses any ruling whose events carry a number the read models
-can't hold (beyond STORED_MAX) or text with control characters, so nothing unprojectable is ever appended.
+range the ledger accepts; `whole` checks one value against it. `check_intent` applies the same table to a new
+ruling's intent (and refuses control characters in what the GM typed), and `check_stored` refuses any ruling
+whose events carry a number the read models can't hold (beyond STORED_MAX): nothing unprojectable is appended.
+`safe` makes stored text harmless to print on a terminal.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def whole(name: str, value: Any, lo: int | None = None, hi: int | None = None) -
     lo, hi = dlo if lo is None else lo, dhi if hi is None else hi
     if isinstance(value, bool) or not isinstance(value, int):
         text = str(value).strip()
-        if not re.fullmatch(r"[+-]?\d{1,30}", text):
+        if not re.fullmatch(r"[+-]?[0-9]{1,30}", text):
             raise BadInput(f"{label(name)} must be a whole number, got '{clip(text)}'", f"from {lo} to {hi}")
         value = int(text)
     if not lo <= value <= hi:

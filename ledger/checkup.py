@@ -7,6 +7,7 @@ compared with a fresh fold of the log by projections/check.py (the write side do
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,12 @@ class Report:
     walk: Walk
     problems: list[Problem] = field(default_factory=list)
     snapshots: int = 0
+    dice: dict[str, int] = field(default_factory=dict)  # with --dice: dice_checked, sessions_revealed, dice_unrevealed
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """What verify reports besides its problems."""
+        return {**self.walk.counts(), "snapshots": self.snapshots, **self.dice}
 
     @property
     def head(self) -> str:
@@ -129,3 +136,28 @@ def _fold_at(store: Any, aid: Any, versions: list[int]) -> dict[int, str]:
     except Exception:  # noqa: BLE001 - damaged events are reported by the chain walk; later snapshots stay unchecked
         pass
     return out
+
+
+def decoded(events: Iterable[Any]) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """(position, topic, decoded state) of stored events; an undecodable state reads as empty (the walk reports it)."""
+    import orjson
+
+    for e in events:
+        try:
+            state = orjson.loads(e.state)
+        except orjson.JSONDecodeError:
+            state = {}
+        yield e.id, e.topic, state if isinstance(state, dict) else {}
+
+
+def dice_problems(events: Iterable[Any]) -> tuple[list[Problem], dict[str, int]]:
+    """Every committed die of revealed sessions recomputed (ledger/commitment.py): problems, and the counts verify reports."""
+    from ledger.commitment import DiceCheck, check
+
+    try:
+        found: DiceCheck = check(decoded(events))
+    except Exception as e:  # noqa: BLE001 - a log too damaged to read the dice from is reported, never a traceback
+        return [Problem(0, None, f"the dice can't be checked: the log can't be read ({type(e).__name__})")], {}
+    problems = [Problem(p.seq, p.ruling, p.message) for p in found.problems]
+    counts = {"dice_checked": found.dice_checked, "sessions_revealed": found.sessions_revealed, "dice_unrevealed": found.dice_unrevealed}
+    return problems, counts

@@ -13,6 +13,7 @@ from uuid import uuid5
 
 from eventsourcing.domain import Aggregate
 
+from ledger.lean import LeanEventType
 from ledger.aggregates import NAMESPACE, Amendments, live_records
 
 ENCOUNTER_ID = uuid5(NAMESPACE, "encounter")
@@ -34,7 +35,7 @@ class Encounter(Aggregate):
     if TYPE_CHECKING:  # set by the events' apply
         state: dict[str, Any]
 
-    class Event(Aggregate.Event):
+    class Event(Aggregate.Event, metaclass=LeanEventType):
         """An encounter event; `ruling` is the ruling that made it."""
 
         ruling: int
@@ -44,7 +45,7 @@ class Encounter(Aggregate):
             fields = {k: v for k, v in self.__dict__.items() if k in aggregate.state}
             aggregate.state = {**aggregate.state, **fields}
 
-    class Opened(Aggregate.Created):
+    class Opened(Aggregate.Created, metaclass=LeanEventType):
         """The campaign's encounter record was created (by its first `encounter start`)."""
 
         ruling: int
@@ -95,6 +96,15 @@ class Encounter(Aggregate):
 
         name: str
         turn: int
+        order: list[Entry]
+
+    class ParticipantRemoved(Event):
+        """A participant left the fight by the GM's ruling; a removed current participant's turn passed on."""
+
+        name: str
+        round: int
+        turn: int
+        current: str
         order: list[Entry]
 
     class ActionTaken(Event):

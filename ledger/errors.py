@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class LedgerError(Exception):
     """A refusal the user can act on: one line saying what is wrong, optionally a hint."""
@@ -34,3 +36,25 @@ class StoreError(LedgerError):
 
 class NotInitialised(LedgerError):
     """No campaign has been created in this ledger yet."""
+
+
+def close_match(value: str, known: Iterable[str]) -> str | None:
+    """The known spelling closest to a mistyped one (case-insensitive), if one is close enough."""
+    import difflib
+
+    by_key: dict[str, str] = {}
+    for k in known:
+        by_key.setdefault(k.casefold(), k)
+    found = difflib.get_close_matches(value.strip().casefold(), list(by_key), n=1, cutoff=0.6)
+    return by_key[found[0]] if found else None
+
+
+def did_you_mean(value: str, known: Iterable[str], otherwise: str | None = None) -> str | None:
+    """A did-you-mean hint for a mistyped name, else `otherwise`."""
+    close = close_match(value, known)
+    return f"did you mean '{close}'?" if close else otherwise
+
+
+def no_character(name: str, known: Iterable[str], suffix: str = "") -> NotFound:
+    """The refusal of a name that is no live character's, with the nearest name if one is close."""
+    return NotFound(f"no character called '{name}'{suffix}", did_you_mean(name, known, "see: ledger character list"))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from ledger.deciders.table import decider_of
-from ledger.aggregates import CAMPAIGN_ID, Campaign, Ruling, folds, live_records, payload, ruling_id
+from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling, folds, live_records, payload, ruling_id
 from ledger.dice import DiceBox, DiceSpec, Roll
 from ledger.errors import Conflict, LedgerError, NotFound
 from ledger.ruling import Draft
@@ -50,6 +50,7 @@ class Plan:
     changes: list[Change] = field(default_factory=list)
     states: dict[str, tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=dict)
     kinds: dict[str, str] = field(default_factory=dict)
+    created: list[str] = field(default_factory=list)  # aggregates the re-derived history makes that the log has not
     rolled: list[Roll] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
@@ -244,6 +245,7 @@ class Rederiver:
             aid = UUID(hex_id)
             history = self.history(aid)
             if not history:
+                self._new_in_rederived_world(plan, aid)
                 continue
             aggregate: Any = self.store.repository.get(aid)
             if isinstance(aggregate, Ruling):
@@ -253,6 +255,18 @@ class Rederiver:
             if fields != now:
                 plan.states[hex_id] = (now, fields)
                 plan.kinds[hex_id] = type(aggregate).__name__
+
+
+    def _new_in_rederived_world(self, plan: Plan, aid: UUID) -> None:
+        """A character that only the re-derived history makes (P&P's GM pool, first needed by a later ruling now)."""
+        made = self.world.get(aid)
+        if made is None:
+            return
+        if not isinstance(made, Character):
+            raise Conflict(f"the re-derived history makes a new {type(made).__name__}, which a retraction can't add", "undo instead")
+        plan.states[aid.hex] = ({"active": False, "sheet": {}}, current_fields(made))
+        plan.kinds[aid.hex] = "Character"
+        plan.created.append(aid.hex)
 
 
 def _grouped(records: Records) -> dict[str, list[tuple[str, Any]]]:
@@ -285,7 +299,12 @@ def commit(d: Draft, plan: Plan) -> dict[str, Any]:
     d.campaign_event(Campaign.RetractionRecorded, touches=False, target=plan.target, amended=[c.ruling for c in plan.changes])
     for hex_id, (_, fields) in plan.states.items():
         aid = UUID(hex_id)
-        aggregate = d.campaign if aid == CAMPAIGN_ID else store.repository.get(aid)
+        if hex_id in plan.created:  # enters the log with the retraction, in the state the re-derived history gives it
+            d._take(Character._create(Character.CharacterAdded, id=aid, ruling=d.number, sheet=fields["sheet"]))
+        aggregate = d.campaign if aid == CAMPAIGN_ID else store.repository.get(aid) if hex_id not in plan.created else None
+        if aggregate is None:
+            d.touched[hex_id] = None
+            continue
         event_class, _ = type(aggregate).restoration([], set(), {})
         d.trigger(aggregate, event_class, **fields)
         if aggregate is not d.campaign:

@@ -22,7 +22,7 @@ from ledger.aggregates import (
     ruling_id,
 )
 from ledger.dice import DiceBox, DiceSpec, Roll
-from ledger.errors import Conflict, NotFound
+from ledger.errors import Conflict, no_character
 from ledger.sheet import SHEET_EFFECTS, Effect, Sheet
 
 if TYPE_CHECKING:
@@ -216,10 +216,10 @@ class Draft:
             return self.characters[key]
         entry = self.campaign.character(name)
         if entry is None:
-            raise NotFound(f"no character called '{name}'", "see: ledger character list")
+            raise no_character(name, self.campaign.names())
         ch: Character = self.load(_uuid(entry["id"]))
         if not ch.active:
-            raise NotFound(f"no character called '{name}'", "see: ledger character list")
+            raise no_character(name, self.campaign.names())
         self.characters[key] = ch
         return ch
 

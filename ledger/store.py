@@ -197,7 +197,7 @@ def _check_sqlite_path(path: str) -> None:
         finally:
             con.close()
     except sqlite3.Error as e:
-        raise StoreError(f"can't open the ledger {path}: {e}", "check the path and its permissions") from None
+        raise write_error(e, path) or StoreError(f"can't open the ledger {path}: {e}", "check the path and its permissions") from None
     if tables and not columns:
         raise StoreError(f"{path} is a SQLite database of another application, not a ledger", "give --db a ledger file or a new file name")
     if columns and columns != EVENT_COLUMNS:
@@ -275,9 +275,11 @@ class WriterLock:
             self.conn = None
 
 
-def write_error(e: BaseException) -> StoreError | None:
+def write_error(e: BaseException, path: str | None = None) -> StoreError | None:
     """The one line for a write the database refused for a reason outside the ledger (read-only file, full disk)."""
     text = str(e).lower()
+    if "disk i/o error" in text and path is not None and _nearly_full(path):
+        text = "disk is full"  # SQLite can't even make its -wal/-shm files: say why
     if "readonly" in text or "read-only" in text or "read only" in text:
         return StoreError("the ledger is read-only here: nothing was appended", "reads still work; to write, make the file (and its folder) writable")
     if "disk is full" in text or "database or disk is full" in text or "no space left" in text:
@@ -287,6 +289,15 @@ def write_error(e: BaseException) -> StoreError | None:
     if "locked" in text:
         return StoreError("the ledger database is locked by another program", "try again in a moment")
     return None
+
+
+def _nearly_full(path: str) -> bool:
+    """Whether the file system holding `path` has (almost) no room left."""
+    try:
+        st = os.statvfs(os.path.dirname(path) or ".")
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024
 
 
 def now_iso() -> str:

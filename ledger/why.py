@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from ledger.aggregates import SHEET_EVENTS, live_records, ruling_id
-from ledger.errors import BadInput, NotFound
+from ledger.errors import BadInput, no_character
 from ledger.rules import get_rules
 from ledger.sheet import Sheet, apply_effect
 
@@ -45,7 +45,7 @@ def explain(store: EventStore, campaign: Campaign, amended: dict[int, list[dict[
     """The live rulings that changed `field` on the character's sheet, in order, with who and when."""
     entry = campaign.character(name)
     if entry is None:
-        raise NotFound(f"no character called '{name}'", "see: ledger character list")
+        raise no_character(name, campaign.names())
     field = (field or "hp").strip().lower().replace(" ", "-")
     aid = UUID(entry["id"])
     history = list(store.events.get(aid))

@@ -47,15 +47,18 @@ def differences(read: ReadSide) -> list[str]:
 def _fold(read: ReadSide, src: Any, dst: Any, top: int) -> None:
     after = 0
     while after < top:
-        events = read.read_events(src, after, 20000, until=top)
-        if not events:
+        rows = [r for r in read.read_rows(src, after, 20000) if r[0] <= top]
+        if not rows:
             return
-        chunk = whole_rulings(events, len(events) == 20000) or events
+        chunk = whole_rulings(rows, len(rows) == 20000) or rows
         batch = Batch(dst)
-        for e in chunk:
-            batch.apply(e)
-        batch.write(chunk[-1].seq)
-        after = chunk[-1].seq
+        try:
+            batch.fold(chunk)
+        except orjson.JSONDecodeError:
+            read.damaged(chunk)
+            raise
+        batch.write(chunk[-1][0])
+        after = chunk[-1][0]
 
 
 def _compare(table: Any, src: Any, dst: Any) -> list[str]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -31,7 +33,7 @@ metadata = MetaData()
 # 64-bit on PostgreSQL (its INTEGER is 32-bit); SQLite's INTEGER is already 64-bit and stays the rowid alias
 Big = BigInteger().with_variant(Integer(), "sqlite")
 SCHEMA = 2  # the read models' layout: 2 = 64-bit numbers; an older layout is rebuilt (see ReadSide.ensure_tables)
-FOLDS = 2  # the version of the folds (views.py, fold.py): bump it whenever a fold changes what a view holds, and
+FOLDS = 3  # the version of the folds (views.py, fold.py): bump it whenever a fold changes what a view holds, and
 # every ledger's views are folded again on next use (verify compares the views with a fresh fold of today's code)
 
 tracking = Table(
@@ -59,7 +61,7 @@ rulings = Table(
     "ledger_rulings",
     metadata,
     Column("number", Big, primary_key=True),
-    Column("aggregate_id", String(32), nullable=False, unique=True),
+    Column("aggregate_id", String(32), nullable=False, index=True),  # not unique: a rebuild drops it while it writes
     Column("kind", String(16), nullable=False),
     Column("command", String(40), nullable=False),
     Column("intent", JSON, nullable=False),
@@ -174,19 +176,51 @@ def topic_names(topic: str) -> tuple[str, str]:
     return path.split(".", 1)[0], path.rsplit(".", 1)[-1]
 
 
+BY_REFERENCE = "null"
+"""A log row's data as stored by the fold: the event's own, read from the event log by position when queried."""
+ENVELOPE = frozenset(("timestamp", "originator_topic", "ruling"))
+BOOKKEEPING_PATTERNS = ("%.RulingChained", "%.Touched")  # topics of the ledger's own bookkeeping events (SQL LIKE)
+
+
+def event_data(state: dict[str, Any]) -> dict[str, Any]:
+    """What the log shows as an event's data: its `data` field, or else every field but the envelope."""
+    data = state.get("data")
+    if type(data) is dict:
+        return data
+    return {k: v for k, v in state.items() if k not in ENVELOPE}
+
+
+def stamp(state: dict[str, Any]) -> str:
+    """An event's time, to the second, as the views show it."""
+    ts = state.get("timestamp")
+    at = ts.get("_data_", "") if isinstance(ts, dict) else ""
+    return at[:19] + "Z" if at else ""
+
+
+def resolve_data(data: Any, state: Any) -> Any:
+    """A log row's data: as stored, or (by reference) decoded from its event's stored state."""
+    if data is not None:
+        return data
+    return event_data(orjson.loads(bytes(state))) if state is not None else {}
+
+
 def dumps(value: Any) -> str:
     """JSON text for a JSON column, exactly as the engine's own serializer writes it."""
     return orjson.dumps(value).decode()
 
 
-def bulk_insert(conn: Any, table: Table, rows: list[tuple[Any, ...]]) -> None:
+def bulk_insert(conn: Any, table: Table, rows: Sequence[Sequence[Any]]) -> None:
     """Insert many rows given as tuples in column order, JSON columns already dumped: one executemany, no per-row ORM work."""
     if not rows:
         return
     pg = conn.dialect.name == "postgresql"
     marks = ", ".join(("%s::json" if isinstance(c.type, JSON) else "%s") if pg else "?" for c in table.columns)
     cols = ", ".join(f'"{c.name}"' for c in table.columns)
-    conn.exec_driver_sql(f'INSERT INTO {table.name} ({cols}) VALUES ({marks})', rows)
+    cur = conn.connection.driver_connection.cursor()  # the driver's own executemany: no per-row work in between
+    try:
+        cur.executemany(f'INSERT INTO {table.name} ({cols}) VALUES ({marks})', rows)
+    finally:
+        cur.close()
 
 
 class ReadSide:
@@ -267,6 +301,50 @@ class ReadSide:
             bad = next((r[0] for r in rows if not _decodes(r[4])), rows[0][0] if rows else 0)
             raise StoreError(f"event {bad} of the log can't be read: the ledger is damaged", "run: ledger verify") from None
 
+    def read_rows(self, conn: Any, after: int, limit: int) -> list[tuple[Any, ...]]:
+        """Stored rows after position `after`, undecoded: (position, aggregate id as hex, topic, state bytes).
+
+        A bookkeeping event's state (chain links, touched lists: half the log) is left in the database (None):
+        the views keep nothing of it.
+        """
+        mark = "?" if self.kind == "sqlite" else "%s"
+        sql = (
+            f"SELECT {self.id_column}, originator_id, topic, "
+            f"CASE WHEN topic LIKE {mark} OR topic LIKE {mark} THEN NULL ELSE state END FROM {self.events_table} "
+            f"WHERE {self.id_column} > {mark} ORDER BY {self.id_column} LIMIT {mark}"
+        )
+        cur = conn.connection.driver_connection.cursor()
+        try:
+            cur.execute(sql, (*BOOKKEEPING_PATTERNS, after, limit))
+            rows = cur.fetchall()
+        finally:
+            cur.close()
+        if self.kind == "sqlite":  # ids are already hex text, states already bytes
+            return rows
+        return [(r[0], _hex(r[1]), r[2], None if r[3] is None else bytes(r[3])) for r in rows]
+
+    def damaged(self, rows: list[tuple[Any, ...]]) -> None:
+        """Raise the error for the first stored row whose state can't be decoded."""
+        bad = next((r[0] for r in rows if r[-1] is not None and not _decodes(r[-1])), None)
+        if bad is not None:
+            raise StoreError(f"event {bad} of the log can't be read: the ledger is damaged", "run: ledger verify")
+
+    def stored_states(self) -> tuple[Any, Any, Any]:
+        """The event log as a table to join the log view to: (table, position column, state column)."""
+        from sqlalchemy import column, table
+
+        t = table(self.events_table, column(self.id_column), column("state"))
+        return t, t.c[self.id_column], t.c.state
+
+    def bookkeeping(self, conn: Any) -> list[tuple[int, str, Any]]:
+        """The ledger's own bookkeeping events (chain links, touched lists), straight from the event log: (position, topic, state)."""
+        sql = text(
+            f"SELECT {self.id_column}, topic, state FROM {self.events_table} "
+            f"WHERE topic LIKE :chain OR topic LIKE :touched ORDER BY {self.id_column}"
+        )
+        chain, touched = BOOKKEEPING_PATTERNS
+        return [tuple(r) for r in conn.execute(sql, {"chain": chain, "touched": touched}).all()]
+
     def iter_events(self, conn: Any, after: int = 0, batch: int = 5000) -> Iterator[RawEvent]:
         """Every event after `after`, in batches."""
         while True:
@@ -279,6 +357,31 @@ class ReadSide:
     def close(self) -> None:
         """Dispose of the engine's connections."""
         self.engine.dispose()
+
+
+def private_copy(target: Target) -> Target:
+    """A consistent copy of a read-only SQLite ledger in a private temporary folder (removed at exit), to fold views into."""
+    import atexit
+    import shutil
+    import sqlite3
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="ledger-readonly-")
+    atexit.register(shutil.rmtree, folder, True)
+    copy = os.path.join(folder, os.path.basename(target.path))
+    for mode in ("mode=ro", "immutable=1"):  # immutable: a file whose WAL can't even be opened for reading
+        try:
+            src = sqlite3.connect(f"file:{target.path}?{mode}", uri=True)
+            dst = sqlite3.connect(copy)
+            try:
+                src.backup(dst)
+            finally:
+                src.close()
+                dst.close()
+            return Target("sqlite", path=copy)
+        except sqlite3.Error as e:
+            error = e
+    raise StoreError(f"can't read the ledger at {target.describe()}: {error}", "check the file's permissions")
 
 
 def _decodes(state: Any) -> bool:

@@ -63,7 +63,8 @@ class EncounterFold:
         self.state: dict[str, Any] | None = None
         self.rows: dict[int, dict[str, Any]] = {}
         self.floor: int | None = None
-        self.pending: list[list[Any]] = []
+        self.pending: list[tuple[Any, ...]] = []  # this ruling's events in a running encounter: (seq, number, round, actor)
+        self.loose: list[int] = []  # this ruling's events while no encounter runs
         self.meta = False
         self.started: int | None = None
         self.log_rows: list[tuple[Any, ...]] = []
@@ -78,35 +79,40 @@ class EncounterFold:
     def ruling(self, kind: str) -> None:
         """A new ruling begins; undo and redo rulings stay out of the encounter log."""
         self.pending = []
+        self.loose = []
         self.started = None
         self.meta = kind in META_KINDS
+
+    def chained(self) -> None:
+        """The ruling's chain link: its events are all in; log them with their encounter, if any."""
+        if self.pending or self.started is not None:  # else none of this ruling's events belong to an encounter
+            self._flush()
 
     def event(self, seq: int, kind: str, name: str, st: dict[str, Any]) -> None:
         """Fold one event into the log (an encounter's own events in the turn they end), then into the encounter."""
         if name == "RulingChained":
-            self._flush()
+            self.chained()
             return
         if name in SKIPPED:
             return
         if not self.meta:
-            cur = self._current()
+            cur = self.state if self.loaded else self._current()
             if cur is not None and cur["active"]:
-                self.pending.append([seq, cur["number"], cur["round"], cur["current"]])
+                self.pending.append((seq, cur["number"], cur["round"], cur["current"]))
             else:
-                self.pending.append([seq, None, 0, None])
+                self.loose.append(seq)  # kept only if this ruling belongs to an encounter (it starts or ends one)
         if kind == "Encounter":
             self._encounter(name, st)
 
     def _flush(self) -> None:
-        number = next((p[1] for p in self.pending if p[1] is not None), None)
+        number = next((p[1] for p in self.pending), None)
         if number is None and self.started is not None:  # a start whose every event came before the first turn
             number = self.started
         if number is not None:
-            for p in self.pending:
-                if p[1] is None:  # the starting ruling's initiative, before the first turn
-                    p[1], p[2], p[3] = number, 0, None
-                self.log_rows.append(tuple(p))
+            rows = self.pending + [(seq, number, 0, None) for seq in self.loose]  # the starting ruling's initiative
+            self.log_rows += sorted(rows) if self.loose and self.pending else rows
         self.pending = []
+        self.loose = []
 
     def _encounter(self, name: str, st: dict[str, Any]) -> None:
         cur = self._current()

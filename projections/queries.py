@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from sqlalchemy import and_, func, select
 
 from ledger.errors import BadInput, NotFound
@@ -12,6 +13,10 @@ from ledger.sheet import SHEET_EFFECTS, Sheet, apply_effect, is_gm_pool
 from projections.db import (
     ReadSide,
     amendments,
+    event_data,
+    resolve_data,
+    stamp,
+    topic_names,
     encounters,
     hp_timeline,
     log,
@@ -59,7 +64,7 @@ def character(read: ReadSide, name: str) -> dict[str, Any]:
             .first()
         )
     if row is None:
-        raise NotFound(f"no character called '{name}'", "see: ledger character list")
+        raise _no_character(read, name)
     if is_gm_pool(row["sheet"]):
         left = row["sheet"]["resources"]["adversity"]
         raise NotFound(f"{row['sheet']['name']} is the GM's Adversity pool ({left} left), not a character", GM_POOL_HINT)
@@ -77,9 +82,12 @@ def events(
     read: ReadSide, *, session: int | None = None, character_name: str | None = None, everything: bool = False
 ) -> list[dict[str, Any]]:
     """The event log, in order, each with its ruling's actor, session and retraction."""
+    stored, position, state = read.stored_states()
     q = (
-        select(log, rulings.c.actor, rulings.c.session, rulings.c.retracted_by, rulings.c.retracted_actor, rulings.c.retracted_at, rulings.c.kind)
+        select(log, rulings.c.actor, rulings.c.session, rulings.c.retracted_by, rulings.c.retracted_actor, rulings.c.retracted_at, rulings.c.kind,
+               state.label("event_state"))
         .join(rulings, rulings.c.number == log.c.ruling, isouter=True)
+        .join(stored, position == log.c.seq, isouter=True)
         .order_by(log.c.seq)
     )
     if not everything:
@@ -89,8 +97,10 @@ def events(
     if character_name is not None:
         q = q.where(log.c.character == _canonical_name(read, character_name))
     with read.engine.connect() as conn:
-        rows = conn.execute(q).mappings().all()
+        rows: list[Any] = list(conn.execute(q).mappings().all())
         dead = retracted_rulings(conn)
+        if everything and character_name is None:  # bookkeeping events have no row of their own: read them from the log
+            rows = _with_bookkeeping(read, conn, rows, session)
     out = []
     for r in rows:
         retracted = None
@@ -102,7 +112,7 @@ def events(
                 "ruling": r["ruling"],
                 "type": r["type"],
                 "character": r["character"],
-                "data": r["data"],
+                "data": resolve_data(r["data"], r["event_state"]),
                 "actor": r["actor"],
                 "session": r["session"],
                 "at": r["at"],
@@ -110,6 +120,30 @@ def events(
             }
         )
     return out
+
+
+def _with_bookkeeping(read: ReadSide, conn: Any, rows: list[Any], session: int | None) -> list[Any]:
+    """The log's rows and the bookkeeping events the views keep no row for, in order (a row already there wins)."""
+    have = {r["seq"] for r in rows}
+    envelopes = {
+        e[0]: dict(zip(("actor", "session", "retracted_by", "retracted_actor", "retracted_at", "kind"), e[1:], strict=True))
+        for e in conn.execute(select(rulings.c.number, rulings.c.actor, rulings.c.session, rulings.c.retracted_by,
+                                     rulings.c.retracted_actor, rulings.c.retracted_at, rulings.c.kind))
+    }
+    blank = dict.fromkeys(("actor", "session", "retracted_by", "retracted_actor", "retracted_at", "kind"))
+    extra = []
+    for seq, topic, raw in read.bookkeeping(conn):
+        if seq in have:
+            continue
+        st = orjson.loads(bytes(raw))
+        ruling = st.get("ruling", 0)
+        env = envelopes.get(ruling, blank)
+        if session is not None and env["session"] != session:
+            continue
+        kind, name = topic_names(topic)
+        extra.append({"seq": seq, "ruling": ruling, "type": name, "aggregate": kind, "character": None,
+                      "data": event_data(st), "at": stamp(st), "bookkeeping": True, "event_state": None, **env})
+    return sorted([*rows, *extra], key=lambda r: r["seq"]) if extra else rows
 
 
 def retracted_rulings(conn: Any) -> set[int]:
@@ -125,7 +159,7 @@ def _canonical_name(read: ReadSide, name: str) -> str:
             select(sheets.c.name).where(sheets.c.key == name.strip().casefold()).order_by(sheets.c.added.desc())
         ).first()
     if row is None:
-        raise NotFound(f"no character called '{name}'", "see: ledger character list")
+        raise _no_character(read, name)
     return str(row[0])
 
 
@@ -153,8 +187,10 @@ def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
         row = conn.execute(
             select(sheets.c.character_id, sheets.c.max_hp, sheets.c.sheet).where(and_(sheets.c.key == name.strip().casefold(), sheets.c.active))
         ).first()
-        if row is None or is_gm_pool(row[2]):
-            raise NotFound(f"no character called '{name}'", GM_POOL_HINT if row is not None else "see: ledger character list")
+        if row is None:
+            raise _no_character(read, name)
+        if is_gm_pool(row[2]):
+            raise NotFound(f"no character called '{name}'", GM_POOL_HINT)
         cid, max_hp, _ = row
         points = conn.execute(
             select(hp_timeline.c.ruling, hp_timeline.c.seq, hp_timeline.c.hp, hp_timeline.c.max_hp, hp_timeline.c.at)
@@ -208,17 +244,21 @@ def sheet_at(read: ReadSide, name: str, ruling: int) -> dict[str, Any]:
             .where(and_(sheets.c.key == key, sheets.c.added <= ruling))
             .order_by(sheets.c.added.desc())
         ).first()
-        if row is None or is_gm_pool(row[2]):
+        if row is None:
+            raise _no_character(read, name, f" at ruling {ruling}")
+        if is_gm_pool(row[2]):
             raise NotFound(f"no character called '{name}' at ruling {ruling}", "see: ledger character list")
         dead = retracted_rulings(conn)
         amended = live_amendments(conn, dead)
+        stored, position, state = read.stored_states()
         events = conn.execute(
-            select(sheet_events.c.ruling, log.c.type, log.c.data)
+            select(sheet_events.c.ruling, log.c.type, log.c.data, state)
             .join(log, log.c.seq == sheet_events.c.seq)
+            .join(stored, position == log.c.seq, isouter=True)
             .where(and_(sheet_events.c.character_id == row[0], sheet_events.c.ruling <= ruling))
             .order_by(sheet_events.c.seq)
         ).all()
-    merged = [(n, i, k, d) for i, (n, k, d) in enumerate(events) if n not in dead and n not in amended]
+    merged = [(n, i, k, resolve_data(d, st)) for i, (n, k, d, st) in enumerate(events) if n not in dead and n not in amended]
     for n, (_, records) in amended.items():
         if n <= ruling:
             merged += [(n, -1, r["type"], r["data"].get("data", r["data"])) for r in records if r["aggregate"] == row[0]]
@@ -241,12 +281,14 @@ def encounter_log(read: ReadSide, number: int | None = None) -> dict[str, Any]:
         enc = conn.execute(q if number is None else q.where(encounters.c.number == number)).mappings().first()
         if enc is None:
             raise NotFound("no such encounter" if number else "no encounter has been run", "start one: ledger encounter start NAME...")
+        stored, position, state = read.stored_states()
         rows = conn.execute(
             select(
-                enc_log, log.c.ruling, log.c.type, log.c.character, log.c.data,
+                enc_log, log.c.ruling, log.c.type, log.c.character, log.c.data, state.label("event_state"),
                 rulings.c.command, rulings.c.intent, rulings.c.actor, rulings.c.at.label("ruled_at"),
             )
             .join(log, log.c.seq == enc_log.c.seq)
+            .join(stored, position == log.c.seq, isouter=True)
             .join(rulings, rulings.c.number == log.c.ruling)
             .where(enc_log.c.encounter == enc["number"])
             .order_by(enc_log.c.seq)
@@ -255,7 +297,8 @@ def encounter_log(read: ReadSide, number: int | None = None) -> dict[str, Any]:
         amended = live_amendments(conn, dead)
         names = _names(conn) if amended else {}
     turns: list[dict[str, Any]] = []
-    for r in _effective_rows([dict(r) for r in rows if r["ruling"] not in dead], amended, names):
+    live = [{**r, "data": resolve_data(r["data"], r["event_state"])} for r in rows if r["ruling"] not in dead]
+    for r in _effective_rows(live, amended, names):
         if not turns or (turns[-1]["round"], turns[-1]["actor"]) != (r["round"], r["actor"]):
             turns.append({"round": r["round"], "actor": r["actor"], "rulings": []})
         rulings_ = turns[-1]["rulings"]
@@ -304,15 +347,17 @@ def session_history(read: ReadSide, number: int) -> dict[str, Any]:
             raise NotFound(f"there is no session {number}", "see: ledger log, or start one: ledger session start")
         found = conn.execute(select(rulings).where(rulings.c.session == number).order_by(rulings.c.number)).mappings().all()
         numbers = [r["number"] for r in found]
+        stored, position, state = read.stored_states()
         evs = conn.execute(
-            select(log.c.ruling, log.c.seq, log.c.type, log.c.character, log.c.data)
+            select(log.c.ruling, log.c.seq, log.c.type, log.c.character, log.c.data, state)
+            .join(stored, position == log.c.seq, isouter=True)
             .where(and_(log.c.ruling.in_(numbers), log.c.bookkeeping.is_(False)))
             .order_by(log.c.seq)
         ).all() if numbers else []
         dead = retracted_rulings(conn)
         amended = live_amendments(conn, dead)
         names = _names(conn) if amended else {}
-    rows = [{"ruling": e[0], "seq": e[1], "type": e[2], "character": e[3], "data": e[4]} for e in evs if e[2] != "RulingRecorded"]
+    rows = [{"ruling": e[0], "seq": e[1], "type": e[2], "character": e[3], "data": resolve_data(e[4], e[5])} for e in evs if e[2] != "RulingRecorded"]
     by_ruling: dict[int, list[dict[str, Any]]] = {}
     for e in _effective_rows(rows, amended, names):
         by_ruling.setdefault(e["ruling"], []).append({"seq": e["seq"], "type": e["type"], "character": e["character"], "data": e["data"]})
@@ -342,3 +387,12 @@ def session_number(read: ReadSide, value: str | int | None) -> int | None:
     if found is None:
         raise NotFound("no play session is open", "start one: ledger session start TITLE, or give --session N")
     return int(found[0])
+
+
+def _no_character(read: ReadSide, name: str, suffix: str = "") -> NotFound:
+    """The refusal of an unknown name, suggesting the nearest live character's name."""
+    from ledger.errors import no_character
+
+    with read.engine.connect() as conn:
+        known = [str(r[0]) for r in conn.execute(select(sheets.c.name, sheets.c.sheet).where(sheets.c.active)) if not is_gm_pool(r[1])]
+    return no_character(name, known, suffix)

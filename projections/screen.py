@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import and_, select
 
 from projections import queries
-from projections.db import ReadSide, log, rulings, sessions, sheets
+from projections.db import ReadSide, log, resolve_data, rulings, sessions, sheets
 from ledger.describe import SYSTEMS, dice_line, intent_line
 from ledger.describe import sentence as describe_sentence
 from projections.tracker import MARKS, marks_of, round_word, tracker
@@ -68,13 +68,13 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
     """Everything the page shows, filtered for who is looking."""
     with read.engine.connect() as conn:
         head = read.max_seq(conn)
-        created = conn.execute(select(log.c.data).where(log.c.type == "CampaignCreated").limit(1)).first()
+        created = _logged(read, conn, log.c.type == "CampaignCreated", limit=1)
         session = conn.execute(select(sessions).order_by(sessions.c.number.desc()).limit(1)).mappings().first()
         hidden = hidden_sheets(conn)
-        commitment = _commitment(conn, session["number"]) if session is not None and session["ended"] is None else None
+        commitment = _commitment(read, conn, session["number"]) if session is not None and session["ended"] is None else None
         heroes = [r[0] for r in conn.execute(select(sheets.c.name, sheets.c.sheet).where(sheets.c.active).order_by(sheets.c.added)).all()
                   if (r[1] or {}).get("pc")]
-    data = (created[0] if created else None) or {}
+    data = created[0]["data"] if created else {}
     system = str(data.get("system", ""))
     enc = tracker(read, required=False)
     if enc is not None:
@@ -102,11 +102,30 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
     return out
 
 
-def _commitment(conn: Any, number: int) -> str | None:
+def _logged(read: ReadSide, conn: Any, where: Any, *, limit: int | None = None, newest_first: bool = False) -> list[dict[str, Any]]:
+    """Log rows (ruling, type, character, aggregate, data) with their data resolved (the log view keeps it by reference)."""
+    stored, position, state = read.stored_states()
+    q = (
+        select(log.c.ruling, log.c.type, log.c.character, log.c.aggregate, log.c.data, state.label("event_state"))
+        .join(stored, position == log.c.seq, isouter=True)
+        .where(where)
+        .order_by(log.c.seq.desc() if newest_first else log.c.seq)
+    )
+    if limit is not None:
+        q = q.limit(limit)
+    out = []
+    for r in conn.execute(q).mappings().all():
+        row = dict(r)
+        row["data"] = resolve_data(row.pop("data"), row.pop("event_state"))
+        out.append(row)
+    return out
+
+
+def _commitment(read: ReadSide, conn: Any, number: int) -> str | None:
     """The open session's dice commitment (the latest live DiceCommitted for it), for players to note."""
     dead = queries.retracted_rulings(conn)
-    rows = conn.execute(select(log.c.ruling, log.c.data).where(log.c.type == "DiceCommitted").order_by(log.c.seq.desc())).all()
-    return next((str(d["commitment"]) for r, d in rows if r not in dead and d.get("number") == number), None)
+    rows = _logged(read, conn, log.c.type == "DiceCommitted", newest_first=True)
+    return next((str(r["data"]["commitment"]) for r in rows if r["ruling"] not in dead and r["data"].get("number") == number), None)
 
 
 def _sheet_rows(read: ReadSide, ids: list[str]) -> list[Any]:
@@ -127,11 +146,7 @@ def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str]) -> lis
     with read.engine.connect() as conn:
         found = conn.execute(select(rulings).order_by(rulings.c.number.desc()).limit(LAST_RULINGS)).mappings().all()
         numbers = [r["number"] for r in found]
-        events = conn.execute(
-            select(log.c.ruling, log.c.type, log.c.character, log.c.aggregate, log.c.data)
-            .where(and_(log.c.ruling.in_(numbers), log.c.bookkeeping.is_(False)))
-            .order_by(log.c.seq)
-        ).mappings().all() if numbers else []
+        events = _logged(read, conn, and_(log.c.ruling.in_(numbers), log.c.bookkeeping.is_(False))) if numbers else []
         dead = queries.retracted_rulings(conn)
         pcs = {name.casefold() for name, sheet in conn.execute(select(sheets.c.name, sheets.c.sheet)) if (sheet or {}).get("pc")}
     by_ruling: dict[int, list[dict[str, Any]]] = {}

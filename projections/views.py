@@ -13,14 +13,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import orjson
 from sqlalchemy import delete, insert, select, update
 
 from ledger.errors import StoreError
 from ledger.sheet import SHEET_EFFECTS, Sheet, apply_effect_dict
 from projections.db import (
+    BY_REFERENCE,
     FOLDS,
     VIEW_TABLES,
-    RawEvent,
     ReadSide,
     amendments,
     bulk_insert,
@@ -38,10 +39,9 @@ from projections.fold import EncounterFold, SessionFold
 VIEWS = "views"
 LAYOUT = "folds"  # the tracking row holding the version of the folds that made the views
 RETRIES = 5  # tries of a batch that collides with rows already there, before giving up with one line
-BATCH = 20000  # events per transaction (whole rulings); a rebuild is a few large writes
+BATCH = 50000  # events per transaction (whole rulings); a rebuild is a few large writes
 CHAIN = "RulingChained"
 BOOKKEEPING = frozenset({CHAIN, "Touched"})
-_ENVELOPE = frozenset(("timestamp", "originator_topic", "ruling"))
 _TOPICS: dict[str, tuple[str, str]] = {}
 
 Progress = Callable[[int, int], None]
@@ -53,21 +53,14 @@ def position(conn: Any) -> int:
     return int(row[0]) if row else 0
 
 
-def stamp(state: dict[str, Any]) -> str:
-    """An event's time, to the second, as the views show it."""
-    ts = state.get("timestamp")
-    at = ts.get("_data_", "") if isinstance(ts, dict) else ""
-    return at[:19] + "Z" if at else ""
-
-
 class Batch:
     """The view changes of one batch of events, folded in memory before one write."""
 
     def __init__(self, conn: Any) -> None:
         self.conn = conn
-        self.sheets: dict[str, dict[str, Any]] = {}  # character_id -> row, with the live Sheet under "obj"
+        self.sheets: dict[str, dict[str, Any]] = {}  # character_id -> row, with the live sheet dict under "obj"
         self.new_sheets: set[str] = set()
-        self.rulings: dict[int, dict[str, Any]] = {}
+        self.rulings: dict[int, list[Any]] = {}
         self.ruling_ids: dict[str, int] = {}
         self.ruling_updates: dict[str, dict[str, Any]] = {}
         self.log_rows: list[tuple[Any, ...]] = []
@@ -87,31 +80,42 @@ class Batch:
             row = self.sheets[cid] = {**found, "obj": found["sheet"]}
         return row
 
-    def apply(self, e: RawEvent) -> None:
-        """Fold one event into the views."""
-        names = _TOPICS.get(e.topic)
-        if names is None:
-            names = _TOPICS[e.topic] = topic_names(e.topic)
-        kind, name = names
-        st = e.state
-        ruling = st.get("ruling", 0)
-        character = None
-        data = st.get("data")
-        if type(data) is not dict:
-            data = {k: v for k, v in st.items() if k not in _ENVELOPE}
-        ts = st.get("timestamp")
-        at = ts["_data_"][:19] + "Z" if type(ts) is dict and ts.get("_data_") else ""
-        if kind == "Character":
-            character = self._character(e, name, ruling, at)
-        elif kind == "Ruling":
-            character = self._ruling(e, name, ruling, data)
-        elif kind == "Campaign":
-            self.sessions.event(name, st)
-        self.log_rows.append((e.seq, ruling, name, kind, character, dumps(data), at, name in BOOKKEEPING))
-        self.encounters.event(e.seq, kind, name, st)
+    def fold(self, rows: list[tuple[Any, ...]]) -> None:
+        """Fold stored rows (position, aggregate id, topic, state bytes) into the views, decoding each once.
 
-    def _character(self, e: RawEvent, name: str, ruling: int, at: str) -> str | None:
-        st, cid = e.state, e.originator_id
+        The log's rows keep their data by reference (`BY_REFERENCE`): the event's own state, read by position
+        when a query needs it, so nothing is encoded again here. The ledger's own bookkeeping events (chain links,
+        touched lists: half of all events) get no row and are not even read: `log --all` reads them from the
+        event log itself (`queries.events`).
+        """
+        loads, topics, log_append, encounter = orjson.loads, _TOPICS, self.log_rows.append, self.encounters.event
+        sessions_event, chained = self.sessions.event, self.encounters.chained
+        for seq, oid, topic, raw in rows:
+            names = topics.get(topic)
+            if names is None:
+                names = topics[topic] = topic_names(topic)
+            kind, name = names
+            if name in BOOKKEEPING:
+                if name == CHAIN:
+                    chained()
+                continue
+            st = loads(raw)
+            ruling = st.get("ruling", 0)
+            try:
+                at = st["timestamp"]["_data_"][:19] + "Z"
+            except (KeyError, TypeError):
+                at = ""
+            character = None
+            if kind == "Character":
+                character = self._character(seq, oid, st, name, ruling, at)
+            elif kind == "Ruling":
+                character = self._ruling(seq, oid, st, name, ruling)
+            elif kind == "Campaign":
+                sessions_event(name, st)
+            log_append((seq, ruling, name, kind, character, BY_REFERENCE, at, False))
+            encounter(seq, kind, name, st)
+
+    def _character(self, seq: int, cid: str, st: dict[str, Any], name: str, ruling: int, at: str) -> str | None:
         if name == "CharacterAdded":
             sheet = Sheet.from_dict(st["sheet"]).to_dict()  # complete every field once
             self.sheets[cid] = {
@@ -119,10 +123,10 @@ class Batch:
                 "hp": sheet["hp"], "max_hp": sheet["max_hp"], "added": ruling, "ruling": ruling, "obj": sheet,
             }
             self.new_sheets.add(cid)
-            self.sheet_rows.append((e.seq, cid, ruling))
-            self.hp_rows.append((e.seq, cid, ruling, sheet["hp"], sheet["max_hp"], at))
+            self.sheet_rows.append((seq, cid, ruling))
+            self.hp_rows.append((seq, cid, ruling, sheet["hp"], sheet["max_hp"], at))
             return str(sheet["name"])
-        row = self.sheet_row(cid)
+        row = self.sheets.get(cid) or self.sheet_row(cid)
         if row is None:
             return None
         before = row["hp"]
@@ -133,39 +137,41 @@ class Batch:
         elif name in SHEET_EFFECTS:
             row["obj"] = apply_effect_dict(row["obj"], name, st["data"])
         else:
-            return str(row["name"])
+            return row["name"]
         sheet = row["obj"]
-        row["hp"], row["max_hp"], row["ruling"] = sheet["hp"], sheet["max_hp"], ruling
-        self.sheet_rows.append((e.seq, cid, ruling))
-        if sheet["hp"] != before or name == "StateRestored":
-            self.hp_rows.append((e.seq, cid, ruling, sheet["hp"], sheet["max_hp"], at))
-        return str(row["name"])
+        hp = row["hp"] = sheet["hp"]
+        row["max_hp"], row["ruling"] = sheet["max_hp"], ruling
+        self.sheet_rows.append((seq, cid, ruling))
+        if hp != before or name == "StateRestored":
+            self.hp_rows.append((seq, cid, ruling, hp, sheet["max_hp"], at))
+        return row["name"]
 
-    def _ruling(self, e: RawEvent, name: str, ruling: int, data: dict[str, Any]) -> str | None:
-        st = e.state
+    def _ruling(self, seq: int, aid: str, st: dict[str, Any], name: str, ruling: int) -> str | None:
         if name == "RulingRecorded":
-            self.rulings[ruling] = {
-                "number": ruling, "aggregate_id": e.originator_id, "kind": st["kind"], "command": st["command"],
-                "intent": st["intent"], "actor": st["actor"], "session": st["session"], "at": st["at"],
-                "targets": st["targets"], "retracted_by": None, "retracted_actor": None, "retracted_at": None,
-            }
-            self.ruling_ids[e.originator_id] = ruling
+            self.rulings[ruling] = [  # the rulings table's columns, in order
+                ruling, aid, st["kind"], st["command"], dumps(st["intent"]), st["actor"], st["session"], st["at"],
+                dumps(st["targets"]), None, None, None,
+            ]
+            self.ruling_ids[aid] = ruling
             self.encounters.ruling(st["kind"])
             return None
         if name == "RulingRetracted":
-            self._mark(e.originator_id, {"retracted_by": ruling, "retracted_actor": st["actor"], "retracted_at": st["at"]})
+            self._mark(aid, ruling, st["actor"], st["at"])
         elif name == "RulingReinstated":
-            self._mark(e.originator_id, {"retracted_by": None, "retracted_actor": None, "retracted_at": None})
+            self._mark(aid, None, None, None)
         elif name == "OutcomeAmended":
-            self.amend_rows.append((e.seq, st["target"], ruling, dumps(st["records"])))
+            self.amend_rows.append((seq, st["target"], ruling, dumps(st["records"])))
+        data = st.get("data")
+        if type(data) is not dict:
+            data = st  # the envelope's keys (timestamp, ruling, ...) are never `for` or `character`
         return data.get("for") or data.get("character")
 
-    def _mark(self, aggregate_id: str, values: dict[str, Any]) -> None:
+    def _mark(self, aggregate_id: str, by: int | None, actor: str | None, at: str | None) -> None:
         number = self.ruling_ids.get(aggregate_id)
         if number is not None:
-            self.rulings[number].update(values)
+            self.rulings[number][9:12] = [by, actor, at]
         else:
-            self.ruling_updates.setdefault(aggregate_id, {}).update(values)
+            self.ruling_updates[aggregate_id] = {"retracted_by": by, "retracted_actor": actor, "retracted_at": at}
 
     def write(self, last: int) -> None:
         """Write every change of the batch and the new tracking position."""
@@ -177,7 +183,7 @@ class Batch:
                 c.execute(insert(sheets).values(**values))
             else:
                 c.execute(update(sheets).where(sheets.c.character_id == cid).values(**values))
-        bulk_insert(c, rulings, [_ruling_tuple(r) for r in self.rulings.values()])
+        bulk_insert(c, rulings, list(self.rulings.values()))
         for aid, values in self.ruling_updates.items():
             c.execute(update(rulings).where(rulings.c.aggregate_id == aid).values(**values))
         bulk_insert(c, log, self.log_rows)
@@ -190,19 +196,12 @@ class Batch:
             c.execute(insert(tracking).values(name=VIEWS, position=last))
 
 
-def _ruling_tuple(r: dict[str, Any]) -> tuple[Any, ...]:
-    return (
-        r["number"], r["aggregate_id"], r["kind"], r["command"], dumps(r["intent"]), r["actor"], r["session"], r["at"],
-        dumps(r["targets"]), r["retracted_by"], r["retracted_actor"], r["retracted_at"],
-    )
-
-
-def whole_rulings(events: list[RawEvent], full: bool) -> list[RawEvent] | None:
-    """The events up to the last ruling's chain link; None if a full batch holds no complete ruling."""
-    for i in range(len(events) - 1, -1, -1):
-        if topic_names(events[i].topic)[1] == CHAIN:
-            return events[: i + 1]
-    return None if full else events  # a log ending in a partial ruling (verify reports it): fold what is there
+def whole_rulings(rows: list[tuple[Any, ...]], full: bool) -> list[tuple[Any, ...]] | None:
+    """The stored rows up to the last ruling's chain link; None if a full batch holds no complete ruling."""
+    for i in range(len(rows) - 1, -1, -1):
+        if topic_names(rows[i][2])[1] == CHAIN:
+            return rows[: i + 1]
+    return None if full else rows  # a log ending in a partial ruling (verify reports it): fold what is there
 
 
 @contextmanager
@@ -224,7 +223,7 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
     the same events first); if the tracking position does not move, the views disagree with the log and the
     command ends with one line naming the problem and `ledger rebuild` as the fix. Never spins.
     """
-    from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+    from sqlalchemy.exc import SQLAlchemyError
 
     read.ensure_tables()
     refold_outdated(read)
@@ -234,28 +233,38 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
         try:
             with read.engine.begin() as conn:
                 start = position(conn)
-                events = read.read_events(conn, start, limit)
-                if not events:
+                stored = read.read_rows(conn, start, limit)
+                if not stored:
                     return done
-                chunk = whole_rulings(events, len(events) == limit)
+                chunk = whole_rulings(stored, len(stored) == limit)
                 if chunk is None:
                     limit *= 2
                     continue
                 batch = Batch(conn)
                 with no_gc():
-                    for e in chunk:
-                        _fold_one(batch, e)
-                batch.write(chunk[-1].seq)
-        except IntegrityError as e:
-            collisions = collisions + 1 if start == stuck_at else 1
-            stuck_at = start
-            if collisions >= RETRIES:
-                raise StoreError(
-                    f"the read models can't take in the events after {start}: {_first_line(e)}", "run: ledger rebuild"
-                ) from None
-            time.sleep(0.01 * collisions)
-            continue  # another process caught up the same events first: read the new position
-        except (SQLAlchemyError, OverflowError) as e:
+                    try:
+                        batch.fold(chunk)
+                    except orjson.JSONDecodeError:
+                        read.damaged(chunk)
+                        raise
+                    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as x:
+                        raise StoreError(
+                            f"an event after {start} of the log can't be read into the views ({type(x).__name__}): the ledger is damaged",
+                            "run: ledger verify",
+                        ) from None
+                batch.write(chunk[-1][0])
+        except Exception as e:
+            if _collision(e):
+                collisions = collisions + 1 if start == stuck_at else 1
+                stuck_at = start
+                if collisions >= RETRIES:
+                    raise StoreError(
+                        f"the read models can't take in the events after {start}: {_first_line(e)}", "run: ledger rebuild"
+                    ) from None
+                time.sleep(0.01 * collisions)
+                continue  # another process caught up the same events first: read the new position
+            if not isinstance(e, (SQLAlchemyError, OverflowError)) and not _driver_error(e):
+                raise
             if "readonly" in str(e).lower():
                 raise StoreError("the read models are behind the log and the ledger is read-only here", "open it once where it is writable, or read a writable copy") from None
             if "full" in str(e).lower():
@@ -266,12 +275,16 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
             progress(done, len(chunk))
 
 
-def _fold_one(batch: Batch, e: RawEvent) -> None:
-    """Fold one event; one whose stored state lacks what its type needs is a damaged ledger, said in one line."""
-    try:
-        batch.apply(e)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as x:
-        raise StoreError(f"event {e.seq} of the log can't be read into the views ({type(x).__name__}): the ledger is damaged", "run: ledger verify") from None
+def _collision(e: Exception) -> bool:
+    """A duplicate key, from SQLAlchemy or from the driver itself (batches go through the driver's executemany)."""
+    from sqlalchemy.exc import IntegrityError
+
+    return isinstance(e, IntegrityError) or any(c.__name__ == "IntegrityError" for c in type(e).__mro__)
+
+
+def _driver_error(e: Exception) -> bool:
+    """An error of the database driver itself (sqlite3's or psycopg's), as the driver's executemany raises them."""
+    return any(c.__name__ in ("DatabaseError", "OperationalError") for c in type(e).__mro__)
 
 
 def _first_line(e: Exception) -> str:
@@ -304,13 +317,21 @@ def _empty(conn: Any) -> None:
 
 
 def rebuild(read: ReadSide, progress: Progress | None = None) -> int:
-    """Empty every view and fold the whole log again (secondary indexes dropped meanwhile, built once at the end)."""
+    """Make every view afresh and fold the whole log again (secondary indexes built once at the end).
+
+    The view tables are dropped and created again, not emptied: quicker, and a ledger made by an earlier
+    release gets the current tables (its rulings view's unique index, for one, which a rebuild can't drop).
+    """
     read.ensure_tables()
     indexes = [ix for t in VIEW_TABLES for ix in t.indexes]
     with read.engine.begin() as conn:
+        for t in reversed(VIEW_TABLES):
+            t.drop(conn, checkfirst=True)
+        for t in VIEW_TABLES:
+            t.create(conn)
         _empty(conn)
         for ix in indexes:
-            ix.drop(conn, checkfirst=True)
+            ix.drop(conn)
     try:
         return catch_up(read, progress)
     finally:

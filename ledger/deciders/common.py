@@ -53,3 +53,25 @@ def apply_and_settle(d: Draft, rules: RuleSystem, effects: list[Effect]) -> None
     owed = rules.owed_by_gm(effects)
     if owed:
         d.apply(rules.spend(resource_holder(d, rules, GM), "adversity", owed, "extra-dice"))
+
+
+def turn_note(d: Draft, name: str) -> dict[str, Any]:
+    """`{"not_up": ...}` when `name` acts during a running encounter in which someone else is up, else nothing.
+
+    Not a refusal: reactions, readied actions and opposed checks happen out of turn. The CLI says it on stderr.
+    """
+    from eventsourcing.application import AggregateNotFoundError
+
+    from ledger.aggregates import name_key
+    from ledger.encounter import ENCOUNTER_ID, find
+
+    try:
+        enc = d.load(ENCOUNTER_ID)
+    except AggregateNotFoundError:
+        return {}
+    if not enc.active or not enc.order:
+        return {}
+    up = enc.current["name"]
+    if name_key(up) == name_key(name):
+        return {}
+    return {"not_up": {"name": name, "up": up, "in_encounter": find(enc.order, name) is not None}}

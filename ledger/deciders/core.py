@@ -30,6 +30,8 @@ def session_start(d: Draft, i: Intent) -> Result:
     heroes = [h for h in heroes if h.pc]
     gm = resource_holder(d, rules, GM) if heroes and rules.gm_sheet() is not None else None
     d.apply(rules.session_started(heroes, gm))
+    if i.get("new_day"):
+        d.apply(rules.day_started(heroes))
     return {"session": number, "title": title, **({"commitment": i["commitment"]} if i.get("commitment") else {})}
 
 

@@ -27,12 +27,14 @@ from ledger.encounter import (
 from ledger.errors import BadInput, Conflict, ImpossibleAction, NotFound
 from ledger.deciders.common import rules_of
 from ledger.rules.contract import RuleSystem
+from ledger.rules.options import suggest
 from ledger.sheet import Effect, Sheet
 
 from ledger.ruling import Draft
 
 JOINED_LATE = 1_000  # sorts a newcomer after everyone it ties with (gameplay.txt, Initiative: "in the existing order")
 ROLLOFF_ROUNDS = 3
+SEIZED = 1_000_000  # sorts a character who seized the initiative before every total (hnh Seize Initiative)
 NO_ENCOUNTER = "start one: ledger encounter start NAME..."
 
 
@@ -66,9 +68,13 @@ def start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
         require_able(s)
     for n in i["surprised"]:
         if name_key(n) not in keys:
-            raise BadInput(f"--surprised {n}: not one of the participants", f"participants: {', '.join(s.name for s in sheets)}")
+            raise BadInput(f"--surprised {n}: not one of the participants", suggest(n, [s.name for s in sheets]))
         surprise(d, rules, n)
-    entries = [initiative(d, rules, s.name) for s in sheets]
+    given = {name_key(n): int(v) for n, v in (i.get("init") or {}).items()}
+    for n in i.get("init") or {}:
+        if name_key(n) not in keys:
+            raise BadInput(f"--init {n}: not one of the participants", suggest(n, [s.name for s in sheets]))
+    entries = [initiative(d, rules, s.name, given.get(name_key(s.name))) for s in sheets]
     rolloffs(d, rules, entries)
     order = sorted(entries, key=lambda e: e["sort"])
     d.trigger(
@@ -84,10 +90,10 @@ def next_(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     rules = rules_of(d)
     st = enc.state
     turn_hook(d, rules, st["order"][st["turn"]], "end")
-    turn, rnd, order, forced = step(st["order"], st["turn"], st["round"])
+    turn, rnd, order, forced, skipped = advance(d, rules, st["order"], st["turn"], st["round"], bool(i.get("pass_over")))
     d.trigger(enc, Encounter.TurnAdvanced, round=rnd, turn=turn, current=order[turn]["name"], order=order)
     turn_hook(d, rules, order[turn], "start")
-    return {**view(enc.state), "forced": forced}
+    return {**view(enc.state), "forced": forced, "skipped": skipped}
 
 
 def delay(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
@@ -98,10 +104,10 @@ def delay(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
         raise Conflict("there is no one else to wait for")
     me = st["order"][st["turn"]]
     marked = [{**e, "delayed": True} if n == st["turn"] else e for n, e in enumerate(st["order"])]
-    turn, rnd, order, forced = step(marked, st["turn"], st["round"])
+    turn, rnd, order, forced, skipped = advance(d, rules, marked, st["turn"], st["round"], bool(i.get("pass_over")))
     d.trigger(enc, Encounter.TurnDelayed, name=me["name"], round=rnd, turn=turn, current=order[turn]["name"], order=order)
     turn_hook(d, rules, order[turn], "start")
-    return {**view(enc.state), "delayed": me["name"], "forced": forced}
+    return {**view(enc.state), "delayed": me["name"], "forced": forced, "skipped": skipped}
 
 
 def act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
@@ -110,7 +116,7 @@ def act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     st = enc.state
     at = find(st["order"], i["name"])
     if at is None:
-        raise NotFound(f"{i['name']} is not in the encounter", "see: ledger encounter show")
+        raise NotFound(f"{i['name']} is not in the encounter", suggest(i["name"], [e["name"] for e in st["order"]]))
     who = st["order"][at]
     if not who.get("delayed"):
         raise Conflict(f"{who['name']} is not delaying", "only a character who delayed can act out of turn")
@@ -137,6 +143,34 @@ def join(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     turn = st["turn"] + 1 if at <= st["turn"] else st["turn"]
     d.trigger(enc, Encounter.ParticipantJoined, name=sheet.name, turn=turn, order=order)
     return {**view(enc.state), "joined": sheet.name, "initiative": entry["initiative"]}
+
+
+def remove(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    """A participant leaves the fight (the GM's ruling); the order and whose turn it is stay right."""
+    enc = running(d)
+    rules = rules_of(d)
+    st = enc.state
+    at = find(st["order"], i["name"])
+    if at is None:
+        names = [e["name"] for e in st["order"]]
+        raise NotFound(f"{i['name']} is not in the encounter", suggest(i["name"], names))
+    who = st["order"][at]
+    if len(st["order"]) == 1:
+        raise Conflict(f"{who['name']} is the last one in the encounter", "end it instead: ledger encounter end")
+    sheet = live_sheet(d, who)
+    if sheet is not None and sheet.has("surprised"):
+        d.apply(rules.remove(sheet, "surprised"))  # Surprised lasts while they are in the combat
+    order = [e for n, e in enumerate(st["order"]) if n != at]
+    turn, rnd, forced = st["turn"], st["round"], False
+    skipped: list[dict[str, str]] = []
+    if at < turn:
+        turn -= 1
+    elif at == turn:  # their turn ends with them gone: the next in order is up (a new round if they were last)
+        turn, rnd, order, forced, skipped = advance(d, rules, order, at - 1, rnd, True)
+    d.trigger(enc, Encounter.ParticipantRemoved, name=who["name"], round=rnd, turn=turn, current=order[turn]["name"], order=order)
+    if at == st["turn"]:
+        turn_hook(d, rules, order[turn], "start")
+    return {**view(enc.state), "removed": who["name"], "forced": forced, "skipped": skipped}
 
 
 def end(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
@@ -249,13 +283,18 @@ def tie_key(rules: RuleSystem, sheet: Sheet) -> list[Any]:
     return [-k for k in key] if rules.ties_descending else key
 
 
-def initiative(d: Draft, rules: RuleSystem, name: str) -> Entry:
-    """Roll (or compute) one participant's initiative with the rules; the entry's sort key puts it in order."""
+def initiative(d: Draft, rules: RuleSystem, name: str, given: int | None = None) -> Entry:
+    """Roll (or compute) one participant's initiative with the rules, or take the one the table rolled elsewhere."""
     sheet = d.sheet(name)
-    total, effects = rules.initiative(sheet, OwnedDice(d, sheet.name, {"initiative": roll_name(d, sheet.name)}))
+    first = rules.seizes_initiative(sheet)  # read before the roll spends it
+    if given is None:
+        total, effects = rules.initiative(sheet, OwnedDice(d, sheet.name, {"initiative": roll_name(d, sheet.name)}))
+    else:
+        total, effects = given, [Effect("EffectResolved", sheet.name, {"initiative": given, "entered": True})]
     d.apply(effects)
     cid = d.character(name).id.hex
-    return {"name": sheet.name, "id": cid, "initiative": total, "sort": [-total, *tie_key(rules, sheet)], "delayed": False}
+    lead = -SEIZED if first else -total
+    return {"name": sheet.name, "id": cid, "initiative": total, "sort": [lead, *tie_key(rules, sheet)], "delayed": False}
 
 
 def rolloffs(d: Draft, rules: RuleSystem, entries: list[Entry]) -> None:
@@ -270,11 +309,10 @@ def rolloffs(d: Draft, rules: RuleSystem, entries: list[Entry]) -> None:
         for group in tied:
             results: dict[str, int] = {}
             for e in group:
-                first = d.dice.taken.get(roll_name(d, e["name"]))
-                if first is None:  # a system without an initiative roll: the name decides
+                spec = rolloff_spec(d, rules, e["name"])
+                if spec is None:  # a system without an initiative roll: the name decides
                     e["sort"].append(e["name"].casefold())
                     continue
-                spec = DiceSpec(first.spec.kind, first.spec.count, first.spec.sides)
                 name = f"rolloff-{e['name']}" + (f"-{rnd}" if rnd > 1 else "")
                 results[e["name"]] = OwnedDice(d, e["name"]).take(name, spec).total
                 e["sort"].append(-results[e["name"]])
@@ -282,6 +320,68 @@ def rolloffs(d: Draft, rules: RuleSystem, entries: list[Entry]) -> None:
                 d.apply([Effect("EffectResolved", "", {"initiative-tie": sorted(results), "rolloff": results, "round": rnd})])
     for e in entries:
         e["sort"].append(e["name"].casefold())
+
+
+class _Probe:
+    """Dice that only note which dice a rule asks for (the lowest faces stand in; the result is thrown away)."""
+
+    def __init__(self) -> None:
+        self.spec: DiceSpec | None = None
+
+    def take(self, name: str, spec: DiceSpec) -> Roll:
+        self.spec = spec
+        return Roll(name, spec, (spec.face_range()[0],) * spec.count, "entered")
+
+
+def rolloff_spec(d: Draft, rules: RuleSystem, name: str) -> DiceSpec | None:
+    """The dice of a participant's initiative roll, without its bonus (None if the system rolls none).
+
+    An initiative entered by hand (`--init`) rolled no dice here: the rules say which they would have rolled.
+    """
+    first = d.dice.taken.get(roll_name(d, name))
+    spec = first.spec if first is not None else None
+    if spec is None:
+        probe = _Probe()
+        rules.initiative(d.sheet(name), probe)
+        spec = probe.spec
+    return DiceSpec(spec.kind, spec.count, spec.sides) if spec is not None else None
+
+
+def advance(
+    d: Draft, rules: RuleSystem, order: list[Entry], turn: int, rnd: int, pass_over: bool
+) -> tuple[int, int, list[Entry], bool, list[dict[str, str]]]:
+    """The next turn after `turn`: (turn, round, order, forced, skipped), passing over who has no more turns.
+
+    Who takes turns is the rules' call (`RuleSystem.takes_turn`): the dead and fully defeated groups are
+    passed over, an H&H dying character keeps the turn that brings the dying check. Rulings recorded before
+    the pass-over (intents without `pass_over`) are decided again as they were.
+    """
+    turn, rnd, order, forced = step(order, turn, rnd)
+    skipped: list[dict[str, str]] = []
+    if not pass_over:
+        return turn, rnd, order, forced, skipped
+    for _ in range(len(order)):
+        why = out_of_turns(d, rules, order[turn])
+        if why is None:
+            return turn, rnd, order, forced, skipped
+        skipped.append({"name": order[turn]["name"], "why": why})
+        turn, rnd, order, forced = step(order, turn, rnd)
+    raise Conflict("no one left in the encounter takes a turn", "end it: ledger encounter end")
+
+
+def out_of_turns(d: Draft, rules: RuleSystem, entry: Entry) -> str | None:
+    """Why a participant gets no turn (dead, defeated, ...), or None if the rules give them one."""
+    sheet = live_sheet(d, entry)
+    if sheet is None:
+        return "no longer in play"
+    if rules.takes_turn(sheet):
+        return None
+    found = next((c for c in ("dead", "defeated") if sheet.has(c)), None)
+    if found:
+        return found
+    if sheet.minion and sheet.count <= 0:
+        return "defeated: no one left standing"
+    return "out of the fight"
 
 
 def live_sheet(d: Draft, entry: Entry) -> Sheet | None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.deciders import economy
-from ledger.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of
-from ledger.errors import BadInput, Conflict
+from ledger.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note
+from ledger.errors import BadInput, Conflict, LedgerError
 from ledger.rules.contract import Recovery
 from ledger.ruling import Draft
 
@@ -59,9 +59,17 @@ def _condition(d: Draft, i: Intent, *, add: bool) -> Result:
 
         raise BadInput(f"unknown condition '{cond}' in {rules.title}", suggest(cond, rules.conditions))
     sheet = d.sheet(i["target"])
-    if add and sheet.has(cond):
+    if add and sheet.has(cond) and not rules.progresses(cond):
         raise Conflict(f"{sheet.name} is already {cond}")
-    if not add and not sheet.has(cond):
+    if not add and not rules.holds(sheet, cond):
+        through = rules.implied_by(sheet, cond)
+        if through:
+            try:  # the hint: remove what brings it, if the GM can
+                rules.remove(sheet, through[0])
+                hint = f"remove {through[0]} instead"
+            except LedgerError as e:
+                hint = e.message
+            raise Conflict(f"{sheet.name} is {cond} through {' and '.join(through)}, not on its own", hint)
         raise Conflict(f"{sheet.name} is not {cond}", f"conditions now: {', '.join(sheet.conditions) or 'none'}")
     d.apply(rules.impose(sheet, cond) if add else rules.remove(sheet, cond))
     return {"character": d.sheet(sheet.name).to_dict()}
@@ -74,7 +82,7 @@ def attack(d: Draft, i: Intent) -> Result:
     own_rolls(d, rules, "attack", a.name, t.name, i["options"])
     apply_and_settle(d, rules, rules.attack(a, t, i["options"], d.dice))
     warning = economy.tally(d, rules, a, "attack", i["options"], t.name)
-    return {"attacker": d.sheet(a.name).to_dict(), "target": d.sheet(t.name).to_dict(), **({"warning": warning} if warning else {})}
+    return {"attacker": d.sheet(a.name).to_dict(), "target": d.sheet(t.name).to_dict(), **({"warning": warning} if warning else {}), **turn_note(d, a.name)}
 
 
 def check(d: Draft, i: Intent) -> Result:
@@ -85,7 +93,7 @@ def check(d: Draft, i: Intent) -> Result:
     own_rolls(d, rules, "check", sheet.name, other[0].name if other else None, i["options"])
     effects = rules.check(sheet, i["trait"], dc=i["dc"], against=other, options=i["options"], dice=d.dice)
     apply_and_settle(d, rules, effects)
-    return {"character": d.sheet(sheet.name).to_dict()}
+    return {"character": d.sheet(sheet.name).to_dict(), **turn_note(d, sheet.name)}
 
 
 def recover(d: Draft, i: Intent) -> Result:
@@ -141,4 +149,7 @@ def act(d: Draft, i: Intent) -> Result:
     own_rolls(d, rules, f"act {i['action']}", sheet.name, other.name if other else None, i["options"])
     apply_and_settle(d, rules, rules.perform(i["action"], sheet, other, i["options"], d.dice))
     warning = economy.tally(d, rules, sheet, f"act {i['action']}", i["options"], other.name if other else None)
-    return {"character": d.sheet(sheet.name).to_dict(), **({"warning": warning} if warning else {})}
+    result = {"character": d.sheet(sheet.name).to_dict(), **({"warning": warning} if warning else {}), **turn_note(d, sheet.name)}
+    if other is not None:
+        result["against"] = d.sheet(other.name).to_dict()
+    return result

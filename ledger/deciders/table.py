@@ -36,6 +36,7 @@ DECIDERS: dict[str, Decider] = {
     "encounter delay": encounter.delay,
     "encounter act": encounter.act,
     "encounter join": encounter.join,
+    "encounter remove": encounter.remove,
     "encounter end": encounter.end,
     "scene end": encounter.scene,
 }

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from ledger.dice import Dice, DiceSpec, parse_notation
-from ledger.errors import BadInput
+from ledger.errors import BadInput, did_you_mean
 from ledger.rules.options import Opt, Role, parse_options, suggest
 from ledger.sheet import Effect, Sheet, Value
 
@@ -116,6 +116,23 @@ class RuleSystem:
         """Remove a condition the GM rules gone."""
         raise NotImplementedError
 
+    def progresses(self, condition: str) -> bool:
+        """Whether imposing a condition the character already has can take it further (H&H progressive rows)."""
+        return False
+
+    def holds(self, sheet: Sheet, condition: str) -> bool:
+        """Whether `condition remove` has something to take away: the condition imposed (or, where the system has
+        combined conditions, a part of one)."""
+        return sheet.has(condition)
+
+    def condition_help(self, condition: str) -> str:
+        """A few words on a condition for completion (what it brings with it); none by default."""
+        return ""
+
+    def implied_by(self, sheet: Sheet, condition: str) -> tuple[str, ...]:
+        """The imposed conditions that bring `condition` with them (H&H: incapacitated brings stunned); none by default."""
+        return ()
+
     def derived(self, sheet: Sheet) -> dict[str, Any]:
         """Values computed from the sheet for display: implied conditions, modifiers, defenses."""
         raise NotImplementedError
@@ -143,9 +160,21 @@ class RuleSystem:
         """A participant's initiative total (roll `initiative`, if the system rolls one)."""
         raise NotImplementedError
 
+    def seizes_initiative(self, sheet: Sheet) -> bool:
+        """Whether this character goes first whatever the initiative totals (H&H Seize Initiative)."""
+        return False
+
     def tie_break_key(self, sheet: Sheet) -> tuple[Any, ...]:
         """How equal initiatives are ordered (see `ties_descending`)."""
         raise NotImplementedError
+
+    def takes_turn(self, sheet: Sheet) -> bool:
+        """Whether the turn order still gives this participant turns (`encounter next` passes over the others).
+
+        By default the dead and a minion group with no one left standing have none; a system whose text gives
+        the fallen a turn (H&H: the dying check at the start of the dying character's turn) keeps it.
+        """
+        return not sheet.has("dead") and not (sheet.minion and sheet.count <= 0)
 
     def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """What happens as a character's turn starts."""
@@ -171,7 +200,7 @@ class RuleSystem:
     def gain(self, sheet: Sheet, resource: str, n: int, reason: str | None) -> list[Effect]:
         """Gain a resource the sheet holds (an award the GM rules, by default)."""
         if resource not in sheet.resources:
-            raise BadInput(f"{sheet.name} has no {resource}", f"resources: {', '.join(sheet.resources) or 'none'}")
+            raise BadInput(f"{sheet.name} has no {resource}", did_you_mean(resource, sheet.resources, f"resources: {', '.join(sheet.resources) or 'none'}"))
         value = sheet.resources[resource] + n
         data = {"resource": resource, "delta": n, "value": value, "reason": reason or "award"}
         return [Effect("ResourceChanged", sheet.name, data)]
@@ -200,6 +229,10 @@ class RuleSystem:
     def session_started(self, heroes: list[Sheet], gm: Sheet | None) -> list[Effect]:
         """What a new play session does to the heroes and the GM's pool (P&P: a new issue's Resolve and Adversity)."""
         return []
+
+    def day_started(self, heroes: list[Sheet]) -> list[Effect]:
+        """A new in-game day begins with a session (`session start --new-day`; H&H: victory points back to 2)."""
+        raise self.refuse("a new in-game day", "leave out --new-day")
 
     def gm_sheet(self) -> Sheet | None:
         """The hidden sheet that holds the GM's pool, if the system has one (P&P Adversity)."""

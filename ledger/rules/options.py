@@ -10,12 +10,11 @@ Values are kept as given: `no`, `off`, `0` and an empty list are values, never "
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ledger.errors import BadInput
+from ledger.errors import BadInput, close_match
 
 Kind = Literal["flag", "int", "choice", "names", "ints", "text", "dice"]
 Role = Literal["actor", "other", "-"]  # whose a named roll is: the acting character, the other one, or no one's
@@ -122,9 +121,9 @@ def norm_key(key: str) -> str:
 def suggest(value: str, known: Iterable[str]) -> str:
     """A did-you-mean hint, or the list of what is known."""
     choices = sorted(set(known))
-    close = difflib.get_close_matches(value, choices, n=1, cutoff=0.6)
+    close = close_match(value, choices)
     if close:
-        return f"did you mean '{close[0]}'?"
+        return f"did you mean '{close}'?"
     return f"choose from: {', '.join(choices)}" if choices else "this command takes no options here"
 
 

@@ -121,6 +121,7 @@ def test_stored_text_is_made_safe_for_the_terminal(table: Cli) -> None:
     from ledger.target import parse_target
     from projections.db import ReadSide, sheets
 
+    table.ok("character", "list")  # the views exist once something has read them (writes leave catching up to reads)
     read = ReadSide(parse_target(table.db))
     with read.engine.begin() as conn:
         sheet = conn.execute(select(sheets.c.sheet).where(sheets.c.key == "ann")).scalar_one()

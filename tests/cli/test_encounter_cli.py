@@ -49,7 +49,7 @@ def test_a_full_pnp_encounter_runs_page_by_page(cli: Cli):
     setup(cli, "pnp", ("Mara", "--trait", "perception=3", "--trait", "agility=4", "--pc"), ("Goons", "--minion", "--count", "4", "--trait", "threat=2"))
     start = cli.json("encounter", "start", "Goons", "Mara")
     assert [(e["name"], e["initiative"]) for e in start["order"]] == [("Mara", 7), ("Goons", 4)]
-    cli.ok("attack", "Mara", "Goons", "--with", "agility", "--roll", "attack=6,6,4,1", "--roll", "defense=1,1")
+    cli.ok("attack", "Mara", "Goons", "--with", "agility", "--roll", "attack=6,1,1,1", "--roll", "defense=1,1")  # 2 of 4 down
     assert cli.json("encounter", "next")["current"] == "Goons"
     text = cli.ok("encounter", "next").stdout
     assert "page 2: Mara's turn" in text

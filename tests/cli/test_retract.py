@@ -59,7 +59,7 @@ def test_retracting_a_retraction_reinstates_the_ruling(fight: Cli):
     x = fight.json("retract", "5", "--yes")["ruling"]
     fight.ok("retract", str(x), "--yes")
     ann = fight.json("character", "show", "Ann")
-    assert (ann["hp"], ann["conditions"]) == (-3, ["dead"])
+    assert (ann["hp"], ann["conditions"]) == (-3, ["dead", "prone"])  # the incapacitated fall prone (issue 14)
     assert fight.ok("verify").stdout.startswith("ok")
 
 

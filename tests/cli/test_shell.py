@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import pty
 import re
-import select
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import orjson
@@ -183,49 +179,3 @@ def completer() -> Completer:
 def test_tab_completes_commands_character_and_condition_names(completer: Completer, before: str, text: str, expected: list[str]) -> None:
     """Issue 9: completion of command, character and condition names."""
     assert completer.candidates(before, text) == expected
-
-
-def _pty_session(db: str, home: Path, keys: list[bytes]) -> tuple[str, int]:
-    """Type `keys` into an interactive `ledger play` on a terminal; everything it showed, and its exit status."""
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the shell on a terminal
-        os.environ.update({"HOME": str(home), "TERM": "dumb"})
-        os.execv(sys.executable, [*LEDGER, "--db", db, "play"])
-    out = b""
-
-    def drain(wait: float) -> None:
-        nonlocal out
-        end = time.monotonic() + wait
-        while time.monotonic() < end:
-            ready, _, _ = select.select([fd], [], [], 0.05)
-            if ready:
-                try:
-                    chunk = os.read(fd, 65536)
-                except OSError:
-                    return
-                if not chunk:
-                    return
-                out += chunk
-                if out.rstrip().endswith(b"ledger>"):
-                    return
-
-    drain(30)
-    for k in keys:
-        os.write(fd, k)
-        drain(30)
-    _, status = os.waitpid(pid, 0)
-    os.close(fd)
-    return out.decode(errors="replace"), os.waitstatus_to_exitcode(status)
-
-
-def test_the_interactive_shell_prompts_completes_and_keeps_history(db: str, tmp_path: Path) -> None:
-    """Issue 9: on a terminal a prompt, tab completion of names, errors reported without leaving, history in ~/.ledger_history."""
-    setup = play(db, lines(*SETUP))
-    assert setup.returncode == 0, setup.stderr
-    screen, status = _pty_session(db, tmp_path, [b"character show A\t\n", b"condition add Ann da\t\n", b"damage Nobody --amount 1\n", b"exit\n"])
-    assert "Ann (hnh, PC)" in screen
-    assert "ruling 4: Ann: now dazed." in screen
-    assert "error: no character called 'Nobody'" in screen
-    assert status == 2  # one command failed
-    history = (tmp_path / ".ledger_history").read_text().splitlines()
-    assert history[:3] == ["character show Ann", "condition add Ann dazed", "damage Nobody --amount 1"]

@@ -76,3 +76,14 @@ def test_first_release_jsonl_export_imports(tmp_path: Path) -> None:
     assert fresh("verify").exit_code == 0
     expected = orjson.loads((LEDGERS / "hnh-campaign.characters.json").read_bytes())
     assert _shown(fresh.json("character", "list")) == _shown(expected)
+
+
+def test_old_ledger_log_reads_the_same_after_a_rebuild_keeps_data_by_reference(old: tuple[Cli, str]) -> None:
+    """Issue 17: the first release's views hold every event's data inline; rebuilt views keep it by reference and
+    read bookkeeping events from the log itself: `log --all` and `log` show exactly the same either way."""
+    cli, _ = old
+    views = [("log", "--all"), ("log",), ("log", "--all", "--session", "1"), ("log", "--session", "1")]
+    inline = [cli.json(*v) for v in views]
+    assert isinstance(inline[0], list) and [e["seq"] for e in inline[0]] == list(range(1, len(inline[0]) + 1))
+    cli.ok("rebuild")
+    assert [cli.json(*v) for v in views] == inline

@@ -31,7 +31,7 @@ def test_hnh_hp_never_goes_below_minus_three_and_dead_replaces_other_conditions(
     hnh.condition("Ann", "dazed", add=True)
     hnh.damage("Ann", 50)
     s = hnh.sheet("Ann")
-    assert s.hp == -3 and s.conditions == ("dead",)
+    assert s.hp == -3 and set(s.conditions) == {"dead", "prone"}  # and the body falls prone (issue 14)
 
 
 def test_undo_restores_exactly_the_hp_before_a_clamped_hit(hnh):

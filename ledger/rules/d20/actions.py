@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.dice import Dice, Roll, d20
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.rules.common import set_conditions
 from ledger.rules.d20.options import ACTION_KINDS
 from ledger.rules.d20.attack import CHARGE_ATTACK, CHARGE_DR_PENALTY, charge_effects
@@ -59,7 +59,7 @@ def check_modifier(sheet: Sheet, trait: str) -> int:
         raise BadInput(f"'{trait}' is a number on the sheet, not a skill to check", hint)
     value = sheet.traits.get(trait)
     if not isinstance(value, int):
-        raise BadInput(f"{sheet.name} has no skill '{trait}'", hint)
+        raise BadInput(f"{sheet.name} has no skill '{trait}'", did_you_mean(trait, skills(sheet), hint))
     return value
 
 
@@ -241,7 +241,7 @@ def resolve_revive(sheet: Sheet, means: str, by: Sheet | None) -> list[Effect]:
     """The ways back from death the text names, as the GM rules them."""
     means = means.strip().lower()
     if means not in REVIVE_MEANS:
-        raise BadInput(f"unknown way back from death '{means}'", f"choose one of: {', '.join(REVIVE_MEANS)}")
+        raise BadInput(f"unknown way back from death '{means}'", did_you_mean(means, REVIVE_MEANS, f"choose one of: {', '.join(REVIVE_MEANS)}"))
     if means == "soul-bound":
         if by is None:
             raise BadInput("a Soul Bound exchange needs the one who takes the fallen's place")

@@ -23,12 +23,13 @@ from typing import Any
 from ledger.dice import Dice
 from ledger.errors import BadInput
 from ledger.rules.hnh.checks import degrees, roll_check
-from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, impose_effects
-from ledger.rules.hnh.health import passive_roll
+from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, impose_effects, wake, withdraw
+from ledger.rules.hnh.health import passive_roll, take_out_minion
 from ledger.rules.hnh.options import FLAGS
 from ledger.sheet import Effect, Sheet, apply_all
 
 ROUNDS_PER_MINUTE = 10
+OUT_OF_THE_FIGHT = frozenset({"incapacitated", "asleep", "paralyzed"})  # a group member so afflicted has fallen
 ROUNDS_PER_HOUR = 600
 
 
@@ -120,10 +121,12 @@ def change_degree(sheet: Sheet, a: Affliction, old: int, new: int, note: str) ->
     """Replace the conditions of the old degree by those of the new (higher replaces lower; 0 ends it)."""
     out: list[Effect] = []
     keep = set(a.at(new))
+    current = sheet
     for c in a.at(old):
-        if c not in keep and c in sheet.conditions:
-            out.append(Effect("ConditionRemoved", sheet.name, {"condition": c, "note": note}))
-    current = apply_all(sheet, out)
+        if c not in keep:  # withdrawn, progression included (Ongoing Effects: "removes conditions imposed by it")
+            step = withdraw(current, c, note)
+            out += step
+            current = apply_all(current, step)
     for c in a.at(new):
         if c not in a.at(old) or c not in current.conditions:
             step = impose_effects(current, c, note)
@@ -154,7 +157,13 @@ def resolve_affliction(
         data.update(outcome="failure", degrees=degrees(diff), worst=target.minion)
     new = min(len(a.conditions), existing + failed if "cumulative" in a.flags else max(existing, failed))
     data.update(degree=new, conditions=list(a.at(new)))
-    return [Effect("ResistanceResolved", target.name, data), *change_degree(target, a, existing, new, a.name)]
+    woke = wake(target)
+    if target.minion and target.count > 1 and closure(a.at(new)) & OUT_OF_THE_FIGHT:  # one member falls
+        data.update(defeated=True)
+        return [Effect("ResistanceResolved", target.name, data), *woke,
+                *take_out_minion(apply_all(target, woke), False, f"{a.name}: worst degree")]
+    after = change_degree(apply_all(target, woke), a, existing, new, a.name)
+    return [Effect("ResistanceResolved", target.name, data), *woke, *after]
 
 
 def _due(a: Affliction, degree: int, rounds: int) -> bool:
@@ -171,6 +180,8 @@ def ongoing_checks(sheet: Sheet, dice: Dice) -> list[Effect]:
     for a, degree in ongoing(sheet):
         current = apply_all(sheet, out)
         pre = f"affliction:{a.name}"
+        if current.counter(pre + ":daily"):  # a disease: checked each day (`hazard NAME disease`), not each turn
+            continue
         rounds = current.counter(pre + ":rounds") + 1
         if "unrecoverable" in a.flags or not _due(a, degree, rounds):
             out.append(Effect("CountersChanged", sheet.name, {"counters": {pre + ":rounds": rounds}}))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ledger.dice import Dice, fudge
-from ledger.errors import BadInput
+from ledger.errors import BadInput, did_you_mean
 from ledger.rules.hnh.conditions import check_penalty, effective, require_able
 from ledger.sheet import Effect, Sheet
 
@@ -20,7 +20,8 @@ ABILITIES = ("strength", "agility", "fighting", "dexterity", "stamina", "intelle
 ACTIVE = ("dodge", "parry")
 PASSIVE = ("fortitude", "will", "toughness")
 DEFENSES = (*ACTIVE, *PASSIVE)
-
+# defenses.txt, Defense Rank: "Your base defense ranks are equal to your ranks in their associated abilities"
+BASE_ABILITY = {"dodge": "agility", "parry": "fighting", "fortitude": "stamina", "toughness": "stamina", "will": "presence"}
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,11 @@ class Rolled:
         }
 
 
+def defense_rank(sheet: Sheet, defense: str) -> int:
+    """A defense's total: the sheet's value, else its associated ability's rank (defenses.txt, Defense Rank)."""
+    return sheet.trait(defense, sheet.trait(BASE_ABILITY[defense]))
+
+
 def degrees(diff: int) -> int:
     """Degrees of a difference: divided by 3 rounded up, a difference of 0 is 1 degree (Graded Checks)."""
     return max(1, -(-abs(diff) // 3))
@@ -71,9 +77,11 @@ def roll_check(dice: Dice, name: str, bonus: int, kind: Kind, *, routine: bool =
 
 
 def versus_dc(r: Rolled, dc: int) -> tuple[bool, int]:
-    """Success and degrees against a DC: equal or exceed succeeds; an automatic failure always fails."""
-    success = r.total >= dc and not r.automatic_failure
-    return success, degrees(r.total - dc)
+    """Success and degrees against a DC: equal or exceed succeeds; an automatic failure always fails, by one
+    degree when its total met the DC (the dice fail it, the bonus does not make the failure worse)."""
+    if r.automatic_failure:
+        return False, degrees(r.total - dc) if r.total < dc else 1
+    return r.total >= dc, degrees(r.total - dc)
 
 
 def team_bonus(helper_totals: list[int]) -> int:
@@ -102,19 +110,21 @@ def _norm(s: str) -> str:
 def trait_bonus(sheet: Sheet, trait: str) -> tuple[str, int, Kind]:
     """(key, bonus, kind) of a trait or power check; a trait or power the character lacks is BadInput."""
     key = trait.strip().lower()
-    if key in sheet.traits and isinstance(sheet.traits[key], int):
-        bonus = sheet.trait(key)
+    if key in DEFENSES:
+        bonus = defense_rank(sheet, key)
         if key == "toughness":
             bonus -= sheet.counter("bruises")
         return key, bonus, kind_of(key)
+    if key in sheet.traits and isinstance(sheet.traits[key], int):
+        return key, sheet.trait(key), kind_of(key)
     power = find_power(sheet, trait)
     if power is not None:
         return power, int(sheet.powers[power].get("rank", 0)), "power"
-    if key in ABILITIES or key in DEFENSES:
+    if key in ABILITIES:
         return key, 0, kind_of(key)  # "An absent ability counts as 0"
     raise BadInput(
         f"{sheet.name} has no trait or power '{trait}'",
-        "an untrained skill is checked with its ability, e.g. --trait agility",
+        did_you_mean(trait, [*sheet.traits, *sheet.powers, *ABILITIES, *DEFENSES], "an untrained skill is checked with its ability, e.g. agility"),
     )
 
 
@@ -128,8 +138,10 @@ def active_defense(sheet: Sheet, trait: str, dice: Dice, name: str, extra: int =
     eff = effective(sheet.conditions)
     if "defenseless" in eff:
         return Rolled(name, (), 0, 0, routine=True)
-    bonus = sheet.trait(trait) + defense_modifier(sheet) + check_penalty(sheet) + extra
+    bonus = defense_rank(sheet, trait) + defense_modifier(sheet) + check_penalty(sheet) + extra
     r = roll_check(dice, name, bonus, "active")
+    if sheet.counter(f"defend:{trait}") and sum(r.faces) < 1:  # Defend: "If the dice sum is less than 1 ... use 1"
+        r = Rolled(r.name, r.faces, bonus, bonus + 1)
     if "vulnerable" in eff:
         return Rolled(r.name, r.faces, r.bonus, -(-r.total // 2), r.critical, r.automatic_failure)
     return r
@@ -173,16 +185,25 @@ def resolve_check(
         return [Effect("CheckResolved", sheet.name, data)]
     other, other_trait = against
     if bool(options.get("routine-against")):
-        okey, bonus, _ = trait_bonus(other, other_trait)
+        # Routine Opposition: "the DC for the active character's check is the opposing character's modifier +0"
+        okey, bonus, kind = trait_bonus(other, other_trait)
+        if kind in ("active", "passive"):
+            raise BadInput("defenses are never routine: they are always rolled", "leave out routine-against")
         theirs = Rolled("against", (), bonus, bonus, routine=True)
-    else:
-        okey, theirs = make_check(other, other_trait, dice, "against", 0, False)
+        success, deg = versus_dc(mine, bonus)
+        data.update(against={"character": other.name, "trait": okey, **theirs.data()}, dc=bonus,
+                    winner=sheet.name if success else other.name, success=success, degrees=deg)
+        return [Effect("CheckResolved", sheet.name, data)]
+    okey, theirs = make_check(other, other_trait, dice, "against", 0, False)
     winner = opposed_winner(sheet.name, mine, other.name, theirs)
+    deg = degrees(mine.total - theirs.total)
+    if (mine.automatic_failure and mine.total >= theirs.total) or (theirs.automatic_failure and theirs.total >= mine.total):
+        deg = 1  # the dice decided it, not the totals (see versus_dc)
     data.update(
         against={"character": other.name, "trait": okey, **theirs.data()},
         winner=winner,
         success=winner == sheet.name,
-        degrees=degrees(mine.total - theirs.total),
+        degrees=deg,
     )
     return [Effect("CheckResolved", sheet.name, data)]
 

@@ -8,16 +8,18 @@ Vulnerable, Defenseless), effect-damage.txt, effect-affliction.txt.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ledger.dice import Dice
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
-from ledger.rules.hnh.checks import Rolled, active_defense, check_penalty, degrees, find_power, roll_check
-from ledger.rules.hnh.conditions import effective, require_able
+from ledger.rules.hnh.checks import Rolled, active_defense, check_penalty, defense_rank, degrees, find_power, roll_check, versus_dc
+from ledger.rules.hnh.conditions import break_trance, effective, require_able
 from ledger.rules.hnh.health import minion_rules, resolve_damage
 from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
+from ledger.rules.hnh.maneuvers import end_aim
+from ledger.rules.hnh.powers import resolve_nullify, resolve_weaken, weaken_trait
 from ledger.sheet import Effect, Sheet, apply_all
 
 RANGE_PENALTY = {"close": 0, "ranged": 0, "medium": -1, "long": -2}
@@ -63,14 +65,17 @@ def weapon(attacker: Sheet, options: Mapping[str, Any]) -> Weapon:
             raise BadInput(f"{attacker.name} has no Strength for an unarmed attack's rank", "give the effect rank: --rank N")
         bonus = attacker.trait("close-combat-unarmed", attacker.trait("fighting"))
         rank = _int(options, "rank", attacker.trait("strength"))
-        return Weapon("unarmed", "Damage", rank, _range(options, "close"), _int(options, "bonus", bonus), {})
+        if str(options.get("range") or "close").lower() != "close":  # Attack Check: "An unarmed attack is always close range"
+            raise BadInput("an unarmed attack is always close range", "leave out --range, or attack --with a ranged power")
+        return Weapon("unarmed", "Damage", rank, "close", _int(options, "bonus", bonus), {})
     if name.lower() in attacker.traits:
         if "rank" not in options:
             raise BadInput(f"attacking with the trait '{name}' needs an effect rank", "give --rank N")
         eff = str(options.get("effect", "Damage")).capitalize()
         bonus = _int(options, "bonus", attacker.trait(name.lower()))
         return Weapon(name.lower(), eff, _int(options, "rank", 0), _range(options, "close"), bonus, {})
-    raise BadInput(f"{attacker.name} has no power or trait '{name}'", f"powers: {', '.join(attacker.powers) or 'none'}")
+    known = [*attacker.powers, *attacker.traits, "unarmed"]
+    raise BadInput(f"{attacker.name} has no power or trait '{name}'", did_you_mean(name, known, f"powers: {', '.join(attacker.powers) or 'none'}"))
 
 
 def _int(options: Mapping[str, Any], key: str, default: int) -> int:
@@ -130,7 +135,7 @@ def validate(attacker: Sheet, target: Sheet, w: Weapon, moves: set[str], options
         raise BadInput("accurate attack can't reduce the effect rank to 0 or below")
     if moves & {"defensive", "power"} and w.bonus - 1 <= 0:
         raise BadInput("defensive and power attacks can't reduce the attack bonus to 0 or below")
-    if "all-out" in moves and min(attacker.trait("dodge"), attacker.trait("parry")) - 1 <= 0:
+    if "all-out" in moves and min(defense_rank(attacker, "dodge"), defense_rank(attacker, "parry")) - 1 <= 0:
         raise BadInput("all-out attack can't reduce Dodge or Parry to 0 or below")
     if moves & {"charge", "slam", "finishing"} and w.range != "close":
         raise BadInput("charge, slam and finishing attacks are close attacks")
@@ -151,12 +156,17 @@ def resolve_aid(helper: Sheet, target: Sheet, options: Mapping[str, Any], dice: 
     bonus = w.bonus + _int(options, "modifier", 0) + check_penalty(helper)
     r = roll_check(dice, "attack", bonus, "attack", routine=bool(options.get("routine")))
     hit = not r.automatic_failure and (r.critical == "success" or r.total >= 0)
-    deg = degrees(r.total)
+    deg = versus_dc(r, 0)[1]
     bonus = (2 if deg >= 3 else 1) if hit else (-1 if deg >= 2 else 0)
     data = {"maneuver": "aid", "attacker": helper.name, "target": target.name, "ally": options.get("ally", ""),
             "aid_for": str(options.get("aid-for", "attack")), "attack": r.data(), "dc": 0, "success": hit,
             "degrees": deg, "aid_bonus": bonus}
-    return [Effect("CheckResolved", helper.name, data)]
+    out = [Effect("CheckResolved", helper.name, data)]
+    ally = str(options.get("ally") or "")
+    if ally and bonus:  # Aid: "for 1 round" -- kept on the ally until used or their next turn ends
+        key = f"aid-{data['aid_for']}:{target.name}"
+        out.append(Effect("CountersChanged", ally, {"counters": {key: bonus}}))
+    return out
 
 
 def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
@@ -165,18 +175,26 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     if "aid" in moves:
         return resolve_aid(attacker, target, options, dice)
     require_able(attacker, "attack")
+    if any(k.startswith("defend:") for k in attacker.counters):  # Defend: "You can't attack this turn"
+        raise ImpossibleAction(f"{attacker.name} took the Defend action and can't attack this turn")
     if target.has("dead"):
         raise ImpossibleAction(f"{target.name} is already dead")
+    trance = break_trance(target)  # Entranced: "Any attack ... removes Entranced and allows you to avoid that attack"
+    target = apply_all(target, trance)
     w = weapon(attacker, options)
-    if w.effect not in ("Damage", "Affliction"):
-        raise BadInput(f"'{w.name}' is a {w.effect} effect: only Damage and Affliction attacks are resolved")
+    if w.effect not in ("Damage", "Affliction", "Weaken", "Nullify"):
+        raise BadInput(f"'{w.name}' is a {w.effect} effect: only Damage, Affliction, Weaken and Nullify attacks are resolved")
     validate(attacker, target, w, moves, options)
     base: dict[str, Any] = {"attacker": attacker.name, "target": target.name, "with": w.name, "effect": w.effect,
                             "range": w.range, "maneuvers": sorted(moves)}
-    counters = {m + "-attack": 1 for m in ("all-out", "defensive") if m in moves}
+    counters: dict[str, int | None] = {m + "-attack": 1 for m in ("all-out", "defensive") if m in moves}
+    options, counters = _lasting(attacker, target, options, counters)
+    if attacker.counter("aim") and w.range not in ("perception", "area"):  # Aim: the next attack is the aimed one
+        moves.add("aim")
     pre = [Effect("CountersChanged", attacker.name, {"counters": counters})] if counters else []
+    pre += end_aim(attacker, "aim used") + trance
     if w.range == "beyond":  # Range: "out of range and cannot be attacked (automatic miss)"
-        return [Effect("AttackResolved", target.name, {**base, "hit": False, "reason": "beyond long range"})]
+        return [*pre, Effect("AttackResolved", target.name, {**base, "hit": False, "reason": "beyond long range"})]
     rank = w.rank + (1 if "power" in moves else 0) - (1 if "accurate" in moves else 0)
     if "slam" in moves:
         rank = max(_int(options, "speed", 0), rank) + (1 if options.get("full-speed") else 0)
@@ -203,6 +221,11 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     if w.effect == "Damage":
         fin, opts = "finishing" in moves, _damage_opts(w, options)
         out += resolve_damage(target, rank, dice, options=opts, extra_dc=extra, worst=worst, finishing=fin)
+    elif w.effect == "Weaken":
+        defense = str(options.get("resisted-by") or w.power.get("resisted-by") or "fortitude")
+        out += resolve_weaken(attacker, target, rank, weaken_trait(options, w.power), defense, dice, extra)
+    elif w.effect == "Nullify":
+        out += resolve_nullify(attacker, target, rank + extra, options, dice)
     else:
         spec = affliction_from(w.name, w.power, {**options, "rank": rank})
         out += resolve_affliction(target, spec, dice, extra_dc=extra, worst=worst)
@@ -210,6 +233,22 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
         me = apply_all(attacker, out)
         out += resolve_damage(me, rank // 2, dice, power_roll="slam-power", resist_roll="slam-toughness")
     return out
+
+
+def _lasting(attacker: Sheet, target: Sheet, options: Mapping[str, Any], counters: dict[str, int | None]) -> tuple[dict[str, Any], dict[str, int | None]]:
+    """An ally's aid against this target, and a feint on it, are used by this attack (the counters are spent)."""
+    opts = dict(options)
+    aid = attacker.counter(f"aid-attack:{target.name}")
+    if aid:
+        opts["aid"] = _int(options, "aid", 0) + aid
+        counters[f"aid-attack:{target.name}"] = None
+    helped = target.counter(f"aid-defense:{attacker.name}")
+    if helped:
+        opts["target-aid"] = _int(options, "target-aid", 0) + helped
+    if attacker.counter(f"feint:{target.name}"):
+        opts["feinted"] = True
+        counters[f"feint:{target.name}"] = None
+    return opts, counters
 
 
 def _damage_opts(w: Weapon, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -233,7 +272,8 @@ def attack_check(
     if "finishing" in moves:  # Finishing Attack: "The DC is 0 and is always a critical hit"
         dfn = Rolled("defense", (), 0, 0, routine=True)
     else:
-        dfn = active_defense(target, defense_name, dice, "defense", _int(options, "target-aid", 0))
+        defender = replace(target, conditions=(*target.conditions, "vulnerable")) if options.get("feinted") else target
+        dfn = active_defense(defender, defense_name, dice, "defense", _int(options, "target-aid", 0))
     meets = atk.total >= dfn.total
     if atk.automatic_failure:  # all three -1: "always misses"
         hit, threat = False, False

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.sheet import Effect, Sheet
 
 # conditions.txt: basic, combined and damage (HP) conditions, in CLI spelling.
@@ -99,8 +99,8 @@ def effective(imposed: Iterable[str]) -> list[str]:
         for lesser in SUPERSEDES.get(c, ()):
             if lesser not in closure([c]):
                 out.discard(lesser)
-    if "dead" in everything:
-        out = closure(["dead"])
+    if "dead" in everything:  # Death removes all other conditions; the body lies prone
+        out = closure(["dead", *(["prone"] if "prone" in everything else [])])
     return sorted(out)
 
 
@@ -128,16 +128,18 @@ def known(condition: str) -> str:
     """A condition name in CLI spelling, or BadInput."""
     c = condition.strip().lower()
     if c not in CONDITIONS:
-        hint = f"conditions: {', '.join(sorted(CONDITIONS))}"
+        hint = did_you_mean(c, CONDITIONS, f"conditions: {', '.join(sorted(CONDITIONS))}")
         raise BadInput(f"'{condition}' is not a Humans & Heroes condition", hint)
     return c
 
 
-def _imposed(sheet: Sheet, condition: str, note: str) -> Effect:
+def imposed(sheet: Sheet, condition: str, note: str) -> Effect:
+    """The effect of a condition imposed (no progression: see impose_effects)."""
     return Effect("ConditionImposed", sheet.name, {"condition": condition, **({"note": note} if note else {})})
 
 
-def _removed(sheet: Sheet, condition: str, note: str) -> Effect:
+def removed(sheet: Sheet, condition: str, note: str) -> Effect:
+    """The effect of a condition removed as such."""
     return Effect("ConditionRemoved", sheet.name, {"condition": condition, **({"note": note} if note else {})})
 
 
@@ -149,9 +151,9 @@ def impose_effects(sheet: Sheet, condition: str, note: str = "") -> list[Effect]
     if found is None:
         if condition in sheet.conditions or (condition == "restrained" and sheet.has("bound")):
             return []
-        out = [_imposed(sheet, condition, note)]
+        out = [imposed(sheet, condition, note)]
         if condition == "bound" and sheet.has("restrained"):
-            out.insert(0, _removed(sheet, "restrained", note or "bound supersedes restrained"))
+            out.insert(0, removed(sheet, "restrained", note or "bound supersedes restrained"))
         return out
     row, degree = found
     present = [row.index(c) + 1 for c in sheet.conditions if c in row]
@@ -164,23 +166,57 @@ def impose_effects(sheet: Sheet, condition: str, note: str = "") -> list[Effect]
         below = [c for c in (*sheet.conditions, condition) if c in ("fatigued", "exhausted")]
         if below:
             keep.add("exhausted" if "exhausted" in below else "fatigued")
-    out = [_removed(sheet, c, note) for c in sheet.conditions if c in row and c not in keep]
-    out += [_imposed(sheet, c, note) for c in sorted(keep) if c not in sheet.conditions]
+    out = [removed(sheet, c, note) for c in sheet.conditions if c in row and c not in keep]
+    out += [imposed(sheet, c, note) for c in sorted(keep) if c not in sheet.conditions]
     if result == "incapacitated" and "prone" not in sheet.conditions:
-        out.append(_imposed(sheet, "prone", note or "the incapacitated fall prone"))
+        out.append(imposed(sheet, "prone", note or "the incapacitated fall prone"))
     return out
 
 
 def remove_effects(sheet: Sheet, condition: str, note: str = "") -> list[Effect]:
     """Remove a condition; removing one part of an imposed combined condition leaves the other parts."""
     if condition in sheet.conditions:
-        return [_removed(sheet, condition, note)]
+        return [removed(sheet, condition, note)]
     for combined in sheet.conditions:
         parts = COMPONENTS.get(combined, frozenset())
         if condition in parts and combined not in HP_CONDITIONS:
-            out = [_removed(sheet, combined, note or f"{condition} resolved on its own")]
-            out += [_imposed(sheet, p, note) for p in sorted(parts - {condition}) if p not in sheet.conditions]
+            out = [removed(sheet, combined, note or f"{condition} resolved on its own")]
+            out += [imposed(sheet, p, note) for p in sorted(parts - {condition}) if p not in sheet.conditions]
             return out
     if condition in effective(sheet.conditions):
         raise BadInput(f"{sheet.name} is {condition} only through an HP condition", "HP conditions follow HP")
     raise BadInput(f"{sheet.name} is not {condition}")
+
+
+def withdraw(sheet: Sheet, condition: str, note: str = "") -> list[Effect]:
+    """Take back a condition an effect imposed: removed as such, or, if it progressed a row, that row goes back by
+    its degree (an Affliction's fatigued that made a fatigued hero exhausted leaves the hero fatigued when it ends).
+
+    gameplay.txt, Ongoing Effects: "A successful check ends the effect and removes conditions imposed by it."
+    """
+    if condition in sheet.conditions:
+        return [removed(sheet, condition, note)]
+    found = row_of(condition)
+    present = [c for c in sheet.conditions if found is not None and c in found[0]]
+    if found is None or not present:
+        return []
+    row, degree = found
+    top = max(present, key=row.index)
+    left = row.index(top) + 1 - degree
+    out = [removed(sheet, top, note)]
+    below = row[left - 1] if left >= 1 else None
+    if below is not None and below not in sheet.conditions:
+        out.append(imposed(sheet, below, note))
+    return out
+
+
+def wake(sheet: Sheet) -> list[Effect]:
+    """An effect that gets past a sleeper's defense check wakes them (Asleep: "Any effect allowing a defense check
+    will wake you up unless it fails to affect you")."""
+    return [removed(sheet, "asleep", "woken by an effect that affected them")] if "asleep" in sheet.conditions else []
+
+
+def break_trance(sheet: Sheet) -> list[Effect]:
+    """An attack breaks a trance before it lands (Entranced: "Any attack or other obvious treat removes Entranced and
+    allows you to avoid that attack")."""
+    return [removed(sheet, "entranced", "an attack breaks the trance")] if "entranced" in sheet.conditions else []

@@ -11,14 +11,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.dice import Dice
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
+from ledger.rules.hnh import illness
 from ledger.rules.hnh.checks import degrees
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
 from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, passive_roll, resolve_damage, set_hp
 from ledger.rules.hnh.options import INTERVALS
 from ledger.sheet import Effect, Sheet, apply_all
 
-KINDS = ("heat", "cold", "starvation", "thirst", "suffocation", "falling", "decompression", "vacuum")
+KINDS = ("heat", "cold", "starvation", "thirst", "suffocation", "falling", "decompression", "vacuum",
+         "sleep-deprivation", "forced-labor", "disease", "radiation")
 DEADLY_DAYS = {"thirst": 3, "starvation": 7}  # "die after either 3 days without water or 7 days without food"
 GRACE_DAYS = {"thirst": 1, "starvation": 3}  # "without water for a day ... without food for three days"
 SUSTENANCE_INTERVAL = {"thirst": "1 hour", "starvation": "4 hours"}
@@ -190,13 +192,19 @@ def resolve_hazard(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Di
     """One exposure to a hazard (one check at its interval), or its end with `ended`."""
     kind = kind.strip().lower()
     if kind not in KINDS:
-        raise BadInput(f"unknown hazard '{kind}'", f"hazards: {', '.join(KINDS)}")
+        raise BadInput(f"unknown hazard '{kind}'", did_you_mean(kind, KINDS, f"hazards: {', '.join(KINDS)}"))
     if options.get("ended"):
-        return end_hazard(sheet, kind)
+        return end_hazard(sheet, kind) + (illness.cure(sheet, kind, options) if kind in ("disease", "radiation") else [])
     if sheet.has("dead"):
         raise ImpossibleAction(f"{sheet.name} is dead")
     if kind in ("heat", "cold", "starvation", "thirst"):
         return temperature(sheet, kind, options, dice)
+    if kind in ("disease", "radiation"):
+        return illness.contagion(sheet, kind, options, dice)
+    if kind == "sleep-deprivation":
+        return illness.sleep_deprivation(sheet, options, dice)
+    if kind == "forced-labor":
+        return illness.forced_labor(sheet, options, dice)
     return {"suffocation": suffocation, "vacuum": vacuum, "decompression": decompression, "falling": falling}[kind](
         sheet, options, dice
     )

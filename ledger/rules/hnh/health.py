@@ -11,9 +11,9 @@ from typing import Any
 
 from ledger.dice import Dice
 from ledger.rules.common import set_conditions
-from ledger.rules.hnh.checks import Rolled, check_penalty, degrees, roll_check
-from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS
-from ledger.sheet import Effect, Sheet
+from ledger.rules.hnh.checks import Rolled, check_penalty, defense_rank, degrees, roll_check
+from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, wake
+from ledger.sheet import Effect, Sheet, apply_all
 
 MAX_HP = 6  # Health Points: "Maximum HP ... is always equal to 6"
 MINION_MAX_HP = 1  # "Minions who always have a maximum HP of 1"
@@ -44,7 +44,7 @@ def hp_state(sheet: Sheet, new_hp: int, *, gained: bool, nonlethal: bool = False
 
 def death_effects(sheet: Sheet) -> list[Effect]:
     """Death: all other conditions removed, victory points lost (Death; Dead card)."""
-    out = set_conditions(sheet, {"dead"}, CONDITIONS)
+    out = set_conditions(sheet, {"dead", "prone"}, CONDITIONS)  # Incapacitated card: "you fall prone"
     vp = sheet.resources.get(VP, 0)
     if vp:
         out.append(Effect("ResourceChanged", sheet.name, {"resource": VP, "delta": -vp, "value": 0}))
@@ -84,19 +84,35 @@ def set_hp(
     if new_hp <= HP_FLOOR:
         return out + death_effects(sheet)
     wanted = hp_state(sheet, new_hp, gained=gained, nonlethal=nonlethal)
-    return out + set_conditions(sheet, wanted, HP_CONDITIONS)
+    out += set_conditions(sheet, wanted, HP_CONDITIONS)
+    if wanted & {"dying", "stabilized"} and "incapacitated" not in closure(sheet.conditions) and not sheet.has("prone"):
+        out.append(Effect("ConditionImposed", sheet.name, {"condition": "prone", "note": "the incapacitated fall prone"}))
+    return out
 
 
 def take_out_minion(sheet: Sheet, nonlethal: bool, note: str) -> list[Effect]:
     """A minion's worst result: dead (or -1 and stabilized if non-lethal); one of a group is simply gone."""
     if sheet.count > 1:
-        return [Effect("MinionsDefeated", sheet.name, {"defeated": 1, "count": sheet.count - 1, "note": note})]
+        return [Effect("MinionsDefeated", sheet.name, {"defeated": 1, "count": sheet.count - 1, "note": note}),
+                *next_member(sheet)]
     return set_hp(sheet, -1 if nonlethal else HP_FLOOR, nonlethal=nonlethal, note=note)
+
+
+def next_member(sheet: Sheet) -> list[Effect]:
+    """The next member of a minion group starts fresh: no bruise, counter or condition of the fallen one carries over."""
+    note = "the next member of the group starts fresh"
+    out: list[Effect] = []
+    if sheet.counters:
+        out.append(Effect("CountersChanged", sheet.name, {"counters": {k: None for k in sheet.counters}}))
+    out += [Effect("ConditionRemoved", sheet.name, {"condition": c, "note": note}) for c in sheet.conditions]
+    if sheet.hp != sheet.max_hp:
+        out.append(Effect("HealthRecovered", sheet.name, {"amount": sheet.max_hp - sheet.hp, "hp": sheet.max_hp, "note": note}))
+    return out
 
 
 def resistance_bonus(sheet: Sheet, defense: str) -> int:
     """A passive defense's bonus: Toughness less bruises (Bruised), plus conditions' penalties."""
-    base = sheet.trait(defense, sheet.trait("stamina") if defense in ("toughness", "fortitude") else 0)
+    base = defense_rank(sheet, defense)
     if defense == "toughness":
         base -= sheet.counter("bruises")
     return base + check_penalty(sheet)
@@ -121,7 +137,9 @@ def resolve_damage(
     base = {"rank": rank, "defense": defense, "nonlethal": nonlethal, "character": target.name}
     if worst:  # Critical Hits, Increased Effect: "Against a minion, this bypasses the defense check entirely"
         res = {**base, "outcome": "failure", "worst": True, "bypassed": True}
-        return [Effect("ResistanceResolved", target.name, res), *take_out_minion(target, nonlethal, "critical hit")]
+        woke = wake(target)
+        after = take_out_minion(apply_all(target, woke), nonlethal, "critical hit")
+        return [Effect("ResistanceResolved", target.name, res), *woke, *after]
     power = roll_check(dice, power_roll, rank + extra_dc, "power")
     resist = roll_check(dice, resist_roll, resistance_bonus(target, defense), "passive")
     diff = resist.total - power.total
@@ -136,21 +154,28 @@ def resolve_damage(
     }
     if outcome == "success":
         return [Effect("ResistanceResolved", target.name, data)]
-    bruises = {"bruises": target.counter("bruises") + 1}
+    woke = wake(target)  # a tie still affects the sleeper (a bruise)
+    hit = apply_all(target, woke)
+    bruises = {"bruises": hit.counter("bruises") + 1}
     if outcome == "tie":
+        after = set_hp(hit, hit.hp, counters=bruises)
         data.update(hp_lost=0, bruise=True)
-        return [Effect("ResistanceResolved", target.name, data), *set_hp(target, target.hp, counters=bruises)]
-    if target.minion:  # Minion Rules: "the minion suffers the worst degree of the effect"
+    elif target.minion:  # Minion Rules: "the minion suffers the worst degree of the effect"
+        after = take_out_minion(hit, nonlethal, "worst degree")
         data.update(worst=True)
-        return [Effect("ResistanceResolved", target.name, data), *take_out_minion(target, nonlethal, "worst degree")]
-    if finishing and degrees(diff) >= 3:  # Finishing Attack: "three or more degrees of failure ... dies"
+    elif finishing and degrees(diff) >= 3:  # Finishing Attack: "three or more degrees of failure ... dies"
+        after = set_hp(hit, HP_FLOOR, note="finishing attack")
         data.update(finished=True)
-        return [Effect("ResistanceResolved", target.name, data), *set_hp(target, HP_FLOOR, note="finishing attack")]
-    data.update(hp_lost=-diff, bruise=True)
-    return [
-        Effect("ResistanceResolved", target.name, data),
-        *set_hp(target, target.hp + diff, counters=bruises, nonlethal=nonlethal),
-    ]
+    else:
+        after = set_hp(hit, hit.hp + diff, counters=bruises, nonlethal=nonlethal)
+        data.update(_lost(hit, after), bruise=True)
+    return [Effect("ResistanceResolved", target.name, data), *woke, *after]
+
+
+def _lost(sheet: Sheet, after: list[Effect]) -> dict[str, int]:
+    """`hp_lost`: the HP the effects actually took (floors and Non-Lethal included), 0 when HP did not change."""
+    hp = next((e.data["hp"] for e in after if e.target == sheet.name and e.event == "DamageApplied"), sheet.hp)
+    return {"hp_lost": max(0, sheet.hp - hp)}
 
 
 def passive_roll(sheet: Sheet, defense: str, dice: Dice, name: str, extra: int = 0) -> Rolled:

@@ -12,23 +12,29 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.dice import Dice, DiceSpec, fudge, parse_notation
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, Conflict, ImpossibleAction, did_you_mean
 from ledger.rules.common import parse_int
-from ledger.rules.hnh import turns
+from ledger.rules.hnh import turns, victory
+from ledger.rules.hnh.actions import ACTIONS as MANEUVER_ACTIONS
 from ledger.rules.hnh.afflictions import affliction_from, ongoing, resolve_affliction
-from ledger.rules.hnh.checks import ABILITIES, DEFENSES, find_power, resolve_check
+from ledger.rules.hnh.checks import ABILITIES, DEFENSES, defense_rank, find_power, resolve_check
 from ledger.rules.hnh.combat import resolve_attack
 from ledger.rules.hnh.conditions import (
     BASIC,
     COMBINED,
+    COMPONENTS,
+    break_trance,
     CONDITIONS,
     HP_CONDITIONS,
+    SUPERSEDES,
     check_penalty,
+    closure,
     effective,
     impose_effects,
     implied,
     known,
     remove_effects,
+    row_of,
 )
 from ledger.rules.hnh.hazards import resolve_hazard
 from ledger.rules.hnh.health import HP_FLOOR, MAX_HP, MINION_MAX_HP, VP, minion_rules, resolve_damage, set_hp
@@ -36,9 +42,11 @@ from ledger.rules.hnh.turns import REVIVE_MEANS
 from ledger.rules.hnh import options as declared
 from ledger.rules.contract import Action, Recovery, RuleSystem
 from ledger.rules.hnh.creator import import_character
-from ledger.sheet import Effect, Sheet, Value
+from ledger.rules.hnh.powers import heal
+from ledger.rules.hnh.victory import STARTING_VP, improved
+from ledger.sheet import Effect, Sheet, Value, apply_all
 
-STARTING_VP = 2  # the-basics.txt, Victory Points: "Players start each in game day with 2 Victory points"
+TURN_COUNTED = ("until-start-of-turn:", "until-end-of-turn:", "all-out-attack", "defensive-attack", "revive-cooldown")
 
 __all__ = [
     "ABILITIES", "BASIC", "COMBINED", "CONDITIONS", "DEFENSES", "HP_CONDITIONS", "HP_FLOOR", "MAX_HP", "MINION_MAX_HP",
@@ -48,7 +56,19 @@ __all__ = [
 
 def _affliction(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
     assert other is not None  # Action.other == "needed"
-    return RULES.affliction(other, options, dice, attacker=actor)
+    owners = declared.ACTION_ROLLS["affliction"]
+    return improved(owners, actor, other, options, dice, lambda box, a, o: RULES.affliction(_s(o), options, box, attacker=a))
+
+
+def _heal(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    owners = declared.ACTION_ROLLS["heal"]
+    return improved(owners, actor, other, options, dice, lambda box, a, o: heal(_s(a), o, options, box))
+
+
+def _s(sheet: Sheet | None) -> Sheet:
+    """A sheet the rule was given (improved() hands back what it got)."""
+    assert sheet is not None
+    return sheet
 
 
 class HnH(RuleSystem):
@@ -65,6 +85,16 @@ class HnH(RuleSystem):
             "affliction", "an Affliction without an attack check: the target resists (rolls power, resist)", _affliction,
             "hnh-site/effect-affliction.txt", declared.ACTIONS["affliction"], declared.ACTION_ROLLS["affliction"], "needed",
         ),
+        "heal": Action(
+            "heal", "Healing: a DC 2 power check (roll power); the difference is HP healed (--against the subject, else self)",
+            _heal, "powers/effects/healing.html (named by gameplay.txt, Recovery)", declared.ACTIONS["heal"],
+            declared.ACTION_ROLLS["heal"], "optional",
+        ),
+        "defend": Action(
+            "defend", "the Defend action: until the next turn the chosen active defense's dice count at least 1; no attack",
+            victory.defend, "hnh-site/gameplay.txt, Defend - Standard Action", declared.ACTIONS["defend"], {}, "none",
+        ),
+        **MANEUVER_ACTIONS,
     }
     turn_rolls = ("fortitude", "power", "toughness", "ongoing-")
     ties_descending = True  # tie_break_key: higher Dodge, then Agility, then Awareness
@@ -94,7 +124,18 @@ class HnH(RuleSystem):
         condition = known(condition)
         if condition in HP_CONDITIONS:
             raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
-        return impose_effects(sheet, condition)
+        out = impose_effects(sheet, condition)
+        if not out and sheet.has(condition) and row_of(condition) is not None:
+            raise Conflict(f"{sheet.name} is already {condition}, the highest degree of its row")
+        return out
+
+    def progresses(self, condition: str) -> bool:
+        """Conditions on the Progressive Conditions table add degrees when inflicted again (conditions.txt)."""
+        return row_of(condition) is not None
+
+    def holds(self, sheet: Sheet, condition: str) -> bool:
+        """Imposed, or a part of an imposed condition (a staggered character can lose dazed: conditions.txt)."""
+        return condition in closure(sheet.conditions)
 
     def impose_until(self, sheet: Sheet, condition: str, until: str) -> list[Effect]:
         """Impose a condition that ends at the 'start' or 'end' of the character's next turn."""
@@ -110,13 +151,45 @@ class HnH(RuleSystem):
             raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
         return remove_effects(sheet, condition)
 
+    def takes_turn(self, sheet: Sheet) -> bool:
+        """Everyone alive keeps their turn (the dying, for the dying check); the dead while their turn still tracks something.
+
+        gameplay.txt, Taking Your Turn: "even if you are incapacitated or dead you still get a turn in order to keep
+        track of any ongoing effects that still apply": a dead character keeps turns while a turn-counted effect
+        runs on them ('until' conditions, all-out/defensive attack, the revival cooldown); with none, the turn is
+        empty and `encounter next` passes it over. A minion group with no one left standing has no turn.
+        """
+        if sheet.minion and sheet.count <= 0:
+            return False
+        if not sheet.has("dead"):
+            return True
+        return any(v and (k.startswith(TURN_COUNTED) or k in TURN_COUNTED) for k, v in sheet.counters.items())
+
+    def condition_help(self, condition: str) -> str:
+        """What a condition is made of, what it supersedes, and whether it follows HP (conditions.txt)."""
+        parts = []
+        if condition in HP_CONDITIONS:
+            parts.append("follows HP")
+        made = sorted(COMPONENTS.get(condition, ()))
+        if made:
+            parts.append("is " + ", ".join(made))
+        over = sorted(SUPERSEDES.get(condition, ()))
+        if over:
+            parts.append("supersedes " + ", ".join(over))
+        return "; ".join(parts)
+
+    def implied_by(self, sheet: Sheet, condition: str) -> tuple[str, ...]:
+        """Imposed conditions whose definition includes this one (conditions.txt, Combined Conditions)."""
+        return tuple(c for c in sheet.conditions if c != condition and condition in closure([c]))
+
     def derived(self, sheet: Sheet) -> dict[str, Any]:
         """Implied and effective conditions, effective Toughness, bruises, minion rules, ongoing afflictions."""
         bruises = sheet.counter("bruises")
         return {
             "implied": implied(sheet.conditions),
             "effective_conditions": effective(sheet.conditions),
-            "toughness": sheet.trait("toughness", sheet.trait("stamina")) - bruises,
+            "toughness": defense_rank(sheet, "toughness") - bruises,
+            "defenses": {d: defense_rank(sheet, d) for d in DEFENSES},
             "bruises": bruises,
             "check_penalty": check_penalty(sheet),
             "minion_rules": minion_rules(sheet),
@@ -142,17 +215,25 @@ class HnH(RuleSystem):
         dice: Dice,
     ) -> list[Effect]:
         """3dF + trait against a DC (roll `check`) or opposed (rolls `check`, `against`); CHECK_OPTIONS."""
-        return resolve_check(sheet, trait, dc, against, options, dice)
+        other, other_trait = against if against else (None, "")
+
+        def rule(box: Dice, a: Sheet | None, o: Sheet | None) -> list[Effect]:
+            return resolve_check(_s(a), trait, dc, (_s(o), other_trait) if o is not None else None, options, box)
+
+        return improved(self.rolls["check"], sheet, other, options, dice, rule)
 
     def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
         """Attack (rolls attack, defense, power, toughness; slam-power, slam-toughness); ATTACK_OPTIONS."""
-        return resolve_attack(attacker, target, options, dice)
+        return improved(self.rolls["attack"], attacker, target, options, dice,
+                        lambda box, a, o: resolve_attack(_s(a), _s(o), options, box))
 
     def resist_damage(self, target: Sheet, rank: int, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
         """Damage without an attack: power (3dF + rank) against toughness (3dF + Toughness - bruises)."""
         if target.has("dead"):
             raise ImpossibleAction(f"{target.name} is already dead")
-        return resolve_damage(target, rank, dice, options=options)
+        trance = break_trance(target)
+        return trance + improved(self.rolls["damage"], None, apply_all(target, trance), options, dice,
+                                 lambda box, a, o: resolve_damage(_s(o), rank, box, options=options))
 
     def affliction(
         self, target: Sheet, options: Mapping[str, Any], dice: Dice, attacker: Sheet | None = None
@@ -169,12 +250,14 @@ class HnH(RuleSystem):
                 raise BadInput(f"'{name}' is not an Affliction")
         elif "rank" not in options:
             raise BadInput("an Affliction needs a rank", "give rank=N and conditions=a,b,c")
-        return resolve_affliction(target, affliction_from(name, power, options), dice)
+        trance = break_trance(target)  # Entranced: "Any attack or other obvious treat removes Entranced"
+        return trance + resolve_affliction(apply_all(target, trance), affliction_from(name, power, options), dice)
 
     def recover(self, sheet: Sheet, recovery: Recovery, dice: Dice) -> list[Effect]:
         """Recovery over hours; with treatment-bonus a `treatment` roll against DC 5 decides `treated`."""
         if recovery.amount is not None:
-            raise BadInput("Humans & Heroes recovery goes by hours, not an amount", "give --hours H (and --restful, --treated)")
+            raise BadInput("Humans & Heroes recovery goes by hours; HP come back at once only by Healing",
+                           "ledger act HEALER heal --against NAME -o rank=N (a DC 2 power check), or --hours H")
         bonus = recovery.options.get("treatment-bonus")
         return turns.recover(sheet, recovery.hours, recovery.restful, recovery.treated, bonus, dice)
 
@@ -194,17 +277,33 @@ class HnH(RuleSystem):
         """3dF + Agility + Improved Initiative; surprised -10 (roll `initiative`)."""
         return turns.initiative(sheet, dice)
 
+    def seizes_initiative(self, sheet: Sheet) -> bool:
+        """A victory point spent on Seize Initiative puts the hero first when initiative is next rolled."""
+        return bool(sheet.counter("seize-initiative"))
+
     def tie_break_key(self, sheet: Sheet) -> tuple[int, int, int]:
         """Initiative ties: higher Dodge, then Agility, then Awareness (sort descending)."""
         return turns.tie_break_key(sheet)
 
     def spend(self, sheet: Sheet, resource: str, n: int, purpose: str | None) -> list[Effect]:
-        """Spend victory points; no overspending."""
-        return turns.spend(sheet, resource, n)
+        """Spend victory points on a use the text names (--purpose recover:dazed, heroic-feat:ADV, ...); no overspending."""
+        if resource != VP:
+            raise BadInput(f"Humans & Heroes has no resource '{resource}'", did_you_mean(resource, [VP], f"the resource is {VP}"))
+        return victory.spend(sheet, n, purpose)
+
+    def day_started(self, heroes: list[Sheet]) -> list[Effect]:
+        """A new in-game day: each living hero's victory points become 2 (the unspent don't carry over)."""
+        return victory.new_day(heroes)
+
+    def gain(self, sheet: Sheet, resource: str, n: int, reason: str | None) -> list[Effect]:
+        """An award of victory points; the dead gain none (Death: "he loses all victory points")."""
+        if sheet.has("dead"):
+            raise ImpossibleAction(f"{sheet.name} is dead and can't gain victory points", "revive the character first")
+        return super().gain(sheet, resource, n, reason)
 
     def hazard(self, sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
         """One environmental hazard check (rolls fortitude, or power/toughness for falling); HAZARD_OPTIONS."""
-        return resolve_hazard(sheet, kind, options, dice)
+        return improved(self.rolls["hazard"], sheet, None, options, dice, lambda box, a, o: resolve_hazard(_s(a), kind, options, box))
 
     def revive(self, sheet: Sheet, *, means: str, by: Sheet | None) -> list[Effect]:
         """Healing or Immortality (GM rulings) lift Dead: HP -2, stabilized; 130 rounds before again."""

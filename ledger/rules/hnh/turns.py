@@ -16,11 +16,14 @@ import re
 from typing import Any
 
 from ledger.dice import Dice
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.rules.hnh.afflictions import ongoing_checks, progress_pending
-from ledger.rules.hnh.checks import roll_check, versus_dc
+from ledger.rules.hnh.checks import defense_rank, roll_check, versus_dc
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
-from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, VP, passive_roll, resolve_damage, set_hp
+from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, passive_roll, resolve_damage, set_hp
+from ledger.rules.hnh import maneuvers
+from ledger.rules.hnh.powers import weaken_recovery
+from ledger.rules.hnh.victory import DEFEND, feats_at_end, feats_at_start
 from ledger.sheet import Effect, Sheet, apply_all
 
 DYING_DC = 5  # Dying: "make a Fortitude check (DC 5)"
@@ -81,12 +84,16 @@ def start_of_turn(sheet: Sheet, dice: Dice) -> list[Effect]:
     """Start of turn: 'until the start' effects end, surprise ends, regeneration, the dying check."""
     out = _expire(sheet, "start")
     ctr: dict[str, int | None] = {k: None for k in ("all-out-attack", "defensive-attack") if sheet.counter(k)}
+    ctr.update({k: None for k in sheet.counters if k.startswith(DEFEND)})  # Defend: "until your next turn"
+    ctr.update(feats_at_start(sheet))
+    ctr.update(maneuvers.turn_started(sheet))
     if sheet.counter("revive-cooldown"):
         ctr["revive-cooldown"] = max(0, sheet.counter("revive-cooldown") - 1) or None
     if ctr:
         out.append(Effect("CountersChanged", sheet.name, {"counters": ctr}))
     if "surprised" in sheet.conditions:  # Surprised: "removed at the start of your turn"
         out.append(Effect("ConditionRemoved", sheet.name, {"condition": "surprised", "note": "turn started"}))
+    out += maneuvers.effort_cost(_then(sheet, out))  # Extra Effort: "At the start of the turn immediately after"
     now = _then(sheet, out)
     if now.has("dead"):
         return out
@@ -131,6 +138,9 @@ def dying_check(sheet: Sheet, dice: Dice) -> list[Effect]:
 def end_of_turn(sheet: Sheet, dice: Dice) -> list[Effect]:
     """End of turn: 'until the end' effects end, ongoing affliction checks, then harmful ongoing damage."""
     out = _expire(sheet, "end")
+    out += feats_at_end(_then(sheet, out))  # Heroic Feat: "until the end of your next turn"
+    out += weaken_recovery(_then(sheet, out))  # Weaken: "Lost points return at a rate of 1 per round"
+    out += maneuvers.turn_ended(_then(sheet, out))  # Feint, Aim and Aid end with the next turn
     now = _then(sheet, out)
     if now.has("dead"):
         return out
@@ -182,7 +192,7 @@ def recover(
     step = set_hp(now, now.hp + gain, counters=ctr, note=f"{hours} h of recovery at x{rate}", event="HealthRecovered")
     out += step
     now = _then(now, step)
-    if restful and hours >= 1 and "fatigued" in now.conditions:  # Fatigued: "after 1 hour of rest"
+    if hours >= 1 and "fatigued" in now.conditions:  # Fatigued: "after 1 hour of rest (even if awake)"
         step = remove_effects(now, "fatigued", "an hour of rest")
         out += step
         now = _then(now, step)
@@ -194,7 +204,7 @@ def recover(
 def revive(sheet: Sheet, means: str, hp: int = -2) -> list[Effect]:
     """Healing or Immortality (GM rulings) lift Dead; no second revival for 130 rounds (13 minutes)."""
     if means not in REVIVE_MEANS:
-        raise BadInput(f"unknown way back from death '{means}'", f"choose one of: {', '.join(REVIVE_MEANS)}")
+        raise BadInput(f"unknown way back from death '{means}'", did_you_mean(means, REVIVE_MEANS, f"choose one of: {', '.join(REVIVE_MEANS)}"))
     if not sheet.has("dead"):
         raise ImpossibleAction(f"{sheet.name} is not dead")
     left = sheet.counter("revive-cooldown")
@@ -211,21 +221,13 @@ def initiative(sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
     bonus = sheet.trait("agility") + sheet.trait("improved-initiative") + surprised
     r = roll_check(dice, "initiative", bonus, "passive")  # a critical is +1 / -1: initiative has no DC to fail
     data: dict[str, Any] = {"check": "initiative", **r.data(), "surprised": bool(surprised)}
-    return r.total, [Effect("CheckResolved", sheet.name, data)]
+    out = [Effect("CheckResolved", sheet.name, data)]
+    if sheet.counter("seize-initiative"):  # spent: this initiative goes first (Seize Initiative)
+        data["seized"] = True
+        out.append(Effect("CountersChanged", sheet.name, {"counters": {"seize-initiative": None}}))
+    return r.total, out
 
 
 def tie_break_key(sheet: Sheet) -> tuple[int, int, int]:
     """Initiative ties: highest Dodge, then Agility, then Awareness (sort descending)."""
-    return (sheet.trait("dodge"), sheet.trait("agility"), sheet.trait("awareness"))
-
-
-def spend(sheet: Sheet, resource: str, n: int) -> list[Effect]:
-    """Spend victory points; spending more than the character has is refused."""
-    if resource != VP:
-        raise BadInput(f"Humans & Heroes has no resource '{resource}'", f"the resource is {VP}")
-    if n < 1:
-        raise BadInput("spend at least 1")
-    have = sheet.resources.get(VP, 0)
-    if n > have:
-        raise ImpossibleAction(f"{sheet.name} has {have} victory point{'s' if have != 1 else ''}, not {n}")
-    return [Effect("ResourceChanged", sheet.name, {"resource": VP, "delta": -n, "value": have - n})]
+    return (defense_rank(sheet, "dodge"), sheet.trait("agility"), sheet.trait("awareness"))

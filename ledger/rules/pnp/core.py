@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.dice import Dice, pool
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.sheet import Effect, Sheet, Value, is_gm_pool
 
 ABILITIES = ("agility", "intellect", "might", "perception", "toughness", "willpower")
@@ -158,7 +158,7 @@ def trait_rank(sheet: Sheet, trait: str) -> tuple[str, int]:
     if key in ABILITIES or key in TALENTS:
         return key, 0
     powers = sorted(k for k, v in sheet.traits.items() if isinstance(v, int) and is_power(k))
-    raise BadInput(f"{sheet.name} has no power '{key}'", f"{sheet.name}'s powers: {', '.join(powers) or 'none'}")
+    raise BadInput(f"{sheet.name} has no power '{key}'", did_you_mean(key, [*powers, *ABILITIES, *TALENTS], f"{sheet.name}'s powers: {', '.join(powers) or 'none'}"))
 
 
 def power_meta(sheet: Sheet, key: str) -> Mapping[str, Any]:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.dice import Dice, DiceSpec, pool, parse_notation
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.rules.common import parse_int
 from ledger.rules.pnp import checks as pnp_checks, combat as pnp_combat, powers as pnp_powers, resources as pnp_resources
 from ledger.rules.contract import Action, Recovery, RuleSystem
@@ -168,7 +168,7 @@ class PnP(RuleSystem):
         """Impose a GM-ruled condition (it lasts until removed: no pages)."""
         require_character(sheet)
         if condition not in CONDITIONS:
-            raise BadInput(f"unknown condition '{condition}'", f"known: {', '.join(sorted(CONDITIONS))}")
+            raise BadInput(f"unknown condition '{condition}'", did_you_mean(condition, CONDITIONS, f"known: {', '.join(sorted(CONDITIONS))}"))
         return [Effect("ConditionImposed", sheet.name, {"condition": condition})]
 
     def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
@@ -181,6 +181,10 @@ class PnP(RuleSystem):
         if gone:
             effects.append(Effect("CountersChanged", sheet.name, {"counters": {EFFECT_PREFIX + n: None for n in gone}}))
         return effects
+
+    def takes_turn(self, sheet: Sheet) -> bool:
+        """A defeated character (or a group with no minions left) is out of the fight: no more pages of their own."""
+        return not is_defeated(sheet)
 
     def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """Nothing happens at the start of a P&P turn: effects tick at its end."""

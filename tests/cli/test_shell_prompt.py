@@ -1,0 +1,198 @@
+"""The interactive session shell on prompt_toolkit (issue 13, item 6): completion with help, fuzzy matching, the toolbar, history.
+
+Tested for real: a `ledger play` on a pseudo-terminal typed into key by key (the terminal answers cursor
+position requests as a real one does), and the prompt_toolkit session itself fed through a pipe.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import struct
+import sys
+import termios
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from commands.complete import Completer, rank, split_word
+from commands.context import AppContext
+from commands.main import cli as ledger_cli
+from commands.shell import Session
+from tests.cli.test_shell import LEDGER, SETUP, lines, play
+from tests.conftest import Cli
+
+ROWS, COLS = 30, 110
+CPR = b"\x1b[6n"
+
+
+def _pty_session(db: str, home: Path, keys: list[bytes]) -> tuple[str, int]:
+    """Type `keys` (each chunk sent once the screen is still) into `ledger play` on a terminal: the screen, the exit status."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the shell on a terminal
+        os.environ.update({"HOME": str(home), "TERM": "xterm-256color"})
+        os.execv(sys.executable, [*LEDGER, "--db", db, "play"])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+    out = b""
+
+    def drain(idle: float = 0.8, cap: float = 30) -> None:
+        nonlocal out
+        end, last = time.monotonic() + cap, time.monotonic()
+        while time.monotonic() < end and time.monotonic() - last < idle:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            out += chunk
+            last = time.monotonic()
+            if CPR in chunk:  # a terminal answers where its cursor is
+                os.write(fd, b"\x1b[1;1R")
+
+    drain(3, 60)
+    for k in keys:
+        os.write(fd, k)
+        drain()
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return out.decode(errors="replace"), os.waitstatus_to_exitcode(status)
+
+
+def test_the_terminal_shell_completes_shows_the_turns_and_keeps_history(db: str, tmp_path: Path) -> None:
+    """Issue 13 item 6 (and issue 9): Tab completes names with their HP; the toolbar shows who is up and the next two; history."""
+    setup = play(db, lines(*SETUP, "character add Cy", "encounter start Ann 'Big Bo' Cy --init Ann=3 --init 'Big Bo'=2 --init Cy=1"))
+    assert setup.returncode == 0, setup.stderr
+    keys = [b"character show A", b"\t", b"\r", b"condition add Ann daz", b"\t", b"\r", b"damage Nobody --amount 1\r", b"exit\r"]
+    screen, status = _pty_session(db, tmp_path, keys)
+    assert "round 1 | up: Ann HP 6/6 | next: Big Bo HP 6/6, Cy HP 6/6" in screen  # the toolbar
+    assert "Ann (hnh, PC)" in screen  # `character show A` + Tab completed the name
+    assert "HP 6/6" in screen.split("character show A", 1)[1]  # the menu showed each name with its HP
+    assert "error: no character called 'Nobody'" in screen
+    assert status == 2  # one command failed
+    assert "dazed" in Cli(db).json("character", "show", "Ann")["conditions"]  # `condition add Ann daz` + Tab: dazed
+    history = (tmp_path / ".ledger_history").read_text().splitlines()
+    assert history == ["character show Ann", "condition add Ann dazed", "damage Nobody --amount 1", "exit"]
+
+
+def test_ctrl_r_finds_a_command_in_history_and_runs_it_again(db: str, tmp_path: Path) -> None:
+    """Issue 13 item 6: history search (Ctrl-R), over the history a readline shell left (plain lines)."""
+    assert play(db, lines(*SETUP)).returncode == 0
+    (tmp_path / ".ledger_history").write_text("damage Ann --amount 2\ncharacter show Ann\n")
+    screen, status = _pty_session(db, tmp_path, [b"\x12", b"damage A", b"\r", b"\r", b"exit\r"])
+    assert status == 0, screen[-2000:]
+    assert Cli(db).json("character", "show", "Ann")["hp"] == 4  # Ctrl-R `damage A` found `damage Ann --amount 2`
+
+
+# -- the prompt_toolkit session itself, through a pipe -------------------------------------------
+@pytest.fixture
+def session(db: str) -> Iterator[Session]:
+    assert play(db, lines(*SETUP, "character import ../shared/fixtures/hnh-characters/energy-controller.json")).returncode == 0
+    app = AppContext(db=db, seed=None, actor="tester", as_json=False)
+    ledger_cli.load_all()
+    s = Session(app, ledger_cli, keep_going=True)
+    with app.hosting():
+        yield s
+    app.close()
+
+
+def completions(session: Session, text: str) -> list[tuple[str, str]]:
+    """What the prompt offers at the end of `text`: (candidate, help)."""
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+    from prompt_toolkit.output import DummyOutput
+
+    from commands.prompt import prompt_session
+
+    prompt = prompt_session(session, output=DummyOutput())
+    assert prompt.completer is not None
+    found = prompt.completer.get_completions(Document(text), CompleteEvent(completion_requested=True))
+    return [(c.text, c.display_meta_text) for c in found]
+
+
+def test_the_prompt_offers_the_campaigns_options_with_their_help(session: Session) -> None:
+    """Issue 13 item 6: options from the declarations (ledger/rules/hnh/options.py), this system's only."""
+    opts = dict(completions(session, "attack Ann 'Big Bo' --r"))
+    assert "--rank" in opts and "--range" in opts and "--roll" in opts
+    assert "--damage" not in dict(completions(session, "attack Ann 'Big Bo' --"))  # d20's, not this campaign's
+    from ledger.rules.hnh.options import RANGES
+
+    assert [c for c, _ in completions(session, "attack Ann 'Big Bo' --range ")] == list(RANGES)
+    keys = dict(completions(session, "attack Ann 'Big Bo' -o "))
+    assert "range=" in keys and all("=" in k for k in keys)
+    rolls = dict(completions(session, "attack Ann 'Big Bo' --roll "))
+    assert rolls["attack="] == "the acting character's roll" and rolls["toughness="] == "the other character's roll"
+
+
+def test_the_prompt_offers_names_conditions_traits_and_powers_with_their_help(session: Session) -> None:
+    """Issue 13 item 6: names with HP, conditions with what they bring (conditions.txt), a character's traits and powers."""
+    names = dict(completions(session, "damage "))
+    assert names["Ann"] == "HP 6/6" and names["'Big Bo'"] == "HP 6/6"
+    conditions = dict(completions(session, "condition add Ann inc"))
+    assert conditions["incapacitated"] == "is defenseless, stunned, unaware; supersedes dazed, stunned"
+    powers = [c for c, _ in completions(session, "attack 'Energy Controller' Ann --with ")]
+    assert powers[0] == "120-mph" and "energy-creation" in powers
+    assert dict(completions(session, "check 'Energy Controller' dod"))["dodge"] == "trait 8"
+    assert dict(completions(session, "act Ann "))["affliction"].startswith("an Affliction")
+
+
+def test_the_prompt_matches_fuzzily(session: Session) -> None:
+    """Issue 13 item 6: fuzzy matching: prefixes first, then substrings, then letters in order."""
+    assert [c for c, _ in completions(session, "encounter nx")] == ["next"]
+    assert [c for c, _ in completions(session, "damage bo")][0] == "'Big Bo'"
+    assert [c for c, _ in completions(session, "condition add Ann stnd")] == ["stunned", "restrained"]  # the tighter match first
+    found = [c for c, _ in completions(session, "enc")]
+    assert found[0] == "encounter"
+
+
+def test_the_toolbar_names_who_is_up_and_the_next_two_who_take_turns(session: Session, db: str) -> None:
+    """Issue 13 item 6; the dead are passed over there as `encounter next` passes over them (issue 13 item 2)."""
+    assert session.toolbar().endswith("no encounter running")
+    for line in ("character add Cy", "character add Dee", "encounter start Ann 'Big Bo' Cy Dee --init Ann=4 --init 'Big Bo'=3 --init Cy=2 --init Dee=1", "damage 'Big Bo' --amount 9"):
+        assert session.run(line, 1, script=True)
+    assert session.toolbar() == " round 1 | up: Ann HP 6/6 | next: Cy HP 6/6, Dee HP 6/6"
+    session.run("damage Cy --amount 2", 1, script=True)
+    session.run("condition add Cy dazed", 1, script=True)
+    session.run("encounter next", 1, script=True)
+    assert session.toolbar() == " round 1 | up: Cy HP 4/6 [dazed] | next: Dee HP 6/6, Ann HP 6/6"
+
+
+def test_an_interactive_session_through_a_pipe_completes_and_runs_commands(session: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13 item 6: the prompt_toolkit application fed key by key: Tab completes, Enter runs, Ctrl-D leaves."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from commands.shell import _interactive
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    with create_pipe_input() as inp:
+
+        def type_keys() -> None:
+            for k in ["damage Bi", "\t", " --amount 1\r", "\x04"]:
+                time.sleep(0.4)
+                inp.send_text(k)
+
+        feeder = threading.Thread(target=type_keys)
+        feeder.start()
+        _interactive(session, input=inp, output=DummyOutput())
+        feeder.join()
+    assert Cli(session.app.db or "").json("character", "show", "Big Bo")["hp"] == 5  # `damage Bi` + Tab ran on Big Bo
+    assert (tmp_path / ".ledger_history").read_text().splitlines()[0] == "damage 'Big Bo' --amount 1"
+
+
+def test_split_word_and_rank() -> None:
+    """The word being completed starts after the last unquoted space (an open quote starts it)."""
+    assert split_word("attack Ann 'Big B") == ("attack Ann ", "'Big B")
+    assert split_word("attack 'Big Bo' ") == ("attack 'Big Bo' ", "")
+    assert [c for c, _ in rank([("list", ""), ("show", ""), ("add", "")], "s")] == ["show", "list"]
+    offline = Completer(ledger_cli, lambda: ["Ann"], lambda: [])  # before a campaign: every system's options
+    assert offline.candidates("attack Ann Ann ", "--op") == ["--option"]
+    assert "--damage" in offline.candidates("attack Ann Ann ", "--da")
