@@ -249,6 +249,14 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
         return f"{who} faces {d['hazard']}" + (f" ({', '.join(bits)})" if bits else "") + note
     if "revived" in d:
         return f"{who} is revived by {d.get('means')}" + (f" ({d['note']})" if d.get("note") else "")
+    if d.get("action") and d.get("attacker") and d.get("target"):  # a contest: grab, trip, disarm, demoralize...
+        won = d.get("winner")
+        deg = d.get("degrees")
+        how = f", {won} wins" + (f" by {deg} degree{'s' if deg != 1 else ''}" if isinstance(deg, int) and deg else "") if won else ""
+        score = _attack_score(d) if isinstance(d.get("attack"), dict) else ""
+        hit = "" if d.get("hit") is None else (", hits" if d["hit"] else ", misses")
+        inner = (score + hit + how).lstrip(", ")
+        return f"{d['attacker']} tries to {d['action']} {d['target']}" + (f" ({inner})" if inner else "")
     if d.get("action"):
         kind = f"a {d['kind']} action" if d.get("kind") else ""
         extra = ", ".join([kind] * bool(kind) + [f"{k} {_value(v)}" for k, v in d.items()

@@ -53,3 +53,11 @@ def test_a_long_intent_is_summarised_in_one_line() -> None:
     line = intent_line("character add", {"name": "Suit", "typed_traits": {str(i): i for i in range(20)}, "powers": powers, "pc": True})
     assert line == "character add name=Suit 20 traits 9 powers pc=yes"
     assert intent_line("attack", {"two-weapon": False, "rank": 0}) == "attack two-weapon=no rank=0"
+
+
+def test_a_contest_names_who_tried_what_on_whom() -> None:
+    """hnh maneuvers (grab, trip, disarm, demoralize): the one who acts is the subject, the winner and degrees follow."""
+    grab = ev("EffectResolved", "Thug", action="grab", attacker="Ann", target="Thug", hit=True, winner="Ann", degrees=2,
+              attack={"total": 7}, defense_check={"total": 0})
+    bound = ev("ConditionImposed", "Thug", condition="bound")
+    assert sentence([grab, bound]) == "Ann tries to grab Thug (7 vs 0, hits, Ann wins by 2 degrees): now bound."
