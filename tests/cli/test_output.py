@@ -42,7 +42,7 @@ def test_hnh_attack_reads_as_a_sentence_then_its_dice(hnh: Cli) -> None:
         "  Bruiser toughness: 3dF+3 [- - 0] = 1 (entered)",
     ]
     assert first(hnh.ok("attack", "Ann", "Bruiser", *HNH_HIT)) == (
-        "ruling 6: Ann hits Bruiser (8 vs 3); Bruiser fails Toughness by 3 degrees: HP 0 -> -3, no longer battered, now dead."
+        "ruling 6: Ann hits Bruiser (8 vs 3); Bruiser fails Toughness by 3 degrees: HP 0 -> -3, no longer battered, now dead and prone."
     )
 
 
@@ -122,7 +122,7 @@ def test_verbose_adds_the_raw_events_before_or_after_the_command(hnh: Cli) -> No
         r = hnh.ok(*args)
         raw = [line.strip() for line in r.stdout.splitlines() if line.startswith("    ")]
         assert any(x.startswith("DamageApplied Bruiser: amount=3, hp=-3") for x in raw) and any(x.startswith("AttackResolved Bruiser: attacker=Ann") for x in raw)
-        assert r.stdout.splitlines()[0].endswith("HP 0 -> -3, no longer battered, now dead.")
+        assert r.stdout.splitlines()[0].endswith("HP 0 -> -3, no longer battered, now dead and prone.")
         hnh.ok("undo")
 
 
