@@ -24,8 +24,10 @@ OWN_EVENTS = {"Opened", "EncounterStarted", "TurnAdvanced", "TurnDelayed", "Dela
 
 
 def round_word(system: str) -> str:
-    """P&P counts pages; the others count rounds."""
-    return "page" if system == "pnp" else "round"
+    """What the system calls a round (P&P: a page)."""
+    from ledger.rules import get_rules
+
+    return get_rules(system).round_word
 
 
 def order_text(v: dict[str, Any]) -> str:

@@ -52,13 +52,14 @@ def damage(app: AppContext, target: str, amount: int | None, rank: int | None, s
       ledger damage Ann --amount 3
       ledger damage Ann --rank 6 --roll power=+,0,0 --roll toughness=-,0,0
     """
-    from commands.actions import outcome
     from ledger.errors import BadInput
 
     opts = gather("damage", given)
     if (amount is None) == (rank is None):
         raise BadInput("give one of --amount N or --rank N", "for example: ledger damage Ann --amount 3")
     if rank is not None:
+        from commands.actions import outcome
+
         result = app.ledger.resist_damage(target, rank, opts, rolls=parse_roll_options(rolls))
         app.wrote(result, outcome)
         return

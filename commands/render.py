@@ -16,7 +16,9 @@ def sheet_line(c: dict[str, Any]) -> str:
 def sheet(c: dict[str, Any]) -> str:
     """A readable character sheet."""
     lines = [f"{c['name']} ({c['system']}{', minion' if c.get('minion') else ''}{', PC' if c.get('pc') else ''})"]
-    label = "Health" if c["system"] == "pnp" else "HP"
+    from ledger.rules import get_rules
+
+    label = get_rules(c["system"]).health_word
     lines.append(f"  {label}: {c['hp']}/{c['max_hp']}" + (f"   count: {c['count']}" if "count" in c else ""))
     lines.append(f"  conditions: {', '.join(c['conditions']) or 'none'}")
     if c.get("implied"):

@@ -182,7 +182,9 @@ class Session:
 
 def standing(sheet: dict[str, Any], system: str | None) -> str:
     """A character's HP (Health in P&P), minion count and conditions, in a few words."""
-    hp = "Health" if system == "pnp" else "HP"
+    from ledger.rules import get_rules
+
+    hp = get_rules(system).health_word if system else "HP"
     count = f"x{sheet.get('count')} " if sheet.get("minion") else ""
     conditions = ", ".join(sheet.get("conditions") or ())
     return f"{count}{hp} {sheet.get('hp')}/{sheet.get('max_hp')}" + (f" [{conditions}]" if conditions else "")
@@ -213,7 +215,7 @@ def turn_line(order: list[dict[str, Any]], current: str | None, rnd: int, system
         upcoming.append(show(name))
         if len(upcoming) == 2:
             break
-    word = "page" if system == "pnp" else "round"
+    word = rules.round_word
     nxt = f" | next: {', '.join(upcoming)}" if upcoming else ""
     return f"{word} {rnd} | up: {show(current or names[at])}{nxt}"
 

@@ -25,11 +25,9 @@ from ledger.aggregates import (
 )
 from ledger import undo
 from ledger.bounds import check_intent, check_name, whole
-from ledger.deciders import core, encounter, play
-from ledger.deciders.table import decider_of
+from ledger.deciders import core, play
 from ledger.dice import DiceBox
 from ledger.dice_secrets import DiceSecrets, new_secret, session_dice
-from ledger.encounter import ENCOUNTER_ID, Encounter
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError, no_character
 from ledger.rules import get_rules, system_keys
 from ledger.rules.contract import RuleSystem
@@ -120,6 +118,8 @@ class Ledger:
         from eventsourcing.persistence import IntegrityError
 
         if decide is None:
+            from ledger.deciders.table import decider_of
+
             fn = decider_of(command)
             decide = lambda d: fn(d, intent)  # noqa: E731
 
@@ -357,6 +357,9 @@ class Ledger:
         """The running encounter: number, round, whose turn, and the order with initiatives."""
         from eventsourcing.application import AggregateNotFoundError
 
+        from ledger.deciders import encounter
+        from ledger.encounter import ENCOUNTER_ID, Encounter
+
         self.campaign()  # refuses an uninitialised ledger
         try:
             enc: Encounter = self.store.repository.get(ENCOUNTER_ID)
@@ -371,6 +374,8 @@ class Ledger:
         rolls: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
         """Roll initiative for everyone (or take `init`, rolled elsewhere) and begin round 1 with the highest."""
+        from ledger.deciders import encounter
+
         if not names:
             raise BadInput("an encounter needs at least one participant", "ledger encounter start Ann Bob")
         intent: dict[str, Any] = {"names": list(names), "surprised": list(surprised)}
@@ -383,30 +388,44 @@ class Ledger:
 
     def next_turn(self, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """End the current turn (end-of-turn hook), pass to the next who takes turns (start-of-turn hook)."""
+        from ledger.deciders import encounter
+
         return self.record("encounter next", encounter.next_, {"pass_over": True}, rolls=rolls)
 
     def delay_turn(self, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """The current character delays their whole turn; the next one's turn starts (no end-of-turn hook yet)."""
+        from ledger.deciders import encounter
+
         return self.record("encounter delay", encounter.delay, {"pass_over": True}, rolls=rolls)
 
     def remove_from_encounter(self, name: str, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A participant leaves the fight; if it was their turn, the next one's starts."""
+        from ledger.deciders import encounter
+
         return self.record("encounter remove", encounter.remove, {"name": name}, rolls=rolls)
 
     def act_now(self, name: str, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A delaying character takes their turn after the current one's ends; their initiative moves there."""
+        from ledger.deciders import encounter
+
         return self.record("encounter act", encounter.act, {"name": name}, rolls=rolls)
 
     def join_encounter(self, name: str, *, surprised: bool = False, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """Roll initiative for a newcomer and slot them into the running order (they act when their place comes)."""
+        from ledger.deciders import encounter
+
         return self.record("encounter join", encounter.join, {"name": name, "surprised": surprised}, rolls=rolls)
 
     def end_encounter(self) -> dict[str, Any]:
         """End the running encounter; Surprised ends with the combat (conditions.txt, Surprised)."""
+        from ledger.deciders import encounter
+
         return self.record("encounter end", encounter.end, {})
 
     def end_scene(self) -> dict[str, Any]:
         """End the scene outside an encounter (P&P): effects for the rest of the scene end, with their defeats."""
+        from ledger.deciders import encounter
+
         return self.record("scene end", encounter.scene, {})
 
     # -- undo, redo and retraction ----------------------------------------------------------

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import and_, select
 
+from ledger.rules import get_rules
 from projections import queries
 from projections.db import ReadSide, log, resolve_data, rulings, sessions, sheets
 from ledger.describe import SYSTEMS, dice_line, intent_line
@@ -90,8 +91,8 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
         "campaign": {"name": data.get("name", "Campaign"), "system": system, "system_name": SYSTEMS.get(system, system)},
         "session": dict(session) if session is not None and session["ended"] is None else None,
         "commitment": commitment,
-        "hp_label": "Health" if system == "pnp" else "HP",
-        "round_word": round_word(system),
+        "hp_label": get_rules(system).health_word if system else "HP",
+        "round_word": round_word(system) if system else "round",
         "tracker": enc,
         "roster": roster,
         "rulings": last_rulings(read, vis, hidden),

@@ -19,8 +19,10 @@ NO_ENCOUNTER = ("no encounter is running", "start one: ledger encounter start NA
 
 
 def round_word(system: str) -> str:
-    """P&P counts pages; the others count rounds."""
-    return "page" if system == "pnp" else "round"
+    """What the system calls a round (P&P: a page)."""
+    from ledger.rules import get_rules
+
+    return get_rules(system).round_word
 
 
 def marks_of(sheet: dict[str, Any], delayed: bool = False) -> list[str]:
@@ -84,7 +86,9 @@ def text(v: dict[str, Any]) -> str:
     """The tracker as a compact aligned table, the screen a GM keeps open."""
     word = round_word(v["system"])
     head = f"encounter {v['encounter']} ({v['system']}), {word} {v['round']}: {v['current']}'s turn"
-    hp_label = "health" if v["system"] == "pnp" else "hp"
+    from ledger.rules import get_rules
+
+    hp_label = get_rules(v["system"]).health_word.lower()
     rows = []
     for e in v["order"]:
         name = e["name"] + (f" x{e['count']}" if "count" in e else "")

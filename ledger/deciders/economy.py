@@ -9,13 +9,15 @@ campaign's `action-economy` setting says whether a problem refuses the ruling (d
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ledger.encounter import ENCOUNTER_ID, Encounter, find
 from ledger.errors import ImpossibleAction
 from ledger.rules.contract import RuleSystem
 from ledger.ruling import Draft
 from ledger.sheet import Effect, Sheet
+
+if TYPE_CHECKING:
+    from ledger.encounter import Encounter
 
 
 def mode(d: Draft) -> str:
@@ -27,6 +29,8 @@ def running(d: Draft) -> Encounter | None:
     """The running encounter, without creating one or marking it touched."""
     from eventsourcing.application import AggregateNotFoundError
 
+    from ledger.encounter import ENCOUNTER_ID  # encounters only: other rulings never load the module
+
     try:
         enc: Encounter = d.load(ENCOUNTER_ID)
     except AggregateNotFoundError:
@@ -36,6 +40,8 @@ def running(d: Draft) -> Encounter | None:
 
 def tally(d: Draft, rules: RuleSystem, actor: Sheet, command: str, options: Mapping[str, Any], target: str | None = None) -> str | None:
     """Count one action of `actor` in the running encounter's round; refuse or warn as the campaign says. The warning, if any."""
+    from ledger.encounter import ENCOUNTER_ID, Encounter, find
+
     kind = rules.action_cost(command, actor, options)
     setting = mode(d)
     if kind is None or setting == "off":

@@ -208,6 +208,7 @@ def test_read_models_of_the_first_release_on_postgresql_are_widened(cli: Cli) ->
 
     cli.ok("init", "--system", "d20")
     cli.ok("character", "add", "Ann", "--trait", "hp=12")
+    cli.ok("character", "list")  # the views exist once something has read them
     read = ReadSide(parse_target(cli.db))
     with read.engine.begin() as conn:
         conn.execute(text("ALTER TABLE ledger_sheets ALTER COLUMN hp TYPE integer, ALTER COLUMN max_hp TYPE integer"))

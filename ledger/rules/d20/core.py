@@ -7,6 +7,7 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.rules.common import set_conditions
+from ledger.rules.d20.options import COVER
 from ledger.sheet import Effect, Sheet
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
@@ -25,7 +26,6 @@ COLLAPSED = "collapsed"  # 1: a disabled character did something major and fell 
 KNOCKED_OUT = "knocked-out"  # 1: the GM ruled the character unconscious (not from HP or subdual)
 
 # Cover Bonus (to DR); "complete" means the target can't be attacked at all.
-COVER = {"none": 0, "1/4": 2, "1/2": 4, "3/4": 6, "9/10": 10}
 COMPLETE_COVER = "complete"
 
 

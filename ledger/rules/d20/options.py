@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ledger.rules.d20.core import COVER
 from ledger.rules.options import Opt, Role
 
 T = "d20-supers.txt"
 RANGES = ("close", "melee", "ranged")
+COVER = {"none": 0, "1/4": 2, "1/2": 4, "3/4": 6, "9/10": 10}  # Cover Bonus: DR bonus by how much is covered
 FISTS = "1d4"  # To Attack: "Fists are considered 1d4 subdual"
 CRITICAL_MULTIPLIER = 2  # docs/interpretations.md (d20 Supers): the text's "see Weapons" is not part of the text
 CHARGE_ATTACK = 2  # Charge: "+2 to Attack rolls"

@@ -11,6 +11,7 @@ from typing import Any
 
 from ledger.dice import Dice, pool
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
+from ledger.rules.pnp.options import EFFECT_CONDITIONS, RANGES
 from ledger.sheet import Effect, Sheet, Value, is_gm_pool
 
 ABILITIES = ("agility", "intellect", "might", "perception", "toughness", "willpower")
@@ -21,13 +22,6 @@ TALENTS = (
 THREAT = "threat"
 
 # Special effects an attack can inflict instead of damage, and the condition each one imposes.
-EFFECT_CONDITIONS: dict[str, str] = {
-    "stun": "stunned",
-    "ensnare": "ensnared",
-    "blind": "blinded",
-    "knockdown": "prone",
-    "grab": "grabbed",
-}
 CONDITIONS = frozenset({"defeated", *EFFECT_CONDITIONS.values()})
 EFFECT_PREFIX = "effect:"  # Sheet.counters["effect:stun"] = pages left
 SCENE = -1  # a special effect's counter value when it lasts for the rest of the scene
@@ -40,7 +34,6 @@ NOT_DEFENSES = frozenset({"might", "toughness"})
 TRAVEL_POWERS = frozenset(
     {"flight", "super-speed", "leaping", "swinging", "teleportation", "burrowing", "super-swimming", "wall-crawling"}
 )
-RANGES = ("close", "distant", "extreme")
 
 # The lost Thresholds table, as this ledger reads it: name -> (threshold, help).
 THRESHOLDS: dict[str, tuple[int, str]] = {

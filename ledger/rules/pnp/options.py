@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from ledger.rules.options import Opt, Role
-from ledger.rules.pnp.core import EFFECT_CONDITIONS, RANGES
 
 T = "prowlers-and-paragons.txt"
+EFFECT_CONDITIONS: dict[str, str] = {
+    "stun": "stunned",
+    "ensnare": "ensnared",
+    "blind": "blinded",
+    "knockdown": "prone",
+    "grab": "grabbed",
+}
+RANGES = ("close", "distant", "extreme")  # Range and Movement: the range classes
 BOOSTS: tuple[Opt, ...] = (
     Opt("extra-dice", "int", "dice added to the actor's pool, 1 Resolve each (an NPC's are owed from the GM's Adversity)", f"{T}, Resolve and Adversity", lo=0, hi=100),
     Opt("reroll", "flag", "reroll the actor's whole pool (roll 'reroll') for 1 Resolve", f"{T}, Resolve and Adversity"),
