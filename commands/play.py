@@ -57,17 +57,17 @@ def damage(app: AppContext, target: str, amount: int | None, rank: int | None, s
     opts = gather("damage", given)
     if (amount is None) == (rank is None):
         raise BadInput("give one of --amount N or --rank N", "for example: ledger damage Ann --amount 3")
-    if rank is not None:
-        from commands.actions import outcome
+    from commands.output import ruling_text
 
+    if rank is not None:
         result = app.ledger.resist_damage(target, rank, opts, rolls=parse_roll_options(rolls))
-        app.wrote(result, outcome)
+        app.wrote(result, ruling_text)
         return
     if rolls or opts:
         raise BadInput("--amount takes no dice and no rules options", "leave out --roll and -o (they go with --rank)")
     assert amount is not None  # one of --amount and --rank was given
     result = app.ledger.damage(target, amount, subdual=subdual)
-    app.wrote(result, outcome)
+    app.wrote(result, ruling_text)
 
 
 @click.group("condition")
