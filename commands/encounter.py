@@ -25,9 +25,9 @@ OWN_EVENTS = {"Opened", "EncounterStarted", "TurnAdvanced", "TurnDelayed", "Dela
 
 def round_word(system: str) -> str:
     """What the system calls a round (P&P: a page)."""
-    from ledger.rules import get_rules
+    from ledger.rules import round_word as word
 
-    return get_rules(system).round_word
+    return word(system)
 
 
 def order_text(v: dict[str, Any]) -> str:
@@ -206,7 +206,7 @@ def ended(r: dict[str, Any]) -> str:
     from ledger.describe import ruling_lines
 
     system = r.get("system") or ("pnp" if "scene_ended_for" in r else "")  # only P&P has scenes to end
-    word = round_word(system) if system else "round"
+    word = round_word(system)
     lead = f"Encounter {r['encounter']} ends after {r['rounds']} {word}{'s' if r['rounds'] != 1 else ''}"
     rest = ruling_lines([e for e in r.get("events", []) if e["type"] not in OWN_EVENTS], system=system)
     if rest and not rest[0].startswith("  "):

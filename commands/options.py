@@ -8,7 +8,6 @@ named options; the ledger types and validates them against the campaign's own sy
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import Any, TypeVar
@@ -16,7 +15,7 @@ from typing import Any, TypeVar
 import click
 from click.shell_completion import CompletionItem
 
-from ledger.rules import system_keys
+from ledger.rules import declarations as declared_module, system_keys
 from ledger.rules.options import Opt, split_pairs
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -32,9 +31,9 @@ def declarations(system: str) -> Mapping[str, tuple[Opt, ...]]:
     return out
 
 
-@cache
 def _module(system: str) -> Any:
-    return importlib.import_module(f"ledger.rules.{system}.options")
+    """A system's declarations module (ledger/rules/<key>/options.py)."""
+    return declared_module(system)
 
 
 def roll_names(command: str) -> dict[str, list[str]]:

@@ -182,9 +182,9 @@ class Session:
 
 def standing(sheet: dict[str, Any], system: str | None) -> str:
     """A character's HP (Health in P&P), minion count and conditions, in a few words."""
-    from ledger.rules import get_rules
+    from ledger.rules import health_word
 
-    hp = get_rules(system).health_word if system else "HP"
+    hp = health_word(system or "")
     count = f"x{sheet.get('count')} " if sheet.get("minion") else ""
     conditions = ", ".join(sheet.get("conditions") or ())
     return f"{count}{hp} {sheet.get('hp')}/{sheet.get('max_hp')}" + (f" [{conditions}]" if conditions else "")
@@ -192,7 +192,7 @@ def standing(sheet: dict[str, Any], system: str | None) -> str:
 
 def turn_line(order: list[dict[str, Any]], current: str | None, rnd: int, system: str, roster: list[dict[str, Any]]) -> str:
     """`round 2 | up: Ann HP 6/6 | next: Bob HP 3/6, Thugs x3 HP 1/1`; the next two are those the rules give a turn."""
-    from ledger.rules import get_rules
+    from ledger.rules import get_rules, round_word
     from ledger.sheet import Sheet
 
     rules = get_rules(system)
@@ -215,7 +215,7 @@ def turn_line(order: list[dict[str, Any]], current: str | None, rnd: int, system
         upcoming.append(show(name))
         if len(upcoming) == 2:
             break
-    word = rules.round_word
+    word = round_word(system)
     nxt = f" | next: {', '.join(upcoming)}" if upcoming else ""
     return f"{word} {rnd} | up: {show(current or names[at])}{nxt}"
 

@@ -12,10 +12,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ledger.dice import show_faces
+from ledger.rules import round_word, title
 
 Event = Mapping[str, Any]
 
-SYSTEMS = {"hnh": "Humans & Heroes", "d20": "d20 Supers", "pnp": "Prowlers & Paragons"}
 # Bookkeeping that says nothing to a reader of a ruling (they stay in `-v` and `log --all`).
 QUIET = frozenset({"RulingRecorded", "CharacterEnrolled", "Opened", "RulingRetracted", "RulingReinstated", "Touched",
                    "RulingChained", "CountersChanged"})
@@ -276,7 +276,7 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
 def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:
     """Campaign, session, encounter and undo events."""
     if t == "CampaignCreated":
-        return f"campaign {d.get('name')} begins ({SYSTEMS.get(str(d.get('system')), d.get('system'))})"
+        return f"campaign {d.get('name')} begins ({title(str(d.get('system')))})"
     if t == "SessionStarted":
         return f"session {d.get('number')} starts: {d.get('title')}" if d.get("title") else f"session {d.get('number')} starts"
     if t == "SessionEnded":
@@ -288,7 +288,7 @@ def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:
         lead = {"TurnDelayed": f"{d.get('name')} delays", "DelayedTurnTaken": f"{d.get('name')} takes the delayed turn",
                 "ParticipantRemoved": f"{d.get('name')} leaves the encounter",
                 "ParticipantJoined": f"{d.get('name')} joins the encounter{_joined_at(d)}"}.get(t, "")
-        turn = (f"{'page' if system == 'pnp' else 'round'} {d['round']}: " if "round" in d else "") + f"{_poss(d['current'])} turn" if d.get("current") else ""
+        turn = (f"{round_word(system)} {d['round']}: " if "round" in d else "") + f"{_poss(d['current'])} turn" if d.get("current") else ""
         return "; ".join(p for p in (lead, turn) if p)
     if t == "EncounterEnded":
         return f"encounter {d.get('number')} ends"

@@ -14,7 +14,8 @@ from typing import Any
 import orjson
 from sqlalchemy import select
 
-from ledger.describe import SYSTEMS, HpFold, event_line, intent_line, ruling_lines
+from ledger.describe import HpFold, event_line, intent_line, ruling_lines
+from ledger.rules import title as system_title
 from ledger.errors import NotFound
 from ledger.sheet import is_gm_pool
 from projections import queries
@@ -235,7 +236,7 @@ def counts(h: History) -> str:
 def meta(h: History) -> str:
     """The line under the title: system, span of rulings, counts."""
     first, last = h.span
-    return f"{SYSTEMS.get(h.system, h.system)} · rulings {first}–{last} · {counts(h)}"
+    return f"{system_title(h.system)} · rulings {first}–{last} · {counts(h)}"
 
 
 def round_heading(system: str, number: int | None) -> str:

@@ -12,12 +12,12 @@ from typing import Any
 
 from sqlalchemy import and_, select
 
-from ledger.rules import get_rules
+from ledger.rules import health_word, round_word, title
 from projections import queries
 from projections.db import ReadSide, log, resolve_data, rulings, sessions, sheets
-from ledger.describe import SYSTEMS, dice_line, intent_line
+from ledger.describe import dice_line, intent_line
 from ledger.describe import sentence as describe_sentence
-from projections.tracker import MARKS, marks_of, round_word, tracker
+from projections.tracker import MARKS, marks_of, tracker
 
 LAST_RULINGS = 8
 DOWN_MARKS = frozenset(MARKS) - {"disabled"}
@@ -88,11 +88,11 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
     out: dict[str, Any] = {
         "head": head,
         "gm": vis.gm,
-        "campaign": {"name": data.get("name", "Campaign"), "system": system, "system_name": SYSTEMS.get(system, system)},
+        "campaign": {"name": data.get("name", "Campaign"), "system": system, "system_name": title(system)},
         "session": dict(session) if session is not None and session["ended"] is None else None,
         "commitment": commitment,
-        "hp_label": get_rules(system).health_word if system else "HP",
-        "round_word": round_word(system) if system else "round",
+        "hp_label": health_word(system),
+        "round_word": round_word(system),
         "tracker": enc,
         "roster": roster,
         "rulings": last_rulings(read, vis, hidden),

@@ -11,18 +11,12 @@ from typing import Any
 from sqlalchemy import select
 
 from ledger.errors import NotFound
+from ledger.rules import health_word, round_word
 from projections.db import ReadSide, encounters, sheets
 
 # Conditions that say a participant is out of the fight or close to it, worst first: shown as marks.
 MARKS = ("dead", "dying", "stabilized", "defeated", "unconscious", "disabled", "incapacitated")
 NO_ENCOUNTER = ("no encounter is running", "start one: ledger encounter start NAME...")
-
-
-def round_word(system: str) -> str:
-    """What the system calls a round (P&P: a page)."""
-    from ledger.rules import get_rules
-
-    return get_rules(system).round_word
 
 
 def marks_of(sheet: dict[str, Any], delayed: bool = False) -> list[str]:
@@ -86,9 +80,7 @@ def text(v: dict[str, Any]) -> str:
     """The tracker as a compact aligned table, the screen a GM keeps open."""
     word = round_word(v["system"])
     head = f"encounter {v['encounter']} ({v['system']}), {word} {v['round']}: {v['current']}'s turn"
-    from ledger.rules import get_rules
-
-    hp_label = get_rules(v["system"]).health_word.lower()
+    hp_label = health_word(v["system"]).lower()
     rows = []
     for e in v["order"]:
         name = e["name"] + (f" x{e['count']}" if "count" in e else "")

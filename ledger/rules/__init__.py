@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from ledger.errors import BadInput
@@ -21,6 +22,30 @@ if TYPE_CHECKING:
 def system_keys() -> tuple[str, ...]:
     """The keys of every rule-system package here."""
     return tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg))
+
+
+@cache
+def declarations(system: str) -> ModuleType | None:
+    """A system's declarations module (`options.py`: option declarations, roll owners, its title and words),
+    without loading its rules; None for a key no package has."""
+    if system not in system_keys():
+        return None
+    return importlib.import_module(f"{__name__}.{system}.options")
+
+
+def title(system: str) -> str:
+    """A system's name ("Prowlers & Paragons"); an unknown key as it is."""
+    return str(getattr(declarations(system), "TITLE", system))
+
+
+def health_word(system: str) -> str:
+    """What a system calls the track damage lowers (HP; P&P: Health)."""
+    return str(getattr(declarations(system), "HEALTH_WORD", "HP"))
+
+
+def round_word(system: str) -> str:
+    """What a system calls one pass through the order (round; P&P: page)."""
+    return str(getattr(declarations(system), "ROUND_WORD", "round"))
 
 
 def get_rules(system: str) -> RuleSystem:

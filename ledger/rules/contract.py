@@ -61,8 +61,6 @@ class RuleSystem:
     actions: ClassVar[Mapping[str, Action]] = {}  # `ledger act` actions
     turn_rolls: ClassVar[tuple[str, ...]] = ()  # rolls a turn hook may take ("ongoing-" matches a prefix)
     ties_descending: ClassVar[bool] = True  # whether tie_break_key sorts highest first
-    health_word: ClassVar[str] = "HP"  # what the text calls the track damage lowers
-    round_word: ClassVar[str] = "round"  # what the text calls one pass through the order
     scenes: ClassVar[bool] = False  # whether the text has scenes that end (`ledger scene end`; P&P)
 
     # -- declarations ---------------------------------------------------------------------------

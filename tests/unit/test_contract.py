@@ -174,6 +174,7 @@ def toy(tmp_path: Path) -> Iterator[None]:
     (pkg / "options.py").write_text(textwrap.dedent(TOY_OPTIONS))
     ledger.rules.__path__.append(str(tmp_path / "rules"))
     system_keys.cache_clear()
+    ledger.rules.declarations.cache_clear()
     importlib.invalidate_caches()
     from commands import options as cli_options
 
@@ -183,6 +184,7 @@ def toy(tmp_path: Path) -> Iterator[None]:
     finally:
         ledger.rules.__path__.remove(str(tmp_path / "rules"))
         system_keys.cache_clear()
+        ledger.rules.declarations.cache_clear()
         cli_options.declarations.cache_clear()
         for name in [m for m in sys.modules if m.startswith("ledger.rules.toy")]:
             del sys.modules[name]

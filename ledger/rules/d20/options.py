@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from ledger.rules.options import Opt, Role
 
+TITLE = "d20 Supers"
+HEALTH_WORD = "HP"  # what the text calls the track damage lowers
+ROUND_WORD = "round"  # what the text calls one pass through the order
+
 T = "d20-supers.txt"
 RANGES = ("close", "melee", "ranged")
 COVER = {"none": 0, "1/4": 2, "1/2": 4, "3/4": 6, "9/10": 10}  # Cover Bonus: DR bonus by how much is covered

@@ -88,7 +88,7 @@ class D20(RuleSystem):
     """d20 Supers."""
 
     key = "d20"
-    title = "d20 Supers"
+    title = declared.TITLE
     core_traits = (*ABILITIES, "hp", "armor", "attack", "dn")
     conditions = CONDITIONS
     options = declared.OPTIONS

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from ledger.rules.options import Opt, Role
 
+TITLE = "Humans & Heroes"
+HEALTH_WORD = "HP"  # what the text calls the track damage lowers
+ROUND_WORD = "round"  # what the text calls one pass through the order
+
 GP = "hnh-site/gameplay.txt"
 CONCEALMENT = ("none", "partial", "total")
 RANGES = ("close", "ranged", "medium", "long", "beyond", "perception", "area")

@@ -75,7 +75,7 @@ class HnH(RuleSystem):
     """Humans & Heroes."""
 
     key = "hnh"
-    title = "Humans & Heroes"
+    title = declared.TITLE
     core_traits = (*ABILITIES, *DEFENSES)
     conditions = CONDITIONS
     options = declared.OPTIONS

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from ledger.rules.options import Opt, Role
 
+TITLE = "Prowlers & Paragons"
+HEALTH_WORD = "Health"  # Attacks and Defenses: "Damage reduces the target's Health"
+ROUND_WORD = "page"  # Combat: "In combat, time is broken down into pages"
+
 T = "prowlers-and-paragons.txt"
 EFFECT_CONDITIONS: dict[str, str] = {
     "stun": "stunned",

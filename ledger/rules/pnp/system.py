@@ -55,7 +55,7 @@ class PnP(RuleSystem):
     """Prowlers & Paragons."""
 
     key = "pnp"
-    title = "Prowlers & Paragons"
+    title = declared.TITLE
     core_traits = ABILITIES
     conditions = CONDITIONS
     options = declared.OPTIONS
@@ -67,8 +67,6 @@ class PnP(RuleSystem):
         ),
         "move": Action("move", "a move between range classes (pages it takes)", _move, "prowlers-and-paragons.txt, Range and Movement", declared.ACTIONS["move"]),
     }
-    health_word = "Health"  # Attacks and Defenses: "Damage reduces the target's Health"
-    round_word = "page"  # Combat: "In combat, time is broken down into pages"
     ties_descending = False  # tie_break_key sorts ascending and ends with the name
     scenes = True  # "for the rest of the scene": `encounter end` and `scene end` end it
 
