@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from click.shell_completion import CompletionItem
 
 from ledger.rules import declarations as declared_module, system_keys
 from ledger.rules.options import Opt, split_pairs
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -100,6 +102,8 @@ def complete(command: str) -> Callable[[click.Context, click.Parameter, str], li
     """Completion of `-o KEY=VALUE` from the declarations of every system."""
 
     def items(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        from click.shell_completion import CompletionItem  # only when completing (a one-shot command never does)
+
         return [CompletionItem(text, help=h) for text, h in candidates(command, incomplete)]
 
     return items

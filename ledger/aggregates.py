@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
-from uuid import UUID, uuid5
+from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
+from ledger.digest import uuid5
 from ledger.lean import LeanEventType
 from ledger.sheet import apply_effect_dict
 

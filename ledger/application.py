@@ -7,7 +7,6 @@ is named right there, so go-to-definition leads from `Ledger.attack` to `play.at
 
 from __future__ import annotations
 
-import getpass
 import os
 import random
 import re
@@ -43,10 +42,16 @@ Decider = Callable[[Draft, dict[str, Any]], dict[str, Any]]
 
 
 def default_actor() -> str:
-    """Who records when --as is not given: the OS user."""
+    """Who records when --as is not given: the OS user, as getpass.getuser finds it (its variables, then the user
+    database), without importing getpass; "gm" where neither names one (containers)."""
+    for variable in ("LOGNAME", "USER", "LNAME", "USERNAME"):
+        if os.environ.get(variable):
+            return os.environ[variable]
     try:
-        return getpass.getuser()
-    except Exception:  # no user database entry (containers)
+        import pwd
+
+        return pwd.getpwuid(os.getuid())[0]
+    except Exception:  # no pwd module or no user database entry
         return "gm"
 
 

@@ -10,17 +10,18 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal, Protocol
 
 from ledger.bounds import BOUNDS, clip
 from ledger.errors import BadInput, StoreError
+from ledger.record import record
 
 Kind = Literal["fudge", "d20", "pool", "sum"]
 Source = Literal["rolled", "seeded", "entered"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DiceSpec:
     """What a roll needs: how many dice of which kind, and a flat modifier."""
 
@@ -135,7 +136,7 @@ def parse_faces(name: str, text: str, spec: DiceSpec) -> tuple[int, ...]:
     return tuple(faces)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Roll:
     """One named roll: every face, its total, where it came from, and whether a rule used it."""
 
@@ -198,7 +199,7 @@ class Dice(Protocol):
         ...
 
 
-@dataclass
+@record
 class DiceBox:
     """Faces for one ruling: entered faces first, else rolled (seeded per ruling and name, or system RNG).
 
@@ -264,7 +265,7 @@ class DiceBox:
         return out
 
 
-@dataclass
+@record
 class RecordedDice:
     """Replay: hand back exactly the faces a ruling recorded; never roll."""
 

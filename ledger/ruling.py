@@ -6,7 +6,6 @@ it chains the ruling's hash to the previous one and writes every event in one tr
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +20,7 @@ from ledger.aggregates import (
     name_key,
     ruling_id,
 )
+from ledger import digest
 from ledger.dice import DiceBox, DiceSpec, Roll
 from ledger.errors import Conflict, no_character
 from ledger.sheet import SHEET_EFFECTS, Effect, Sheet
@@ -40,7 +40,7 @@ _HASH_KEY = b'"hash":"'
 
 def chain_hash(prev_hash: str, stored: Iterable[StoredEvent]) -> str:
     """Scheme 1 (the first release): sha256 over the previous hash and each event's topic, id, version and state."""
-    h = hashlib.sha256(prev_hash.encode())
+    h = digest.sha256(prev_hash.encode())
     for s in stored:
         oid = s.originator_id.hex if hasattr(s.originator_id, "hex") else str(s.originator_id)
         h.update(f"\n{s.topic}\n{oid}\n{s.originator_version}\n".encode())
@@ -79,7 +79,7 @@ def link_hash(prev_hash: str, stored: Iterable[Any], link: Any) -> str | None:
     body = unhashed_link(link.state)
     if body is None:
         return None
-    h = hashlib.sha256(b"ledger-chain/2\n" + prev_hash.encode())
+    h = digest.sha256(b"ledger-chain/2\n" + prev_hash.encode())
     for s in stored:
         _part(h, s.topic, s.originator_id, s.originator_version, s.state)
     oid = link.originator_id

@@ -8,8 +8,10 @@ and what the store replays can never disagree.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from ledger.record import record
 
 Value = int | str
 
@@ -39,7 +41,7 @@ RULING_EFFECTS = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Effect:
     """One outcome of a rule: an event name, the character it is about ('' for none), and its data."""
 
@@ -52,7 +54,7 @@ class Effect:
             raise ValueError(f"unknown effect {self.event!r}")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Sheet:
     """A character's state: traits, HP, conditions, resources, and system-specific counters."""
 

@@ -11,9 +11,7 @@ can't be checked at load, so they are never folded (verify still compares them w
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
@@ -21,13 +19,14 @@ import orjson
 from eventsourcing.domain import Snapshot
 
 from ledger.aggregates import CAMPAIGN_ID
+from ledger.digest import sha256
+from ledger.lean import LeanEventType
 
 CHAIN_TOPIC = "ledger.aggregates:Campaign.RulingChained"
 REPORTS: list[str] = []  # snapshots ignored at load because they don't match their link (the CLI warns once)
 
 
-@dataclass(frozen=True)
-class LedgerSnapshot(Snapshot):
+class LedgerSnapshot(Snapshot, metaclass=LeanEventType):
     """An eventsourcing snapshot plus `link`: the campaign version of the chain link that records its digest."""
 
     link: int
@@ -45,7 +44,7 @@ def take(aggregate: Any, link: int) -> LedgerSnapshot:
 def digest(transcoder: Any, snap: Any) -> str:
     """SHA-256 over a snapshot's aggregate topic, version and state, as canonical JSON (sorted keys)."""
     body = transcoder.encode({"topic": snap.topic, "version": snap.originator_version, "state": snap.state})
-    return hashlib.sha256(orjson.dumps(orjson.loads(body), option=orjson.OPT_SORT_KEYS)).hexdigest()
+    return sha256(orjson.dumps(orjson.loads(body), option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 def link_record(recorder: Any, version: int) -> dict[str, Any] | None:

@@ -9,11 +9,12 @@ default methods here with one clear line (`NotInThisSystem`), never probed with 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, ClassVar, Literal
 
 from ledger.dice import Dice, DiceSpec, parse_notation
 from ledger.errors import BadInput, did_you_mean
+from ledger.record import record
 from ledger.rules.options import Opt, Role, parse_options, suggest
 from ledger.sheet import Effect, Sheet, Value
 
@@ -24,7 +25,7 @@ class NotInThisSystem(BadInput):
     """A command or option the campaign's rule system does not have."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Action:
     """A system-specific action, `ledger act NAME ACTION`: its options, rolls and the rule that performs it."""
 
@@ -37,7 +38,7 @@ class Action:
     other: Literal["needed", "optional", "none"] = "none"  # the second character (`--against NAME`)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Recovery:
     """What a `recover` command asks for; each system reads the parts its rules have."""
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ledger.dice import Dice, DiceSpec, Roll, d20, parse_notation
 from ledger.errors import BadInput, ImpossibleAction
+from ledger.record import record
 from ledger.rules.d20.core import (
     CHARGE_DR,
     COVER,
@@ -61,7 +61,7 @@ def is_light(weapon: str) -> bool:
     return " ".join(weapon.strip().lower().replace("-", " ").replace("_", " ").split()) in LIGHT_WEAPONS
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Weapon:
     """What the attack deals: dice, the ability it adds, firearm and subdual flags."""
 

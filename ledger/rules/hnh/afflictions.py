@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ledger.dice import Dice
 from ledger.errors import BadInput
+from ledger.record import record
 from ledger.rules.hnh.checks import degrees, roll_check
 from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, impose_effects, wake, withdraw
 from ledger.rules.hnh.health import passive_roll, take_out_minion
@@ -33,7 +33,7 @@ OUT_OF_THE_FIGHT = frozenset({"incapacitated", "asleep", "paralyzed"})  # a grou
 ROUNDS_PER_HOUR = 600
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Affliction:
     """An Affliction effect: its name, rank, defense, conditions per degree and extras."""
 
@@ -99,7 +99,7 @@ def ongoing(sheet: Sheet) -> list[tuple[Affliction, int]]:
     return out
 
 
-def record(a: Affliction, degree: int) -> dict[str, int | None]:
+def counters_at(a: Affliction, degree: int) -> dict[str, int | None]:
     """The counters that record an ongoing affliction at a degree."""
     pre = f"affliction:{a.name}"
     out: dict[str, int | None] = {pre: degree, f"{pre}:rank": a.rank, f"{pre}:rounds": 0}
@@ -132,7 +132,7 @@ def change_degree(sheet: Sheet, a: Affliction, old: int, new: int, note: str) ->
             step = impose_effects(current, c, note)
             out += step
             current = apply_all(current, step)
-    counters = record(a, new) if new > 0 else clear(sheet, a.name)
+    counters = counters_at(a, new) if new > 0 else clear(sheet, a.name)
     out.append(Effect("CountersChanged", sheet.name, {"counters": counters}))
     return out
 

@@ -7,11 +7,11 @@ Routine Opposition, Graded Checks, Team Checks, Defense Checks) and conditions.t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from ledger.dice import Dice, fudge
 from ledger.errors import BadInput, did_you_mean
+from ledger.record import record
 from ledger.rules.hnh.conditions import check_penalty, effective, require_able
 from ledger.sheet import Effect, Sheet
 
@@ -24,7 +24,7 @@ DEFENSES = (*ACTIVE, *PASSIVE)
 BASE_ABILITY = {"dodge": "agility", "parry": "fighting", "fortitude": "stamina", "toughness": "stamina", "will": "presence"}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rolled:
     """One check's outcome before comparison: dice, bonus, total and critical flags."""
 

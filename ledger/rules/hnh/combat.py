@@ -8,11 +8,12 @@ Vulnerable, Defenseless), effect-damage.txt, effect-affliction.txt.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ledger.dice import Dice
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
+from ledger.record import record
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
 from ledger.rules.hnh.checks import Rolled, active_defense, check_penalty, defense_rank, degrees, find_power, roll_check, versus_dc
 from ledger.rules.hnh.conditions import break_trance, effective, require_able
@@ -23,7 +24,7 @@ from ledger.rules.hnh.powers import resolve_nullify, resolve_weaken, weaken_trai
 from ledger.sheet import Effect, Sheet, apply_all
 
 RANGE_PENALTY = {"close": 0, "ranged": 0, "medium": -1, "long": -2}
-@dataclass(frozen=True)
+@record(frozen=True)
 class Weapon:
     """What the attacker strikes with."""
 

@@ -6,11 +6,11 @@ Text: prowlers-and-paragons.txt. Readings where the text is open: docs/interpret
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ledger.dice import Dice, pool
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
+from ledger.record import record
 from ledger.rules.pnp.options import EFFECT_CONDITIONS, RANGES
 from ledger.sheet import Effect, Sheet, Value, is_gm_pool
 
@@ -54,7 +54,7 @@ EXTRA_DIE_COST = 1  # Resolve per extra die
 REROLL_COST = 1  # Resolve per reroll of a whole pool
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Narration:
     """One row of the Challenge Rolls table: net successes -> who narrates and who may embellish."""
 
@@ -232,7 +232,7 @@ def roll_pool(dice: Dice, name: str, size: int, *, reroll: bool, reroll_name: st
     return again.total, {"rerolled": True, "successes_before_reroll": first.total}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Boost:
     """Resolve (or the GM's Adversity) spent on the other side's pool: a defense, an opposed roll, a chase."""
 
