@@ -80,6 +80,11 @@ class OrjsonTranscoder(JSONTranscoder):
         if tags == 0:
             return obj
         if type(obj) is dict:
+            if tags == 1:  # nearly every event: its timestamp is the only tag
+                v = obj.get("timestamp")
+                if type(v) is dict and len(v) == 2 and "_type_" in v and "_data_" in v and type(v["_data_"]) is str:
+                    obj["timestamp"] = self._decode_obj(v)
+                    return obj
             top = [k for k, v in obj.items() if type(v) is dict and len(v) == 2 and "_type_" in v and "_data_" in v]
             if len(top) == tags:  # every tag is a top-level value holding plain data (an event's timestamp)
                 for k in top:

