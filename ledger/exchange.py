@@ -156,6 +156,7 @@ class Checked:
     header: dict[str, Any]
     events: list[Line]
     summary: Summary
+    vouched: dict[str, tuple[int, int, str]]  # the latest snapshot the links record per aggregate (Walk.vouched)
 
 
 def read_export(path: str, step: Step | None = None) -> Checked:
@@ -174,7 +175,7 @@ def read_export(path: str, step: Step | None = None) -> Checked:
     if walk.last_hash != header["final_hash"]:
         raise BadInput(f"{path} was changed: its final hash does not match its header", "export it again from the original ledger")
     summary = Summary(len(lines), walk.rulings, walk.last_hash, str(header.get("system", "")), str(header.get("name", "")))
-    return Checked(header, lines, summary)
+    return Checked(header, lines, summary, walk.vouched)
 
 
 def _read(path: str, step: Step | None, exact: bool) -> tuple[dict[str, Any], list[Line]]:
@@ -216,8 +217,14 @@ def _parse(path: str, f: IO[bytes], header: dict[str, Any], step: Step | None, e
     ids: dict[str, str] = {}  # each id as written -> its canonical hex digits (checked once per aggregate)
     loads, dumps, append = orjson.loads, orjson.dumps, lines.append
     number, done = 1, 0
+    readline, limit = f.readline, MAX_LINE + 1
     while True:
-        raw = _bounded_line(path, f, number + 1)
+        try:
+            raw = readline(limit)  # _bounded_line, inline: this loop runs once per event
+        except OSError as e:
+            raise BadInput(f"can't read {path}: {e.strerror or e}") from None
+        if len(raw) > MAX_LINE:
+            raise _too_long(path, number + 1)
         if not raw:
             break
         number += 1
@@ -259,8 +266,12 @@ def _bounded_line(path: str, f: IO[bytes], number: int) -> bytes:
     except OSError as e:
         raise BadInput(f"can't read {path}: {e.strerror or e}") from None
     if len(raw) > MAX_LINE:
-        raise BadInput(f"{path}: line {number} is longer than {MAX_LINE // 2**20} MB: not a ledger export", "give a file written by: ledger export --format jsonl")
+        raise _too_long(path, number)
     return raw
+
+
+def _too_long(path: str, number: int) -> BadInput:
+    return BadInput(f"{path}: line {number} is longer than {MAX_LINE // 2**20} MB: not a ledger export", "give a file written by: ledger export --format jsonl")
 
 
 def _event(path: str, number: int, row: Any, ids: dict[str, str]) -> Line:
@@ -358,12 +369,13 @@ def write_import(store: Any, checked: Checked, where: str, step: Step | None = N
         raise Conflict(f"{where} stopped being empty during the import: nothing was imported", "import into a new file or an empty database") from None
     if step:
         step(len(events))
-    snapshot(store, events)
+    snapshot(store, events, checked.vouched)
     return checked.summary
 
 
-def snapshot(store: Any, events: list[Any]) -> None:
-    """Take again, for every aggregate, the latest snapshot a chain link of the file vouches for (ledger/snapshots.py).
+def snapshot(store: Any, events: list[Any], vouched: dict[str, tuple[int, int, str]]) -> None:
+    """Take again, for every aggregate, the latest snapshot a chain link of the file vouches for (ledger/snapshots.py;
+    `vouched` is what the chain walk collected from the links).
 
     Each is folded from the imported events and kept only if its digest is the one the link recorded; links of
     the first release record none, and their aggregates are then folded from events until the next snapshot.
@@ -372,14 +384,7 @@ def snapshot(store: Any, events: list[Any]) -> None:
 
     if store.snapshots is None:
         return
-    latest: dict[str, tuple[int, int, str]] = {}
-    for e in events:
-        if e.topic != CHAIN_TOPIC:
-            continue
-        recorded = _loads_or_none(e.state)
-        for hex_id, rec in ((recorded or {}).get("snapshots") or {}).items() if isinstance(recorded, dict) else ():
-            if isinstance(rec, list) and len(rec) == 2 and type(rec[0]) is int:
-                latest[_hex(hex_id)] = (rec[0], e.originator_version, str(rec[1]))
+    latest = {_hex(hex_id): rec for hex_id, rec in vouched.items()}
     if not latest:
         return
     history: dict[str, list[Any]] = {oid: [] for oid in latest}

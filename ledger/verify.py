@@ -51,6 +51,8 @@ class Walk:
     last_hash: str = GENESIS
     expected_found: bool = False
     versions: dict[Any, int] = field(default_factory=dict)
+    vouched: dict[str, tuple[int, int, str]] = field(default_factory=dict)  # aggregate id (as its link writes it) ->
+    # the latest snapshot a chain link records for it: (snapshot version, the link's campaign version, digest)
 
     def counts(self) -> dict[str, int]:
         """The counts `ledger verify` reports."""
@@ -105,16 +107,17 @@ def walk_events(events: Iterable[Any], expect: str | None = None) -> Walk:
     problems = walk.problems
     versions = walk.versions
     pending: list[Any] = []
-    prev_hash, expected, scheme_seen = GENESIS, 1, 1
+    prev_hash, expected, scheme_seen, count = GENESIS, 1, 1, 0
     for n in events:
-        walk.events += 1
-        if not _sound(n):
+        count += 1
+        oid, version = n.originator_id, n.originator_version
+        if not (type(version) is int and type(oid) in _ID_TYPES and type(n.topic) is str and type(n.state) is bytes) and not _sound(n):
             problems.append(Problem(n.id, None, "damaged row: its id, version, topic or state has the wrong type"))
             continue
-        last = versions.get(n.originator_id, 0)
-        if n.originator_version != last + 1:
-            problems.append(Problem(n.id, None, f"aggregate {_short(n.originator_id)} jumps from version {last} to {n.originator_version}"))
-        versions[n.originator_id] = n.originator_version
+        last = versions.get(oid, 0)
+        if version != last + 1:
+            problems.append(Problem(n.id, None, f"aggregate {_short(oid)} jumps from version {last} to {version}"))
+        versions[oid] = version
         if n.topic != CHAIN_TOPIC:
             pending.append(n)
             continue
@@ -140,6 +143,11 @@ def walk_events(events: Iterable[Any], expect: str | None = None) -> Walk:
             got = chain_hash(prev, pending, sha256) if scheme == 1 else link_hash(prev, pending, n, sha256)
             if got != link.get("hash"):
                 problems.append(Problem(n.id, _num(number), "hash mismatch: an event of this ruling was changed, removed or reordered"))
+        recorded = link.get("snapshots")
+        if recorded and type(recorded) is dict:
+            for hex_id, rec in recorded.items():
+                if type(rec) is list and len(rec) == 2 and type(rec[0]) is int:
+                    walk.vouched[hex_id] = (rec[0], n.originator_version, str(rec[1]))
         prev_hash = str(link.get("hash", ""))
         if expect and prev_hash == expect:
             walk.expected_found = True
@@ -147,9 +155,13 @@ def walk_events(events: Iterable[Any], expect: str | None = None) -> Walk:
         pending = []
     for p in pending:
         problems.append(Problem(p.id, None, "event after the last chain link: a partial or forged ruling"))
+    walk.events = count
     walk.aggregates = len(versions)
     walk.last_hash = prev_hash
     return walk
+
+
+_ID_TYPES = (str, UUID)  # the exact types the fast check in walk_events takes; anything else asks _sound
 
 
 def _sound(n: Any) -> bool:
