@@ -186,14 +186,16 @@ class OwnTopicsMapper(Mapper[UUID]):
 EVENT_COLUMNS = ["originator_id", "originator_version", "topic", "state"]
 
 
-def _check_sqlite_path(path: str) -> None:
+def _check_sqlite_path(path: str) -> bool:
+    """Refuse a path that can't hold a ledger or holds another program's database; True when the ledger's tables are
+    all there already (eventsourcing then skips its CREATE TABLE statements)."""
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise StoreError(f"can't create the ledger {path}: folder {folder} does not exist", "create the folder or pick another --db")
     if os.path.isdir(path):
         raise StoreError(f"{path} is a folder, not a ledger file", "give a file path with --db")
     if not os.path.exists(path):
-        return  # created by the first command that writes (every refusal is decided before: nothing is created)
+        return False  # created by the first command that writes (every refusal is decided before: nothing is created)
     try:
         con = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True)
         try:
@@ -207,9 +209,10 @@ def _check_sqlite_path(path: str) -> None:
         raise StoreError(f"{path} is a SQLite database of another application, not a ledger", "give --db a ledger file or a new file name")
     if columns and columns != EVENT_COLUMNS:
         raise StoreError(f"{path} has a stored_events table of another layout: not a ledger of this program", "give --db a ledger file or a new file name")
+    return columns == EVENT_COLUMNS and "stored_snapshots" in tables
 
 
-def _construct(target: Target) -> EventStore:
+def _construct(target: Target, ready: bool = False) -> EventStore:
     """The EventStore; on PostgreSQL, try again when another process is creating the same tables right now.
 
     eventsourcing creates its tables and `CREATE OR REPLACE`s its insert function on every open; two processes
@@ -217,7 +220,10 @@ def _construct(target: Target) -> EventStore:
     """
     for attempt in range(5):
         try:
-            return EventStore(env=build_env(target))
+            env = build_env(target)
+            if ready:  # the tables are there: no CREATE TABLE IF NOT EXISTS round on every open
+                env["CREATE_TABLE"] = "n"
+            return EventStore(env=env)
         except Exception as e:
             if target.kind != "postgres" or attempt == 4 or "concurrently" not in str(e) and "pg_type_typname" not in str(e):
                 raise
@@ -227,10 +233,9 @@ def _construct(target: Target) -> EventStore:
 
 def open_store(target: Target) -> EventStore:
     """Open (and create on first use) the event store; failures become StoreError."""
-    if target.kind == "sqlite":
-        _check_sqlite_path(target.path)
+    ready = _check_sqlite_path(target.path) if target.kind == "sqlite" else False
     try:
-        return _construct(target)
+        return _construct(target, ready)
     except StoreError:
         raise
     except ImportError as e:
