@@ -1,7 +1,8 @@
 """Import throughput: `ledger import` (parse, check every hash link, write, snapshot) against a raw sqlite3 insert.
 
 Run: python benchmarks/import_rate.py [--rulings N] [--runs N]
-A seeded d20 ledger is played through the application, exported to JSONL once, then imported into fresh SQLite
+A seeded d20 ledger is played through the application, exported to JSONL once (as `ledger export` writes it: the
+events, then the snapshots their chain links vouch for), then imported into fresh SQLite
 files, alternating with a raw sqlite3 one-transaction executemany of the same rows (already in memory, same
 table schema) in the same run, so machine noise hits both alike. Prints both rates (medians) and their ratio
 (goal from issue 8: at least 30%), then the read models' catch-up rate.
@@ -91,7 +92,7 @@ def main() -> None:
         play(source, args.rulings)
         led = Ledger(source)
         with open(jsonl, "wb") as f:
-            summary = export_jsonl(led.store.recorder, f, exported_at="2026-01-01T00:00:00+00:00")
+            summary = export_jsonl(led.store.recorder, f, exported_at="2026-01-01T00:00:00+00:00", snapshots=led.store.snapshots.recorder)
         rows = [(n.originator_id.hex, n.originator_version, n.topic, bytes(n.state)) for n in notifications(led.store.recorder)]
         led.close()
         n = summary.events

@@ -167,7 +167,7 @@ def import_rows(big: str, folder: str, runs: int) -> list[Row]:
     jsonl = os.path.join(folder, "big.jsonl")
     led = Ledger(big)
     with open(jsonl, "wb") as f:
-        export_jsonl(led.store.recorder, f, exported_at="2026-01-01T00:00:00+00:00")
+        export_jsonl(led.store.recorder, f, exported_at="2026-01-01T00:00:00+00:00", snapshots=led.store.snapshots.recorder)
     rows = [(n.originator_id.hex, n.originator_version, n.topic, bytes(n.state)) for n in notifications(led.store.recorder)]
     led.close()
     k = iter(range(10**6))

@@ -502,7 +502,8 @@ class Ledger:
         from ledger.exchange import export_jsonl
 
         self.campaign()  # refuses an empty ledger with the usual message
-        return export_jsonl(self.store.recorder, out, exported_at=now_iso(), step=step)
+        snapshots = self.store.snapshots.recorder if self.store.snapshots is not None else None
+        return export_jsonl(self.store.recorder, out, exported_at=now_iso(), step=step, snapshots=snapshots)
 
     def check_import(self, path: str, *, step: Callable[[int], None] | None = None) -> Any:
         """An export file read and checked whole (header, counts, types, every hash link) before anything is written."""

@@ -23,7 +23,9 @@ from ledger.verify import CHAIN_TOPIC, walk_events
 
 MAX_LINE = 64 * 2**20  # bytes in one line of an export: far above any event the ledger writes
 FORMAT = "ledger-export"
-VERSION = 1
+VERSION = 2  # 2 adds the snapshot lines after the events (docs/export-format.md); files of version 1 still import
+READS = (1, 2)
+SNAPSHOT_TOPIC = "ledger.snapshots:LedgerSnapshot"
 _RECORDED = "ledger.aggregates:Ruling.RulingRecorded"
 _RETRACTED = "ledger.aggregates:Ruling.RulingRetracted"
 _REINSTATED = "ledger.aggregates:Ruling.RulingReinstated"
@@ -65,6 +67,7 @@ class _Survey:
         self.envelopes: dict[int, dict[str, Any]] = {}
         self.stop, self.events, self.rulings, self.final_hash = 0, 0, 0, ""
         self.system, self.name = "", ""
+        self.vouched: dict[str, int] = {}
         by_aggregate: dict[Any, int] = {}
         seen = 0
         for n in _pages(recorder, recorder.max_notification_id() or 0):
@@ -74,6 +77,9 @@ class _Survey:
             st = orjson.loads(n.state)
             if n.topic == CHAIN_TOPIC:
                 self.stop, self.events, self.rulings, self.final_hash = n.id, seen, self.rulings + 1, st["hash"]
+                for hex_id, rec in (st.get("snapshots") or {}).items():
+                    if isinstance(rec, list) and rec and type(rec[0]) is int:
+                        self.vouched[hex_id] = rec[0]  # the latest snapshot version a link records for the aggregate
             elif n.topic == _RECORDED:
                 number = st["ruling"]
                 by_aggregate[n.originator_id] = number
@@ -114,15 +120,17 @@ def state_field(state: bytes) -> tuple[str, Any]:
     return "state_b64", base64.b64encode(state).decode()
 
 
-def export_jsonl(recorder: Any, out: IO[bytes], *, exported_at: str, step: Step | None = None) -> Summary:
-    """Write the header and every stored event up to the last complete ruling, in log order."""
+def export_jsonl(recorder: Any, out: IO[bytes], *, exported_at: str, step: Step | None = None, snapshots: Any = None) -> Summary:
+    """Write the header, every stored event up to the last complete ruling in log order, then the latest snapshot of
+    each aggregate that a chain link vouches for (read from the `snapshots` recorder, when given)."""
     survey = _Survey(recorder)
     if not survey.stop:
         raise NotInitialised("this ledger holds no rulings to export", "start one: ledger init --system hnh")
     count = survey.events
     summary = Summary(count, survey.rulings, survey.final_hash, survey.system, survey.name)
+    snapshot_lines = _snapshot_lines(snapshots, survey.vouched)
     header = {
-        "format": FORMAT, "version": VERSION, "events": count, "rulings": survey.rulings,
+        "format": FORMAT, "version": VERSION, "events": count, "rulings": survey.rulings, "snapshots": len(snapshot_lines),
         "final_hash": survey.final_hash, "system": survey.system, "name": survey.name, "exported_at": exported_at,
     }
     out.write(orjson.dumps(header) + b"\n")
@@ -145,7 +153,23 @@ def export_jsonl(recorder: Any, out: IO[bytes], *, exported_at: str, step: Step 
         out.write(b"\n".join(buf) + b"\n")
         if step:
             step(len(buf))
+    for line in snapshot_lines:
+        out.write(line + b"\n")
     return summary
+
+
+def _snapshot_lines(recorder: Any, vouched: dict[str, int]) -> list[bytes]:
+    """A line per aggregate for the snapshot its latest chain link vouches for, as stored (none when it is missing)."""
+    lines = []
+    for hex_id, version in vouched.items() if recorder is not None else ():
+        try:
+            rows = recorder.select_events(UUID(hex=hex_id), gt=version - 1, lte=version)
+        except Exception:  # noqa: BLE001 - a damaged snapshot row is left out: import folds the aggregate instead
+            continue
+        if len(rows) == 1 and rows[0].topic == SNAPSHOT_TOPIC:
+            key, value = state_field(rows[0].state)
+            lines.append(orjson.dumps({"snapshot_of": hex_id, "originator_version": version, "topic": rows[0].topic, key: value}))
+    return lines
 
 
 # -- import: read and check --------------------------------------------------------------------
@@ -157,16 +181,17 @@ class Checked:
     events: list[Line]
     summary: Summary
     vouched: dict[str, tuple[int, int, str]]  # the latest snapshot the links record per aggregate (Walk.vouched)
+    snapshots: list[Any]  # the file's snapshot lines, decoded and matched with their links (version 2)
 
 
 def read_export(path: str, step: Step | None = None) -> Checked:
     """Parse and check an export file completely; BadInput says what is wrong and where."""
-    header, lines = _read(path, step, exact=True)
-    _check_counts(path, header, lines)
+    header, lines, snapshot_lines = _read(path, step, exact=True)
+    _check_counts(path, header, lines, snapshot_lines)
     _check_topics(path, lines)
     walk = walk_events(lines)
     if walk.problems:  # a file reformatted by another tool: its states re-encoded, as they were before slicing
-        header, lines = _read(path, None, exact=False)
+        header, lines, snapshot_lines = _read(path, None, exact=False)
         walk = walk_events(lines)
     if walk.problems:
         p = walk.problems[0]
@@ -174,18 +199,24 @@ def read_export(path: str, step: Step | None = None) -> Checked:
         raise BadInput(f"{path} was changed or damaged: {where}: {p.message}", "export it again from the original ledger")
     if walk.last_hash != header["final_hash"]:
         raise BadInput(f"{path} was changed: its final hash does not match its header", "export it again from the original ledger")
+    snaps, problems = check_snapshot_lines(snapshot_lines, walk.vouched)
+    if problems:
+        number, message = problems[0]
+        raise BadInput(f"{path} was changed or damaged: line {number}: {message}", "export it again from the original ledger")
     summary = Summary(len(lines), walk.rulings, walk.last_hash, str(header.get("system", "")), str(header.get("name", "")))
-    return Checked(header, lines, summary, walk.vouched)
+    return Checked(header, lines, summary, walk.vouched, snaps)
 
 
-def _read(path: str, step: Step | None, exact: bool) -> tuple[dict[str, Any], list[Line]]:
+def _read(path: str, step: Step | None, exact: bool) -> tuple[dict[str, Any], list[Line], list[Line]]:
+    """The header, the event lines and the snapshot lines of an export file."""
     try:
         f = open(path, "rb")
     except OSError as e:
         raise BadInput(f"can't read {path}: {e.strerror or e}", "give the path of a file written by: ledger export --format jsonl") from None
+    snapshot_lines: list[Line] = []
     with f:
         header = _header(path, _bounded_line(path, f, 1))
-        return header, _parse(path, f, header, step, exact)
+        return header, _parse(path, f, header, step, exact, snapshot_lines), snapshot_lines
 
 
 def _header(path: str, raw: bytes) -> dict[str, Any]:
@@ -197,21 +228,25 @@ def _header(path: str, raw: bytes) -> dict[str, Any]:
         raise BadInput(f"{not_ours}: line 1 is not a JSON header", hint) from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise BadInput(f"{not_ours}: line 1 has no '{FORMAT}' header", hint)
-    if header.get("version") != VERSION:
-        raise BadInput(f"{path} is export format version {header.get('version')}; this ledger reads version {VERSION}", "upgrade ledger, or export again with this version")
+    if header.get("version") not in READS or type(header.get("version")) is not int:
+        raise BadInput(f"{path} is export format version {header.get('version')}; this ledger reads versions {READS[0]} to {READS[-1]}", "upgrade ledger, or export again with this version")
     for key, kind in (("events", int), ("rulings", int), ("final_hash", str)):
         if not isinstance(header.get(key), kind):
             raise BadInput(f"{path}: the header lacks '{key}'", hint)
+    if header["version"] >= 2 and type(header.get("snapshots")) is not int:
+        raise BadInput(f"{path}: the header lacks 'snapshots'", hint)
     return header
 
 
-def _parse(path: str, f: IO[bytes], header: dict[str, Any], step: Step | None, exact: bool = False) -> list[Line]:
+def _parse(path: str, f: IO[bytes], header: dict[str, Any], step: Step | None, exact: bool = False,
+           snapshot_lines: list[Line] | None = None) -> list[Line]:
     """Every event line, in order; the common shape takes a fast path, anything else the checked one.
 
     A state is stored as the bytes orjson encodes its JSON object to (`state_field`). With `exact`, those bytes are
     cut from the line as written, between its `"state":` and `"ruling":` keys (the export writes them in that order
     and compactly, and neither key can occur unescaped inside a string) instead of encoding the object again; a
     file another tool reformatted then fails the chain walk, and `read_export` reads it again without `exact`.
+    Snapshot lines (`snapshot_of`, version 2) go to `snapshot_lines`; a file of version 1 has none.
     """
     lines: list[Line] = []
     ids: dict[str, str] = {}  # each id as written -> its canonical hex digits (checked once per aggregate)
@@ -253,6 +288,11 @@ def _parse(path: str, f: IO[bytes], header: dict[str, Any], step: Step | None, e
             if not raw.endswith(b"\n"):
                 raise BadInput(f"{path} is truncated: line {number} is cut off", "export it again, or copy the whole file") from None
             raise BadInput(f"{path}: line {number} is not valid JSON", "the file was edited or damaged; export it again") from None
+        if isinstance(row, dict) and "snapshot_of" in row and header["version"] >= 2:
+            row["originator_id"] = row.pop("snapshot_of")
+            if snapshot_lines is not None:
+                snapshot_lines.append(_event(path, number, row, ids))
+            continue
         append(_event(path, number, row, ids))
     if step and done:
         step(done)
@@ -302,7 +342,10 @@ def _loads_or_none(state: bytes) -> Any:
         return None
 
 
-def _check_counts(path: str, header: dict[str, Any], lines: list[Line]) -> None:
+def _check_counts(path: str, header: dict[str, Any], lines: list[Line], snapshot_lines: list[Line]) -> None:
+    announced = header["snapshots"] if header["version"] >= 2 else 0
+    if len(snapshot_lines) != announced:
+        raise BadInput(f"{path} was changed or cut: it holds {len(snapshot_lines)} of the {announced} snapshots its header announces", "export it again, or copy the whole file")
     want, got = header["events"], len(lines)
     if got < want:
         raise BadInput(f"{path} is truncated: it holds {got} of the {want} events its header announces", "export it again, or copy the whole file")
@@ -369,22 +412,28 @@ def write_import(store: Any, checked: Checked, where: str, step: Step | None = N
         raise Conflict(f"{where} stopped being empty during the import: nothing was imported", "import into a new file or an empty database") from None
     if step:
         step(len(events))
-    snapshot(store, events, checked.vouched)
+    snapshot(store, events, checked.vouched, checked.snapshots)
     return checked.summary
 
 
-def snapshot(store: Any, events: list[Any], vouched: dict[str, tuple[int, int, str]]) -> None:
-    """Take again, for every aggregate, the latest snapshot a chain link of the file vouches for (ledger/snapshots.py;
+def snapshot(store: Any, events: list[Any], vouched: dict[str, tuple[int, int, str]], given: list[Any] = ()) -> None:  # type: ignore[assignment]
+    """Store, for every aggregate, the latest snapshot a chain link of the file vouches for (ledger/snapshots.py;
     `vouched` is what the chain walk collected from the links).
 
-    Each is folded from the imported events and kept only if its digest is the one the link recorded; links of
-    the first release record none, and their aggregates are then folded from events until the next snapshot.
+    A snapshot the file carries (`given`, already matched with its link by `check_snapshot_lines`) is stored as it
+    is; any other is taken again, folded from the imported events, and kept only if its digest is the one the link
+    recorded (a file of version 1 carries none). Links of the first release record none, and their aggregates
+    are then folded from events until the next snapshot.
     """
     from ledger import snapshots as snaps
 
     if store.snapshots is None:
         return
     latest = {_hex(hex_id): rec for hex_id, rec in vouched.items()}
+    for snap in given:
+        latest.pop(snap.originator_id.hex, None)
+    if given:
+        store.snapshots.put(list(given))
     if not latest:
         return
     history: dict[str, list[Any]] = {oid: [] for oid in latest}
@@ -422,3 +471,41 @@ def _fold(aggregate: Any, domain_events: Any) -> Any:
 def export_lines(path: str) -> list[Any]:
     """An export file's stored events, parsed but not yet judged (verify reports problems; import refuses them)."""
     return _read(path, None, exact=False)[1]
+
+
+def export_snapshot_problems(path: str, walk: Any) -> list[tuple[int, str]]:
+    """verify --file: the file's snapshot lines against the chain links that vouch for them (as import checks them)."""
+    return check_snapshot_lines(_read(path, None, exact=False)[2], walk.vouched)[1]
+
+
+def check_snapshot_lines(lines: list[Line], vouched: dict[str, tuple[int, int, str]]) -> tuple[list[Any], list[tuple[int, str]]]:
+    """Decode each snapshot line and match it with the latest snapshot the chain links record for its aggregate:
+    the same version, taken by the same link, the same digest (ledger/snapshots.py). The decoded snapshots, and
+    (line number, problem) for each line that doesn't match."""
+    from eventsourcing.persistence import StoredEvent
+
+    from ledger import snapshots as snaps
+    from ledger.store import plain_mapper
+
+    if not lines:
+        return [], []
+    mapper = plain_mapper()
+    by_id = {_hex(k): v for k, v in vouched.items()}
+    taken: list[Any] = []
+    problems: list[tuple[int, str]] = []
+    for line in lines:
+        want = by_id.get(line.originator_id)
+        name = f"the snapshot of aggregate {line.originator_id[:8]} at version {line.originator_version}"
+        if line.topic != SNAPSHOT_TOPIC or want is None or want[0] != line.originator_version:
+            problems.append((line.id, f"{name} is not the one its chain links vouch for"))
+            continue
+        try:
+            snap = mapper.to_domain_event(StoredEvent(UUID(hex=line.originator_id), line.originator_version, line.topic, line.state))
+        except Exception:  # noqa: BLE001 - a snapshot line that doesn't decode is a changed file
+            problems.append((line.id, f"{name} can't be read"))
+            continue
+        if getattr(snap, "link", None) != want[1] or snaps.digest(mapper.transcoder, snap) != want[2]:
+            problems.append((line.id, f"{name} does not match the chain link that took it"))
+            continue
+        taken.append(snap)
+    return taken, problems

@@ -165,6 +165,16 @@ class EventStore(Application[UUID]):
         return transcoder
 
 
+def plain_mapper() -> OwnTopicsMapper:
+    """The store's mapper (the same transcoder and transcodings), without a database: for reading an export file."""
+    from eventsourcing.persistence import DatetimeAsISO, DecimalAsStr, UUIDAsHex
+
+    transcoder = OrjsonTranscoder()
+    for transcoding in (UUIDAsHex(), DecimalAsStr(), DatetimeAsISO()):  # Application.register_transcodings's
+        transcoder.register(transcoding)
+    return OwnTopicsMapper(transcoder=transcoder)
+
+
 _OWN_TOPIC = re.compile(r"^(?:ledger(?:\.[a-z_][a-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|eventsourcing\.domain:Snapshot)$")
 
 

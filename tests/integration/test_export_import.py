@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from uuid import UUID
 
 import orjson
 import pytest
@@ -69,7 +70,7 @@ def play(db: str, rounds: int = 8) -> None:
 def export_to(db: str, path: Path) -> None:
     led = Ledger(db, actor="gm")
     with open(path, "wb") as f:
-        export_jsonl(led.store.recorder, f, exported_at="2026-01-01T00:00:00+00:00")
+        export_jsonl(led.store.recorder, f, exported_at="2026-01-01T00:00:00+00:00", snapshots=led.store.snapshots.recorder)
     led.close()
 
 
@@ -123,11 +124,13 @@ def test_the_header_announces_counts_and_the_final_hash(sqlite_db, tmp_path):
     play(sqlite_db, rounds=1)
     path = tmp_path / "c.jsonl"
     export_to(sqlite_db, path)
-    header, *events = [orjson.loads(x) for x in lines(path)]
+    header, *rows = [orjson.loads(x) for x in lines(path)]
+    events = [r for r in rows if "snapshot_of" not in r]
     led = Ledger(sqlite_db)
     campaign = led.campaign()
-    assert (header["format"], header["version"], header["system"], header["name"]) == ("ledger-export", 1, "hnh", "Bay City")
+    assert (header["format"], header["version"], header["system"], header["name"]) == ("ledger-export", 2, "hnh", "Bay City")
     assert header["events"] == len(events) == event_count(sqlite_db)
+    assert header["snapshots"] == len(rows) - len(events)
     assert header["rulings"] == campaign.rulings and header["final_hash"] == campaign.last_hash
     undone = [e for e in events if e["ruling"] and e["ruling"]["retracted"]]
     assert undone and all(e["ruling"]["retracted"]["actor"] == "gm" for e in undone)
@@ -159,6 +162,72 @@ def test_imported_ledger_keeps_going_with_snapshots(sqlite_db, new_db, tmp_path)
     assert led.damage("Tank", 3)["ruling"] == SNAPSHOT_INTERVAL + 8  # the imported ledger goes on where it stopped
     assert verify(led.store.recorder)[0] == []
     led.close()
+
+
+def long_play(db: str) -> None:
+    led = Ledger(db, actor="gm", seed=2)
+    led.init("d20")
+    led.add_character("Tank", {"hp": "400"})
+    for i in range(2 * SNAPSHOT_INTERVAL + 5):
+        led.damage("Tank", 1 + i % 3)
+    led.close()
+
+
+def test_the_latest_vouched_snapshots_travel_in_the_file_and_import_as_stored(sqlite_db, new_db, tmp_path):
+    """docs/export-format.md, Snapshots (version 2): after the events, the file carries the latest snapshot each
+    aggregate's chain links vouch for; import checks each against its link and stores it as it is, so the copy
+    holds the same snapshot rows as a version-1 import that folds them again (issue 17: no fold on import)."""
+    long_play(sqlite_db)
+    path = tmp_path / "d20.jsonl"
+    export_to(sqlite_db, path)
+    header, *rows = [orjson.loads(x) for x in lines(path)]
+    carried = [r for r in rows if "snapshot_of" in r]
+    assert header["snapshots"] == len(carried) == 2  # the campaign and Tank
+    assert all(r["topic"] == "ledger.snapshots:LedgerSnapshot" for r in carried)
+    copy = new_db("sqlite")
+    import_into(copy, path)
+    # the same file as version 1, without its snapshot lines: import folds them again
+    v1 = tmp_path / "v1.jsonl"
+    v1.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in [{**{k: v for k, v in header.items() if k != "snapshots"}, "version": 1}, *[r for r in rows if "snapshot_of" not in r]]))
+    folded = new_db("sqlite")
+    import_into(folded, v1)
+    source, led, again = Ledger(sqlite_db), Ledger(copy), Ledger(folded)
+    from ledger.snapshots import digest, problem
+
+    for oid in {UUID(hex=r["snapshot_of"]) for r in carried}:
+        mine = led.store.snapshots.recorder.select_events(oid)
+        assert len(mine) == 1  # the latest vouched one only
+        original = source.store.snapshots.recorder.select_events(oid, gt=mine[0].originator_version - 1, lte=mine[0].originator_version)
+        assert [bytes(s.state) for s in mine] == [bytes(s.state) for s in original]  # stored as it was, byte for byte
+        ours, refolded = next(iter(led.store.snapshots.get(oid))), next(iter(again.store.snapshots.get(oid)))
+        assert digest(led.store.mapper.transcoder, ours) == digest(again.store.mapper.transcoder, refolded)
+        assert problem(led.store, ours) is None
+    assert led.damage("Tank", 1)["ruling"] == 2 * SNAPSHOT_INTERVAL + 8
+    for x in (source, led, again):
+        x.close()
+
+
+def test_a_changed_snapshot_line_is_refused_and_verify_file_names_it(sqlite_db, new_db, tmp_path):
+    """A snapshot line that doesn't match the digest its chain link recorded is a changed file: import refuses it
+    (nothing written) and `verify --file` reports it (exit 1)."""
+    from tests.conftest import Cli
+
+    long_play(sqlite_db)
+    path = tmp_path / "d20.jsonl"
+    export_to(sqlite_db, path)
+    assert Cli(str(tmp_path / "none.ledger")).ok("verify", "--file", str(path)).stdout.startswith("ok: ")
+    ls = lines(path)
+    i = next(i for i, x in enumerate(ls) if b'"snapshot_of"' in x)
+    row = orjson.loads(ls[i])
+    row["state"]["link"] = row["state"]["link"] + 1  # vouched for by another link than the one that took it
+    ls[i] = orjson.dumps(row) + b"\n"
+    path.write_bytes(b"".join(ls))
+    copy = new_db("sqlite")
+    _refused(copy, path, "snapshot of aggregate")
+    r = Cli(str(tmp_path / "none.ledger"))("verify", "--file", str(path))
+    assert r.exit_code == 1 and "snapshot of aggregate" in r.stdout
+    path.write_bytes(b"".join(ls[:i] + ls[i + 1:]))  # a snapshot line dropped: the header's count catches it
+    _refused(copy, path, "snapshots its header announces")
 
 
 def test_a_state_kept_as_base64_imports_to_the_same_bytes(sqlite_db, new_db, tmp_path):
