@@ -1,9 +1,10 @@
 """The lossless JSONL export and `ledger import`: the stored events, byte for byte, with their ruling envelopes.
 
-Line 1 is a header (format, version, counts, final chain hash); every further line is one stored event in
-log order. An event's `state` is its stored JSON object when orjson re-encodes it to the identical bytes
-(always, for what this ledger writes), else `state_b64` holds the bytes. Import checks the whole file
-(header, counts, every hash link, every topic) before it writes anything, and only into an empty ledger.
+Line 1 is a header (format, version, counts, final chain hash); then one line per stored event in log order;
+then (version 2) one line per aggregate holding the latest snapshot its chain links vouch for. An event's
+`state` is its stored JSON object when orjson re-encodes it to the identical bytes (always, for what this
+ledger writes), else `state_b64` holds the bytes. Import checks the whole file (header, counts, every hash
+link, every topic, every snapshot against its link) before it writes anything, and only into an empty ledger.
 See docs/export-format.md.
 """
 
