@@ -192,13 +192,13 @@ def verify(app: AppContext, expect: str | None, dice: bool, path: str | None) ->
 def _verify_file(app: AppContext, path: str, dice: bool, expect: str | None) -> None:
     """verify on an export file: the chain walk (and the dice), no database needed."""
     from ledger.checkup import dice_problems
-    from ledger.exchange import export_lines, export_snapshot_problems
+    from ledger.exchange import check_snapshot_lines, export_lines
     from ledger.verify import Problem, walk_events
 
-    lines = export_lines(path)
+    lines, snapshot_lines = export_lines(path)
     walk = walk_events(lines, expect)
     problems, counts = walk.problems, walk.counts()
-    problems += [Problem(number, None, message) for number, message in export_snapshot_problems(path, walk)]
+    problems += [Problem(number, None, message) for number, message in check_snapshot_lines(snapshot_lines, walk.vouched)[1]]
     if expect is not None and not walk.expected_found:
         problems.append(Problem(0, None, f"the expected ruling hash {expect[:16]}... is not in the file's chain"))
     if dice:

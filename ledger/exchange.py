@@ -469,14 +469,11 @@ def _fold(aggregate: Any, domain_events: Any) -> Any:
     return aggregate
 
 
-def export_lines(path: str) -> list[Any]:
-    """An export file's stored events, parsed but not yet judged (verify reports problems; import refuses them)."""
-    return _read(path, None, exact=False)[1]
-
-
-def export_snapshot_problems(path: str, walk: Any) -> list[tuple[int, str]]:
-    """verify --file: the file's snapshot lines against the chain links that vouch for them (as import checks them)."""
-    return check_snapshot_lines(_read(path, None, exact=False)[2], walk.vouched)[1]
+def export_lines(path: str) -> tuple[list[Any], list[Any]]:
+    """An export file's event lines and snapshot lines, parsed but not yet judged (verify reports problems; import
+    refuses them)."""
+    _, lines, snapshot_lines = _read(path, None, exact=False)
+    return lines, snapshot_lines
 
 
 def check_snapshot_lines(lines: list[Line], vouched: dict[str, tuple[int, int, str]]) -> tuple[list[Any], list[tuple[int, str]]]:
