@@ -369,3 +369,19 @@ def test_postgres_export_imports_into_sqlite(new_db, tmp_path):
     import_into(copy, path)
     assert stored(copy) == stored(source)
     assert dump(copy) == dump(source)
+
+
+def test_the_cli_round_trip_carries_the_snapshots(sqlite_db, tmp_path):
+    """`ledger export --format jsonl` writes the vouched snapshots after the events and `ledger import` stores them:
+    the copy verifies (its snapshots included) and answers like the original (docs/export-format.md, version 2)."""
+    from tests.conftest import Cli
+
+    long_play(sqlite_db)
+    path = tmp_path / "out.jsonl"
+    Cli(sqlite_db).ok("export", "--format", "jsonl", "-o", str(path))
+    assert orjson.loads(lines(path)[0])["snapshots"] == 2
+    copy = Cli(str(tmp_path / "copy.ledger"))
+    copy.ok("import", str(path))
+    doc = copy.json("verify")
+    assert doc["ok"] is True and doc["snapshots"] == 2
+    assert copy.json("character", "show", "Tank")["hp"] == Cli(sqlite_db).json("character", "show", "Tank")["hp"]
