@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, NamedTuple
 from uuid import UUID
@@ -417,7 +417,7 @@ def write_import(store: Any, checked: Checked, where: str, step: Step | None = N
     return checked.summary
 
 
-def snapshot(store: Any, events: list[Any], vouched: dict[str, tuple[int, int, str]], given: list[Any] = ()) -> None:  # type: ignore[assignment]
+def snapshot(store: Any, events: list[Any], vouched: dict[str, tuple[int, int, str]], given: Sequence[Any] = ()) -> None:
     """Store, for every aggregate, the latest snapshot a chain link of the file vouches for (ledger/snapshots.py;
     `vouched` is what the chain walk collected from the links).
 
