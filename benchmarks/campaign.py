@@ -47,7 +47,9 @@ def _step(led: Ledger, i: int) -> Any:
     return led.condition(who, cond, add=not has)
 
 
-def big(db: str, events: int = 100_000, seed: int = 1, progress: Callable[[int], None] | None = None) -> dict[str, float]:
+def big(
+    db: str, events: int = 100_000, seed: int = 1, progress: Callable[[int], None] | None = None
+) -> dict[str, float]:
     """A campaign of at least `events` events; returns how long the appends and the catch-up took."""
     led = Ledger(db, actor="bench", seed=seed)
     try:
@@ -71,7 +73,7 @@ def big(db: str, events: int = 100_000, seed: int = 1, progress: Callable[[int],
         total = recorder.max_notification_id() or 0
     finally:
         led.close()
-    from ledger.target import parse_target
+    from ledger.storage.target import parse_target
     from projections.db import ReadSide
     from projections.views import catch_up
 
@@ -90,7 +92,9 @@ def main() -> None:
     ap.add_argument("--events", type=int, default=100_000)
     args = ap.parse_args()
     out = big(args.db, args.events, progress=lambda n: print(f"\r{n} events", end="", flush=True))
-    print(f"\n{out['events']:.0f} events, {out['rulings']:.0f} rulings: append {out['append_s']:.1f} s, catch-up {out['project_s']:.1f} s")
+    print(
+        f"\n{out['events']:.0f} events, {out['rulings']:.0f} rulings: append {out['append_s']:.1f} s, catch-up {out['project_s']:.1f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -22,9 +22,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from ledger.application import Ledger  # noqa: E402
-from ledger.exchange import export_jsonl, read_export, write_import  # noqa: E402
-from ledger.target import parse_target  # noqa: E402
-from ledger.verify import notifications  # noqa: E402
+from ledger.audit.chain import notifications  # noqa: E402
+from ledger.storage.exchange import export_jsonl, read_export, write_import  # noqa: E402
+from ledger.storage.target import parse_target  # noqa: E402
 
 
 def play(path: str, rulings: int) -> None:
@@ -62,7 +62,9 @@ def raw_once(rows: list[tuple[str, int, str, bytes]], target: str) -> float:
     t0 = time.perf_counter()
     con = sqlite3.connect(target)
     with con:
-        con.executemany("INSERT INTO stored_events (originator_id, originator_version, topic, state) VALUES (?, ?, ?, ?)", rows)
+        con.executemany(
+            "INSERT INTO stored_events (originator_id, originator_version, topic, state) VALUES (?, ?, ?, ?)", rows
+        )
     con.close()
     return time.perf_counter() - t0
 
@@ -92,8 +94,13 @@ def main() -> None:
         play(source, args.rulings)
         led = Ledger(source)
         with open(jsonl, "wb") as f:
-            summary = export_jsonl(led.store.recorder, f, exported_at="2026-01-01T00:00:00+00:00", snapshots=led.store.snapshots.recorder)
-        rows = [(n.originator_id.hex, n.originator_version, n.topic, bytes(n.state)) for n in notifications(led.store.recorder)]
+            summary = export_jsonl(
+                led.store.recorder, f, exported_at="2026-01-01T00:00:00+00:00", snapshots=led.store.snapshots.recorder
+            )
+        rows = [
+            (n.originator_id.hex, n.originator_version, n.topic, bytes(n.state))
+            for n in notifications(led.store.recorder)
+        ]
         led.close()
         n = summary.events
         print(f"{summary.rulings} rulings, {n} events, {os.path.getsize(jsonl) / 1e6:.1f} MB of JSONL")
@@ -107,7 +114,9 @@ def main() -> None:
         print(f"raw sqlite3, one transaction:           {raw:>10,.0f} events/s (median of {args.runs})")
         print(f"ledger import (parse+check+write+snap): {imp:>10,.0f} events/s (median of {args.runs})")
         print(f"ratio: {imp / raw:.0%} of raw (goal >= 30%)")
-        print(f"read models catch-up after import:      {n / views_once(os.path.join(folder, f'imp{k}.ledger')):>10,.0f} events/s")
+        print(
+            f"read models catch-up after import:      {n / views_once(os.path.join(folder, f'imp{k}.ledger')):>10,.0f} events/s"
+        )
     finally:
         shutil.rmtree(folder)
 

@@ -25,8 +25,19 @@ from commands.context import AppContext  # noqa: E402
 from commands.main import cli  # noqa: E402
 from commands.shell import Session  # noqa: E402
 
-LINES = ["", "enc", "encounter n", "attack ", "attack Hero1 Hero", "attack Hero1 Hero2 --r", "attack Hero1 Hero2 --range ",
-         "attack Hero1 Hero2 -o ", "condition add Hero3 daz", "check Hero1 ag", "damage Her --amount 1 --roll "]
+LINES = [
+    "",
+    "enc",
+    "encounter n",
+    "attack ",
+    "attack Hero1 Hero",
+    "attack Hero1 Hero2 --r",
+    "attack Hero1 Hero2 --range ",
+    "attack Hero1 Hero2 -o ",
+    "condition add Hero3 daz",
+    "check Hero1 ag",
+    "damage Her --amount 1 --roll ",
+]
 
 
 def median_ms(fn: Callable[[], object], runs: int) -> float:
@@ -57,7 +68,9 @@ def main() -> None:
             for n in names:
                 session.run(f"character add {n} --trait agility=2 --trait fighting=4", 1, script=True)
             session.run("encounter start " + " ".join(names), 1, script=True)
-            completer = Completer(cli, session.character_names, session.condition_names, system=session.system, sheet=session.sheet)
+            completer = Completer(
+                cli, session.character_names, session.condition_names, system=session.system, sheet=session.sheet
+            )
 
             def command() -> None:
                 session.run("damage Hero2 --amount 0", 1, script=True)

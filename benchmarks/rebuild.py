@@ -34,7 +34,11 @@ def generate(db: str, rulings: int, seed: int) -> None:
     led = Ledger(db, actor="bench", seed=seed)
     led.init("hnh", "Benchmark")
     for n in HEROES:
-        led.add_character(n, {"agility": str(rng.randint(0, 4)), "dodge": str(rng.randint(2, 8)), "toughness": str(rng.randint(2, 6))}, pc=True)
+        led.add_character(
+            n,
+            {"agility": str(rng.randint(0, 4)), "dodge": str(rng.randint(2, 8)), "toughness": str(rng.randint(2, 6))},
+            pc=True,
+        )
     minions = list(MINIONS)
     for n in minions:
         led.add_character(n, {"agility": "1", "toughness": "1"}, minion=True, count=8)
@@ -89,7 +93,9 @@ def raw_scan(db: str) -> int:
     con = sqlite3.connect(db)
     n = 0
     loads = orjson.loads
-    for row in con.execute("SELECT rowid, originator_id, originator_version, topic, state FROM stored_events ORDER BY rowid"):
+    for row in con.execute(
+        "SELECT rowid, originator_id, originator_version, topic, state FROM stored_events ORDER BY rowid"
+    ):
         loads(row[4])
         n += 1
     con.close()
@@ -98,7 +104,7 @@ def raw_scan(db: str) -> int:
 
 def rebuild_all(db: str) -> int:
     """`ledger rebuild`: empty every read model and fold the whole log again."""
-    from ledger.target import parse_target
+    from ledger.storage.target import parse_target
     from projections.db import ReadSide
     from projections.views import rebuild
 

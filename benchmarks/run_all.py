@@ -69,7 +69,7 @@ def startup_and_growth(ledger: str, small: str, big: str, runs: int, events: int
     """Sections 1 and 2: fresh processes only."""
     env = {**os.environ, "LEDGER_SEED": "1", "LEDGER_ACTOR": "bench"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: the project's own modules load from .pyc too
-    one = lambda db, *a: (lambda: timed([ledger, "--db", db, *a], env))
+    one = lambda db, *a: lambda: timed([ledger, "--db", db, *a], env)
     m = alternate(
         runs,
         {
@@ -85,13 +85,31 @@ def startup_and_growth(ledger: str, small: str, big: str, runs: int, events: int
         },
     )
     rows: list[Row] = [
-        ("one-shot `character show` / bare import of dependencies", f"{ms(m['show_s'])} / {ms(m['bare'])}", f"{m['show_s'] / m['bare']:.2f}x (goal <= 1.3x)"),
-        ("one-shot `roll 3dF` / bare import of the write side", f"{ms(m['roll_s'])} / {ms(m['wbare'])}", f"{m['roll_s'] / m['wbare']:.2f}x (goal <= 1.5x)"),
-        ("one-shot `damage Ann --amount 1` / bare import of the write side", f"{ms(m['damage_s'])} / {ms(m['wbare'])}", f"{m['damage_s'] / m['wbare']:.2f}x (goal <= 1.5x)"),
+        (
+            "one-shot `character show` / bare import of dependencies",
+            f"{ms(m['show_s'])} / {ms(m['bare'])}",
+            f"{m['show_s'] / m['bare']:.2f}x (goal <= 1.3x)",
+        ),
+        (
+            "one-shot `roll 3dF` / bare import of the write side",
+            f"{ms(m['roll_s'])} / {ms(m['wbare'])}",
+            f"{m['roll_s'] / m['wbare']:.2f}x (goal <= 1.5x)",
+        ),
+        (
+            "one-shot `damage Ann --amount 1` / bare import of the write side",
+            f"{ms(m['damage_s'])} / {ms(m['wbare'])}",
+            f"{m['damage_s'] / m['wbare']:.2f}x (goal <= 1.5x)",
+        ),
     ]
-    for key, label in (("show", "character show Ann"), ("damage", "damage Ann --amount 1"), ("undo", "undo (of that damage)")):
+    for key, label in (
+        ("show", "character show Ann"),
+        ("damage", "damage Ann --amount 1"),
+        ("undo", "undo (of that damage)"),
+    ):
         b, s = m[f"{key}_b"], m[f"{key}_s"]
-        rows.append((f"one-shot `{label}` at {events:,} / at a handful", f"{ms(b)} / {ms(s)}", f"{b / s:.2f}x (goal <= 1.2x)"))
+        rows.append(
+            (f"one-shot `{label}` at {events:,} / at a handful", f"{ms(b)} / {ms(s)}", f"{b / s:.2f}x (goal <= 1.2x)")
+        )
     return rows
 
 
@@ -103,7 +121,9 @@ def shell_medians(db: str, rounds: int) -> dict[str, float]:
 
     app = AppContext(db=db, seed=1, actor="bench", as_json=False)
     session = Session(app, cli, keep_going=True)
-    times: dict[str, list[float]] = {line.split()[0] if line != "character show Ann" else "show": [] for line in SHELL_LINES}
+    times: dict[str, list[float]] = {
+        line.split()[0] if line != "character show Ann" else "show": [] for line in SHELL_LINES
+    }
     with app.hosting(), contextlib.redirect_stdout(io.StringIO()):
         for r in range(rounds + 2):
             if r == 2:  # after two warm-up rounds
@@ -128,7 +148,9 @@ def shell_process(ledger: str, db: str, lines: int) -> float:
     """Wall time per line of a real `ledger play` process fed a script (start-up included)."""
     script = "\n".join(SHELL_LINES[i % len(SHELL_LINES)] for i in range(lines)) + "\n"
     t0 = time.perf_counter()
-    subprocess.run([ledger, "--db", db, "--seed", "1", "play"], input=script, text=True, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [ledger, "--db", db, "--seed", "1", "play"], input=script, text=True, check=True, stdout=subprocess.DEVNULL
+    )
     return (time.perf_counter() - t0) / lines
 
 
@@ -138,7 +160,13 @@ def shell_rows(ledger: str, small: str, big: str, rounds: int, events: int) -> l
     for label, db in (("a handful", small), (f"{events:,}", big)):
         m = shell_medians(db, rounds)
         detail = ", ".join(f"{k} {v * 1000:.1f}" for k, v in m.items() if k not in ("all", "mean"))
-        rows.append((f"session shell, median per table command, at {label}", ms(m["all"]), f"goal <= 5 ms; mean {ms(m['mean'])} ({detail} ms)"))
+        rows.append(
+            (
+                f"session shell, median per table command, at {label}",
+                ms(m["all"]),
+                f"goal <= 5 ms; mean {ms(m['mean'])} ({detail} ms)",
+            )
+        )
     per = shell_process(ledger, small, 300)
     rows.append(("`ledger play` process fed 300 lines: wall time per line", ms(per), "mean, start-up included"))
     return rows
@@ -151,7 +179,13 @@ def rebuild_rows(big: str, runs: int) -> list[Row]:
     m = alternate(runs, {"raw": lambda: _t(rebuild.raw_scan, big), "rebuild": lambda: _t(rebuild.rebuild_all, big)})
     n = _events(big)
     raw, reb = n / m["raw"], n / m["rebuild"]
-    return [("`ledger rebuild` / raw sqlite3 + orjson scan", f"{reb:,.0f} / {raw:,.0f} events/s", f"{reb / raw:.0%} of raw (goal >= 25%)")]
+    return [
+        (
+            "`ledger rebuild` / raw sqlite3 + orjson scan",
+            f"{reb:,.0f} / {raw:,.0f} events/s",
+            f"{reb / raw:.0%} of raw (goal >= 25%)",
+        )
+    ]
 
 
 def import_rows(big: str, folder: str, runs: int) -> list[Row]:
@@ -160,30 +194,44 @@ def import_rows(big: str, folder: str, runs: int) -> list[Row]:
         import import_rate
 
         from ledger.application import Ledger
-        from ledger.exchange import export_jsonl, read_export, write_import
-        from ledger.verify import notifications
+        from ledger.audit.chain import notifications
+        from ledger.storage.exchange import export_jsonl, read_export, write_import
     except ImportError as e:
         return [("`ledger import` / raw sqlite3 insert", "skipped", f"not available: {e}")]
     jsonl = os.path.join(folder, "big.jsonl")
     led = Ledger(big)
     with open(jsonl, "wb") as f:
-        export_jsonl(led.store.recorder, f, exported_at="2026-01-01T00:00:00+00:00", snapshots=led.store.snapshots.recorder)
-    rows = [(n.originator_id.hex, n.originator_version, n.topic, bytes(n.state)) for n in notifications(led.store.recorder)]
+        export_jsonl(
+            led.store.recorder, f, exported_at="2026-01-01T00:00:00+00:00", snapshots=led.store.snapshots.recorder
+        )
+    rows = [
+        (n.originator_id.hex, n.originator_version, n.topic, bytes(n.state)) for n in notifications(led.store.recorder)
+    ]
     led.close()
     k = iter(range(10**6))
     m = alternate(
         runs,
         {
             "raw": lambda: import_rate.raw_once(rows, os.path.join(folder, f"raw{next(k)}.ledger")),
-            "import": lambda: _import_once(jsonl, os.path.join(folder, f"imp{next(k)}.ledger"), read_export, write_import),
+            "import": lambda: _import_once(
+                jsonl, os.path.join(folder, f"imp{next(k)}.ledger"), read_export, write_import
+            ),
         },
     )
     n = len(rows)
     imp, raw = n / m["import"], n / m["raw"]
-    return [("`ledger import` / raw sqlite3 one-transaction insert", f"{imp:,.0f} / {raw:,.0f} events/s", f"{imp / raw:.0%} of raw (goal >= 30%)")]
+    return [
+        (
+            "`ledger import` / raw sqlite3 one-transaction insert",
+            f"{imp:,.0f} / {raw:,.0f} events/s",
+            f"{imp / raw:.0%} of raw (goal >= 30%)",
+        )
+    ]
 
 
-def _import_once(jsonl: str, target: str, read_export: Callable[..., object], write_import: Callable[..., object]) -> float:
+def _import_once(
+    jsonl: str, target: str, read_export: Callable[..., object], write_import: Callable[..., object]
+) -> float:
     """Seconds for `ledger import`'s read_export + write_import into a fresh ledger (tables made before the clock)."""
     from ledger.application import Ledger
 
@@ -217,8 +265,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=15, help="rounds of one-shot measurements (default 15)")
     ap.add_argument("--events", type=int, default=100_000, help="size of the generated campaign (default 100,000)")
-    ap.add_argument("--big", default=None, help="reuse a ledger made by benchmarks/campaign.py instead of generating one")
-    ap.add_argument("--keep", action="store_true", help="keep the temporary folder (its big.ledger can be reused with --big)")
+    ap.add_argument(
+        "--big", default=None, help="reuse a ledger made by benchmarks/campaign.py instead of generating one"
+    )
+    ap.add_argument(
+        "--keep", action="store_true", help="keep the temporary folder (its big.ledger can be reused with --big)"
+    )
     args = ap.parse_args()
     ledger = shutil.which("ledger") or sys.exit("install the project first: pip install -e .")
     folder = tempfile.mkdtemp(prefix="ledger-bench-all-")

@@ -37,8 +37,11 @@ def main() -> None:
     folder = tempfile.mkdtemp(prefix="ledger-bench-")
     env = {**os.environ, "LEDGER_DB": os.path.join(folder, "bench.ledger"), "LEDGER_SEED": "1"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: the project's modules load from .pyc like the dependencies
-    for step in (["init", "--system", "d20"], ["character", "add", "Ann", "--trait", "dex=14", "--trait", f"hp={10**9}"],
-                 ["damage", "Ann", "--amount", "2"]):  # HP enough for every run's damage
+    for step in (
+        ["init", "--system", "d20"],
+        ["character", "add", "Ann", "--trait", "dex=14", "--trait", f"hp={10**9}"],
+        ["damage", "Ann", "--amount", "2"],
+    ):  # HP enough for every run's damage
         subprocess.run([ledger, *step], env=env, check=True, stdout=subprocess.DEVNULL)
     cmds = {
         "base": [sys.executable, "-c", BASELINE],
@@ -54,11 +57,19 @@ def main() -> None:
         for k, c in cmds.items():
             samples[k].append(timed(c, env))
     m = {k: statistics.median(v) for k, v in samples.items()}
-    print(f"bare import of eventsourcing+sqlalchemy+click+orjson: median {m['base'] * 1000:7.1f} ms over {args.runs} runs")
-    print(f"ledger --json character show Ann:                     median {m['show'] * 1000:7.1f} ms   {m['show'] / m['base']:.2f}x (goal <= 1.3x)")
+    print(
+        f"bare import of eventsourcing+sqlalchemy+click+orjson: median {m['base'] * 1000:7.1f} ms over {args.runs} runs"
+    )
+    print(
+        f"ledger --json character show Ann:                     median {m['show'] * 1000:7.1f} ms   {m['show'] / m['base']:.2f}x (goal <= 1.3x)"
+    )
     print(f"bare import of click+orjson+eventsourcing (sqlite):   median {m['wbase'] * 1000:7.1f} ms")
-    print(f"ledger roll 3dF:                                      median {m['roll'] * 1000:7.1f} ms   {m['roll'] / m['wbase']:.2f}x (goal <= 1.5x)")
-    print(f"ledger damage Ann --amount 1:                         median {m['damage'] * 1000:7.1f} ms   {m['damage'] / m['wbase']:.2f}x (goal <= 1.5x)")
+    print(
+        f"ledger roll 3dF:                                      median {m['roll'] * 1000:7.1f} ms   {m['roll'] / m['wbase']:.2f}x (goal <= 1.5x)"
+    )
+    print(
+        f"ledger damage Ann --amount 1:                         median {m['damage'] * 1000:7.1f} ms   {m['damage'] / m['wbase']:.2f}x (goal <= 1.5x)"
+    )
     shutil.rmtree(folder)
 
 

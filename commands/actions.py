@@ -7,11 +7,14 @@ from typing import Any
 import click
 
 from commands.context import AppContext, pass_app
-from commands.params import number
-from ledger.dice import parse_roll_options
-from ledger.errors import BadInput
 from commands.options import gather, rules_options
+from commands.params import number
+from commands.registry import command
+from ledger import catalog as C
+from ledger.errors import BadInput
+from ledger.model.dice import parse_roll_options
 from ledger.rules.options import split_pairs
+
 
 def rolls_for(command: str) -> str:
     """The roll names a command takes, per system, for --help."""
@@ -24,7 +27,10 @@ def rolls_for(command: str) -> str:
 def roll_option(command: str) -> Any:
     """--roll NAME=FACES, listing this command's roll names."""
     return click.option(
-        "--roll", "rolls", multiple=True, metavar="NAME=FACES",
+        "--roll",
+        "rolls",
+        multiple=True,
+        metavar="NAME=FACES",
         help=f"Enter physical dice (repeatable); a roll not given is rolled by the ledger. Rolls: {rolls_for(command)}.",
     )
 
@@ -36,11 +42,11 @@ def outcome(r: dict[str, Any]) -> str:
     return ruling_text(r)
 
 
-@click.command("attack")
+@command(C.ATTACK)
 @click.argument("attacker")
 @click.argument("target")
-@rules_options("attack")
-@roll_option("attack")
+@rules_options(C.ATTACK.name)
+@roll_option(C.ATTACK.name)
 @pass_app
 def attack(app: AppContext, attacker: str, target: str, rolls: tuple[str, ...], **given: Any) -> None:
     """ATTACKER attacks TARGET under the campaign's rules.
@@ -56,15 +62,23 @@ def attack(app: AppContext, attacker: str, target: str, rolls: tuple[str, ...], 
     app.wrote(app.ledger.attack(attacker, target, opts, rolls=parse_roll_options(rolls)), outcome)
 
 
-@click.command("check")
+@command(C.CHECK)
 @click.argument("name")
 @click.argument("trait")
 @click.option("--dc", type=number("dc"), help="hnh/d20: the difficulty class.")
 @click.option("--against", nargs=2, metavar="NAME TRAIT", help="An opposed check against another character's trait.")
-@rules_options("check")
-@roll_option("check")
+@rules_options(C.CHECK.name)
+@roll_option(C.CHECK.name)
 @pass_app
-def check(app: AppContext, name: str, trait: str, dc: int | None, against: tuple[str, str] | None, rolls: tuple[str, ...], **given: Any) -> None:
+def check(
+    app: AppContext,
+    name: str,
+    trait: str,
+    dc: int | None,
+    against: tuple[str, str] | None,
+    rolls: tuple[str, ...],
+    **given: Any,
+) -> None:
     """A check of NAME's TRAIT against a DC, a threshold, or another character.
 
     \b
@@ -76,31 +90,50 @@ def check(app: AppContext, name: str, trait: str, dc: int | None, against: tuple
     opts = gather("check", given)
     if sum(x is not None for x in (dc, opts.get("threshold"), against)) > 1:
         raise BadInput("give one of --dc, --threshold or --against")
-    app.wrote(app.ledger.check(name, trait, dc=dc, against=against, options=opts, rolls=parse_roll_options(rolls)), outcome)
+    app.wrote(
+        app.ledger.check(name, trait, dc=dc, against=against, options=opts, rolls=parse_roll_options(rolls)), outcome
+    )
 
 
-@click.command("recover")
+@command(C.RECOVER)
 @click.argument("target")
 @click.option("--hours", type=number("hours"), default=0, show_default=True, help="Hours of recovery.")
 @click.option("--restful", is_flag=True, help="hnh: restful (sleeping) doubles the rate.")
 @click.option("--treated", is_flag=True, help="hnh: a successful Treatment check (DC 5) doubles the rate.")
 @click.option("--amount", type=number("amount"), help="d20: HP the GM rules healed; pnp: Health regained.")
 @click.option("--cause", help="d20: what healed it (medical attention, a power, time).")
-@rules_options("recover")
-@roll_option("recover")
+@rules_options(C.RECOVER.name)
+@roll_option(C.RECOVER.name)
 @pass_app
-def recover(app: AppContext, target: str, hours: int, restful: bool, treated: bool, amount: int | None, cause: str | None,
-            rolls: tuple[str, ...], **given: Any) -> None:
+def recover(
+    app: AppContext,
+    target: str,
+    hours: int,
+    restful: bool,
+    treated: bool,
+    amount: int | None,
+    cause: str | None,
+    rolls: tuple[str, ...],
+    **given: Any,
+) -> None:
     """Recovery over time (the dead don't recover: see `revive`).
 
     Example: ledger recover Ann --hours 8 --restful --treated
     """
-    result = app.ledger.recover(target, hours=hours, restful=restful, treated=treated, amount=amount, cause=cause,
-                                options=gather("recover", given), rolls=parse_roll_options(rolls))
+    result = app.ledger.recover(
+        target,
+        hours=hours,
+        restful=restful,
+        treated=treated,
+        amount=amount,
+        cause=cause,
+        options=gather("recover", given),
+        rolls=parse_roll_options(rolls),
+    )
     app.wrote(result, outcome)
 
 
-@click.command("spend")
+@command(C.SPEND)
 @click.argument("name")
 @click.argument("resource")
 @click.argument("n", type=number("n"), default=1)
@@ -114,7 +147,7 @@ def spend(app: AppContext, name: str, resource: str, n: int, purpose: str | None
     app.wrote(app.ledger.spend(name, resource, n, purpose=purpose), outcome)
 
 
-@click.command("gain")
+@command(C.GAIN)
 @click.argument("name")
 @click.argument("resource")
 @click.argument("n", type=number("n"), default=1)
@@ -128,11 +161,11 @@ def gain(app: AppContext, name: str, resource: str, n: int, reason: str | None) 
     app.wrote(app.ledger.gain(name, resource, n, reason=reason), outcome)
 
 
-@click.command("hazard")
+@command(C.HAZARD)
 @click.argument("target")
 @click.argument("kind")
-@rules_options("hazard")
-@roll_option("hazard")
+@rules_options(C.HAZARD.name)
+@roll_option(C.HAZARD.name)
 @pass_app
 def hazard(app: AppContext, target: str, kind: str, rolls: tuple[str, ...], **given: Any) -> None:
     """hnh environmental hazards: falling, heat, cold, starvation, thirst, suffocation, decompression, vacuum,
@@ -143,7 +176,7 @@ def hazard(app: AppContext, target: str, kind: str, rolls: tuple[str, ...], **gi
     app.wrote(app.ledger.hazard(target, kind, gather("hazard", given), rolls=parse_roll_options(rolls)), outcome)
 
 
-@click.command("revive")
+@command(C.REVIVE)
 @click.argument("target")
 @click.option("--means", required=True, help="hnh: healing, immortality; d20: gem-of-eternity, romnecos, soul-bound.")
 @click.option("--by", "by", metavar="NAME", help="d20 soul-bound: who takes the fallen's place in death.")
@@ -156,14 +189,28 @@ def revive(app: AppContext, target: str, means: str, by: str | None) -> None:
     app.wrote(app.ledger.revive(target, means, by=by), outcome)
 
 
-@click.command("act")
+@command(C.ACT)
 @click.argument("name")
 @click.argument("action")
-@click.option("--against", "other", metavar="NAME", help="The other character (pnp chase; hnh affliction, grab, trip, feint, heal ... target).")
-@click.option("-o", "--option", "extra", multiple=True, metavar="KEY=VALUE", help="An option of the action (`ledger options act` lists them per system).")
-@roll_option("act")
+@click.option(
+    "--against",
+    "other",
+    metavar="NAME",
+    help="The other character (pnp chase; hnh affliction, grab, trip, feint, heal ... target).",
+)
+@click.option(
+    "-o",
+    "--option",
+    "extra",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="An option of the action (`ledger options act` lists them per system).",
+)
+@roll_option(C.ACT.name)
 @pass_app
-def act(app: AppContext, name: str, action: str, other: str | None, extra: tuple[str, ...], rolls: tuple[str, ...]) -> None:
+def act(
+    app: AppContext, name: str, action: str, other: str | None, extra: tuple[str, ...], rolls: tuple[str, ...]
+) -> None:
     """A system-specific action: d20 run, charge; pnp chase; hnh affliction (without an attack check), heal, defend,
     grab, escape, release, trip, disarm, smash, feint, demoralize, aim, extra-effort, seize-initiative, until,
     ongoing-damage.
@@ -176,9 +223,3 @@ def act(app: AppContext, name: str, action: str, other: str | None, extra: tuple
       ledger act Ann grab --against Thug
     """
     app.wrote(app.ledger.act(name, action, split_pairs(extra), other=other, rolls=parse_roll_options(rolls)), outcome)
-
-
-def register(cli: click.Group) -> None:
-    """Attach these commands."""
-    for c in (attack, check, recover, spend, gain, hazard, revive, act):
-        cli.add_command(c)

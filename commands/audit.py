@@ -7,11 +7,12 @@ from typing import Any
 
 import click
 
-from ledger.dice import show_faces
 from commands.context import AppContext, pass_app
 from commands.params import number
-from ledger.dice import parse_roll_options
+from commands.registry import command
+from ledger import catalog as C
 from ledger.errors import BadInput
+from ledger.model.dice import parse_roll_options, show_faces
 
 
 def _name(plan: dict[str, Any], hex_id: str) -> str:
@@ -26,7 +27,7 @@ def _name(plan: dict[str, Any], hex_id: str) -> str:
 
 def _record_line(r: dict[str, Any]) -> str:
     data = r["data"].get("data", r["data"]) if isinstance(r["data"], dict) else r["data"]
-    from ledger.describe import event_line
+    from ledger.rulings.describe import event_line
 
     return f"{r['type']}: {event_line({'type': r['type'], 'character': r.get('character'), 'data': data})}"
 
@@ -74,7 +75,9 @@ def diff_text(plan: dict[str, Any]) -> str:
         lines += [f"    - {line}" for line in (_record_line(r) for r in c["before"]) if line not in after]
         lines += [f"    + {line}" for line in (_record_line(r) for r in c["after"]) if line not in before]
     for r in plan["new_rolls"]:
-        lines.append(f"  ruling {r['ruling']} needs a roll never made: {r['name']} {r['notation']} [{show_faces(r)}] = {r['total']} ({r['source']})")
+        lines.append(
+            f"  ruling {r['ruling']} needs a roll never made: {r['name']} {r['notation']} [{show_faces(r)}] = {r['total']} ({r['source']})"
+        )
     if plan["states"]:
         lines.append("Then:")
         for hex_id, st in plan["states"].items():
@@ -82,11 +85,17 @@ def diff_text(plan: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@click.command("retract")
+@command(C.RETRACT)
 @click.argument("ruling", type=number("ruling"))
 @click.option("--yes", is_flag=True, help="Append without asking.")
 @click.option("--dry-run", is_flag=True, help="Show what would change; append nothing.")
-@click.option("--roll", "rolls", multiple=True, metavar="N.NAME=FACES", help="Faces for a roll re-derivation needs that was never made (e.g. 7.damage=5); otherwise the ledger rolls it and says so.")
+@click.option(
+    "--roll",
+    "rolls",
+    multiple=True,
+    metavar="N.NAME=FACES",
+    help="Faces for a roll re-derivation needs that was never made (e.g. 7.damage=5); otherwise the ledger rolls it and says so.",
+)
 @pass_app
 def retract(app: AppContext, ruling: int, yes: bool, dry_run: bool, rolls: tuple[str, ...]) -> None:
     """Retract a contested ruling: later rulings are re-derived from their recorded intent and dice.
@@ -118,7 +127,7 @@ def retract(app: AppContext, ruling: int, yes: bool, dry_run: bool, rolls: tuple
     app.wrote(result, lambda r: diff_text(r).replace("Retracting", "retracted", 1))
 
 
-@click.command("why")
+@command(C.WHY)
 @click.argument("name")
 @click.argument("field", required=False)
 @pass_app
@@ -143,9 +152,3 @@ def _why_text(doc: dict[str, Any]) -> str:
     for note in doc.get("notes", []):
         lines.append(f"  note: {note}")
     return "\n".join(lines)
-
-
-def register(cli: click.Group) -> None:
-    """Attach these commands."""
-    cli.add_command(retract)
-    cli.add_command(why)

@@ -7,14 +7,22 @@ from typing import Any
 import click
 
 from commands.context import AppContext, pass_app
+from commands.registry import command, group
+from ledger import catalog as C
 from ledger.rules import system_keys
 
 
-@click.command("init")
-@click.option("--system", "system", required=True, metavar="SYSTEM", help=f"The rule system: {', '.join(system_keys())}.")
+@command(C.INIT)
+@click.option(
+    "--system", "system", required=True, metavar="SYSTEM", help=f"The rule system: {', '.join(system_keys())}."
+)
 @click.option("--name", default=None, help="The campaign's name.")
 @click.option(
-    "-o", "--option", "settings", multiple=True, metavar="KEY=VALUE",
+    "-o",
+    "--option",
+    "settings",
+    multiple=True,
+    metavar="KEY=VALUE",
     help="A campaign setting of the system (repeatable); d20: action-economy=refuse|warn|off.",
 )
 @pass_app
@@ -31,16 +39,20 @@ def init(app: AppContext, system: str, name: str | None, settings: tuple[str, ..
     app.wrote(result, lambda r: f"{r['name']} ({r['system']}) started in {app.ledger.target.describe()}")
 
 
-@click.group("session")
+@group(C.SESSION)
 def session() -> None:
     """Play sessions: optional; rulings made outside one are recorded with no session."""
 
 
-@session.command("start")
+@command(C.SESSION_START)
 @click.argument("title", required=False)
 @click.option("--new-day", is_flag=True, help="hnh: a new in-game day begins (each hero's victory points back to 2).")
-@click.option("--commit-dice", is_flag=True, help="Verifiable dice: the ledger draws a secret and records only its SHA-256 (printed); "
-              "every die it rolls this session derives from the secret, revealed at `session end` for `ledger verify --dice`.")
+@click.option(
+    "--commit-dice",
+    is_flag=True,
+    help="Verifiable dice: the ledger draws a secret and records only its SHA-256 (printed); "
+    "every die it rolls this session derives from the secret, revealed at `session end` for `ledger verify --dice`.",
+)
 @pass_app
 def session_start(app: AppContext, title: str | None, new_day: bool, commit_dice: bool) -> None:
     """Open a play session (numbered 1, 2, ...).
@@ -56,12 +68,14 @@ def started_text(r: dict[str, Any]) -> str:
     return line + (f"\ndice commitment (SHA-256): {r['commitment']}" if r.get("commitment") else "")
 
 
-@session.command("end")
+@command(C.SESSION_END)
 @pass_app
 def session_end(app: AppContext) -> None:
     """Close the open play session; one that committed its dice reveals its secret into the log."""
     result = app.ledger.end_session()
-    result["head"] = app.ledger.campaign().last_hash  # the chain's head: note it; `ledger verify --expect HEAD` anchors the history
+    result["head"] = (
+        app.ledger.campaign().last_hash
+    )  # the chain's head: note it; `ledger verify --expect HEAD` anchors the history
     app.wrote(result, ended_text)
 
 
@@ -73,9 +87,3 @@ def ended_text(r: dict[str, Any]) -> str:
     if r["revealed"]:
         return line + f"\ndice secret revealed: {r['revealed']} (check: ledger verify --dice)"
     return line + "\nwarning: this session's dice secret was not in the database; its dice can't be verified"
-
-
-def register(cli: click.Group) -> None:
-    """Attach these commands."""
-    cli.add_command(init)
-    cli.add_command(session)

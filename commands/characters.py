@@ -7,6 +7,8 @@ import click
 from commands import render
 from commands.context import AppContext, pass_app
 from commands.params import number
+from commands.registry import command, group
+from ledger import catalog as C
 from ledger.errors import BadInput
 
 
@@ -27,30 +29,53 @@ def parse_powers(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
     for v in values:
         name, sep, rest = v.partition(":")
         pairs = [p.partition("=") for p in rest.split(",") if p.strip()]
-        if not sep or not name.strip() or not pairs or any(not eq or not k.strip() or not x.strip() for k, eq, x in pairs):
-            raise BadInput(f"--power '{v}' is not NAME:PART=VALUE[,PART=VALUE]", "for example --power webs:effect=ensnare,resist=agility")
+        if (
+            not sep
+            or not name.strip()
+            or not pairs
+            or any(not eq or not k.strip() or not x.strip() for k, eq, x in pairs)
+        ):
+            raise BadInput(
+                f"--power '{v}' is not NAME:PART=VALUE[,PART=VALUE]",
+                "for example --power webs:effect=ensnare,resist=agility",
+            )
         out.setdefault(name.strip(), {}).update({k.strip(): x.strip() for k, _, x in pairs})
     return out
 
 
-@click.group("character")
+@group(C.CHARACTER)
 def character() -> None:
     """Characters: add, import, list, show."""
 
 
-@character.command("add")
+@command(C.CHARACTER_ADD)
 @click.argument("name")
-@click.option("--trait", "traits", multiple=True, metavar="KEY=VALUE", help="A trait (repeatable): hnh ranks, d20 scores, pnp dice.")
-@click.option("--minion", is_flag=True, help="A minion (hnh: max HP 1; pnp: a group with one Threat rank; d20 has none: refused).")
-@click.option("--count", type=number("count"), default=1, show_default=True, help="How many minions in the group (with --minion).")
+@click.option(
+    "--trait",
+    "traits",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A trait (repeatable): hnh ranks, d20 scores, pnp dice.",
+)
+@click.option(
+    "--minion", is_flag=True, help="A minion (hnh: max HP 1; pnp: a group with one Threat rank; d20 has none: refused)."
+)
+@click.option(
+    "--count", type=number("count"), default=1, show_default=True, help="How many minions in the group (with --minion)."
+)
 @click.option("--pc", is_flag=True, help="A player character (gets victory points / resolve).")
 @click.option(
-    "--power", "powers", multiple=True, metavar="NAME:PART=VALUE,...",
+    "--power",
+    "powers",
+    multiple=True,
+    metavar="NAME:PART=VALUE,...",
     help="pnp: a power's parts, kept on the sheet (repeatable; its rank is a --trait): defense=active|passive, "
     "travel=yes (a Travel Power), effect=stun|ensnare|blind|knockdown|grab and resist=TRAIT.",
 )
 @pass_app
-def add(app: AppContext, name: str, traits: tuple[str, ...], minion: bool, count: int, pc: bool, powers: tuple[str, ...]) -> None:
+def add(
+    app: AppContext, name: str, traits: tuple[str, ...], minion: bool, count: int, pc: bool, powers: tuple[str, ...]
+) -> None:
     """Add a character.
 
     \b
@@ -72,7 +97,7 @@ def _brief(sheet: dict) -> dict:
     return {**sheet, "conditions": sheet.get("conditions", [])}
 
 
-@character.command("list")
+@command(C.CHARACTER_LIST)
 @pass_app
 def list_(app: AppContext) -> None:
     """Every character in play, with HP and conditions."""
@@ -82,9 +107,16 @@ def list_(app: AppContext) -> None:
     app.emit(rows, lambda rs: "\n".join(render.sheet_line(r) for r in rs) or "(no characters)")
 
 
-@character.command("show")
+@command(C.CHARACTER_SHOW)
 @click.argument("name")
-@click.option("--at", "at", type=number("ruling"), default=None, metavar="RULING", help="The sheet as it stood right after ruling RULING (undone rulings left out).")
+@click.option(
+    "--at",
+    "at",
+    type=number("ruling"),
+    default=None,
+    metavar="RULING",
+    help="The sheet as it stood right after ruling RULING (undone rulings left out).",
+)
 @pass_app
 def show(app: AppContext, name: str, at: int | None) -> None:
     """A character's sheet, from the read models; with --at, as it stood at an earlier ruling.
@@ -99,7 +131,7 @@ def show(app: AppContext, name: str, at: int | None) -> None:
         app.emit(queries.sheet_at(app.read, name, at), lambda c: f"at ruling {c['at']}:\n" + render.sheet(c))
 
 
-@character.command("import")
+@command(C.CHARACTER_IMPORT)
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--npc", is_flag=True, help="Import as a non-player character (no victory points).")
 @pass_app
@@ -113,8 +145,3 @@ def import_(app: AppContext, file: str, npc: bool) -> None:
     """
     result = app.ledger.import_character(file, pc=not npc)
     app.wrote(result, lambda r: "imported " + render.sheet_line(_brief(r["character"])))
-
-
-def register(cli: click.Group) -> None:
-    """Attach these commands."""
-    cli.add_command(character)

@@ -120,7 +120,11 @@ class Completer:
             subs = [(name, _sub(cmd, name)) for name in cmd.list_commands(click.Context(cmd))]
             out = [(name, _short(sub)) for name, sub in subs if sub is not None and not sub.hidden]
             if not path:
-                out += [("exit", "leave the shell"), ("help", "help [COMMAND]: a command's options"), ("quit", "leave the shell")]
+                out += [
+                    ("exit", "leave the shell"),
+                    ("help", "help [COMMAND]: a command's options"),
+                    ("quit", "leave the shell"),
+                ]
             return out
         command = " ".join(path)
         options = {o: p for p in cmd.params if isinstance(p, click.Option) for o in p.opts}
@@ -227,7 +231,10 @@ class Completer:
         if not sheet:
             return []
         traits = [(k, f"trait {v}") for k, v in sorted((sheet.get("traits") or {}).items())]
-        powers = [(k, f"power: {p.get('effect', '')} {p.get('rank', '')}".strip()) for k, p in sorted((sheet.get("powers") or {}).items())]
+        powers = [
+            (k, f"power: {p.get('effect', '')} {p.get('rank', '')}".strip())
+            for k, p in sorted((sheet.get("powers") or {}).items())
+        ]
         return powers + traits if powers_first else traits + powers
 
     def _positional(self, command: str, cmd: click.Command, pos: list[str]) -> list[Item]:
@@ -235,7 +242,11 @@ class Completer:
         args = [p for p in cmd.params if isinstance(p, click.Argument)]
         if not args:
             return []
-        arg = args[min(len(pos), len(args) - 1)] if args[-1].nargs == -1 else (args[len(pos)] if len(pos) < len(args) else None)
+        arg = (
+            args[min(len(pos), len(args) - 1)]
+            if args[-1].nargs == -1
+            else (args[len(pos)] if len(pos) < len(args) else None)
+        )
         if arg is None:
             return []
         if command.startswith("condition ") and arg.name == "name":
@@ -306,7 +317,11 @@ def _positionals(words: list[str], options: Mapping[str, click.Option]) -> list[
             skip -= 1
         elif w.startswith("-") and len(w) > 1 and not w[1:].isdigit():
             p = options.get(w.split("=", 1)[0])
-            skip = 0 if "=" in w or (p is not None and p.is_flag) or (p is None and w == "--json") else (p.nargs if p is not None else 0)
+            skip = (
+                0
+                if "=" in w or (p is not None and p.is_flag) or (p is None and w == "--json")
+                else (p.nargs if p is not None else 0)
+            )
         else:
             out.append(w)
     return out
@@ -322,7 +337,8 @@ def _skip_globals(words: list[str]) -> list[str]:
 
 def as_prompt_completer(completer: Completer) -> Any:
     """The completer for prompt_toolkit: fuzzy, with each candidate's help beside it."""
-    from prompt_toolkit.completion import Completer as PTCompleter, Completion
+    from prompt_toolkit.completion import Completer as PTCompleter
+    from prompt_toolkit.completion import Completion
 
     class Fuzzy(PTCompleter):
         """Completions of the word before the cursor."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -23,7 +22,9 @@ _HOST: ContextVar[AppContext | None] = ContextVar("ledger_shell_host", default=N
 class AppContext:
     """Lazily opened ledger (write side) and read side for one CLI invocation or one shell."""
 
-    def __init__(self, *, db: str | None, seed: int | None, actor: str | None, as_json: bool, verbose: bool = False) -> None:
+    def __init__(
+        self, *, db: str | None, seed: int | None, actor: str | None, as_json: bool, verbose: bool = False
+    ) -> None:
         self.db = db
         self.seed = seed
         self.actor = actor
@@ -87,7 +88,7 @@ class AppContext:
                 self._synced = True
             return self._host.read
         if self._read is None:
-            from ledger.target import parse_target
+            from ledger.storage.target import parse_target
             from projections.db import ReadSide
             from projections.views import catch_up
 
@@ -157,7 +158,7 @@ class AppContext:
             return
         if text is None:
             return
-        from ledger.bounds import safe_tree
+        from ledger.model.bounds import safe_tree
 
         out = text(safe_tree(data)) if callable(text) else text
         if out:
@@ -172,12 +173,14 @@ class AppContext:
         note = result.get("not_up")
         if note:
             where = "" if note["in_encounter"] else f"; {note['name']} is not in the encounter"
-            click.echo(f"note: it is {note['up']}'s turn, not {note['name']}'s{where} (recorded all the same)", err=True)
+            click.echo(
+                f"note: it is {note['up']}'s turn, not {note['name']}'s{where} (recorded all the same)", err=True
+            )
         if self.as_json:
             self.emit(result)
             return
         from commands.output import colour_on, paint, raw_events
-        from ledger.bounds import safe_tree
+        from ledger.model.bounds import safe_tree
 
         shown = safe_tree(result)  # names and text as typed, made safe for a terminal
         body = text(shown) if callable(text) else text
@@ -204,7 +207,9 @@ def _require_campaign(read: ReadSide) -> None:
             empty = read.max_seq(conn) == 0
     except SQLAlchemyError as e:
         msg = str(e.orig if hasattr(e, "orig") else e).splitlines()[0]
-        raise StoreError(f"can't open the ledger at {read.target.describe()}: {msg}", "check --db / LEDGER_DB") from None
+        raise StoreError(
+            f"can't open the ledger at {read.target.describe()}: {msg}", "check --db / LEDGER_DB"
+        ) from None
     if empty:
         raise NotInitialised(f"no campaign in {read.target.describe()}", "start one: ledger init --system hnh")
 

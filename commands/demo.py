@@ -9,38 +9,154 @@ import click
 
 from commands import render
 from commands.context import AppContext
+from commands.registry import command
+from ledger import catalog as C
 
 SCRIPTS: dict[str, list[tuple[str, ...]]] = {
     "hnh": [
-        ("character", "add", "Ann", "--trait", "agility=3", "--trait", "fighting=6", "--trait", "parry=5", "--trait", "dodge=5",
-         "--trait", "toughness=4", "--trait", "fortitude=5", "--pc"),
-        ("character", "add", "Bruiser", "--trait", "fighting=4", "--trait", "parry=3", "--trait", "dodge=2", "--trait", "toughness=3",
-         "--trait", "agility=1"),
+        (
+            "character",
+            "add",
+            "Ann",
+            "--trait",
+            "agility=3",
+            "--trait",
+            "fighting=6",
+            "--trait",
+            "parry=5",
+            "--trait",
+            "dodge=5",
+            "--trait",
+            "toughness=4",
+            "--trait",
+            "fortitude=5",
+            "--pc",
+        ),
+        (
+            "character",
+            "add",
+            "Bruiser",
+            "--trait",
+            "fighting=4",
+            "--trait",
+            "parry=3",
+            "--trait",
+            "dodge=2",
+            "--trait",
+            "toughness=3",
+            "--trait",
+            "agility=1",
+        ),
         ("character", "add", "Grunts", "--minion", "--trait", "parry=1", "--trait", "toughness=1"),
         ("session", "start", "Harbour brawl"),
-        ("encounter", "start", "Ann", "Bruiser", "Grunts", "--roll", "Ann=+,0,0", "--roll", "Bruiser=0,0,-", "--roll", "Grunts=0,0,0"),
-        ("attack", "Ann", "Bruiser", "--rank", "6", "--bonus", "6", "--roll", "attack=+,0,0", "--roll", "defense=0,0,0",
-         "--roll", "power=+,0,0", "--roll", "toughness=0,-,0"),
+        (
+            "encounter",
+            "start",
+            "Ann",
+            "Bruiser",
+            "Grunts",
+            "--roll",
+            "Ann=+,0,0",
+            "--roll",
+            "Bruiser=0,0,-",
+            "--roll",
+            "Grunts=0,0,0",
+        ),
+        (
+            "attack",
+            "Ann",
+            "Bruiser",
+            "--rank",
+            "6",
+            "--bonus",
+            "6",
+            "--roll",
+            "attack=+,0,0",
+            "--roll",
+            "defense=0,0,0",
+            "--roll",
+            "power=+,0,0",
+            "--roll",
+            "toughness=0,-,0",
+        ),
         ("encounter", "next"),
-        ("attack", "Bruiser", "Ann", "--rank", "5", "--bonus", "4", "--roll", "attack=+,+,0", "--roll", "defense=-,0,0",
-         "--roll", "power=+,+,0", "--roll", "toughness=-,-,0"),
+        (
+            "attack",
+            "Bruiser",
+            "Ann",
+            "--rank",
+            "5",
+            "--bonus",
+            "4",
+            "--roll",
+            "attack=+,+,0",
+            "--roll",
+            "defense=-,0,0",
+            "--roll",
+            "power=+,+,0",
+            "--roll",
+            "toughness=-,-,0",
+        ),
         ("retract", "9", "--yes"),
         ("encounter", "show"),
         ("session", "end"),
     ],
     "d20": [
-        ("character", "add", "Blaze", "--trait", "dex=14", "--trait", "str=14", "--trait", "attack=2", "--trait", "hp=12", "--trait", "armor=2", "--pc"),
+        (
+            "character",
+            "add",
+            "Blaze",
+            "--trait",
+            "dex=14",
+            "--trait",
+            "str=14",
+            "--trait",
+            "attack=2",
+            "--trait",
+            "hp=12",
+            "--trait",
+            "armor=2",
+            "--pc",
+        ),
         ("character", "add", "Thug", "--trait", "dex=10", "--trait", "hp=30", "--trait", "dn=1"),
         ("encounter", "start", "Blaze", "Thug", "--roll", "Blaze=15", "--roll", "Thug=9"),
-        ("attack", "Blaze", "Thug", "--damage", "1d8", "--roll", "attack=20", "--roll", "confirm=14", "--roll", "death=3", "--roll", "damage=6"),
+        (
+            "attack",
+            "Blaze",
+            "Thug",
+            "--damage",
+            "1d8",
+            "--roll",
+            "attack=20",
+            "--roll",
+            "confirm=14",
+            "--roll",
+            "death=3",
+            "--roll",
+            "damage=6",
+        ),
         ("encounter", "next"),
         ("attack", "Thug", "Blaze", "--roll", "attack=13", "--roll", "damage=3"),
         ("undo",),
         ("encounter", "end"),
     ],
     "pnp": [
-        ("character", "add", "Mara", "--trait", "might=4", "--trait", "agility=3", "--trait", "toughness=4", "--trait", "willpower=5",
-         "--trait", "perception=3", "--pc"),
+        (
+            "character",
+            "add",
+            "Mara",
+            "--trait",
+            "might=4",
+            "--trait",
+            "agility=3",
+            "--trait",
+            "toughness=4",
+            "--trait",
+            "willpower=5",
+            "--trait",
+            "perception=3",
+            "--pc",
+        ),
         ("character", "add", "Goons", "--minion", "--count", "5", "--trait", "threat=2"),
         ("session", "start", "Issue 1"),
         ("gain", "Mara", "resolve", "2", "--reason", "heroics"),
@@ -54,8 +170,14 @@ SCRIPTS: dict[str, list[tuple[str, ...]]] = {
 }
 
 
-@click.command("demo")
-@click.option("--db", "demo_db", default=None, metavar="TARGET", help="Where to write the demo ledgers (one per system: TARGET-hnh ...).")
+@command(C.DEMO)
+@click.option(
+    "--db",
+    "demo_db",
+    default=None,
+    metavar="TARGET",
+    help="Where to write the demo ledgers (one per system: TARGET-hnh ...).",
+)
 @click.pass_context
 def demo(ctx: click.Context, demo_db: str | None) -> None:
     """Play a short scripted session in each system, then show sheets and a timeline.
@@ -121,8 +243,3 @@ def _suffixed(base: str, system: str) -> str:
 
 def _quote(a: str) -> str:
     return f'"{a}"' if (" " in a or not a) else a
-
-
-def register(cli: click.Group) -> None:
-    """Attach this command."""
-    cli.add_command(demo)

@@ -9,8 +9,10 @@ import click
 
 from commands.context import AppContext, pass_app
 from commands.params import number
-from ledger.dice import parse_roll_options
+from commands.registry import command, group
+from ledger import catalog as C
 from ledger.errors import BadInput
+from ledger.model.dice import parse_roll_options
 
 ROLLS_HELP = (
     "Enter physical dice NAME=FACES (repeatable); a roll not given is rolled by the ledger. Initiative rolls are "
@@ -20,7 +22,16 @@ TURN_ROLLS_HELP = (
     "Enter physical dice NAME=FACES (repeatable) for the turn's processing: hnh fortitude (dying check), "
     "ongoing-NAME (affliction checks), power and toughness (ongoing damage)."
 )
-OWN_EVENTS = {"Opened", "EncounterStarted", "TurnAdvanced", "TurnDelayed", "DelayedTurnTaken", "ParticipantJoined", "ParticipantRemoved", "EncounterEnded"}
+OWN_EVENTS = {
+    "Opened",
+    "EncounterStarted",
+    "TurnAdvanced",
+    "TurnDelayed",
+    "DelayedTurnTaken",
+    "ParticipantJoined",
+    "ParticipantRemoved",
+    "EncounterEnded",
+}
 
 
 def round_word(system: str) -> str:
@@ -38,7 +49,13 @@ def order_text(v: dict[str, Any]) -> str:
     passed = {s["name"]: s["why"] for s in v.get("skipped") or []}
     for e in v["order"]:
         mark = ">" if e["name"] == v["current"] else " "
-        note = "  (delaying)" if e.get("delayed") else f"  (passed over: {passed[e['name']]})" if e["name"] in passed else ""
+        note = (
+            "  (delaying)"
+            if e.get("delayed")
+            else f"  (passed over: {passed[e['name']]})"
+            if e["name"] in passed
+            else ""
+        )
         lines.append(f"  {mark} {e['name']:<{width}}  {e['initiative']:>3}{note}")
     return "\n".join(lines)
 
@@ -47,7 +64,7 @@ def turn_text(lead: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]
     """A renderer: a lead line, the order, then what the rules did."""
 
     def text(r: dict[str, Any]) -> str:
-        from ledger.describe import dice_line, sentence
+        from ledger.rulings.describe import dice_line, sentence
 
         events = r.get("events", [])
         said = sentence(events, system=r.get("system", "")) or f"{lead(r)}."
@@ -61,21 +78,36 @@ def turn_text(lead: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]
 
 def forced(r: dict[str, Any]) -> str:
     """A note when the turn that came up was a delayer's, forced on them."""
-    return f" ({r['current']} delayed until their place came round again: this turn is forced)" if r.get("forced") else ""
+    return (
+        f" ({r['current']} delayed until their place came round again: this turn is forced)" if r.get("forced") else ""
+    )
 
 
-@click.group("encounter")
+@group(C.ENCOUNTER)
 def encounter() -> None:
     """Encounters: roll initiative, run turns and rounds, join, delay, end."""
 
 
-@encounter.command("start")
+@command(C.ENCOUNTER_START)
 @click.argument("names", nargs=-1, required=True)
-@click.option("--surprised", multiple=True, metavar="NAME", help="hnh: this participant is Surprised (-10 initiative, vulnerable until their turn).")
-@click.option("--init", "inits", multiple=True, metavar="NAME=VALUE", help="This participant's initiative total, rolled elsewhere (repeatable); it replaces their roll. Ties are still settled by the rules.")
+@click.option(
+    "--surprised",
+    multiple=True,
+    metavar="NAME",
+    help="hnh: this participant is Surprised (-10 initiative, vulnerable until their turn).",
+)
+@click.option(
+    "--init",
+    "inits",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="This participant's initiative total, rolled elsewhere (repeatable); it replaces their roll. Ties are still settled by the rules.",
+)
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
 @pass_app
-def start(app: AppContext, names: tuple[str, ...], surprised: tuple[str, ...], inits: tuple[str, ...], rolls: tuple[str, ...]) -> None:
+def start(
+    app: AppContext, names: tuple[str, ...], surprised: tuple[str, ...], inits: tuple[str, ...], rolls: tuple[str, ...]
+) -> None:
     """Start an encounter: everyone rolls initiative in the campaign's system; the highest acts first.
 
     \b
@@ -84,7 +116,9 @@ def start(app: AppContext, names: tuple[str, ...], surprised: tuple[str, ...], i
     Example: ledger encounter start Ann Bob Thugs --surprised Thugs --roll Ann=+,0,-
     Rolled at the table: ledger encounter start Ann Bob --init Ann=14 --init Bob=9
     """
-    result = app.ledger.start_encounter(list(names), surprised=list(surprised), init=parse_inits(inits), rolls=parse_roll_options(rolls))
+    result = app.ledger.start_encounter(
+        list(names), surprised=list(surprised), init=parse_inits(inits), rolls=parse_roll_options(rolls)
+    )
     app.wrote(result, turn_text(lambda r: "initiative rolled"))
 
 
@@ -110,7 +144,7 @@ def passed_over(r: dict[str, Any]) -> str:
     return f" (passed over: {', '.join(skipped)})" if skipped else ""
 
 
-@encounter.command("next")
+@command(C.ENCOUNTER_NEXT)
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
 @pass_app
 def next_(app: AppContext, rolls: tuple[str, ...]) -> None:
@@ -124,7 +158,7 @@ def next_(app: AppContext, rolls: tuple[str, ...]) -> None:
     app.wrote(result, turn_text(lambda r: "next turn" + passed_over(r) + forced(r)))
 
 
-@encounter.command("remove")
+@command(C.ENCOUNTER_REMOVE)
 @click.argument("name")
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
 @pass_app
@@ -137,7 +171,7 @@ def remove(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
     app.wrote(result, turn_text(lambda r: f"{r['removed']} leaves the encounter" + passed_over(r) + forced(r)))
 
 
-@encounter.command("delay")
+@command(C.ENCOUNTER_DELAY)
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
 @pass_app
 def delay(app: AppContext, rolls: tuple[str, ...]) -> None:
@@ -150,7 +184,7 @@ def delay(app: AppContext, rolls: tuple[str, ...]) -> None:
     app.wrote(result, turn_text(lambda r: f"{r['delayed']} delays" + passed_over(r) + forced(r)))
 
 
-@encounter.command("act")
+@command(C.ENCOUNTER_ACT)
 @click.argument("name")
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
 @pass_app
@@ -163,7 +197,7 @@ def act(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
     app.wrote(result, turn_text(lambda r: f"{r['current']} stops delaying and acts now"))
 
 
-@encounter.command("join")
+@command(C.ENCOUNTER_JOIN)
 @click.argument("name")
 @click.option("--surprised", is_flag=True, help="hnh: the newcomer is Surprised.")
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
@@ -177,7 +211,7 @@ def join(app: AppContext, name: str, surprised: bool, rolls: tuple[str, ...]) ->
     app.wrote(result, turn_text(lambda r: f"{r['joined']} joins at initiative {r['initiative']}"))
 
 
-@encounter.command("show")
+@command(C.ENCOUNTER_SHOW)
 @pass_app
 def show(app: AppContext) -> None:
     """The running encounter: round, who is up, and each participant's initiative, HP, conditions and marks.
@@ -190,7 +224,7 @@ def show(app: AppContext) -> None:
     app.emit(tracker(app.read), text)
 
 
-@encounter.command("end")
+@command(C.ENCOUNTER_END)
 @pass_app
 def end(app: AppContext) -> None:
     """End the running encounter (Surprised ends with it; in pnp the scene ends too: see `ledger scene end`).
@@ -203,7 +237,7 @@ def end(app: AppContext) -> None:
 
 def ended(r: dict[str, Any]) -> str:
     """`Encounter 1 ends after 2 rounds.`, with what ending it did (scene effects), then any dice."""
-    from ledger.describe import ruling_lines
+    from ledger.rulings.describe import ruling_lines
 
     system = r.get("system") or ("pnp" if "scene_ended_for" in r else "")  # only P&P has scenes to end
     word = round_word(system)
@@ -214,7 +248,7 @@ def ended(r: dict[str, Any]) -> str:
     return "\n".join([f"{lead}.", *rest])
 
 
-@encounter.command("log")
+@command(C.ENCOUNTER_LOG)
 @click.argument("number", type=number("number"), required=False)
 @pass_app
 def log(app: AppContext, number: int | None) -> None:
@@ -229,7 +263,7 @@ def log(app: AppContext, number: int | None) -> None:
 
 def log_text(doc: dict[str, Any]) -> str:
     """An encounter's log, grouped by round and turn."""
-    from ledger.describe import HpFold, intent_line, ruling_lines
+    from ledger.rulings.describe import HpFold, intent_line, ruling_lines
 
     fold = HpFold()
     word = round_word(doc["system"])
@@ -239,8 +273,17 @@ def log_text(doc: dict[str, Any]) -> str:
         lines.append(f"{word} {t['round']}, {t['actor']}'s turn" if t["actor"] else "initiative")
         for r in t["rulings"]:
             lines.append(f"  #{r['ruling']} {intent_line(r['command'], r['intent'])}")
-            lines += [f"      {line}" for line in ruling_lines([e for e in r["events"] if e["type"] not in OWN_EVENTS], fold=fold, system=doc["system"])]
-            lines += [f"      {own_event(e['type'], e['data'], word)}" for e in r["events"] if e["type"] in OWN_EVENTS and e["type"] != "Opened"]
+            lines += [
+                f"      {line}"
+                for line in ruling_lines(
+                    [e for e in r["events"] if e["type"] not in OWN_EVENTS], fold=fold, system=doc["system"]
+                )
+            ]
+            lines += [
+                f"      {own_event(e['type'], e['data'], word)}"
+                for e in r["events"]
+                if e["type"] in OWN_EVENTS and e["type"] != "Opened"
+            ]
     return "\n".join(lines)
 
 
@@ -260,8 +303,3 @@ def own_event(kind: str, d: dict[str, Any], word: str) -> str:
     if kind == "ParticipantRemoved":
         return f"{d['name']} leaves the encounter; {d['current']}'s turn ({word} {d['round']})"
     return "the encounter ends"
-
-
-def register(cli: click.Group) -> None:
-    """Attach these commands."""
-    cli.add_command(encounter)

@@ -12,6 +12,8 @@ from typing import IO, Any
 import click
 
 from commands.context import AppContext, pass_app
+from commands.registry import command
+from ledger import catalog as C
 from ledger.errors import BadInput
 
 FORMATS = {"jsonl": "jsonl", "csv": "csv", "md": "md", "markdown": "md", "html": "html", "htm": "html"}
@@ -40,7 +42,9 @@ def output_file(path: str | None) -> Iterator[IO[bytes]]:
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise BadInput(f"can't write {path}: it is a folder", "give -o a file name")
-    if os.path.exists(path) and not os.path.isfile(path):  # a device or a pipe (/dev/null, a FIFO): write into it, never replace it
+    if os.path.exists(path) and not os.path.isfile(
+        path
+    ):  # a device or a pipe (/dev/null, a FIFO): write into it, never replace it
         try:
             with open(path, "wb") as f:
                 yield f
@@ -83,10 +87,23 @@ def bar(app: AppContext, show: bool, length: int, label: str) -> Iterator[Callab
         yield b.update
 
 
-@click.command("export")
-@click.option("--format", "fmt", default=None, metavar="FORMAT", help="jsonl (lossless, for import), csv, md (Markdown) or html; default: from -o's extension.")
-@click.option("--session", default=None, metavar="N|current", help="Only play session N, or `current` for the open one (csv, md, html).")
-@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE (whole or not at all) instead of stdout.")
+@command(C.EXPORT)
+@click.option(
+    "--format",
+    "fmt",
+    default=None,
+    metavar="FORMAT",
+    help="jsonl (lossless, for import), csv, md (Markdown) or html; default: from -o's extension.",
+)
+@click.option(
+    "--session",
+    default=None,
+    metavar="N|current",
+    help="Only play session N, or `current` for the open one (csv, md, html).",
+)
+@click.option(
+    "-o", "--output", default=None, metavar="FILE", help="Write to FILE (whole or not at all) instead of stdout."
+)
 @pass_app
 def export(app: AppContext, fmt: str | None, session: str | None, output: str | None) -> None:
     """Export the history: every event as lossless JSONL, a CSV for spreadsheets, Markdown, or an HTML report.
@@ -98,15 +115,26 @@ def export(app: AppContext, fmt: str | None, session: str | None, output: str | 
     """
     kind = pick_format(fmt, output)
     if kind == "jsonl" and session is not None:
-        raise BadInput("JSONL exports the whole ledger (an import needs every ruling)", "leave out --session, or use --format csv/md/html")
+        raise BadInput(
+            "JSONL exports the whole ledger (an import needs every ruling)",
+            "leave out --session, or use --format csv/md/html",
+        )
     to_file = output not in (None, "-")
     if kind == "jsonl":
         summary = _export_jsonl(app, output, to_file)
-        counts = {"events": summary.events, "rulings": summary.rulings, "final_hash": summary.final_hash, "head": summary.final_hash}
+        counts = {
+            "events": summary.events,
+            "rulings": summary.rulings,
+            "final_hash": summary.final_hash,
+            "head": summary.final_hash,
+        }
     else:
         counts = _export_view(app, kind, session, output, to_file)
     if to_file:
-        app.emit({"format": kind, "file": output, **counts}, f"exported {counts['rulings']} rulings, {counts['events']} events to {output}\nhead: {counts['head']}")
+        app.emit(
+            {"format": kind, "file": output, **counts},
+            f"exported {counts['rulings']} rulings, {counts['events']} events to {output}\nhead: {counts['head']}",
+        )
 
 
 def _export_jsonl(app: AppContext, output: str | None, to_file: bool) -> Any:
@@ -128,7 +156,7 @@ def _export_view(app: AppContext, kind: str, session: str | None, output: str | 
     return {"events": h.events, "rulings": len(h.rulings), "head": h.head}
 
 
-@click.command("import")
+@command(C.IMPORT)
 @click.argument("file", metavar="FILE.jsonl")
 @pass_app
 def import_(app: AppContext, file: str) -> None:
@@ -152,7 +180,7 @@ def import_(app: AppContext, file: str) -> None:
 
 
 def _build_views(app: AppContext, total: int) -> None:
-    from ledger.target import parse_target
+    from ledger.storage.target import parse_target
     from projections.db import ReadSide
     from projections.views import rebuild
 
@@ -162,9 +190,3 @@ def _build_views(app: AppContext, total: int) -> None:
             rebuild(read, lambda done, n: step(n))
     finally:
         read.close()
-
-
-def register(cli: click.Group) -> None:
-    """Attach these commands."""
-    cli.add_command(export)
-    cli.add_command(import_)

@@ -9,13 +9,13 @@ from typing import Any
 import click
 
 from commands.context import AppContext, pass_app
-from commands.params import number
-
+from commands.registry import command
+from ledger import catalog as C
 
 SESSION_HELP = "Only play session N; `current` for the open one."
 
 
-@click.command("log")
+@command(C.LOG)
 @click.option("--session", default=None, metavar="N|current", help=SESSION_HELP)
 @click.option("--character", "character_name", default=None, metavar="NAME", help="Only events about NAME.")
 @click.option("--all", "everything", is_flag=True, help="Also the ledger's own bookkeeping events (chain links).")
@@ -38,7 +38,7 @@ def log(app: AppContext, session: str | None, character_name: str | None, everyt
 
 def log_lines(events: list[dict[str, Any]]) -> str:
     """The log: each ruling's heading, then one line per event in words."""
-    from ledger.describe import HpFold, event_line
+    from ledger.rulings.describe import HpFold, event_line
 
     fold = HpFold()
     system = next((str(e["data"].get("system")) for e in events if e["type"] == "CampaignCreated"), "")
@@ -57,7 +57,7 @@ def log_lines(events: list[dict[str, Any]]) -> str:
     return "\n".join(out) if out else "(no events)"
 
 
-@click.command("timeline")
+@command(C.TIMELINE)
 @click.argument("name")
 @pass_app
 def timeline(app: AppContext, name: str) -> None:
@@ -83,7 +83,9 @@ def timeline_text(points: list[dict[str, Any]]) -> str:
     lines = []
     for p in points:
         sess = f"session {p['session']}" if p.get("session") else "no session"
-        lines.append(f"ruling {p['ruling']:>5}  {p['at']}  {sess:<11}  HP {p['hp']:>3}/{p['max_hp']:<3} {p.get('command') or ''}".rstrip())
+        lines.append(
+            f"ruling {p['ruling']:>5}  {p['at']}  {sess:<11}  HP {p['hp']:>3}/{p['max_hp']:<3} {p.get('command') or ''}".rstrip()
+        )
     return "\n".join([*lines, "", *chart([p["hp"] for p in points], max(p["max_hp"] for p in points))])
 
 
@@ -101,12 +103,15 @@ def chart(values: list[int], top: int) -> list[str]:
     out = []
     for r in range(rows - 1, -1, -1):
         label = hi if r == rows - 1 else lo if r == 0 else (0 if r == zero else None)
-        cells = "".join("*" if lv == r else ("|" if min(lv, zero) < r < max(lv, zero) else ("-" if r == zero else " ")) for lv in level)
+        cells = "".join(
+            "*" if lv == r else ("|" if min(lv, zero) < r < max(lv, zero) else ("-" if r == zero else " "))
+            for lv in level
+        )
         out.append(f"{'' if label is None else label:>4} {cells}")
     return out
 
 
-@click.command("session-show", hidden=True)
+@command(C.SESSION_SHOW)
 @click.argument("number", default="current", metavar="[NUMBER|current]")
 @pass_app
 def session_show(app: AppContext, number: str) -> None:
@@ -123,7 +128,7 @@ def session_show(app: AppContext, number: str) -> None:
 
 def session_text(doc: dict[str, Any]) -> str:
     """A session's history as a page to read."""
-    from ledger.describe import HpFold, intent_line, ruling_lines
+    from ledger.rulings.describe import HpFold, intent_line, ruling_lines
 
     fold = HpFold()
     end = f" to {doc['ended']}" if doc["ended"] else " (open)"
@@ -133,20 +138,22 @@ def session_text(doc: dict[str, Any]) -> str:
         if r["retracted"]:
             mark = f"  [RETRACTED by ruling {r['retracted']['by']}, {r['retracted']['actor']}]"
         lines.append(f"#{r['ruling']} {r['at']} {r['actor']}: {intent_line(r['command'], r['intent'])}" + mark)
-        lines += [f"    {line}" for line in ruling_lines([e for e in r["events"] if e["type"] not in INTERNAL], fold=fold)]
+        lines += [
+            f"    {line}" for line in ruling_lines([e for e in r["events"] if e["type"] not in INTERNAL], fold=fold)
+        ]
     if not doc["rulings"]:
         lines.append("(no rulings)")
     return "\n".join(lines)
 
 
-@click.command("undo")
+@command(C.UNDO)
 @pass_app
 def undo(app: AppContext) -> None:
     """Retract the latest live ruling: the state becomes that of the history without it."""
     app.wrote(app.ledger.undo(), lambda r: restored(f"Undid ruling {r['target']} ({r['command']})", r))
 
 
-@click.command("redo")
+@command(C.REDO)
 @pass_app
 def redo(app: AppContext) -> None:
     """Restore the latest undone ruling (only until a new ruling is made)."""
@@ -155,16 +162,30 @@ def redo(app: AppContext) -> None:
 
 def restored(lead: str, r: dict[str, Any]) -> str:
     """`Undid ruling 8 (damage); Bob restored to HP 6.`: the lead, then every state it brought back."""
-    from ledger.describe import clause
+    from ledger.rulings.describe import clause
 
     states = [clause(e)[1] for e in r.get("events", []) if e["type"] == "StateRestored"]
     return "; ".join([lead, *states]) + "."
 
 
-@click.command("verify")
-@click.option("--expect", default=None, metavar="HASH", help="Fail unless the chain still holds the ruling with this hash (a head noted earlier).")
-@click.option("--dice", is_flag=True, help="Also recompute every ledger-rolled die of sessions that committed their dice and revealed the secret.")
-@click.option("--file", "path", metavar="EXPORT.jsonl", help="Check an export file instead of the ledger (anyone with the file can).")
+@command(C.VERIFY)
+@click.option(
+    "--expect",
+    default=None,
+    metavar="HASH",
+    help="Fail unless the chain still holds the ruling with this hash (a head noted earlier).",
+)
+@click.option(
+    "--dice",
+    is_flag=True,
+    help="Also recompute every ledger-rolled die of sessions that committed their dice and revealed the secret.",
+)
+@click.option(
+    "--file",
+    "path",
+    metavar="EXPORT.jsonl",
+    help="Check an export file instead of the ledger (anyone with the file can).",
+)
 @pass_app
 def verify(app: AppContext, expect: str | None, dice: bool, path: str | None) -> None:
     """Check everything the ledger later trusts; exit 1 on any problem, and print the head hash.
@@ -179,7 +200,9 @@ def verify(app: AppContext, expect: str | None, dice: bool, path: str | None) ->
     """
     from ledger.errors import BadInput
 
-    if expect is not None and not (len(expect.strip()) == 64 and all(c in "0123456789abcdef" for c in expect.strip().lower())):
+    if expect is not None and not (
+        len(expect.strip()) == 64 and all(c in "0123456789abcdef" for c in expect.strip().lower())
+    ):
         raise BadInput("--expect takes a ruling hash: 64 hex digits", "the head hash `ledger verify` prints")
     wanted = expect.strip().lower() if expect else None
     if path is not None:
@@ -191,14 +214,16 @@ def verify(app: AppContext, expect: str | None, dice: bool, path: str | None) ->
 
 def _verify_file(app: AppContext, path: str, dice: bool, expect: str | None) -> None:
     """verify on an export file: the chain walk (and the dice), no database needed."""
-    from ledger.checkup import dice_problems
-    from ledger.exchange import check_snapshot_lines, export_lines
-    from ledger.verify import Problem, walk_events
+    from ledger.audit.chain import Problem, walk_events
+    from ledger.audit.verify import dice_problems
+    from ledger.storage.exchange import check_snapshot_lines, export_lines
 
     lines, snapshot_lines = export_lines(path)
     walk = walk_events(lines, expect)
     problems, counts = walk.problems, walk.counts()
-    problems += [Problem(number, None, message) for number, message in check_snapshot_lines(snapshot_lines, walk.vouched)[1]]
+    problems += [
+        Problem(number, None, message) for number, message in check_snapshot_lines(snapshot_lines, walk.vouched)[1]
+    ]
     if expect is not None and not walk.expected_found:
         problems.append(Problem(0, None, f"the expected ruling hash {expect[:16]}... is not in the file's chain"))
     if dice:
@@ -228,8 +253,8 @@ def _report(app: AppContext, problems: list[Any], counts: dict[str, int], head: 
 
 def _view_problems(app: AppContext) -> list[Any]:
     """The read models against a fresh fold of the log (a truncated log, an edited row, a dropped table)."""
+    from ledger.audit.chain import Problem
     from ledger.errors import LedgerError
-    from ledger.verify import Problem
     from projections.check import differences
 
     found = []
@@ -241,7 +266,11 @@ def _view_problems(app: AppContext) -> list[Any]:
     try:
         return found + [Problem(0, None, line) for line in differences(read)]
     except Exception as e:  # noqa: BLE001 - a log too damaged to fold is reported by the walk; say so here too
-        return found + [Problem(0, None, f"the read models can't be compared with the log ({type(e).__name__}); run: ledger rebuild")]
+        return found + [
+            Problem(
+                0, None, f"the read models can't be compared with the log ({type(e).__name__}); run: ledger rebuild"
+            )
+        ]
     finally:
         if read is not app._read:
             read.close()
@@ -249,19 +278,19 @@ def _view_problems(app: AppContext) -> list[Any]:
 
 def _raw_read(app: AppContext) -> Any:
     """The read side as it stands, without catching up first (rebuild and verify must work when catching up can't)."""
-    from ledger.target import parse_target
+    from ledger.storage.target import parse_target
     from projections.db import ReadSide
 
     return ReadSide(parse_target(app.db))
 
 
-@click.command("rebuild")
+@command(C.REBUILD)
 @pass_app
 def rebuild(app: AppContext) -> None:
     """Rebuild every read model from the event log (with a progress bar)."""
     from commands.context import _require_campaign
     from ledger.errors import NotInitialised
-    from ledger.target import parse_target
+    from ledger.storage.target import parse_target
     from projections.views import rebuild as run
 
     target = parse_target(app.db)
@@ -280,19 +309,6 @@ def rebuild(app: AppContext) -> None:
     finally:
         read.close()
     app.emit({"events": n}, f"rebuilt the views from {n} events")
-
-
-def register(cli: click.Group) -> None:
-    """Attach these commands; `session show` joins the `session` group when it is there."""
-    for c in (log, timeline, undo, redo, verify, rebuild):
-        cli.add_command(c)
-    from commands.main import load
-
-    load("campaign")
-    group = cli.commands.get("session")
-    if isinstance(group, click.Group):
-        session_show.hidden = False
-        group.add_command(session_show, "show")
 
 
 def dice_summary(counts: dict[str, int]) -> str:

@@ -27,42 +27,40 @@ Examples:
 TRAILING_FLAGS = {"--json": "--json", "-v": "--verbose", "--verbose": "--verbose"}
 
 
-# Each command's module, imported only when that command runs (or when help lists them all): a one-shot
-# `ledger character show` pays for its own module, not for every command's.
-LAZY: dict[str, tuple[str, ...]] = {
-    "init": ("campaign",), "session": ("campaign", "history"), "character": ("characters",),
-    "roll": ("play",), "damage": ("play",), "condition": ("play",),
-    "attack": ("actions",), "check": ("actions",), "recover": ("actions",), "spend": ("actions",), "gain": ("actions",),
-    "hazard": ("actions",), "revive": ("actions",), "act": ("actions",),
-    "retract": ("audit",), "why": ("audit",), "encounter": ("encounter",), "scene": ("scene",),
-    "log": ("history",), "timeline": ("history",), "undo": ("history",), "redo": ("history",), "verify": ("history",),
-    "rebuild": ("history",), "options": ("reference",), "export": ("export",), "import": ("export",), "demo": ("demo",), "play": ("shell",),
-    "serve": ("serve",),
-}
-
-
 class LedgerGroup(click.Group):
     """A click group whose every refusal (bad usage or a LedgerError) is one line on stderr and exit code 2."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command name, loaded or not."""
-        return sorted(set(LAZY) | set(self.commands))
+        from ledger.catalog import top_level
+
+        return sorted(set(top_level()) | set(self.commands))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         """A command, importing its module on first use."""
-        if cmd_name in LAZY:
-            load(*LAZY[cmd_name])  # every module that adds to it (history adds `session show`)
+        from ledger.catalog import modules_of
+
+        load(*modules_of(cmd_name))  # the group's module, then every module that adds to it (`session show`)
         return self.commands.get(cmd_name)
 
     def load_all(self) -> None:
         """Import every command module (help, completion, tests that walk the whole tree)."""
-        load(*{m for mods in LAZY.values() for m in mods})
+        from ledger.catalog import COMMANDS
+
+        load(*(c.cli for c in COMMANDS))
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Move --json and -v/--verbose written after the command to the front, where the group reads them."""
         return super().parse_args(ctx, hoist(args))
 
-    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         """Run; in standalone mode map refusals to 'error: …' (+ 'hint: …') and exit codes, never tracebacks."""
         words = list(sys.argv[1:] if args is None else args)
         global _as_json
@@ -71,7 +69,9 @@ class LedgerGroup(click.Group):
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         words = sys.argv[1:] if args is None else list(args)
         if any("\udc80" <= c <= "\udcff" for w in words if isinstance(w, str) for c in w):
-            report("an argument is not valid UTF-8 text", "type names and paths in UTF-8")  # bytes the OS could not decode
+            report(
+                "an argument is not valid UTF-8 text", "type names and paths in UTF-8"
+            )  # bytes the OS could not decode
             sys.exit(2)
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
@@ -99,7 +99,10 @@ class LedgerGroup(click.Group):
             if not database_failure(e):
                 raise  # a bug: its traceback is wanted
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            report(f"the ledger's database failed: {first[:200]}", "run: ledger verify (and restore a copy if it is damaged)")
+            report(
+                f"the ledger's database failed: {first[:200]}",
+                "run: ledger verify (and restore a copy if it is damaged)",
+            )
             sys.exit(2)
         warn_snapshots()
         sys.exit(rv if isinstance(rv, int) else 0)
@@ -148,7 +151,7 @@ def report(message: str, hint: str | None = None) -> None:
 
     Under --json it is one JSON object on stderr instead: {"error": ..., "hint": ...}.
     """
-    from ledger.bounds import safe
+    from ledger.model.bounds import safe
 
     if _as_json:
         import orjson
@@ -171,11 +174,37 @@ def warn_snapshots() -> None:
 
 
 @click.group(cls=LedgerGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--db", envvar="LEDGER_DB", default=None, metavar="TARGET", help="SQLite file or database URL [env LEDGER_DB; default campaign.ledger].")
-@click.option("--seed", envvar="LEDGER_SEED", type=number("seed"), default=None, help="Make the ledger's own dice reproducible [env LEDGER_SEED].")
-@click.option("--as", "actor", envvar="LEDGER_ACTOR", default=None, metavar="NAME", help="Who is recording [env LEDGER_ACTOR; default the OS user].")
-@click.option("--json", "as_json", is_flag=True, help="Machine output: one JSON document on stdout (also after the command).")
-@click.option("-v", "--verbose", is_flag=True, help="After a ruling's sentence and dice, every raw event (also after the command).")
+@click.option(
+    "--db",
+    envvar="LEDGER_DB",
+    default=None,
+    metavar="TARGET",
+    help="SQLite file or database URL [env LEDGER_DB; default campaign.ledger].",
+)
+@click.option(
+    "--seed",
+    envvar="LEDGER_SEED",
+    type=number("seed"),
+    default=None,
+    help="Make the ledger's own dice reproducible [env LEDGER_SEED].",
+)
+@click.option(
+    "--as",
+    "actor",
+    envvar="LEDGER_ACTOR",
+    default=None,
+    metavar="NAME",
+    help="Who is recording [env LEDGER_ACTOR; default the OS user].",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Machine output: one JSON document on stdout (also after the command)."
+)
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="After a ruling's sentence and dice, every raw event (also after the command).",
+)
 @click.version_option(package_name="ledger", message="ledger %(version)s")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, seed: int | None, actor: str | None, as_json: bool, verbose: bool) -> None:
@@ -185,7 +214,7 @@ def cli(ctx: click.Context, db: str | None, seed: int | None, actor: str | None,
     events it produced. Undo, redo and `verify` work on that record; nothing is ever edited.
     """
     if actor is not None:
-        from ledger.bounds import check_actor
+        from ledger.model.bounds import check_actor
 
         actor = check_actor(actor)
     ctx.obj = AppContext(db=db, seed=seed, actor=actor, as_json=as_json, verbose=verbose)
@@ -196,13 +225,17 @@ _loaded: set[str] = set()
 
 
 def load(*modules: str) -> None:
-    """Import command modules and attach their commands to the group (each once; `campaign` before `history`)."""
+    """Import command modules (each once, in the order given) and attach the commands they declare
+    (commands/registry.py); a command's module is imported only when that command runs, or when help lists all."""
     import importlib
 
-    for name in sorted(modules, key=lambda m: m != "campaign"):
+    from commands.registry import attach
+
+    for name in dict.fromkeys(modules):
         if name not in _loaded:
             _loaded.add(name)
-            importlib.import_module(f"commands.{name}").register(cli)
+            importlib.import_module(f"commands.{name}")
+            attach(cli, name)
 
 
 def main() -> None:

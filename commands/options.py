@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ledger.rules import declarations as declared_module, system_keys
+from ledger.rules import declarations as declared_module
+from ledger.rules import system_keys
 from ledger.rules.options import Opt, split_pairs
 
 if TYPE_CHECKING:
@@ -77,10 +78,17 @@ def rules_options(command: str) -> Callable[[F], F]:
             if opt.kind == "flag":
                 fn = click.option(f"--{name}", param, is_flag=True, default=None, help=help_text)(fn)
             else:
-                meta = "N" if opt.kind == "int" else opt.metavar if opt.kind in ("names", "ints", "dice") else name.upper()
+                meta = (
+                    "N" if opt.kind == "int" else opt.metavar if opt.kind in ("names", "ints", "dice") else name.upper()
+                )
                 fn = click.option(f"--{name}", param, default=None, metavar=meta, help=help_text)(fn)
         return click.option(
-            "-o", "--option", "extra", multiple=True, metavar="KEY=VALUE", shell_complete=complete(command),
+            "-o",
+            "--option",
+            "extra",
+            multiple=True,
+            metavar="KEY=VALUE",
+            shell_complete=complete(command),
             help="A rules option of the campaign's system (repeatable); `ledger options " + command + "` lists them.",
         )(fn)
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ledger.describe import raw_line, ruling_lines
+from ledger.rulings.describe import raw_line, ruling_lines
 
 # What stands out at a terminal: who is hit, who is missed, criticals, the fallen, HP going down.
 _BAD = re.compile(r"\b(critically hits|kills|now dead|now dying|now defeated|now incapacitated|dies|fall|falls)\b")

@@ -1,4 +1,4 @@
-"""Click parameter types for numbers: each converts through ledger/bounds.py, so a value outside its declared range is one line and exit 2."""
+"""Click parameter types for numbers: each converts through ledger/model/bounds.py, so a value outside its declared range is one line and exit 2."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from typing import Any
 
 import click
 
-from ledger.bounds import BOUNDS, whole
+from ledger.model.bounds import BOUNDS, whole
 
 
 class Whole(click.ParamType):
-    """A whole number inside the range ledger/bounds.py declares for `name` (--count, --amount, N, ...)."""
+    """A whole number inside the range ledger/model/bounds.py declares for `name` (--count, --amount, N, ...)."""
 
     name = "integer"
 
@@ -28,7 +28,7 @@ class Whole(click.ParamType):
 
 
 def number(bound: str) -> Whole:
-    """The click type for the number declared as `bound` in ledger/bounds.py."""
+    """The click type for the number declared as `bound` in ledger/model/bounds.py."""
     if bound not in BOUNDS:
         raise KeyError(bound)
     return Whole(bound)

@@ -10,8 +10,10 @@ import click
 from commands.context import AppContext, pass_app
 from commands.options import gather, rules_options
 from commands.params import number
-from ledger.describe import dice_line
-from ledger.dice import parse_roll_options
+from commands.registry import command, group
+from ledger import catalog as C
+from ledger.model.dice import parse_roll_options
+from ledger.rulings.describe import dice_line
 
 F = TypeVar("F", bound=Callable[..., Any])
 ROLL_HELP = "Enter physical dice: NAME=FACES (repeatable), e.g. attack=+,0,- or attack=17 or attack=6,4,1."
@@ -22,10 +24,10 @@ def roll_option(names: str) -> Callable[[F], F]:
     return click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=f"{ROLL_HELP} Rolls: {names}.")
 
 
-@click.command("roll")
+@command(C.ROLL)
 @click.argument("expr")
 @click.option("--for", "for_name", default=None, metavar="NAME", help="The character rolling.")
-@roll_option("roll")
+@roll_option(C.ROLL.name)
 @pass_app
 def roll(app: AppContext, expr: str, for_name: str | None, rolls: tuple[str, ...]) -> None:
     """A free roll, recorded: 3dF, 1d20+3, 5d6 (a pool in pnp), 2d6+1.
@@ -33,18 +35,34 @@ def roll(app: AppContext, expr: str, for_name: str | None, rolls: tuple[str, ...
     Example: ledger roll 1d20+3 --for Ann
     """
     result = app.ledger.roll(expr, for_name=for_name, rolls=parse_roll_options(rolls))
-    app.wrote(result, lambda r: dice_line(next((e["data"] for e in r.get("events", []) if e["type"] == "DiceRolled"), r["roll"])))
+    app.wrote(
+        result,
+        lambda r: dice_line(next((e["data"] for e in r.get("events", []) if e["type"] == "DiceRolled"), r["roll"])),
+    )
 
 
-@click.command("damage")
+@command(C.DAMAGE)
 @click.argument("target")
 @click.option("--amount", type=number("amount"), default=None, help="Direct HP (or Health) loss, no resistance roll.")
-@click.option("--rank", type=number("rank"), default=None, help="hnh: a Damage effect of this rank, resisted by Toughness (rolls power, toughness).")
+@click.option(
+    "--rank",
+    type=number("rank"),
+    default=None,
+    help="hnh: a Damage effect of this rank, resisted by Toughness (rolls power, toughness).",
+)
 @click.option("--subdual", is_flag=True, help="d20: subdual damage, tracked apart from HP.")
-@rules_options("damage")
+@rules_options(C.DAMAGE.name)
 @roll_option("power, toughness (with --rank)")
 @pass_app
-def damage(app: AppContext, target: str, amount: int | None, rank: int | None, subdual: bool, rolls: tuple[str, ...], **given: Any) -> None:
+def damage(
+    app: AppContext,
+    target: str,
+    amount: int | None,
+    rank: int | None,
+    subdual: bool,
+    rolls: tuple[str, ...],
+    **given: Any,
+) -> None:
     """Apply damage: a direct loss (--amount) or, in hnh, an effect rank resisted by Toughness (--rank).
 
     \b
@@ -70,12 +88,12 @@ def damage(app: AppContext, target: str, amount: int | None, rank: int | None, s
     app.wrote(result, ruling_text)
 
 
-@click.group("condition")
+@group(C.CONDITION)
 def condition() -> None:
     """Impose or remove conditions (names from the campaign's rules)."""
 
 
-@condition.command("add")
+@command(C.CONDITION_ADD)
 @click.argument("target")
 @click.argument("name")
 @pass_app
@@ -86,7 +104,7 @@ def condition_add(app: AppContext, target: str, name: str) -> None:
     app.wrote(app.ledger.condition(target, name, add=True), ruling_text)
 
 
-@condition.command("remove")
+@command(C.CONDITION_REMOVE)
 @click.argument("target")
 @click.argument("name")
 @pass_app
@@ -95,9 +113,3 @@ def condition_remove(app: AppContext, target: str, name: str) -> None:
     from commands.output import ruling_text
 
     app.wrote(app.ledger.condition(target, name, add=False), ruling_text)
-
-
-def register(cli: click.Group) -> None:
-    """Attach these commands."""
-    for c in (roll, damage, condition):
-        cli.add_command(c)

@@ -14,6 +14,8 @@ import click
 
 from commands.context import AppContext, pass_app
 from commands.options import declarations, roll_names
+from commands.registry import command
+from ledger import catalog as C
 from ledger.rules import system_keys
 from ledger.rules.options import Opt
 
@@ -38,7 +40,13 @@ def _value(o: Opt) -> str:
         return f"whole number {o.lo}..{o.hi}"
     if o.kind == "names" and o.choices:
         return "list of " + "|".join(o.choices)
-    return {"flag": "yes/no", "names": "list of names", "ints": "list of whole numbers", "text": "text", "dice": "dice notation"}.get(o.kind, o.metavar)
+    return {
+        "flag": "yes/no",
+        "names": "list of names",
+        "ints": "list of whole numbers",
+        "text": "text",
+        "dice": "dice notation",
+    }.get(o.kind, o.metavar)
 
 
 def options_text(command: str, system: str, opts: tuple[Opt, ...]) -> str:
@@ -51,7 +59,7 @@ def options_text(command: str, system: str, opts: tuple[Opt, ...]) -> str:
     return "\n".join(lines)
 
 
-@click.command("options")
+@command(C.OPTIONS)
 @click.argument("command", required=False)
 @click.option("--system", type=click.Choice(system_keys()), help="Only this rule system.")
 @pass_app
@@ -106,7 +114,14 @@ def markdown() -> str:
     out += ["## ledger", "", "```", cli.get_help(ctx), "```", ""]
     for name, cmd in _walk(cli, ctx, "ledger"):
         sub = click.Context(cmd, info_name=name.split()[-1], parent=ctx, terminal_width=WIDTH, max_content_width=WIDTH)
-        out += [f"## {name}", "", "```", cmd.get_help(sub).replace(f"Usage: {name.split()[-1]}", f"Usage: {name}", 1), "```", ""]
+        out += [
+            f"## {name}",
+            "",
+            "```",
+            cmd.get_help(sub).replace(f"Usage: {name.split()[-1]}", f"Usage: {name}", 1),
+            "```",
+            "",
+        ]
     out += ["# Rules options by system", ""]
     for s in system_keys():
         out += [f"## {s}", ""]
@@ -133,11 +148,6 @@ def _walk(group: click.Group, ctx: click.Context, prefix: str) -> list[tuple[str
         if isinstance(cmd, click.Group):
             found += _walk(cmd, click.Context(cmd, info_name=name, parent=ctx), f"{prefix} {name}")
     return found
-
-
-def register(cli: click.Group) -> None:
-    """Attach `options`."""
-    cli.add_command(options)
 
 
 if __name__ == "__main__":

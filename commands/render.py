@@ -1,4 +1,4 @@
-"""Text renderings of sheets and rosters (events and intents are described by ledger/describe.py)."""
+"""Text renderings of sheets and rosters (events and intents are described by ledger/rulings/describe.py)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,10 @@ def sheet(c: dict[str, Any]) -> str:
     if c["traits"]:
         lines.append("  traits: " + ", ".join(f"{k} {v}" for k, v in sorted(c["traits"].items())))
     if c.get("powers"):
-        lines.append("  powers: " + ", ".join(f"{k} ({p.get('effect', '?')} {p.get('rank', '')})".strip() for k, p in c["powers"].items()))
+        lines.append(
+            "  powers: "
+            + ", ".join(f"{k} ({p.get('effect', '?')} {p.get('rank', '')})".strip() for k, p in c["powers"].items())
+        )
     if c["resources"]:
         lines.append("  resources: " + ", ".join(f"{k} {v}" for k, v in sorted(c["resources"].items())))
     shown = {k: v for k, v in c.get("counters", {}).items() if v}

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-import click
-
 from commands.context import AppContext, pass_app
+from commands.registry import command, group
+from ledger import catalog as C
 
 
-@click.group("scene")
+@group(C.SCENE)
 def scene() -> None:
     """Scenes (pnp): effects that last "for the rest of the scene" end with it."""
 
 
 def ended_text(r: dict[str, Any]) -> str:
     """`The scene ends (effects ended for Mara); Mara: no longer stunned.`, then any dice."""
-    from ledger.describe import ruling_lines
+    from ledger.rulings.describe import ruling_lines
 
     who = ", ".join(r["scene_ended_for"]) or "no one"
     lead = f"The scene ends (effects ended for {who})"
@@ -26,7 +26,7 @@ def ended_text(r: dict[str, Any]) -> str:
     return "\n".join([f"{lead}.", *rest])
 
 
-@scene.command("end")
+@command(C.SCENE_END)
 @pass_app
 def end(app: AppContext) -> None:
     """End the scene: special effects end, and so does defeat by one (not defeat at 0 Health).
@@ -34,8 +34,3 @@ def end(app: AppContext) -> None:
     Outside an encounter only: `ledger encounter end` ends the encounter's scene. Example: ledger scene end
     """
     app.wrote(app.ledger.end_scene(), ended_text)
-
-
-def register(cli: click.Group) -> None:
-    """Attach these commands."""
-    cli.add_command(scene)

@@ -16,6 +16,8 @@ from typing import Any
 import click
 
 from commands.context import AppContext, pass_app
+from commands.registry import command
+from ledger import catalog as C
 
 POLL = 0.25  # seconds between looks at the log's head: a change shows within a second
 HEARTBEAT = 15.0  # seconds between keep-alive comments on an idle stream
@@ -23,12 +25,22 @@ HERE = Path(__file__).parent / "screen"
 CSP = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 
-@click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; anything but loopback lets other machines in.")
+@command(C.SERVE)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; anything but loopback lets other machines in.",
+)
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
 @click.option("--gm-token", metavar="T", help="Also serve the GM's view (everything shown) at /?gm=T.")
-@click.option("--show-hp", "show_hp", multiple=True, metavar="NAME|all",
-              help="Show this NPC's HP as numbers to players (repeatable; 'all' for every NPC). Default: a word.")
+@click.option(
+    "--show-hp",
+    "show_hp",
+    multiple=True,
+    metavar="NAME|all",
+    help="Show this NPC's HP as numbers to players (repeatable; 'all' for every NPC). Default: a word.",
+)
 @pass_app
 def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: tuple[str, ...]) -> None:
     """Serve the players' screen: a live, read-only page of the campaign and the fight, for a phone or the TV.
@@ -46,7 +58,9 @@ def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: 
     except ImportError:
         from ledger.errors import BadInput
 
-        raise BadInput("ledger serve needs Starlette, uvicorn and Jinja2", "install them: pip install 'ledger[serve]'") from None
+        raise BadInput(
+            "ledger serve needs Starlette, uvicorn and Jinja2", "install them: pip install 'ledger[serve]'"
+        ) from None
     from projections.screen import Visibility
 
     read = app.read  # refuses a missing or empty ledger before the server starts
@@ -55,7 +69,9 @@ def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: 
     web = build_app(app, players, gm_token)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     base = f"http://{shown}:{port}/"
-    click.echo(f"serving {read.target.describe()} at {base} (players)" + (f"; GM view: {base}?gm=<token>" if gm_token else ""))
+    click.echo(
+        f"serving {read.target.describe()} at {base} (players)" + (f"; GM view: {base}?gm=<token>" if gm_token else "")
+    )
     click.echo("read-only; press Ctrl+C to stop")
     uvicorn.run(web, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
 
@@ -69,7 +85,9 @@ class Screen:
         self.app = app
         self.players = players
         self.gm_token = gm_token
-        self.env = Environment(loader=FileSystemLoader(HERE), autoescape=select_autoescape(default=True, default_for_string=True))
+        self.env = Environment(
+            loader=FileSystemLoader(HERE), autoescape=select_autoescape(default=True, default_for_string=True)
+        )
         from markupsafe import Markup
 
         self.css = Markup((HERE / "screen.css").read_text())  # our own file, not data: inlined as is
@@ -98,7 +116,9 @@ class Screen:
         p = self.model(gm)
         if whole:
             events = "/events" + (f"?gm={token}" if gm and token else "")
-            return p["head"], self.env.get_template("page.html").render(p=p, css=self.css, script="/screen.js", events=events)
+            return p["head"], self.env.get_template("page.html").render(
+                p=p, css=self.css, script="/screen.js", events=events
+            )
         return p["head"], self.env.get_template("main.html").render(p=p)
 
     def catch_up(self) -> int:
@@ -139,7 +159,12 @@ def build_app(app: AppContext, players: Any, gm_token: str | None) -> Any:
     from starlette.routing import Route
 
     screen = Screen(app, players, gm_token)
-    headers = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+    headers = {
+        "Content-Security-Policy": CSP,
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+        "Cache-Control": "no-store",
+    }
 
     def view(request: Request) -> bool | None:
         token = request.query_params.get("gm")
@@ -161,7 +186,9 @@ def build_app(app: AppContext, players: Any, gm_token: str | None) -> Any:
         gm = view(request)
         if gm is None:
             return PlainTextResponse("wrong GM token", status_code=403, headers=headers)
-        return StreamingResponse(stream(request, gm), media_type="text/event-stream", headers={**headers, "X-Accel-Buffering": "no"})
+        return StreamingResponse(
+            stream(request, gm), media_type="text/event-stream", headers={**headers, "X-Accel-Buffering": "no"}
+        )
 
     async def stream(request: Request, gm: bool) -> AsyncIterator[str]:
         queue: asyncio.Queue[tuple[int, str]] = asyncio.Queue()
@@ -208,8 +235,3 @@ def sse(head: int, html: str) -> str:
 
 def _span(points: list[dict[str, Any]]) -> tuple[int, int]:
     return (points[0]["ruling"], points[-1]["ruling"]) if points else (0, 0)
-
-
-def register(cli: click.Group) -> None:
-    """Attach the command."""
-    cli.add_command(serve)

@@ -9,7 +9,6 @@ from a pipe or a file, a script without prompts (prompt_toolkit is never loaded)
 from __future__ import annotations
 
 import io
-import os
 import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
@@ -18,6 +17,8 @@ import click
 
 from commands.complete import LEAVE, Completer
 from commands.context import AppContext
+from commands.registry import command
+from ledger import catalog as C
 from ledger.errors import BadInput
 
 __all__ = ["Completer", "Session", "play"]
@@ -96,7 +97,10 @@ class Session:
         try:
             self.app.settle()
         except Exception as e:  # the rulings are safe in the log; any later command catches the views up
-            click.echo(f"error: the read models could not catch up: {str(e).splitlines()[0] if str(e) else type(e).__name__}", err=True)
+            click.echo(
+                f"error: the read models could not catch up: {str(e).splitlines()[0] if str(e) else type(e).__name__}",
+                err=True,
+            )
             click.echo("hint: they catch up by themselves on the next command; or run: ledger rebuild", err=True)
 
     def _failed(self, number: int) -> bool:
@@ -110,7 +114,7 @@ class Session:
             try:
                 from sqlalchemy import select
 
-                from ledger.sheet import is_gm_pool
+                from ledger.model.sheet import is_gm_pool
                 from projections.db import sheets
 
                 self.app.caught_up()  # fold in what this shell (or anyone) wrote
@@ -190,10 +194,12 @@ def standing(sheet: dict[str, Any], system: str | None) -> str:
     return f"{count}{hp} {sheet.get('hp')}/{sheet.get('max_hp')}" + (f" [{conditions}]" if conditions else "")
 
 
-def turn_line(order: list[dict[str, Any]], current: str | None, rnd: int, system: str, roster: list[dict[str, Any]]) -> str:
+def turn_line(
+    order: list[dict[str, Any]], current: str | None, rnd: int, system: str, roster: list[dict[str, Any]]
+) -> str:
     """`round 2 | up: Ann HP 6/6 | next: Bob HP 3/6, Thugs x3 HP 1/1`; the next two are those the rules give a turn."""
+    from ledger.model.sheet import Sheet
     from ledger.rules import get_rules, round_word
-    from ledger.sheet import Sheet
 
     rules = get_rules(system)
     by_id = {}
@@ -262,7 +268,9 @@ def _interactive(session: Session, *, input: Any = None, output: Any = None) -> 
     from commands.prompt import prompt_session
 
     prompt = prompt_session(session, input=input, output=output)
-    click.echo("ledger play: one command a line, as after `ledger`; Tab completes, Ctrl-R searches history; help lists commands; exit or Ctrl-D leaves.")
+    click.echo(
+        "ledger play: one command a line, as after `ledger`; Tab completes, Ctrl-R searches history; help lists commands; exit or Ctrl-D leaves."
+    )
     number = 0
     while True:
         try:
@@ -277,9 +285,11 @@ def _interactive(session: Session, *, input: Any = None, output: Any = None) -> 
             return
 
 
-@click.command("play")
+@command(C.PLAY)
 @click.argument("script", type=click.File("r"), required=False)
-@click.option("--keep-going/--stop-on-error", default=True, help="Scripts: after a failing line, go on (default) or stop there.")
+@click.option(
+    "--keep-going/--stop-on-error", default=True, help="Scripts: after a failing line, go on (default) or stop there."
+)
 @click.pass_context
 def play(ctx: click.Context, script: TextIO | None, keep_going: bool) -> None:
     """A session shell: the same commands in one open process, each costing milliseconds.
@@ -323,9 +333,3 @@ def play(ctx: click.Context, script: TextIO | None, keep_going: bool) -> None:
         if stream is not None:
             click.echo(f"error: {len(session.failed)} of {session.lines} commands failed (line {lines})", err=True)
         ctx.exit(2)
-
-
-def register(cli: click.Group) -> None:
-    """Attach this command."""
-    cli.add_command(play)
-

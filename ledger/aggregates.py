@@ -13,8 +13,8 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate
 
 from ledger.digest import uuid5
-from ledger.lean import LeanEventType
-from ledger.sheet import apply_effect_dict
+from ledger.model.lean import LeanEventType
+from ledger.model.sheet import apply_effect_dict
 
 NAMESPACE = UUID("6a1f3c9e-52a4-4f0b-9b1e-0c3d2f7a8e11")
 CAMPAIGN_ID = uuid5(NAMESPACE, "campaign")
@@ -103,7 +103,7 @@ class Campaign(Aggregate):
             apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
 
     class DiceCommitted(Event):
-        """Session `number` rolls its dice from a secret; only the secret's SHA-256 is recorded (ledger/commitment.py)."""
+        """Session `number` rolls its dice from a secret; only the secret's SHA-256 is recorded (ledger/audit/dice_proof.py)."""
 
         number: int
         commitment: str
@@ -135,7 +135,7 @@ class Campaign(Aggregate):
     class RulingChained(Event):
         """Bookkeeping: ruling `number` was recorded with this hash after `prev_hash`.
 
-        `scheme` (absent in the first release's links: scheme 1) says what the hash covers (ledger/ruling.py);
+        `scheme` (absent in the first release's links: scheme 1) says what the hash covers (ledger/rulings/draft.py);
         `snapshots` records the digest of each snapshot the ruling took (ledger/snapshots.py).
         """
 
@@ -257,7 +257,14 @@ def retracted(killers: Mapping[int, int]) -> set[int]:
 
 def blank_campaign_domain(system: str, name: str, settings: Mapping[str, Any]) -> dict[str, Any]:
     """A campaign's domain state before any roster or session event."""
-    return {"system": system, "name": name, "settings": dict(settings), "roster": {}, "sessions": [], "open_session": None}
+    return {
+        "system": system,
+        "name": name,
+        "settings": dict(settings),
+        "roster": {},
+        "sessions": [],
+        "open_session": None,
+    }
 
 
 def apply_campaign_domain(domain: dict[str, Any], kind: str, p: Mapping[str, Any]) -> None:
@@ -271,9 +278,13 @@ def apply_campaign_domain(domain: dict[str, Any], kind: str, p: Mapping[str, Any
         domain["sessions"] = [{**s, "ended": p["at"]} if s["number"] == p["number"] else s for s in domain["sessions"]]
         domain["open_session"] = None
     elif kind == "DiceCommitted":
-        domain["sessions"] = [{**s, "commitment": p["commitment"]} if s["number"] == p["number"] else s for s in domain["sessions"]]
+        domain["sessions"] = [
+            {**s, "commitment": p["commitment"]} if s["number"] == p["number"] else s for s in domain["sessions"]
+        ]
     elif kind == "DiceRevealed":
-        domain["sessions"] = [{**s, "secret": p["secret"]} if s["number"] == p["number"] else s for s in domain["sessions"]]
+        domain["sessions"] = [
+            {**s, "secret": p["secret"]} if s["number"] == p["number"] else s for s in domain["sessions"]
+        ]
 
 
 class Ruling(Aggregate):
@@ -506,7 +517,13 @@ SHEET_EVENTS: dict[str, type[Character.SheetEvent]] = {
 
 for _restores in (Character.StateRestored, Campaign.CampaignRestored):
     setattr(_restores, "restores", True)
-for _kept in (Campaign.RulingChained, Campaign.RulingUndone, Campaign.RulingRedone, Campaign.RetractionRecorded, Ruling.Touched):
+for _kept in (
+    Campaign.RulingChained,
+    Campaign.RulingUndone,
+    Campaign.RulingRedone,
+    Campaign.RetractionRecorded,
+    Ruling.Touched,
+):
     setattr(_kept, "bookkeeping", True)
 
 Amendments = Mapping[int, list[dict[str, Any]]]

@@ -1,7 +1,7 @@
 """The one way in: one method per GM command, each appending exactly one ruling (or refusing, appending nothing).
 
 A command method checks what needs no state, types and validates its options against the campaign's rule
-system (ledger/rules/options.py), then records one ruling with its decider (ledger/deciders/): the decider
+system (ledger/rules/options.py), then records one ruling with its decider (ledger/rulings/deciders/): the decider
 is named right there, so go-to-definition leads from `Ledger.attack` to `play.attack` to the rules.
 """
 
@@ -15,30 +15,28 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
+from ledger import catalog as C
 from ledger.aggregates import (
     CAMPAIGN_ID,
     Campaign,
     Character,
-    Ruling,
-    ruling_id,
 )
-from ledger import undo
-from ledger.bounds import check_intent, check_name, whole
-from ledger.deciders import core, play
-from ledger.dice import DiceBox
-from ledger.dice_secrets import DiceSecrets, new_secret, session_dice
+from ledger.catalog import Command
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError, no_character
-from ledger.rules import get_rules, system_keys
+from ledger.model.bounds import check_intent, check_name, whole
+from ledger.model.dice import DiceBox
+from ledger.model.sheet import Sheet
+from ledger.rules import get_rules
 from ledger.rules.contract import RuleSystem
-from ledger.ruling import Draft
-from ledger.sheet import Sheet
-from ledger.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target
+from ledger.rulings import undo
+from ledger.rulings.draft import Draft
+from ledger.storage.secrets import DiceSecrets, new_secret, session_dice
+from ledger.storage.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target
 
 MAX_RETRIES = 200
 _TRAIT_KEY = re.compile(r"^[a-z][a-z0-9\-]*$")
 
 Decide = Callable[[Draft], dict[str, Any]]
-Decider = Callable[[Draft, dict[str, Any]], dict[str, Any]]
 
 
 def default_actor() -> str:
@@ -109,31 +107,31 @@ class Ledger:
     # -- the ruling loop --------------------------------------------------------------------
     def rule(
         self,
-        command: str,
+        spec: Command,
         intent: dict[str, Any],
         decide: Decide | None = None,
         *,
         rolls: Mapping[str, str] | None = None,
-        kind: str = "play",
     ) -> dict[str, Any]:
-        """Decide and record one ruling; on a concurrent writer's conflict, reload and decide again.
+        """Decide and record one ruling of a declared command; on a concurrent writer's conflict, reload and decide again.
 
-        Without `decide`, the command's decider (ledger/deciders/table.py) decides from the intent.
+        Without `decide`, the command's declared decider (ledger/catalog.py) decides from the intent.
         """
         from eventsourcing.persistence import IntegrityError
 
         if decide is None:
-            from ledger.deciders.table import decider_of
+            from ledger.rulings.deciders.table import decider
 
-            fn = decider_of(command)
+            fn = decider(spec)
             decide = lambda d: fn(d, intent)  # noqa: E731
 
+        command = spec.stored or spec.name
         for attempt in range(MAX_RETRIES):
             try:
                 with self._lock:
                     campaign = self.campaign()
                     number = campaign.rulings + 1
-                    draft = self._draft(campaign, number, kind, command, intent, rolls)
+                    draft = self._draft(campaign, number, spec.kind, command, intent, rolls)
                     result = decide(draft)
                     self._commit(draft)
             except IntegrityError:
@@ -146,14 +144,28 @@ class Ledger:
     def _draft(
         self, campaign: Campaign | None, number: int, kind: str, command: str, intent: dict[str, Any], rolls: Any
     ) -> Draft:
-        box = DiceBox(entered=dict(rolls or {}), seed=self.seed, salt=str(number), ruling=number, **session_dice(self.dice_secrets, campaign))
+        box = DiceBox(
+            entered=dict(rolls or {}),
+            seed=self.seed,
+            salt=str(number),
+            ruling=number,
+            **session_dice(self.dice_secrets, campaign),
+        )
         return Draft(
-            self.store, campaign, number, kind=kind, command=command, intent=intent, actor=self.actor, at=now_iso(), dice=box
+            self.store,
+            campaign,
+            number,
+            kind=kind,
+            command=command,
+            intent=intent,
+            actor=self.actor,
+            at=now_iso(),
+            dice=box,
         )
 
     def _commit(self, draft: Draft) -> None:
-        """Write the ruling's events, snapshots and chain link in one transaction (ledger/ruling.py `commit`)."""
-        from ledger.ruling import commit
+        """Write the ruling's events, snapshots and chain link in one transaction (ledger/rulings/draft.py `commit`)."""
+        from ledger.rulings.draft import commit
 
         try:
             commit(self.store, draft)
@@ -166,9 +178,11 @@ class Ledger:
                 raise StoreError("the ledger database is locked by another program", "try again in a moment") from None
             raise
 
-    def record(self, command: str, decider: Decider, intent: dict[str, Any], *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
-        """Record one ruling of `command`, decided by `decider` from `intent`."""
-        return self.rule(command, intent, lambda d: decider(d, intent), rolls=rolls)
+    def record(
+        self, spec: Command, intent: dict[str, Any], *, rolls: Mapping[str, str] | None = None
+    ) -> dict[str, Any]:
+        """Record one ruling of a declared command, decided by its declared decider from `intent`."""
+        return self.rule(spec, intent, rolls=rolls)
 
     def options(self, command: str, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Options typed and validated against the campaign's rules, before anything is decided."""
@@ -187,11 +201,12 @@ class Ledger:
             existing = None  # type: ignore[assignment]
         if existing is not None:
             raise Conflict(
-                f"{self.target.describe()} already holds a {existing.system} campaign", "use another --db for a new campaign"
+                f"{self.target.describe()} already holds a {existing.system} campaign",
+                "use another --db for a new campaign",
             )
         title = name or "Campaign"
         intent = {"system": system, "name": title, **({"settings": typed} if typed else {})}
-        draft = self._draft(None, 1, "play", "init", intent, None)
+        draft = self._draft(None, 1, C.INIT.kind, C.INIT.name, intent, None)
         draft.campaign = Campaign._create(
             Campaign.CampaignCreated, id=CAMPAIGN_ID, ruling=1, system=system, name=title, settings=typed
         )
@@ -205,16 +220,18 @@ class Ledger:
             raise Conflict(f"{self.target.describe()} already holds a campaign") from None
         return {"ruling": 1, "system": system, "name": title, **({"settings": typed} if typed else {})}
 
-    def start_session(self, title: str | None = None, *, commit_dice: bool = False, new_day: bool = False) -> dict[str, Any]:
+    def start_session(
+        self, title: str | None = None, *, commit_dice: bool = False, new_day: bool = False
+    ) -> dict[str, Any]:
         """Open a play session; with commit_dice, draw its dice secret and record only its commitment; `new_day` also
         starts an in-game day (H&H: victory points back to 2)."""
         day: dict[str, Any] = {"new_day": True} if new_day else {}
         if not commit_dice:
-            return self.record("session start", core.session_start, {"title": title, **day})
+            return self.record(C.SESSION_START, {"title": title, **day})
         secret, commitment = new_secret()
         self.dice_secrets.put(commitment, secret)
         try:
-            return self.record("session start", core.session_start, {"title": title, "commitment": commitment, **day})
+            return self.record(C.SESSION_START, {"title": title, "commitment": commitment, **day})
         except BaseException:
             self.dice_secrets.drop(commitment)
             raise
@@ -222,7 +239,7 @@ class Ledger:
     def end_session(self) -> dict[str, Any]:
         """Close the open play session, revealing its dice secret if it committed one."""
         secret = session_dice(self.dice_secrets, self.campaign()).get("secret")
-        return self.record("session end", core.session_end, {"reveal": secret.hex()} if secret else {})
+        return self.record(C.SESSION_END, {"reveal": secret.hex()} if secret else {})
 
     # -- characters -------------------------------------------------------------------------
     def add_character(
@@ -249,7 +266,7 @@ class Ledger:
             intent["powers"] = {k: dict(v) for k, v in powers.items()}
         if typed_traits:
             intent["typed_traits"] = dict(typed_traits)
-        return self.record("character add", core.character_add, intent)
+        return self.record(C.CHARACTER_ADD, intent)
 
     def import_character(self, path: str, *, pc: bool = True) -> dict[str, Any]:
         """Add a character from a character-creator save file (JSON), if the campaign's system reads them."""
@@ -268,33 +285,47 @@ class Ledger:
     # -- play -------------------------------------------------------------------------------
     def roll(self, expr: str, *, for_name: str | None = None, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A free roll, recorded as a ruling with one DiceRolled event (roll name: `roll`)."""
-        return self.record("roll", play.roll, {"expr": expr, "for": for_name}, rolls=rolls)
+        return self.record(C.ROLL, {"expr": expr, "for": for_name}, rolls=rolls)
 
     def damage(self, target: str, amount: int, *, subdual: bool = False) -> dict[str, Any]:
         """Direct HP loss (no resistance roll)."""
         if amount < 0:
             raise BadInput(f"damage can't be negative, got {amount}", "to heal, use: ledger recover")
-        return self.record("damage", play.damage, {"target": target, "amount": amount, "subdual": subdual})
+        return self.record(C.DAMAGE, {"target": target, "amount": amount, "subdual": subdual})
 
-    def resist_damage(self, target: str, rank: int, options: Mapping[str, Any] | None = None, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def resist_damage(
+        self,
+        target: str,
+        rank: int,
+        options: Mapping[str, Any] | None = None,
+        *,
+        rolls: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
         """Damage of an effect rank resisted by a roll (H&H: power check against a Toughness check)."""
         if rank < 0:
             raise BadInput(f"an effect rank can't be negative, got {rank}")
         intent = {"target": target, "rank": rank, "options": self.options("damage", options)}
-        return self.record("damage", play.damage, intent, rolls=rolls)
+        return self.record(C.DAMAGE, intent, rolls=rolls)
 
     def condition(self, target: str, condition: str, *, add: bool) -> dict[str, Any]:
         """Impose or remove a known condition of the campaign's system."""
         cond = condition.strip().lower().replace(" ", "-").replace("_", "-")
         intent = {"target": target, "condition": cond}
         if add:
-            return self.record("condition add", play.condition_add, intent)
-        return self.record("condition remove", play.condition_remove, intent)
+            return self.record(C.CONDITION_ADD, intent)
+        return self.record(C.CONDITION_REMOVE, intent)
 
-    def attack(self, attacker: str, target: str, options: Mapping[str, Any] | None = None, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def attack(
+        self,
+        attacker: str,
+        target: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        rolls: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
         """One attack resolved by the campaign's rules (roll names: the rules' `rolls["attack"]`)."""
         intent = {"attacker": attacker, "target": target, "options": self.options("attack", options)}
-        return self.record("attack", play.attack, intent, rolls=rolls)
+        return self.record(C.ATTACK, intent, rolls=rolls)
 
     def check(
         self,
@@ -308,8 +339,14 @@ class Ledger:
     ) -> dict[str, Any]:
         """A check against a DC (or a threshold option) or opposed by another character's trait."""
         opts = self.options("check", options)
-        intent = {"name": name, "trait": trait, "dc": dc, "against": list(against) if against else None, "options": opts}
-        return self.record("check", play.check, intent, rolls=rolls)
+        intent = {
+            "name": name,
+            "trait": trait,
+            "dc": dc,
+            "against": list(against) if against else None,
+            "options": opts,
+        }
+        return self.record(C.CHECK, intent, rolls=rolls)
 
     def recover(
         self,
@@ -327,43 +364,66 @@ class Ledger:
         if hours < 0 or (amount is not None and amount < 0):
             raise BadInput("hours and amounts can't be negative")
         opts = self.options("recover", options)
-        intent = {"target": target, "hours": hours, "restful": restful, "treated": treated, "amount": amount, "cause": cause, "options": opts}
-        return self.record("recover", play.recover, intent, rolls=rolls)
+        intent = {
+            "target": target,
+            "hours": hours,
+            "restful": restful,
+            "treated": treated,
+            "amount": amount,
+            "cause": cause,
+            "options": opts,
+        }
+        return self.record(C.RECOVER, intent, rolls=rolls)
 
     def spend(self, name: str, resource: str, n: int = 1, *, purpose: str | None = None) -> dict[str, Any]:
         """Spend a resource: victory points (hnh), resolve or adversity (pnp); overspending is refused."""
         if n < 1:
             raise BadInput(f"spend at least 1, got {n}")
-        return self.record("spend", play.spend, {"name": name, "resource": resource, "n": n, "purpose": purpose})
+        return self.record(C.SPEND, {"name": name, "resource": resource, "n": n, "purpose": purpose})
 
     def gain(self, name: str, resource: str, n: int = 1, *, reason: str | None = None) -> dict[str, Any]:
         """Gain a resource: resolve from flaws and heroics, adversity (pnp); victory points (hnh) as awards."""
         if n < 1:
             raise BadInput(f"gain at least 1, got {n}")
-        return self.record("gain", play.gain, {"name": name, "resource": resource, "n": n, "reason": reason})
+        return self.record(C.GAIN, {"name": name, "resource": resource, "n": n, "reason": reason})
 
-    def hazard(self, target: str, kind: str, options: Mapping[str, Any] | None = None, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def hazard(
+        self,
+        target: str,
+        kind: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        rolls: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
         """An environmental hazard check (H&H: falling, heat, cold, suffocation, starvation, thirst, ...)."""
         intent = {"target": target, "kind": kind, "options": self.options("hazard", options)}
-        return self.record("hazard", play.hazard, intent, rolls=rolls)
+        return self.record(C.HAZARD, intent, rolls=rolls)
 
     def revive(self, target: str, means: str, *, by: str | None = None) -> dict[str, Any]:
         """Bring the dead back, as the GM rules (hnh Healing/Immortality; d20 Gem of Eternity, Soul Bound)."""
-        return self.record("revive", play.revive, {"target": target, "means": means, "by": by})
+        return self.record(C.REVIVE, {"target": target, "means": means, "by": by})
 
-    def act(self, name: str, action: str, options: Mapping[str, Any] | None = None, *, other: str | None = None, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def act(
+        self,
+        name: str,
+        action: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        other: str | None = None,
+        rolls: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
         """A system-specific action (`ledger act --help` lists them per system)."""
         action = self.rules().action(action).name
         intent = {"name": name, "action": action, "against": other, "options": self.options(f"act {action}", options)}
-        return self.record("act", play.act, intent, rolls=rolls)
+        return self.record(C.ACT, intent, rolls=rolls)
 
     # -- encounters -------------------------------------------------------------------------
     def encounter(self) -> dict[str, Any]:
         """The running encounter: number, round, whose turn, and the order with initiatives."""
         from eventsourcing.application import AggregateNotFoundError
 
-        from ledger.deciders import encounter
         from ledger.encounter import ENCOUNTER_ID, Encounter
+        from ledger.rulings.deciders import encounter
 
         self.campaign()  # refuses an uninitialised ledger
         try:
@@ -375,12 +435,14 @@ class Ledger:
         return encounter.view(enc.state)
 
     def start_encounter(
-        self, names: Sequence[str], *, surprised: Sequence[str] = (), init: Mapping[str, int] | None = None,
+        self,
+        names: Sequence[str],
+        *,
+        surprised: Sequence[str] = (),
+        init: Mapping[str, int] | None = None,
         rolls: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
         """Roll initiative for everyone (or take `init`, rolled elsewhere) and begin round 1 with the highest."""
-        from ledger.deciders import encounter
-
         if not names:
             raise BadInput("an encounter needs at least one participant", "ledger encounter start Ann Bob")
         intent: dict[str, Any] = {"names": list(names), "surprised": list(surprised)}
@@ -389,49 +451,37 @@ class Ledger:
             if both:
                 raise BadInput(f"{both[0]}: give an initiative (--init) or its roll (--roll), not both")
             intent["init"] = {n: int(v) for n, v in init.items()}
-        return self.record("encounter start", encounter.start, intent, rolls=rolls)
+        return self.record(C.ENCOUNTER_START, intent, rolls=rolls)
 
     def next_turn(self, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """End the current turn (end-of-turn hook), pass to the next who takes turns (start-of-turn hook)."""
-        from ledger.deciders import encounter
-
-        return self.record("encounter next", encounter.next_, {"pass_over": True}, rolls=rolls)
+        return self.record(C.ENCOUNTER_NEXT, {"pass_over": True}, rolls=rolls)
 
     def delay_turn(self, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """The current character delays their whole turn; the next one's turn starts (no end-of-turn hook yet)."""
-        from ledger.deciders import encounter
-
-        return self.record("encounter delay", encounter.delay, {"pass_over": True}, rolls=rolls)
+        return self.record(C.ENCOUNTER_DELAY, {"pass_over": True}, rolls=rolls)
 
     def remove_from_encounter(self, name: str, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A participant leaves the fight; if it was their turn, the next one's starts."""
-        from ledger.deciders import encounter
-
-        return self.record("encounter remove", encounter.remove, {"name": name}, rolls=rolls)
+        return self.record(C.ENCOUNTER_REMOVE, {"name": name}, rolls=rolls)
 
     def act_now(self, name: str, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A delaying character takes their turn after the current one's ends; their initiative moves there."""
-        from ledger.deciders import encounter
+        return self.record(C.ENCOUNTER_ACT, {"name": name}, rolls=rolls)
 
-        return self.record("encounter act", encounter.act, {"name": name}, rolls=rolls)
-
-    def join_encounter(self, name: str, *, surprised: bool = False, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def join_encounter(
+        self, name: str, *, surprised: bool = False, rolls: Mapping[str, str] | None = None
+    ) -> dict[str, Any]:
         """Roll initiative for a newcomer and slot them into the running order (they act when their place comes)."""
-        from ledger.deciders import encounter
-
-        return self.record("encounter join", encounter.join, {"name": name, "surprised": surprised}, rolls=rolls)
+        return self.record(C.ENCOUNTER_JOIN, {"name": name, "surprised": surprised}, rolls=rolls)
 
     def end_encounter(self) -> dict[str, Any]:
         """End the running encounter; Surprised ends with the combat (conditions.txt, Surprised)."""
-        from ledger.deciders import encounter
-
-        return self.record("encounter end", encounter.end, {})
+        return self.record(C.ENCOUNTER_END, {})
 
     def end_scene(self) -> dict[str, Any]:
         """End the scene outside an encounter (P&P): effects for the rest of the scene end, with their defeats."""
-        from ledger.deciders import encounter
-
-        return self.record("scene end", encounter.scene, {})
+        return self.record(C.SCENE_END, {})
 
     # -- undo, redo and retraction ----------------------------------------------------------
     def undo(self) -> dict[str, Any]:
@@ -443,7 +493,7 @@ class Ledger:
                 raise Conflict("nothing to undo")
             return undo.set_live(self.store, d, target, live=False)
 
-        return self.rule("undo", {}, decide, kind="undo")
+        return self.rule(C.UNDO, {}, decide)
 
     def redo(self) -> dict[str, Any]:
         """Restore the latest undone ruling (until a new ruling is made)."""
@@ -453,38 +503,56 @@ class Ledger:
                 raise Conflict("nothing to redo")
             return undo.set_live(self.store, d, d.campaign.redo[-1], live=True)
 
-        return self.rule("redo", {}, decide, kind="redo")
+        return self.rule(C.REDO, {}, decide)
 
     def plan_retraction(self, target: int, *, rolls: Mapping[str, str] | None = None) -> Any:
-        """What retracting ruling `target` would change (nothing is appended): see ledger/rederive.py."""
-        from ledger.rederive import Rederiver, validate_target
+        """What retracting ruling `target` would change (nothing is appended): see ledger/rulings/rederive.py."""
+        from ledger.rulings.rederive import Rederiver, validate_target
 
         campaign = self.campaign()
         validate_target(campaign, target)
-        return Rederiver(self.store, self.seed, campaign, target, _retract_rolls(rolls), {}, session_dice(self.dice_secrets, campaign)).plan()
+        return Rederiver(
+            self.store,
+            self.seed,
+            campaign,
+            target,
+            _retract_rolls(rolls),
+            {},
+            session_dice(self.dice_secrets, campaign),
+        ).plan()
 
-    def retract(self, target: int, *, rolls: Mapping[str, str] | None = None, fixed: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def retract(
+        self, target: int, *, rolls: Mapping[str, str] | None = None, fixed: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         """Retract a contested ruling: re-derive later rulings and append the retraction with the amended outcomes.
 
         `fixed` holds rolls an earlier plan made (so a confirmed plan appends exactly what was shown).
         """
-        from ledger.rederive import Rederiver, commit, validate_target
+        from ledger.rulings.rederive import Rederiver, commit, validate_target
 
         entered = _retract_rolls(rolls)
 
         def decide(d: Draft) -> dict[str, Any]:
             validate_target(d.campaign, target)
-            plan = Rederiver(self.store, self.seed, d.campaign, target, entered, dict(fixed or {}), session_dice(self.dice_secrets, d.campaign)).plan()
+            plan = Rederiver(
+                self.store,
+                self.seed,
+                d.campaign,
+                target,
+                entered,
+                dict(fixed or {}),
+                session_dice(self.dice_secrets, d.campaign),
+            ).plan()
             return commit(d, plan)
 
-        return self.rule("retract", {"target": target}, decide, kind="retract")
+        return self.rule(C.RETRACT, {"target": target}, decide)
 
     # -- the record itself: verify, export, import -------------------------------------------
     def verify(self, *, expect: str | None = None, dice: bool = False) -> Any:
-        """Everything the write side trusts, checked (ledger/checkup.py): chain, versions, integrity, snapshots, and
+        """Everything the write side trusts, checked (ledger/audit/verify.py): chain, versions, integrity, snapshots, and
         with `dice` every committed die of revealed sessions. The read models are checked by the read side."""
-        from ledger.checkup import dice_problems, verify_store
-        from ledger.verify import notifications
+        from ledger.audit.chain import notifications
+        from ledger.audit.verify import dice_problems, verify_store
 
         self._require_events()
         report = verify_store(self.store, expect)
@@ -498,8 +566,8 @@ class Ledger:
         return int(self.store.recorder.max_notification_id() or 0)
 
     def export_jsonl(self, out: Any, *, step: Callable[[int], None] | None = None) -> Any:
-        """Write the whole log, byte for byte, as JSON lines with a header (ledger/exchange.py); its summary."""
-        from ledger.exchange import export_jsonl
+        """Write the whole log, byte for byte, as JSON lines with a header (ledger/storage/exchange.py); its summary."""
+        from ledger.storage.exchange import export_jsonl
 
         self.campaign()  # refuses an empty ledger with the usual message
         snapshots = self.store.snapshots.recorder if self.store.snapshots is not None else None
@@ -507,7 +575,7 @@ class Ledger:
 
     def check_import(self, path: str, *, step: Callable[[int], None] | None = None) -> Any:
         """An export file read and checked whole (header, counts, types, every hash link) before anything is written."""
-        from ledger.exchange import read_export, require_empty
+        from ledger.storage.exchange import read_export, require_empty
 
         if not (self.target.kind == "sqlite" and not os.path.exists(self.target.path)):
             require_empty(self.store.recorder, self.target.describe())  # refuse early, before reading a big file
@@ -515,7 +583,7 @@ class Ledger:
 
     def write_import(self, checked: Any, *, step: Callable[[int], None] | None = None) -> Any:
         """Write a checked export into this (empty) ledger in one transaction; its summary."""
-        from ledger.exchange import write_import
+        from ledger.storage.exchange import write_import
 
         return write_import(self.store, checked, self.target.describe(), step)
 
@@ -526,8 +594,8 @@ class Ledger:
             raise NotInitialised(f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh")
 
     def why(self, name: str, field: str | None) -> dict[str, Any]:
-        """Which live rulings made a value on a character's sheet (ledger/why.py)."""
-        from ledger.why import explain
+        """Which live rulings made a value on a character's sheet (ledger/rulings/why.py)."""
+        from ledger.rulings.why import explain
 
         campaign = self.campaign()
         return explain(self.store, campaign, undo.amendments(self.store, campaign), name, field)

@@ -14,7 +14,7 @@ from eventsourcing.domain import Aggregate
 
 from ledger.aggregates import NAMESPACE, Amendments, live_records
 from ledger.digest import uuid5
-from ledger.lean import LeanEventType
+from ledger.model.lean import LeanEventType
 
 ENCOUNTER_ID = uuid5(NAMESPACE, "encounter")
 

@@ -78,10 +78,12 @@ def init_for(cls: Any, fields: dict[str, dataclasses.Field[Any]]) -> Callable[..
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         if len(args) > count:
-            raise TypeError(f"{qualname}.__init__() takes {count + 1} positional arguments but {len(args) + 1} were given")
+            raise TypeError(
+                f"{qualname}.__init__() takes {count + 1} positional arguments but {len(args) + 1} were given"
+            )
         for n, v in zip(names, args):
             set_(self, n, v)
-        for n in names[len(args):]:
+        for n in names[len(args) :]:
             if n in kwargs:
                 set_(self, n, kwargs.pop(n))
             elif n in defaults:
@@ -91,7 +93,9 @@ def init_for(cls: Any, fields: dict[str, dataclasses.Field[Any]]) -> Callable[..
             else:
                 raise TypeError(f"{qualname}.__init__() missing required argument: {n!r}")
         if kwargs:
-            raise TypeError(f"{qualname}.__init__() got an unexpected or repeated keyword argument {next(iter(kwargs))!r}")
+            raise TypeError(
+                f"{qualname}.__init__() got an unexpected or repeated keyword argument {next(iter(kwargs))!r}"
+            )
         if post_init is not None:
             post_init(self)
 

@@ -20,7 +20,7 @@ from eventsourcing.domain import Snapshot
 
 from ledger.aggregates import CAMPAIGN_ID
 from ledger.digest import sha256
-from ledger.lean import LeanEventType
+from ledger.model.lean import LeanEventType
 
 CHAIN_TOPIC = "ledger.aggregates:Campaign.RulingChained"
 REPORTS: list[str] = []  # snapshots ignored at load because they don't match their link (the CLI warns once)
@@ -36,8 +36,12 @@ def take(aggregate: Any, link: int) -> LedgerSnapshot:
     """Snapshot an aggregate as it stands, naming the link that will record its digest."""
     s = Snapshot.take(aggregate)
     return LedgerSnapshot(
-        originator_id=s.originator_id, originator_version=s.originator_version, timestamp=s.timestamp,
-        topic=s.topic, state=s.state, link=link,
+        originator_id=s.originator_id,
+        originator_version=s.originator_version,
+        timestamp=s.timestamp,
+        topic=s.topic,
+        state=s.state,
+        link=link,
     )
 
 
@@ -87,7 +91,15 @@ class CheckedSnapshots:
         self.store = store
         self.inner = store.snapshots
 
-    def get(self, originator_id: UUID, *, gt: int | None = None, lte: int | None = None, desc: bool = False, limit: int | None = None) -> Iterator[Any]:
+    def get(
+        self,
+        originator_id: UUID,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Iterator[Any]:
         """The newest trusted snapshot at or below `lte` (the repository asks for exactly that)."""
         upto = lte
         for _ in range(20):  # an aggregate with many bad snapshots in a row is folded from its events

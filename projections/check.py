@@ -21,7 +21,9 @@ SHOWN = 3  # differences listed per table
 
 def differences(read: ReadSide) -> list[str]:
     """One line per difference between the read models and a fresh fold of the log (empty when they agree)."""
-    fresh = create_engine("sqlite://", json_serializer=lambda o: orjson.dumps(o).decode(), json_deserializer=orjson.loads)
+    fresh = create_engine(
+        "sqlite://", json_serializer=lambda o: orjson.dumps(o).decode(), json_deserializer=orjson.loads
+    )
     try:
         metadata.create_all(fresh)
         with read.engine.connect() as src:
@@ -32,7 +34,9 @@ def differences(read: ReadSide) -> list[str]:
                 return [f"the read models can't be read ({_first(e)}); run: ledger rebuild"]
             top = read.max_seq(src)
             if pos > top:
-                return [f"the read models have seen event {pos} but the log ends at {top}: events were removed from the log"]
+                return [
+                    f"the read models have seen event {pos} but the log ends at {top}: events were removed from the log"
+                ]
             with fresh.begin() as dst:
                 _fold(read, src, dst, top)
             out: list[str] = []
@@ -80,7 +84,9 @@ def _compare(table: Any, src: Any, dst: Any) -> list[str]:
             cols = [c for c in b.keys() if _norm(a[c]) != _norm(b[c])]
             if cols:
                 c = cols[0]
-                out.append(f"read model {table.name}: row {k} has {c} {_show(a[c])}, the log says {_show(b[c])}; run: ledger rebuild")
+                out.append(
+                    f"read model {table.name}: row {k} has {c} {_show(a[c])}, the log says {_show(b[c])}; run: ledger rebuild"
+                )
         if len(out) >= SHOWN:
             break
     return out
@@ -102,7 +108,7 @@ def _norm(v: Any) -> Any:
 
 
 def _show(v: Any) -> str:
-    from ledger.bounds import safe
+    from ledger.model.bounds import safe
 
     s = safe(orjson.dumps(v, default=str).decode())
     return s if len(s) <= 40 else s[:37] + "..."

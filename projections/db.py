@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -27,7 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 
 from ledger.errors import StoreError
-from ledger.target import Target
+from ledger.storage.target import Target
 
 metadata = MetaData()
 # 64-bit on PostgreSQL (its INTEGER is 32-bit); SQLite's INTEGER is already 64-bit and stays the rowid alias
@@ -218,7 +217,7 @@ def bulk_insert(conn: Any, table: Table, rows: Sequence[Sequence[Any]]) -> None:
     cols = ", ".join(f'"{c.name}"' for c in table.columns)
     cur = conn.connection.driver_connection.cursor()  # the driver's own executemany: no per-row work in between
     try:
-        cur.executemany(f'INSERT INTO {table.name} ({cols}) VALUES ({marks})', rows)
+        cur.executemany(f"INSERT INTO {table.name} ({cols}) VALUES ({marks})", rows)
     finally:
         cur.close()
 
@@ -299,7 +298,9 @@ class ReadSide:
             return [RawEvent(r[0], _hex(r[1]), r[2], r[3], loads(bytes(r[4]))) for r in rows]
         except (orjson.JSONDecodeError, TypeError):
             bad = next((r[0] for r in rows if not _decodes(r[4])), rows[0][0] if rows else 0)
-            raise StoreError(f"event {bad} of the log can't be read: the ledger is damaged", "run: ledger verify") from None
+            raise StoreError(
+                f"event {bad} of the log can't be read: the ledger is damaged", "run: ledger verify"
+            ) from None
 
     def read_rows(self, conn: Any, after: int, limit: int) -> list[tuple[Any, ...]]:
         """Stored rows after position `after`, undecoded: (position, aggregate id as hex, topic, state bytes).

@@ -63,7 +63,9 @@ class EncounterFold:
         self.state: dict[str, Any] | None = None
         self.rows: dict[int, dict[str, Any]] = {}
         self.floor: int | None = None
-        self.pending: list[tuple[Any, ...]] = []  # this ruling's events in a running encounter: (seq, number, round, actor)
+        self.pending: list[
+            tuple[Any, ...]
+        ] = []  # this ruling's events in a running encounter: (seq, number, round, actor)
         self.loose: list[int] = []  # this ruling's events while no encounter runs
         self.meta = False
         self.started: int | None = None
@@ -119,8 +121,16 @@ class EncounterFold:
         if name == "EncounterStarted":
             order = st["order"]
             self.started = st["number"]
-            cur = {"number": st["number"], "system": st["system"], "started": st["started"], "ended": None,
-                   "active": True, "round": st["round"], "current": order[st["turn"]]["name"], "order": order}
+            cur = {
+                "number": st["number"],
+                "system": st["system"],
+                "started": st["started"],
+                "ended": None,
+                "active": True,
+                "round": st["round"],
+                "current": order[st["turn"]]["name"],
+                "order": order,
+            }
         elif name == "EncounterRestored":
             s = st["state"]
             self.rows = {n: r for n, r in self.rows.items() if n <= s["number"]}
@@ -128,8 +138,16 @@ class EncounterFold:
             if not s["number"]:
                 self.state = None
                 return
-            cur = {"number": s["number"], "system": s["system"], "started": s["started"], "ended": s["ended"],
-                   "active": s["active"], "round": s["round"], "current": _turn_name(s), "order": s["order"]}
+            cur = {
+                "number": s["number"],
+                "system": s["system"],
+                "started": s["started"],
+                "ended": s["ended"],
+                "active": s["active"],
+                "round": s["round"],
+                "current": _turn_name(s),
+                "order": s["order"],
+            }
         elif cur is None or name == "Opened" or "order" not in st:
             return  # no encounter yet, or an event that leaves order and round alone (ActionTaken: a round's tally)
         elif name == "EncounterEnded":
@@ -156,4 +174,13 @@ def _turn_name(state: dict[str, Any]) -> str | None:
 
 
 def _row(r: dict[str, Any]) -> tuple[Any, ...]:
-    return (r["number"], r["system"], r["started"], r["ended"], r["active"], r["round"], r["current"], dumps(r["order"]))
+    return (
+        r["number"],
+        r["system"],
+        r["started"],
+        r["ended"],
+        r["active"],
+        r["round"],
+        r["current"],
+        dumps(r["order"]),
+    )

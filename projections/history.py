@@ -14,17 +14,35 @@ from typing import Any
 import orjson
 from sqlalchemy import select
 
-from ledger.describe import HpFold, event_line, intent_line, ruling_lines
-from ledger.rules import title as system_title
 from ledger.errors import NotFound
-from ledger.sheet import is_gm_pool
+from ledger.model.sheet import is_gm_pool
+from ledger.rules import title as system_title
+from ledger.rulings.describe import HpFold, event_line, intent_line, ruling_lines
 from projections import queries
 from projections.db import ReadSide, encounter_log, hp_timeline, rulings, sheets
 from projections.recap import arrange, initiative, joined, minion_series
 
 CSV_COLUMNS = (
-    "seq", "ruling", "session", "at", "actor", "command", "character", "type", "roll", "notation", "faces", "total",
-    "source", "amount", "hp", "condition", "outcome", "retracted_by", "summary", "data",
+    "seq",
+    "ruling",
+    "session",
+    "at",
+    "actor",
+    "command",
+    "character",
+    "type",
+    "roll",
+    "notation",
+    "faces",
+    "total",
+    "source",
+    "amount",
+    "hp",
+    "condition",
+    "outcome",
+    "retracted_by",
+    "summary",
+    "data",
 )
 Step = Callable[[int], None]
 
@@ -62,7 +80,12 @@ def load(read: ReadSide, session: int | None = None) -> History:
         if e["type"] == "CampaignCreated":
             name, system = str(d.get("name", name)), str(d.get("system", ""))
         elif e["type"] == "SessionStarted" and not e["retracted"]:
-            sessions[d["number"]] = {"number": d["number"], "title": d.get("title", ""), "started": d.get("at"), "ended": None}
+            sessions[d["number"]] = {
+                "number": d["number"],
+                "title": d.get("title", ""),
+                "started": d.get("at"),
+                "ended": None,
+            }
         elif e["type"] == "SessionEnded" and not e["retracted"] and d.get("number") in sessions:
             sessions[d["number"]]["ended"] = d.get("at")
     if session is not None and session not in sessions:
@@ -80,11 +103,21 @@ def load(read: ReadSide, session: int | None = None) -> History:
             continue
         if not grouped or grouped[-1]["ruling"] != e["ruling"]:
             kind, command, intent = kinds.get(e["ruling"], ("play", "", {}))
-            grouped.append({
-                "ruling": e["ruling"], "session": e["session"], "actor": e["actor"], "at": e["at"], "kind": kind,
-                "command": command, "intent": intent, "retracted": e["retracted"], "events": [],
-                "encounter": None, "round": None,
-            })
+            grouped.append(
+                {
+                    "ruling": e["ruling"],
+                    "session": e["session"],
+                    "actor": e["actor"],
+                    "at": e["at"],
+                    "kind": kind,
+                    "command": command,
+                    "intent": intent,
+                    "retracted": e["retracted"],
+                    "events": [],
+                    "encounter": None,
+                    "round": None,
+                }
+            )
         grouped[-1]["events"].append(e)
         if grouped[-1]["encounter"] is None and e["seq"] in places:
             grouped[-1]["encounter"], grouped[-1]["round"] = places[e["seq"]]
@@ -113,7 +146,10 @@ def _carry_encounters(grouped: list[dict[str, Any]]) -> None:
 def _places(read: ReadSide) -> dict[int, tuple[int, int]]:
     """Each encounter event's (encounter, round), from the encounter log view."""
     with read.engine.connect() as conn:
-        return {int(r[0]): (int(r[1]), int(r[2])) for r in conn.execute(select(encounter_log.c.seq, encounter_log.c.encounter, encounter_log.c.round))}
+        return {
+            int(r[0]): (int(r[1]), int(r[2]))
+            for r in conn.execute(select(encounter_log.c.seq, encounter_log.c.encounter, encounter_log.c.round))
+        }
 
 
 def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
@@ -124,7 +160,14 @@ def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
         names = {r[0]: (r[1], r[2]) for r in rows}
         pools = {r[0] for r in rows if is_gm_pool(r[3])}  # the GM's hidden Adversity pool has no HP to chart
         points = conn.execute(
-            select(hp_timeline.c.character_id, hp_timeline.c.ruling, hp_timeline.c.hp, hp_timeline.c.max_hp, rulings.c.retracted_by, rulings.c.kind)
+            select(
+                hp_timeline.c.character_id,
+                hp_timeline.c.ruling,
+                hp_timeline.c.hp,
+                hp_timeline.c.max_hp,
+                rulings.c.retracted_by,
+                rulings.c.kind,
+            )
             .join(rulings, rulings.c.number == hp_timeline.c.ruling, isouter=True)
             .where(hp_timeline.c.ruling <= last)
             .order_by(hp_timeline.c.seq)
@@ -134,7 +177,10 @@ def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
     for cid, ruling, hp, max_hp, retracted_by, kind in points:
         if retracted_by is not None or kind in ("undo", "redo") or cid in pools:
             continue
-        s = series.setdefault(cid, {"name": names.get(cid, ("?", 0))[0], "added": names.get(cid, ("?", 0))[1], "before": None, "points": []})
+        s = series.setdefault(
+            cid,
+            {"name": names.get(cid, ("?", 0))[0], "added": names.get(cid, ("?", 0))[1], "before": None, "points": []},
+        )
         point = {"ruling": ruling, "hp": hp, "max_hp": max_hp}
         if ruling < first:
             s["before"] = point
@@ -148,7 +194,7 @@ def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
     return out
 
 
-# -- describing one event (ledger/describe.py says it; these are the exports' views of it) --------
+# -- describing one event (ledger/rulings/describe.py says it; these are the exports' views of it) --------
 def describe(e: dict[str, Any], system: str = "") -> str:
     """One plain-text line for an event (its `hp_before` was folded in by `load`)."""
     return event_line(e, e.get("hp_before"), system)
@@ -172,11 +218,26 @@ def csv_rows(h: History) -> Iterator[list[Any]]:
             d = e["data"] or {}
             dice = e["type"] == "DiceRolled"
             yield [
-                e["seq"], e["ruling"], e["session"] if e["session"] is not None else "", e["at"], _cell(e["actor"]),
-                _cell(r["command"]), _cell(e["character"] or ""), e["type"], _cell(d.get("name", "")) if dice else "",
-                d.get("notation", "") if dice else "", orjson.dumps(d["faces"]).decode() if "faces" in d else "",
-                _num(d.get("total")), d.get("source", "") if dice else "", _num(d.get("amount")), _num(d.get("hp")),
-                _cell(d.get("condition", "")), outcome(e), retracted_by, _cell(describe(e, h.system)), orjson.dumps(d).decode(),
+                e["seq"],
+                e["ruling"],
+                e["session"] if e["session"] is not None else "",
+                e["at"],
+                _cell(e["actor"]),
+                _cell(r["command"]),
+                _cell(e["character"] or ""),
+                e["type"],
+                _cell(d.get("name", "")) if dice else "",
+                d.get("notation", "") if dice else "",
+                orjson.dumps(d["faces"]).decode() if "faces" in d else "",
+                _num(d.get("total")),
+                d.get("source", "") if dice else "",
+                _num(d.get("amount")),
+                _num(d.get("hp")),
+                _cell(d.get("condition", "")),
+                outcome(e),
+                retracted_by,
+                _cell(describe(e, h.system)),
+                orjson.dumps(d).decode(),
             ]
 
 
@@ -245,10 +306,10 @@ def round_heading(system: str, number: int | None) -> str:
 
 
 def ruling_text(r: dict[str, Any], system: str = "") -> tuple[str, list[str]]:
-    """A ruling's sentence (what happened) and its dice lines, from ledger/describe.py."""
+    """A ruling's sentence (what happened) and its dice lines, from ledger/rulings/describe.py."""
     lines = ruling_lines([e for e in r["events"] if e["type"] != "RulingRecorded"], system=system)
     sentence = lines[0] if lines and not lines[0].startswith("  ") else ""
-    return sentence, [x.strip() for x in lines[1 if sentence else 0:]]
+    return sentence, [x.strip() for x in lines[1 if sentence else 0 :]]
 
 
 def to_markdown(h: History, step: Step | None = None) -> str:
@@ -265,7 +326,10 @@ def to_markdown(h: History, step: Step | None = None) -> str:
                 out += [f"### Encounter {block.encounter}", ""]
                 order = initiative(part.rulings, block.encounter)
                 if order:
-                    out += ["Initiative: " + ", ".join(f"{_md(o['name'])} {o.get('initiative')}" for o in order) + ".", ""]
+                    out += [
+                        "Initiative: " + ", ".join(f"{_md(o['name'])} {o.get('initiative')}" for o in order) + ".",
+                        "",
+                    ]
                 late = joined(h.rulings, block.encounter)
                 if late:
                     out += ["Joined mid-fight: " + _md(", ".join(late)) + ".", ""]

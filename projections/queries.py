@@ -8,25 +8,24 @@ import orjson
 from sqlalchemy import and_, func, select
 
 from ledger.errors import BadInput, NotFound
+from ledger.model.sheet import SHEET_EFFECTS, Sheet, apply_effect, is_gm_pool
 from ledger.rules import get_rules
-from ledger.sheet import SHEET_EFFECTS, Sheet, apply_effect, is_gm_pool
 from projections.db import (
     ReadSide,
     amendments,
-    event_data,
-    resolve_data,
-    stamp,
-    topic_names,
     encounters,
+    event_data,
     hp_timeline,
     log,
+    resolve_data,
     rulings,
     sessions,
     sheet_events,
     sheets,
+    stamp,
+    topic_names,
 )
 from projections.db import encounter_log as enc_log
-
 
 GM_POOL_HINT = "the GM's Adversity changes with: ledger spend GM adversity N, ledger gain GM adversity N"
 
@@ -67,7 +66,9 @@ def character(read: ReadSide, name: str) -> dict[str, Any]:
         raise _no_character(read, name)
     if is_gm_pool(row["sheet"]):
         left = row["sheet"]["resources"]["adversity"]
-        raise NotFound(f"{row['sheet']['name']} is the GM's Adversity pool ({left} left), not a character", GM_POOL_HINT)
+        raise NotFound(
+            f"{row['sheet']['name']} is the GM's Adversity pool ({left} left), not a character", GM_POOL_HINT
+        )
     return sheet_json(row)
 
 
@@ -84,8 +85,16 @@ def events(
     """The event log, in order, each with its ruling's actor, session and retraction."""
     stored, position, state = read.stored_states()
     q = (
-        select(log, rulings.c.actor, rulings.c.session, rulings.c.retracted_by, rulings.c.retracted_actor, rulings.c.retracted_at, rulings.c.kind,
-               state.label("event_state"))
+        select(
+            log,
+            rulings.c.actor,
+            rulings.c.session,
+            rulings.c.retracted_by,
+            rulings.c.retracted_actor,
+            rulings.c.retracted_at,
+            rulings.c.kind,
+            state.label("event_state"),
+        )
         .join(rulings, rulings.c.number == log.c.ruling, isouter=True)
         .join(stored, position == log.c.seq, isouter=True)
         .order_by(log.c.seq)
@@ -126,9 +135,20 @@ def _with_bookkeeping(read: ReadSide, conn: Any, rows: list[Any], session: int |
     """The log's rows and the bookkeeping events the views keep no row for, in order (a row already there wins)."""
     have = {r["seq"] for r in rows}
     envelopes = {
-        e[0]: dict(zip(("actor", "session", "retracted_by", "retracted_actor", "retracted_at", "kind"), e[1:], strict=True))
-        for e in conn.execute(select(rulings.c.number, rulings.c.actor, rulings.c.session, rulings.c.retracted_by,
-                                     rulings.c.retracted_actor, rulings.c.retracted_at, rulings.c.kind))
+        e[0]: dict(
+            zip(("actor", "session", "retracted_by", "retracted_actor", "retracted_at", "kind"), e[1:], strict=True)
+        )
+        for e in conn.execute(
+            select(
+                rulings.c.number,
+                rulings.c.actor,
+                rulings.c.session,
+                rulings.c.retracted_by,
+                rulings.c.retracted_actor,
+                rulings.c.retracted_at,
+                rulings.c.kind,
+            )
+        )
     }
     blank = dict.fromkeys(("actor", "session", "retracted_by", "retracted_actor", "retracted_at", "kind"))
     extra = []
@@ -141,8 +161,20 @@ def _with_bookkeeping(read: ReadSide, conn: Any, rows: list[Any], session: int |
         if session is not None and env["session"] != session:
             continue
         kind, name = topic_names(topic)
-        extra.append({"seq": seq, "ruling": ruling, "type": name, "aggregate": kind, "character": None,
-                      "data": event_data(st), "at": stamp(st), "bookkeeping": True, "event_state": None, **env})
+        extra.append(
+            {
+                "seq": seq,
+                "ruling": ruling,
+                "type": name,
+                "aggregate": kind,
+                "character": None,
+                "data": event_data(st),
+                "at": stamp(st),
+                "bookkeeping": True,
+                "event_state": None,
+                **env,
+            }
+        )
     return sorted([*rows, *extra], key=lambda r: r["seq"]) if extra else rows
 
 
@@ -150,7 +182,13 @@ def retracted_rulings(conn: Any) -> set[int]:
     """Rulings retracted by a ruling that is itself live (undoing or retracting a retraction revives its target)."""
     from ledger.aggregates import retracted
 
-    return retracted(dict(conn.execute(select(rulings.c.number, rulings.c.retracted_by).where(rulings.c.retracted_by.is_not(None))).all()))
+    return retracted(
+        dict(
+            conn.execute(
+                select(rulings.c.number, rulings.c.retracted_by).where(rulings.c.retracted_by.is_not(None))
+            ).all()
+        )
+    )
 
 
 def _canonical_name(read: ReadSide, name: str) -> str:
@@ -166,7 +204,9 @@ def _canonical_name(read: ReadSide, name: str) -> str:
 def live_amendments(conn: Any, dead: set[int]) -> dict[int, tuple[int, list[dict[str, Any]]]]:
     """For each re-derived ruling, the live retraction holding its outcome and that outcome's records."""
     out: dict[int, tuple[int, list[dict[str, Any]]]] = {}
-    for ruling, by, records in conn.execute(select(amendments.c.ruling, amendments.c.by, amendments.c.records).order_by(amendments.c.seq)):
+    for ruling, by, records in conn.execute(
+        select(amendments.c.ruling, amendments.c.by, amendments.c.records).order_by(amendments.c.seq)
+    ):
         if by not in dead:
             out[ruling] = (by, records)
     return out
@@ -185,7 +225,9 @@ def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
     """Every HP change of a live character in the live history: retracted rulings left out, re-derived ones as amended."""
     with read.engine.connect() as conn:
         row = conn.execute(
-            select(sheets.c.character_id, sheets.c.max_hp, sheets.c.sheet).where(and_(sheets.c.key == name.strip().casefold(), sheets.c.active))
+            select(sheets.c.character_id, sheets.c.max_hp, sheets.c.sheet).where(
+                and_(sheets.c.key == name.strip().casefold(), sheets.c.active)
+            )
         ).first()
         if row is None:
             raise _no_character(read, name)
@@ -200,7 +242,10 @@ def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
         dead = retracted_rulings(conn)
         amended = live_amendments(conn, dead)
         envelopes = {
-            r[0]: r[1:] for r in conn.execute(select(rulings.c.number, rulings.c.kind, rulings.c.session, rulings.c.command, rulings.c.at))
+            r[0]: r[1:]
+            for r in conn.execute(
+                select(rulings.c.number, rulings.c.kind, rulings.c.session, rulings.c.command, rulings.c.at)
+            )
         }
     candidates: list[tuple[int, float, int, int, str]] = []
     for ruling, seq, hp, top, at in points:
@@ -258,10 +303,14 @@ def sheet_at(read: ReadSide, name: str, ruling: int) -> dict[str, Any]:
             .where(and_(sheet_events.c.character_id == row[0], sheet_events.c.ruling <= ruling))
             .order_by(sheet_events.c.seq)
         ).all()
-    merged = [(n, i, k, resolve_data(d, st)) for i, (n, k, d, st) in enumerate(events) if n not in dead and n not in amended]
+    merged = [
+        (n, i, k, resolve_data(d, st)) for i, (n, k, d, st) in enumerate(events) if n not in dead and n not in amended
+    ]
     for n, (_, records) in amended.items():
         if n <= ruling:
-            merged += [(n, -1, r["type"], r["data"].get("data", r["data"])) for r in records if r["aggregate"] == row[0]]
+            merged += [
+                (n, -1, r["type"], r["data"].get("data", r["data"])) for r in records if r["aggregate"] == row[0]
+            ]
     merged.sort(key=lambda m: (m[0], m[1] if m[1] >= 0 else 0))
     sheet: Sheet | None = None
     for _, _, kind, data in merged:
@@ -280,19 +329,34 @@ def encounter_log(read: ReadSide, number: int | None = None) -> dict[str, Any]:
         q = select(encounters).order_by(encounters.c.number.desc())
         enc = conn.execute(q if number is None else q.where(encounters.c.number == number)).mappings().first()
         if enc is None:
-            raise NotFound("no such encounter" if number else "no encounter has been run", "start one: ledger encounter start NAME...")
-        stored, position, state = read.stored_states()
-        rows = conn.execute(
-            select(
-                enc_log, log.c.ruling, log.c.type, log.c.character, log.c.data, state.label("event_state"),
-                rulings.c.command, rulings.c.intent, rulings.c.actor, rulings.c.at.label("ruled_at"),
+            raise NotFound(
+                "no such encounter" if number else "no encounter has been run",
+                "start one: ledger encounter start NAME...",
             )
-            .join(log, log.c.seq == enc_log.c.seq)
-            .join(stored, position == log.c.seq, isouter=True)
-            .join(rulings, rulings.c.number == log.c.ruling)
-            .where(enc_log.c.encounter == enc["number"])
-            .order_by(enc_log.c.seq)
-        ).mappings().all()
+        stored, position, state = read.stored_states()
+        rows = (
+            conn.execute(
+                select(
+                    enc_log,
+                    log.c.ruling,
+                    log.c.type,
+                    log.c.character,
+                    log.c.data,
+                    state.label("event_state"),
+                    rulings.c.command,
+                    rulings.c.intent,
+                    rulings.c.actor,
+                    rulings.c.at.label("ruled_at"),
+                )
+                .join(log, log.c.seq == enc_log.c.seq)
+                .join(stored, position == log.c.seq, isouter=True)
+                .join(rulings, rulings.c.number == log.c.ruling)
+                .where(enc_log.c.encounter == enc["number"])
+                .order_by(enc_log.c.seq)
+            )
+            .mappings()
+            .all()
+        )
         dead = retracted_rulings(conn)
         amended = live_amendments(conn, dead)
         names = _names(conn) if amended else {}
@@ -303,12 +367,28 @@ def encounter_log(read: ReadSide, number: int | None = None) -> dict[str, Any]:
             turns.append({"round": r["round"], "actor": r["actor"], "rulings": []})
         rulings_ = turns[-1]["rulings"]
         if not rulings_ or rulings_[-1]["ruling"] != r["ruling"]:
-            rulings_.append({"ruling": r["ruling"], "command": r["command"], "intent": r["intent"], "actor": r["actor"],
-                             "at": r["ruled_at"], "events": []})
-        rulings_[-1]["events"].append({"seq": r["seq"], "type": r["type"], "character": r["character"], "data": r["data"]})
+            rulings_.append(
+                {
+                    "ruling": r["ruling"],
+                    "command": r["command"],
+                    "intent": r["intent"],
+                    "actor": r["actor"],
+                    "at": r["ruled_at"],
+                    "events": [],
+                }
+            )
+        rulings_[-1]["events"].append(
+            {"seq": r["seq"], "type": r["type"], "character": r["character"], "data": r["data"]}
+        )
     return {
-        "number": enc["number"], "system": enc["system"], "started": enc["started"], "ended": enc["ended"],
-        "active": enc["active"], "round": enc["round"], "current": enc["current"], "turns": turns,
+        "number": enc["number"],
+        "system": enc["system"],
+        "started": enc["started"],
+        "ended": enc["ended"],
+        "active": enc["active"],
+        "round": enc["round"],
+        "current": enc["current"],
+        "turns": turns,
     }
 
 
@@ -345,29 +425,51 @@ def session_history(read: ReadSide, number: int) -> dict[str, Any]:
         s = conn.execute(select(sessions).where(sessions.c.number == number)).mappings().first()
         if s is None:
             raise NotFound(f"there is no session {number}", "see: ledger log, or start one: ledger session start")
-        found = conn.execute(select(rulings).where(rulings.c.session == number).order_by(rulings.c.number)).mappings().all()
+        found = (
+            conn.execute(select(rulings).where(rulings.c.session == number).order_by(rulings.c.number)).mappings().all()
+        )
         numbers = [r["number"] for r in found]
         stored, position, state = read.stored_states()
-        evs = conn.execute(
-            select(log.c.ruling, log.c.seq, log.c.type, log.c.character, log.c.data, state)
-            .join(stored, position == log.c.seq, isouter=True)
-            .where(and_(log.c.ruling.in_(numbers), log.c.bookkeeping.is_(False)))
-            .order_by(log.c.seq)
-        ).all() if numbers else []
+        evs = (
+            conn.execute(
+                select(log.c.ruling, log.c.seq, log.c.type, log.c.character, log.c.data, state)
+                .join(stored, position == log.c.seq, isouter=True)
+                .where(and_(log.c.ruling.in_(numbers), log.c.bookkeeping.is_(False)))
+                .order_by(log.c.seq)
+            ).all()
+            if numbers
+            else []
+        )
         dead = retracted_rulings(conn)
         amended = live_amendments(conn, dead)
         names = _names(conn) if amended else {}
-    rows = [{"ruling": e[0], "seq": e[1], "type": e[2], "character": e[3], "data": resolve_data(e[4], e[5])} for e in evs if e[2] != "RulingRecorded"]
+    rows = [
+        {"ruling": e[0], "seq": e[1], "type": e[2], "character": e[3], "data": resolve_data(e[4], e[5])}
+        for e in evs
+        if e[2] != "RulingRecorded"
+    ]
     by_ruling: dict[int, list[dict[str, Any]]] = {}
     for e in _effective_rows(rows, amended, names):
-        by_ruling.setdefault(e["ruling"], []).append({"seq": e["seq"], "type": e["type"], "character": e["character"], "data": e["data"]})
+        by_ruling.setdefault(e["ruling"], []).append(
+            {"seq": e["seq"], "type": e["type"], "character": e["character"], "data": e["data"]}
+        )
     out = []
     for r in found:
         retracted = None
         if r["number"] in dead:
             retracted = {"by": r["retracted_by"], "actor": r["retracted_actor"], "at": r["retracted_at"]}
-        out.append({"ruling": r["number"], "kind": r["kind"], "command": r["command"], "intent": r["intent"],
-                    "actor": r["actor"], "at": r["at"], "retracted": retracted, "events": by_ruling.get(r["number"], [])})
+        out.append(
+            {
+                "ruling": r["number"],
+                "kind": r["kind"],
+                "command": r["command"],
+                "intent": r["intent"],
+                "actor": r["actor"],
+                "at": r["at"],
+                "retracted": retracted,
+                "events": by_ruling.get(r["number"], []),
+            }
+        )
     return {"session": s["number"], "title": s["title"], "started": s["started"], "ended": s["ended"], "rulings": out}
 
 
@@ -377,13 +479,17 @@ def session_number(read: ReadSide, value: str | int | None) -> int | None:
         return value
     text = str(value).strip().lower()
     if text.lstrip("+-").isdigit():
-        from ledger.bounds import whole
+        from ledger.model.bounds import whole
 
         return whole("session", text)
     if text not in ("current", "open", "now"):
-        raise BadInput(f"--session takes a number or 'current', not '{value}'", "for example: --session 2 or --session current")
+        raise BadInput(
+            f"--session takes a number or 'current', not '{value}'", "for example: --session 2 or --session current"
+        )
     with read.engine.connect() as conn:
-        found = conn.execute(select(sessions.c.number).where(sessions.c.ended.is_(None)).order_by(sessions.c.number.desc())).first()
+        found = conn.execute(
+            select(sessions.c.number).where(sessions.c.ended.is_(None)).order_by(sessions.c.number.desc())
+        ).first()
     if found is None:
         raise NotFound("no play session is open", "start one: ledger session start TITLE, or give --session N")
     return int(found[0])
@@ -394,5 +500,9 @@ def _no_character(read: ReadSide, name: str, suffix: str = "") -> NotFound:
     from ledger.errors import no_character
 
     with read.engine.connect() as conn:
-        known = [str(r[0]) for r in conn.execute(select(sheets.c.name, sheets.c.sheet).where(sheets.c.active)) if not is_gm_pool(r[1])]
+        known = [
+            str(r[0])
+            for r in conn.execute(select(sheets.c.name, sheets.c.sheet).where(sheets.c.active))
+            if not is_gm_pool(r[1])
+        ]
     return no_character(name, known, suffix)

@@ -77,7 +77,11 @@ def recap(rulings: list[dict[str, Any]]) -> list[str]:
                 fell[f"minions:{who}"] = f"{who} lost {sum_lost(rulings, who)} of their number"
             elif t == "DamageApplied" and isinstance(e.get("hp_before"), int) and isinstance(d.get("hp"), int):
                 hurt[who] = hurt.get(who, 0) + max(0, e["hp_before"] - d["hp"])
-            elif t == "AttackResolved" and d.get("hit") and (d.get("critical_hit") or d.get("critical") is True or d.get("instant-death")):
+            elif (
+                t == "AttackResolved"
+                and d.get("hit")
+                and (d.get("critical_hit") or d.get("critical") is True or d.get("instant-death"))
+            ):
                 crits.append(f"{d.get('attacker') or who} on {d.get('target') or who} (#{r['ruling']})")
     out = []
     if fell:
@@ -95,23 +99,41 @@ def recap(rulings: list[dict[str, Any]]) -> list[str]:
 
 def sum_lost(rulings: list[dict[str, Any]], who: str) -> int:
     """How many of a minion group fell in these (live) rulings."""
-    return sum(int((e.get("data") or {}).get("defeated", 0)) for r in rulings if not r["retracted"] for e in r["events"]
-               if e["type"] == "MinionsDefeated" and e.get("character") == who)
+    return sum(
+        int((e.get("data") or {}).get("defeated", 0))
+        for r in rulings
+        if not r["retracted"]
+        for e in r["events"]
+        if e["type"] == "MinionsDefeated" and e.get("character") == who
+    )
 
 
 def joined(rulings: Iterable[dict[str, Any]], encounter: int) -> list[str]:
     """Who joined an encounter once it had begun: `Boss (round 2, #12)`."""
-    return [f"{e['data'].get('name')} (round {r.get('round')}, #{r['ruling']})" for r in rulings if not r["retracted"]
-            and r.get("encounter") == encounter for e in r["events"] if e["type"] == "ParticipantJoined"]
+    return [
+        f"{e['data'].get('name')} (round {r.get('round')}, #{r['ruling']})"
+        for r in rulings
+        if not r["retracted"] and r.get("encounter") == encounter
+        for e in r["events"]
+        if e["type"] == "ParticipantJoined"
+    ]
 
 
 def initiative(rulings: Iterable[dict[str, Any]], encounter: int) -> list[dict[str, Any]]:
     """The encounter's starting order (name, initiative)."""
-    return [o for r in rulings if not r["retracted"] for e in r["events"]
-            if e["type"] == "EncounterStarted" and e["data"].get("number") == encounter for o in e["data"].get("order", [])]
+    return [
+        o
+        for r in rulings
+        if not r["retracted"]
+        for e in r["events"]
+        if e["type"] == "EncounterStarted" and e["data"].get("number") == encounter
+        for o in e["data"].get("order", [])
+    ]
 
 
-def minion_series(rows: Iterable[dict[str, Any]], skip: set[int], shown: set[int], first: int, whole: bool) -> list[dict[str, Any]]:
+def minion_series(
+    rows: Iterable[dict[str, Any]], skip: set[int], shown: set[int], first: int, whole: bool
+) -> list[dict[str, Any]]:
     """Per minion group, how many are left after each live ruling that changed it (the charts' minion losses).
 
     `skip`: the undo and redo rulings (their restored states are not points, as in the HP charts).

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from ledger.describe import intent_line
+from ledger.rulings.describe import intent_line
 from projections.history import History, Step, meta, round_heading, ruling_text, session_heading, title
 from projections.recap import arrange, initiative, joined
 
@@ -82,11 +82,15 @@ def _dice_item(line: str) -> str:
 def _ruling(r: dict[str, Any], system: str) -> str:
     """One ruling as an article: number and intent, who and when, the sentence, the dice."""
     cls = "ruling retracted" if r["retracted"] else "ruling"
-    out = [f'<article class="{cls}" id="r{r["ruling"]}"><h4>#{r["ruling"]} {escape(intent_line(r["command"], r["intent"]))}</h4>',
-           f'<div class="who">{escape(str(r["actor"]))}, {escape(str(r["at"]))}</div>']
+    out = [
+        f'<article class="{cls}" id="r{r["ruling"]}"><h4>#{r["ruling"]} {escape(intent_line(r["command"], r["intent"]))}</h4>',
+        f'<div class="who">{escape(str(r["actor"]))}, {escape(str(r["at"]))}</div>',
+    ]
     if r["retracted"]:
         x = r["retracted"]
-        out.append(f'<div class="note">Retracted by ruling {x["by"]} ({escape(str(x["actor"]))}, {escape(str(x["at"]))})</div>')
+        out.append(
+            f'<div class="note">Retracted by ruling {x["by"]} ({escape(str(x["actor"]))}, {escape(str(x["at"]))})</div>'
+        )
     sentence, dice = ruling_text(r, system)
     if sentence:
         out.append(f'<p class="said">{escape(sentence)}</p>')
@@ -105,27 +109,42 @@ def to_html(h: History, step: Step | None = None) -> str:
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(title(h))}</title><style>{CSS}</style></head><body>",
-        f"<header><h1>{escape(title(h))}</h1><p class=\"meta\">{escape(meta(h))}</p>"
-        + (f'<p class="meta">Chain head: <code>{escape(h.head)}</code></p>' if h.head else "") + "</header>",
+        f'<header><h1>{escape(title(h))}</h1><p class="meta">{escape(meta(h))}</p>'
+        + (f'<p class="meta">Chain head: <code>{escape(h.head)}</code></p>' if h.head else "")
+        + "</header>",
     ]
     if h.hp:
         out.append('<section id="hp"><h2>Hit points</h2><div class="charts">')
         for i, s in enumerate(h.hp):
             now = s["points"][-1]
-            caption = f"{s['name']}: {now['hp']} of {now['max_hp']} left" if s.get("minions") else f"{s['name']}: HP {now['hp']}/{now['max_hp']}"
-            out.append(f'<figure class="chart"><figcaption>{escape(caption)}</figcaption>{chart(s, PALETTE[i % len(PALETTE)], (first, last))}</figure>')
+            caption = (
+                f"{s['name']}: {now['hp']} of {now['max_hp']} left"
+                if s.get("minions")
+                else f"{s['name']}: HP {now['hp']}/{now['max_hp']}"
+            )
+            out.append(
+                f'<figure class="chart"><figcaption>{escape(caption)}</figcaption>{chart(s, PALETTE[i % len(PALETTE)], (first, last))}</figure>'
+            )
         out.append("</div></section>")
     out.append('<section id="history"><h2>History</h2>')
     for part in arrange(h.rulings):
         out.append(f'<section class="session"><h2>{escape(session_heading(h, part.number))}</h2>')
         if part.recap:
-            out.append('<div class="recap"><strong>Recap</strong><ul>' + "".join(f"<li>{escape(x)}</li>" for x in part.recap) + "</ul></div>")
+            out.append(
+                '<div class="recap"><strong>Recap</strong><ul>'
+                + "".join(f"<li>{escape(x)}</li>" for x in part.recap)
+                + "</ul></div>"
+            )
         for block in part.blocks:
             if block.encounter is not None:
                 out.append(f'<section class="encounter"><h3>Encounter {block.encounter}</h3>')
                 order = initiative(part.rulings, block.encounter)
                 if order:
-                    out.append("<p>Initiative: " + escape(", ".join(f"{o['name']} {o.get('initiative')}" for o in order)) + "</p>")
+                    out.append(
+                        "<p>Initiative: "
+                        + escape(", ".join(f"{o['name']} {o.get('initiative')}" for o in order))
+                        + "</p>"
+                    )
                 late = joined(h.rulings, block.encounter)
                 if late:
                     out.append(f"<p>Joined mid-fight: {escape(', '.join(late))}</p>")

@@ -13,10 +13,10 @@ from typing import Any
 from sqlalchemy import and_, select
 
 from ledger.rules import health_word, round_word, title
+from ledger.rulings.describe import dice_line, intent_line
+from ledger.rulings.describe import sentence as describe_sentence
 from projections import queries
 from projections.db import ReadSide, log, resolve_data, rulings, sessions, sheets
-from ledger.describe import dice_line, intent_line
-from ledger.describe import sentence as describe_sentence
 from projections.tracker import MARKS, marks_of, tracker
 
 LAST_RULINGS = 8
@@ -72,9 +72,16 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
         created = _logged(read, conn, log.c.type == "CampaignCreated", limit=1)
         session = conn.execute(select(sessions).order_by(sessions.c.number.desc()).limit(1)).mappings().first()
         hidden = hidden_sheets(conn)
-        commitment = _commitment(read, conn, session["number"]) if session is not None and session["ended"] is None else None
-        heroes = [r[0] for r in conn.execute(select(sheets.c.name, sheets.c.sheet).where(sheets.c.active).order_by(sheets.c.added)).all()
-                  if (r[1] or {}).get("pc")]
+        commitment = (
+            _commitment(read, conn, session["number"]) if session is not None and session["ended"] is None else None
+        )
+        heroes = [
+            r[0]
+            for r in conn.execute(
+                select(sheets.c.name, sheets.c.sheet).where(sheets.c.active).order_by(sheets.c.added)
+            ).all()
+            if (r[1] or {}).get("pc")
+        ]
     data = created[0]["data"] if created else {}
     system = str(data.get("system", ""))
     enc = tracker(read, required=False)
@@ -82,9 +89,14 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
         for row in enc["order"]:
             row["standing"] = standing(row, vis)
             row["notes"] = [c for c in row["conditions"] if c not in row["marks"]]
-    roster = [] if enc is not None else [
-        {**c, "marks": marks_of(c), "standing": standing({**c, "marks": marks_of(c)}, vis)} for c in queries.characters(read)
-    ]
+    roster = (
+        []
+        if enc is not None
+        else [
+            {**c, "marks": marks_of(c), "standing": standing({**c, "marks": marks_of(c)}, vis)}
+            for c in queries.characters(read)
+        ]
+    )
     out: dict[str, Any] = {
         "head": head,
         "gm": vis.gm,
@@ -103,7 +115,9 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
     return out
 
 
-def _logged(read: ReadSide, conn: Any, where: Any, *, limit: int | None = None, newest_first: bool = False) -> list[dict[str, Any]]:
+def _logged(
+    read: ReadSide, conn: Any, where: Any, *, limit: int | None = None, newest_first: bool = False
+) -> list[dict[str, Any]]:
     """Log rows (ruling, type, character, aggregate, data) with their data resolved (the log view keeps it by reference)."""
     stored, position, state = read.stored_states()
     q = (
@@ -126,14 +140,19 @@ def _commitment(read: ReadSide, conn: Any, number: int) -> str | None:
     """The open session's dice commitment (the latest live DiceCommitted for it), for players to note."""
     dead = queries.retracted_rulings(conn)
     rows = _logged(read, conn, log.c.type == "DiceCommitted", newest_first=True)
-    return next((str(r["data"]["commitment"]) for r in rows if r["ruling"] not in dead and r["data"].get("number") == number), None)
+    return next(
+        (str(r["data"]["commitment"]) for r in rows if r["ruling"] not in dead and r["data"].get("number") == number),
+        None,
+    )
 
 
 def _sheet_rows(read: ReadSide, ids: list[str]) -> list[Any]:
     if not ids:
         return []
     with read.engine.connect() as conn:
-        return list(conn.execute(select(sheets).where(and_(sheets.c.character_id.in_(ids), sheets.c.active))).mappings().all())
+        return list(
+            conn.execute(select(sheets).where(and_(sheets.c.character_id.in_(ids), sheets.c.active))).mappings().all()
+        )
 
 
 def hero_chart(read: ReadSide, name: str) -> dict[str, Any]:
@@ -149,7 +168,11 @@ def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str]) -> lis
         numbers = [r["number"] for r in found]
         events = _logged(read, conn, and_(log.c.ruling.in_(numbers), log.c.bookkeeping.is_(False))) if numbers else []
         dead = queries.retracted_rulings(conn)
-        pcs = {name.casefold() for name, sheet in conn.execute(select(sheets.c.name, sheets.c.sheet)) if (sheet or {}).get("pc")}
+        pcs = {
+            name.casefold()
+            for name, sheet in conn.execute(select(sheets.c.name, sheets.c.sheet))
+            if (sheet or {}).get("pc")
+        }
     by_ruling: dict[int, list[dict[str, Any]]] = {}
     for e in events:
         by_ruling.setdefault(e["ruling"], []).append(dict(e))
@@ -160,14 +183,16 @@ def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str]) -> lis
         secret = not vis.gm and _names_hidden(r, hidden_names)
         if not vis.gm:
             evs = [e for e in evs if (e["character"] or "").casefold() not in hidden_names]
-        out.append({
-            "number": r["number"],
-            "actor": r["actor"],
-            "at": r["at"],
-            "retracted": r["number"] in dead,
-            "sentence": "The GM makes a ruling behind the screen." if secret else sentence(r, evs, vis, pcs),
-            "dice": [] if secret else [dice_text(e) for e in evs if e["type"] == "DiceRolled"],
-        })
+        out.append(
+            {
+                "number": r["number"],
+                "actor": r["actor"],
+                "at": r["at"],
+                "retracted": r["number"] in dead,
+                "sentence": "The GM makes a ruling behind the screen." if secret else sentence(r, evs, vis, pcs),
+                "dice": [] if secret else [dice_text(e) for e in evs if e["type"] == "DiceRolled"],
+            }
+        )
     return out
 
 
@@ -181,7 +206,7 @@ def _names_hidden(r: Any, hidden_names: set[str]) -> bool:
 def sentence(r: Any, events: list[dict[str, Any]], vis: Visibility, pcs: set[str]) -> str:
     """One ruling in words (NPC HP hidden unless shown): the one place that calls the describer.
 
-    Uses ledger/describe.py, the terminal's describer.
+    Uses ledger/rulings/describe.py, the terminal's describer.
     """
     shown = [_masked(e) if _hides_hp(e, vis, pcs) else e for e in events if e["type"] != "DiceRolled"]
     said = describe_sentence([{**e, "data": e["data"] or {}} for e in shown])
@@ -196,7 +221,9 @@ def _hides_hp(e: dict[str, Any], vis: Visibility, pcs: set[str]) -> bool:
 def _masked(e: dict[str, Any]) -> dict[str, Any]:
     """An HP event of a character whose HP players don't see, as a note without numbers."""
     who, t = e["character"], e["type"]
-    words = {"DamageApplied": "takes damage", "HealthRecovered": "recovers", "CharacterAdded": "joins"}.get(t, "is restored")
+    words = {"DamageApplied": "takes damage", "HealthRecovered": "recovers", "CharacterAdded": "joins"}.get(
+        t, "is restored"
+    )
     return {**e, "type": "NoteRecorded", "data": {"note": f"{who} {words}"}, "masked": True}
 
 

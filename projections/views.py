@@ -17,7 +17,7 @@ import orjson
 from sqlalchemy import delete, insert, select, update
 
 from ledger.errors import StoreError
-from ledger.sheet import SHEET_EFFECTS, Sheet, apply_effect_dict
+from ledger.model.sheet import SHEET_EFFECTS, Sheet, apply_effect_dict
 from projections.db import (
     BY_REFERENCE,
     FOLDS,
@@ -119,8 +119,15 @@ class Batch:
         if name == "CharacterAdded":
             sheet = Sheet.from_dict(st["sheet"]).to_dict()  # complete every field once
             self.sheets[cid] = {
-                "character_id": cid, "key": sheet["name"].casefold(), "name": sheet["name"], "active": True,
-                "hp": sheet["hp"], "max_hp": sheet["max_hp"], "added": ruling, "ruling": ruling, "obj": sheet,
+                "character_id": cid,
+                "key": sheet["name"].casefold(),
+                "name": sheet["name"],
+                "active": True,
+                "hp": sheet["hp"],
+                "max_hp": sheet["max_hp"],
+                "added": ruling,
+                "ruling": ruling,
+                "obj": sheet,
             }
             self.new_sheets.add(cid)
             self.sheet_rows.append((seq, cid, ruling))
@@ -149,8 +156,18 @@ class Batch:
     def _ruling(self, seq: int, aid: str, st: dict[str, Any], name: str, ruling: int) -> str | None:
         if name == "RulingRecorded":
             self.rulings[ruling] = [  # the rulings table's columns, in order
-                ruling, aid, st["kind"], st["command"], dumps(st["intent"]), st["actor"], st["session"], st["at"],
-                dumps(st["targets"]), None, None, None,
+                ruling,
+                aid,
+                st["kind"],
+                st["command"],
+                dumps(st["intent"]),
+                st["actor"],
+                st["session"],
+                st["at"],
+                dumps(st["targets"]),
+                None,
+                None,
+                None,
             ]
             self.ruling_ids[aid] = ruling
             self.encounters.ruling(st["kind"])
@@ -259,17 +276,26 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
                 stuck_at = start
                 if collisions >= RETRIES:
                     raise StoreError(
-                        f"the read models can't take in the events after {start}: {_first_line(e)}", "run: ledger rebuild"
+                        f"the read models can't take in the events after {start}: {_first_line(e)}",
+                        "run: ledger rebuild",
                     ) from None
                 time.sleep(0.01 * collisions)
                 continue  # another process caught up the same events first: read the new position
             if not isinstance(e, (SQLAlchemyError, OverflowError)) and not _driver_error(e):
                 raise
             if "readonly" in str(e).lower():
-                raise StoreError("the read models are behind the log and the ledger is read-only here", "open it once where it is writable, or read a writable copy") from None
+                raise StoreError(
+                    "the read models are behind the log and the ledger is read-only here",
+                    "open it once where it is writable, or read a writable copy",
+                ) from None
             if "full" in str(e).lower():
-                raise StoreError("the disk is full: the read models can't catch up", "free some space, then run the command again") from None
-            raise StoreError(f"the read models can't take in the events after {max(start, 0)}: {_first_line(e)}", "run: ledger rebuild") from None
+                raise StoreError(
+                    "the disk is full: the read models can't catch up", "free some space, then run the command again"
+                ) from None
+            raise StoreError(
+                f"the read models can't take in the events after {max(start, 0)}: {_first_line(e)}",
+                "run: ledger rebuild",
+            ) from None
         done += len(chunk)
         if progress:
             progress(done, len(chunk))

@@ -89,7 +89,7 @@ def cli(db: str) -> Cli:
 
 def event_count(db: str) -> int:
     """How many events the log holds (to prove nothing was appended)."""
-    from ledger.target import parse_target
+    from ledger.storage.target import parse_target
     from projections.db import ReadSide
 
     read = ReadSide(parse_target(db))

@@ -61,13 +61,22 @@ def serving(db: str, *options: str) -> Iterator[Server]:
     port = free_port()
     host = options[options.index("--host") + 1] if "--host" in options else "127.0.0.1"
     cmd = [sys.executable, "-m", "commands", "--db", db, "serve", "--port", str(port), *options]
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc = subprocess.Popen(
+        cmd,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     server = Server(f"http://{host}:{port}/", port, proc)
     try:
         deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None:
-                raise AssertionError(f"ledger serve exited {proc.returncode}: {proc.stderr.read() if proc.stderr else ''}")
+                raise AssertionError(
+                    f"ledger serve exited {proc.returncode}: {proc.stderr.read() if proc.stderr else ''}"
+                )
             try:
                 with socket.create_connection((host, port), timeout=1):
                     break

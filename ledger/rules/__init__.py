@@ -21,10 +21,14 @@ if TYPE_CHECKING:
 @cache
 def system_keys() -> tuple[str, ...]:
     """The keys of every rule-system package here."""
-    return tuple(sorted(
-        e.name for folder in __path__ for e in os.scandir(folder)
-        if e.is_dir() and e.name.isidentifier() and os.path.isfile(os.path.join(e.path, "__init__.py"))
-    ))  # the packages beside this file (what pkgutil.iter_modules finds, without importing pkgutil)
+    return tuple(
+        sorted(
+            e.name
+            for folder in __path__
+            for e in os.scandir(folder)
+            if e.is_dir() and e.name.isidentifier() and os.path.isfile(os.path.join(e.path, "__init__.py"))
+        )
+    )  # the packages beside this file (what pkgutil.iter_modules finds, without importing pkgutil)
 
 
 @cache

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ledger.errors import BadInput
-from ledger.sheet import Effect, Sheet
+from ledger.model.sheet import Effect, Sheet
+
 
 def parse_int(key: str, value: str, *, lo: int | None = None, hi: int | None = None) -> int:
     """A whole-number trait value within bounds, or BadInput naming the trait."""
@@ -29,4 +30,3 @@ def set_conditions(sheet: Sheet, wanted: set[str], managed: frozenset[str], note
         if c not in sheet.conditions:
             effects.append(Effect("ConditionImposed", sheet.name, {"condition": c, **extra}))
     return effects
-

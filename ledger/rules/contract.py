@@ -12,11 +12,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any, ClassVar, Literal
 
-from ledger.dice import Dice, DiceSpec, parse_notation
 from ledger.errors import BadInput, did_you_mean
+from ledger.model.dice import Dice, DiceSpec, parse_notation
+from ledger.model.sheet import Effect, Sheet, Value
 from ledger.record import record
 from ledger.rules.options import Opt, Role, parse_options, suggest
-from ledger.sheet import Effect, Sheet, Value
 
 Perform = Callable[[Sheet, "Sheet | None", Mapping[str, Any], Dice], list[Effect]]
 
@@ -97,7 +97,9 @@ class RuleSystem:
         """Validate one `--trait KEY=VALUE`; BadInput on a bad value."""
         raise NotImplementedError
 
-    def power_parts(self, given: Mapping[str, Mapping[str, str]], traits: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    def power_parts(
+        self, given: Mapping[str, Mapping[str, str]], traits: Mapping[str, str]
+    ) -> dict[str, dict[str, Any]]:
         """Typed parts of powers set from the command line (`character add --power`), kept on the sheet."""
         raise self.refuse("powers with parts", "give the power's rank as a trait")
 
@@ -151,8 +153,14 @@ class RuleSystem:
         raise NotImplementedError
 
     def check(
-        self, sheet: Sheet, trait: str, *, dc: int | None, against: tuple[Sheet, str] | None,
-        options: Mapping[str, Any], dice: Dice,
+        self,
+        sheet: Sheet,
+        trait: str,
+        *,
+        dc: int | None,
+        against: tuple[Sheet, str] | None,
+        options: Mapping[str, Any],
+        dice: Dice,
     ) -> list[Effect]:
         """A check against a DC (or the system's threshold option) or opposed by another character's trait."""
         raise NotImplementedError
@@ -201,7 +209,10 @@ class RuleSystem:
     def gain(self, sheet: Sheet, resource: str, n: int, reason: str | None) -> list[Effect]:
         """Gain a resource the sheet holds (an award the GM rules, by default)."""
         if resource not in sheet.resources:
-            raise BadInput(f"{sheet.name} has no {resource}", did_you_mean(resource, sheet.resources, f"resources: {', '.join(sheet.resources) or 'none'}"))
+            raise BadInput(
+                f"{sheet.name} has no {resource}",
+                did_you_mean(resource, sheet.resources, f"resources: {', '.join(sheet.resources) or 'none'}"),
+            )
         value = sheet.resources[resource] + n
         data = {"resource": resource, "delta": n, "value": value, "reason": reason or "award"}
         return [Effect("ResourceChanged", sheet.name, data)]
@@ -214,7 +225,9 @@ class RuleSystem:
         """Bring the dead back, as the GM rules."""
         raise self.refuse("revival")
 
-    def perform(self, action: str, actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    def perform(
+        self, action: str, actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice
+    ) -> list[Effect]:
         """A `ledger act` action."""
         act = self.action(action)
         if act.other == "needed" and other is None:
@@ -247,7 +260,9 @@ class RuleSystem:
         """What kind of action a command is in an encounter's round (None: the system keeps no action economy)."""
         return None
 
-    def take_action(self, tally: Mapping[str, Any], kind: str, who: str, target: str | None) -> tuple[dict[str, Any], str | None]:
+    def take_action(
+        self, tally: Mapping[str, Any], kind: str, who: str, target: str | None
+    ) -> tuple[dict[str, Any], str | None]:
         """A character's tally for the round after one more action, and what the rules find wrong with it."""
         return dict(tally), None
 

@@ -58,7 +58,7 @@ class Opt:
         if self.kind == "names":
             return [self._choice(x, where) if self.choices else _name(x, self.name, where) for x in _items(raw)]
         if self.kind == "dice":
-            from ledger.dice import parse_notation
+            from ledger.model.dice import parse_notation
 
             text = _text(raw)
             parse_notation(text)  # BadInput on bad notation

@@ -23,7 +23,9 @@ def chromium_path() -> str:
     """Debian's chromium, or a skip on a developer's machine without it (CI installs it and must run these)."""
     found = shutil.which("chromium")
     if not found and os.environ.get("CI") != "true":
-        pytest.skip("Debian's chromium is not installed here (apt-get install -y chromium); CI installs it and runs this")
+        pytest.skip(
+            "Debian's chromium is not installed here (apt-get install -y chromium); CI installs it and runs this"
+        )
     assert found, "chromium is missing: apt-get install -y chromium (CI does it in .ci/chromium.sh)"
     return found
 
@@ -34,15 +36,23 @@ class Browser:
     def __init__(self, profile: Path, size: tuple[int, int] = (1000, 1400)) -> None:
         to_r, self._to = os.pipe()
         self._from, from_w = os.pipe()
-        cmd = [chromium_path(), *FLAGS, "--remote-debugging-pipe", f"--user-data-dir={profile}",
-               f"--window-size={size[0]},{size[1]}", "about:blank"]
+        cmd = [
+            chromium_path(),
+            *FLAGS,
+            "--remote-debugging-pipe",
+            f"--user-data-dir={profile}",
+            f"--window-size={size[0]},{size[1]}",
+            "about:blank",
+        ]
 
         def on_3_and_4() -> None:  # chromium reads commands on fd 3 and answers on fd 4
             high_r, high_w = fcntl.fcntl(to_r, fcntl.F_DUPFD, 10), fcntl.fcntl(from_w, fcntl.F_DUPFD, 10)
             os.dup2(high_r, 3)
             os.dup2(high_w, 4)
 
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=on_3_and_4, close_fds=False)
+        self.proc = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=on_3_and_4, close_fds=False
+        )
         os.close(to_r)
         os.close(from_w)
         self._buffer = b""

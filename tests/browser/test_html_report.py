@@ -72,12 +72,25 @@ def screenshot(page: Path, png: Path, profile: Path) -> None:
     chromium = shutil.which("chromium")
     if not chromium and os.environ.get("CI") != "true":
         # a developer's fresh machine: the README's test command passes without a browser; CI installs one and must run it
-        pytest.skip("Debian's chromium is not installed here (apt-get install -y chromium); CI installs it and runs this")
+        pytest.skip(
+            "Debian's chromium is not installed here (apt-get install -y chromium); CI installs it and runs this"
+        )
     assert chromium, "chromium is missing: apt-get install -y chromium (CI does it in .ci/chromium.sh)"
     cmd = [
-        chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-        f"--user-data-dir={profile}", f"--screenshot={png}", f"--window-size={WINDOW[0]},{WINDOW[1]}", page.as_uri(),
+        chromium,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+        f"--user-data-dir={profile}",
+        f"--screenshot={png}",
+        f"--window-size={WINDOW[0]},{WINDOW[1]}",
+        page.as_uri(),
     ]
     subprocess.run(cmd, capture_output=True, timeout=120, check=True)
     assert png.exists(), "chromium wrote no screenshot"

@@ -8,7 +8,9 @@ from tests.browser.cdp import Browser
 from tests.conftest import Cli
 from tests.serving import ledger, serving
 
-HP_OF = "(n => { const e = document.querySelector(`li.fighter[data-name='${n}'] .hp`); return e && e.textContent.trim(); })"
+HP_OF = (
+    "(n => { const e = document.querySelector(`li.fighter[data-name='${n}'] .hp`); return e && e.textContent.trim(); })"
+)
 
 
 def test_the_page_shows_the_tracker_and_follows_a_damage_without_reload(db: str, tmp_path: Path):
@@ -30,7 +32,9 @@ def test_the_page_shows_the_tracker_and_follows_a_damage_without_reload(db: str,
             browser.js("window.notReloaded = true")
             ledger(db, "damage", "Ann", "--amount", "2")
             ledger(db, "damage", "Bob", "--amount", "4")
-            assert browser.wait_for(f"{HP_OF}('Ann') === '4/6' && {HP_OF}('Bob') === 'bloodied'") is True  # both commands shown
+            assert (
+                browser.wait_for(f"{HP_OF}('Ann') === '4/6' && {HP_OF}('Bob') === 'bloodied'") is True
+            )  # both commands shown
             assert browser.js("document.querySelector(\"li.fighter[data-name='Ann'] .fill\").style.width") == "67%"
             assert browser.js("window.notReloaded") is True  # the same document: updated in place
             ledger(db, "encounter", "next")

@@ -25,8 +25,23 @@ def hnh(cli: Cli) -> Cli:
 
 def test_hnh_attack_with_entered_dice_hits_and_the_toughness_failure_costs_hp(hnh: Cli):
     """humans-and-heroes.txt, Attack Check and Health Points: a failed Toughness check loses HP equal to the difference."""
-    r = hnh.json("attack", "Ann", "Thug", "--rank", "6", "--bonus", "6", "--roll", "attack=+,0,0", "--roll", "defense=0,0,0",
-                 "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    r = hnh.json(
+        "attack",
+        "Ann",
+        "Thug",
+        "--rank",
+        "6",
+        "--bonus",
+        "6",
+        "--roll",
+        "attack=+,0,0",
+        "--roll",
+        "defense=0,0,0",
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     assert event(r, "AttackResolved")["hit"] is True
     # power 6 vs toughness 2: difference 4, HP 6 -> 2, and a bruise
     assert r["target"]["hp"] == 2 and r["target"]["counters"]["bruises"] == 1
@@ -35,7 +50,9 @@ def test_hnh_attack_with_entered_dice_hits_and_the_toughness_failure_costs_hp(hn
 
 def test_hnh_all_minus_attack_misses_and_its_unused_damage_dice_are_kept(hnh: Cli):
     """hnh-site/the-basics.txt, Critical failure: all three dice -1 on an attack is an automatic miss; CLI.md: unused entered rolls are kept, marked unused."""
-    r = hnh.json("attack", "Ann", "Thug", "--rank", "6", "--bonus", "20", "--roll", "attack=-,-,-", "--roll", "power=+,+,+")
+    r = hnh.json(
+        "attack", "Ann", "Thug", "--rank", "6", "--bonus", "20", "--roll", "attack=-,-,-", "--roll", "power=+,+,+"
+    )
     assert event(r, "AttackResolved")["hit"] is False
     dice = {e["data"]["name"]: e["data"] for e in r["events"] if e["type"] == "DiceRolled"}
     assert dice["power"]["used"] is False and dice["attack"]["used"] is True
@@ -88,7 +105,19 @@ def test_hnh_victory_points_cannot_be_overspent(hnh: Cli, db: str):
 
 def test_hnh_falling_hazard_damages_by_distance(hnh: Cli):
     """humans-and-heroes.txt, Falling: damage rank (distance rank - size) x 2, prone after an accidental fall."""
-    r = hnh.json("hazard", "Thug", "falling", "-o", "distance-rank=2", "-o", "accidental=yes", "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    r = hnh.json(
+        "hazard",
+        "Thug",
+        "falling",
+        "-o",
+        "distance-rank=2",
+        "-o",
+        "accidental=yes",
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     assert "prone" in r["character"]["conditions"]
     assert r["character"]["hp"] == 4  # rank 4 vs Toughness 2: lose 2
 
@@ -99,8 +128,23 @@ def test_hnh_character_import_and_attack_with_an_imported_power(cli: Cli):
     r = cli.json("character", "import", str(FIXTURES / "energy-controller.json"))
     assert r["character"]["traits"]["toughness"] == 10  # fixtures/README.md: the best Protection rank (Force Field 10)
     cli.ok("character", "add", "Thug", "--trait", "dodge=0", "--trait", "toughness=0")
-    r = cli.json("attack", "Energy Controller", "Thug", "--with", "energy-creation", "--range", "ranged",
-                 "--roll", "attack=0,0,0", "--roll", "defense=0,0,0", "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    r = cli.json(
+        "attack",
+        "Energy Controller",
+        "Thug",
+        "--with",
+        "energy-creation",
+        "--range",
+        "ranged",
+        "--roll",
+        "attack=0,0,0",
+        "--roll",
+        "defense=0,0,0",
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     assert event(r, "ResistanceResolved")["rank"] == 10 and r["target"]["hp"] == -3
 
 
@@ -124,12 +168,26 @@ def test_d20_natural_one_misses_and_damage_dice_are_unused(d20: Cli):
     """d20-supers.txt, Collosal Failures and Spectacular Success: a natural 1 is a colossal failure."""
     r = d20.json("attack", "Blaze", "Thug", "--damage", "1d8", "--roll", "attack=1", "--roll", "damage=8")
     assert event(r, "AttackResolved")["hit"] is False
-    assert [e["data"]["used"] for e in r["events"] if e["type"] == "DiceRolled" and e["data"]["name"] == "damage"] == [False]
+    assert [e["data"]["used"] for e in r["events"] if e["type"] == "DiceRolled" and e["data"]["name"] == "damage"] == [
+        False
+    ]
 
 
 def test_d20_natural_twenty_chain_kills_outright(d20: Cli):
     """d20-supers.txt: a 20, then two more rolls that break the DR: the enemy dies instantly."""
-    r = d20.json("attack", "Blaze", "Thug", "--damage", "1d8", "--roll", "attack=20", "--roll", "confirm=15", "--roll", "death=12")
+    r = d20.json(
+        "attack",
+        "Blaze",
+        "Thug",
+        "--damage",
+        "1d8",
+        "--roll",
+        "attack=20",
+        "--roll",
+        "confirm=15",
+        "--roll",
+        "death=12",
+    )
     assert "dead" in r["target"]["conditions"]
 
 
@@ -178,8 +236,33 @@ def test_d20_charge_then_the_charge_bonus(d20: Cli):
 @pytest.fixture
 def pnp(cli: Cli) -> Cli:
     cli.ok("init", "--system", "pnp")
-    cli.ok("character", "add", "Mara", "--trait", "might=4", "--trait", "agility=3", "--trait", "toughness=4", "--trait", "willpower=4", "--pc")
-    cli.ok("character", "add", "Brute", "--trait", "might=3", "--trait", "agility=2", "--trait", "toughness=3", "--trait", "willpower=1")
+    cli.ok(
+        "character",
+        "add",
+        "Mara",
+        "--trait",
+        "might=4",
+        "--trait",
+        "agility=3",
+        "--trait",
+        "toughness=4",
+        "--trait",
+        "willpower=4",
+        "--pc",
+    )
+    cli.ok(
+        "character",
+        "add",
+        "Brute",
+        "--trait",
+        "might=3",
+        "--trait",
+        "agility=2",
+        "--trait",
+        "toughness=3",
+        "--trait",
+        "willpower=1",
+    )
     cli.ok("character", "add", "Goons", "--minion", "--count", "5", "--trait", "threat=2")
     return cli
 
@@ -239,7 +322,10 @@ def test_pnp_a_new_issue_sets_resolve_from_the_trait_and_one_adversity_per_hero(
     assert cli.json("character", "show", "Mara")["resources"]["resolve"] == 3
     assert "GM is the GM's Adversity pool (2 left)" in cli("character", "show", "GM").stderr
     assert "GM" not in [c["name"] for c in cli.json("character", "list")]
-    assert cli.json("spend", "GM", "adversity", "2", "--purpose", "lucky-break")["character"]["resources"]["adversity"] == 0
+    assert (
+        cli.json("spend", "GM", "adversity", "2", "--purpose", "lucky-break")["character"]["resources"]["adversity"]
+        == 0
+    )
     cli.ok("session", "end")
     cli.ok("session", "start", "Issue 2")
     assert "(2 left)" in cli("character", "show", "GM").stderr  # "whatever was left over": reset to 1 per hero

@@ -10,8 +10,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from ledger.bounds import BOUNDS, STORED_MAX, safe, whole
 from ledger.errors import BadInput
+from ledger.model.bounds import BOUNDS, STORED_MAX, safe, whole
 from tests.conftest import REPO, Cli, event_count
 
 HUGE = str(2**63)  # one past the largest 64-bit integer: the number that bricked a ledger
@@ -59,7 +59,7 @@ REFUSED = [
 
 @pytest.mark.parametrize("args", REFUSED, ids=lambda a: " ".join(a)[:50])
 def test_a_number_out_of_its_declared_range_is_one_line_and_appends_nothing(table: Cli, args: tuple[str, ...]) -> None:
-    """Issue 18 item 1: a number outside its declared range (ledger/bounds.py) is refused at the boundary."""
+    """Issue 18 item 1: a number outside its declared range (ledger/model/bounds.py) is refused at the boundary."""
     before = event_count(table.db)
     r = table(*args, seed=None)
     assert r.exit_code == 2, r.stdout + r.stderr
@@ -102,7 +102,9 @@ def test_control_characters_in_a_name_are_refused(table: Cli, name: str) -> None
 def test_control_characters_in_as_are_refused(table: Cli, actor: str) -> None:
     """Issue 18 item 8: --as is kept on every ruling, so it is refused like a name."""
     before = event_count(table.db)
-    r = table.runner.invoke(__import__("commands.main", fromlist=["cli"]).cli, ["--db", table.db, "--as", actor, "roll", "3dF"])
+    r = table.runner.invoke(
+        __import__("commands.main", fromlist=["cli"]).cli, ["--db", table.db, "--as", actor, "roll", "3dF"]
+    )
     assert r.exit_code == 2 and r.stderr.startswith("error: --as")
     assert event_count(table.db) == before
 
@@ -118,14 +120,16 @@ def test_stored_text_is_made_safe_for_the_terminal(table: Cli) -> None:
     """Issue 18 item 8: text read back from the database is printed with its control characters escaped."""
     from sqlalchemy import select, update
 
-    from ledger.target import parse_target
+    from ledger.storage.target import parse_target
     from projections.db import ReadSide, sheets
 
     table.ok("character", "list")  # the views exist once something has read them (writes leave catching up to reads)
     read = ReadSide(parse_target(table.db))
     with read.engine.begin() as conn:
         sheet = conn.execute(select(sheets.c.sheet).where(sheets.c.key == "ann")).scalar_one()
-        conn.execute(update(sheets).where(sheets.c.key == "ann").values(name="Ann\x1b[2J", sheet={**sheet, "name": "Ann\x1b[2J"}))
+        conn.execute(
+            update(sheets).where(sheets.c.key == "ann").values(name="Ann\x1b[2J", sheet={**sheet, "name": "Ann\x1b[2J"})
+        )
     read.close()
     out = table.ok("character", "list").stdout
     assert "\x1b" not in out and "Ann\\x1b[2J" in out
@@ -165,8 +169,13 @@ def test_an_argument_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
     db = str(tmp_path / "u.ledger")
     Cli(db).ok("init", "--system", "hnh")
     env = {**os.environ, "LEDGER_DB": db, "PYTHONPATH": str(REPO)}
-    p = subprocess.run([sys.executable, "-c", "from commands.main import main; main()", "character", "show", os.fsdecode(b"\xff")],
-                       capture_output=True, env=env, cwd=REPO, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-c", "from commands.main import main; main()", "character", "show", os.fsdecode(b"\xff")],
+        capture_output=True,
+        env=env,
+        cwd=REPO,
+        timeout=60,
+    )
     assert p.returncode == 2 and b"not valid UTF-8" in p.stderr and b"Traceback" not in p.stderr
 
 
@@ -203,7 +212,7 @@ def test_read_models_of_the_first_release_on_postgresql_are_widened(cli: Cli) ->
         pytest.skip("SQLite's INTEGER is 64-bit already")
     from sqlalchemy import text
 
-    from ledger.target import parse_target
+    from ledger.storage.target import parse_target
     from projections.db import ReadSide
 
     cli.ok("init", "--system", "d20")

@@ -32,7 +32,25 @@ def test_every_command_has_help_text():
 def test_the_agreed_surface_exists():
     """CLI.md, Commands: the agreed names are there (extend, don't break)."""
     names = {" ".join(p) for p, _ in all_commands(ledger_cli)}
-    for required in ["init", "session start", "session end", "character add", "character list", "character show", "roll", "damage", "condition add", "condition remove", "log", "timeline", "undo", "redo", "verify", "rebuild", "demo"]:
+    for required in [
+        "init",
+        "session start",
+        "session end",
+        "character add",
+        "character list",
+        "character show",
+        "roll",
+        "damage",
+        "condition add",
+        "condition remove",
+        "log",
+        "timeline",
+        "undo",
+        "redo",
+        "verify",
+        "rebuild",
+        "demo",
+    ]:
         assert required in names
 
 
@@ -82,7 +100,9 @@ def test_log_json_has_the_agreed_fields_and_marks_retractions(hnh: Cli):
     hnh.ok("damage", "Ann", "--amount", "2")
     hnh.ok("undo")
     log = hnh.json("log")
-    assert all(set(e) == {"seq", "ruling", "type", "character", "data", "actor", "session", "at", "retracted"} for e in log)
+    assert all(
+        set(e) == {"seq", "ruling", "type", "character", "data", "actor", "session", "at", "retracted"} for e in log
+    )
     dmg = next(e for e in log if e["type"] == "DamageApplied")
     assert dmg["character"] == "Ann" and dmg["data"]["amount"] == 2 and dmg["session"] == 1 and dmg["actor"] == "tester"
     assert dmg["retracted"]["by"] == dmg["ruling"] + 1 and dmg["retracted"]["actor"] == "tester"
@@ -180,7 +200,9 @@ def test_verify_exits_1_with_one_line_per_problem(tmp_path):
     c.ok("character", "add", "Bo", "--trait", "hp=9")
     c.ok("damage", "Bo", "--amount", "2")
     con = sqlite3.connect(sqlite_db)
-    con.execute("UPDATE stored_events SET state = replace(state, '\"amount\":2', '\"amount\":9') WHERE topic LIKE '%DamageApplied'")
+    con.execute(
+        "UPDATE stored_events SET state = replace(state, '\"amount\":2', '\"amount\":9') WHERE topic LIKE '%DamageApplied'"
+    )
     con.commit()
     con.close()
     r = c("verify")
@@ -209,14 +231,25 @@ def test_seed_makes_rolls_reproducible(hnh: Cli, tmp_path):
 def test_the_console_script_runs_show_as_a_subprocess(hnh: Cli, db: str):
     """CLI.md: the `ledger` command itself, in a fresh process, with LEDGER_DB from the environment."""
     env = {**os.environ, "LEDGER_DB": db}
-    out = subprocess.run([sys.executable, "-m", "commands", "--json", "character", "show", "Ann"], capture_output=True, text=True, env=env, check=False)
+    out = subprocess.run(
+        [sys.executable, "-m", "commands", "--json", "character", "show", "Ann"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
     assert out.returncode == 0, out.stderr
     assert orjson.loads(out.stdout)["name"] == "Ann"
 
 
 def test_demo_runs_on_a_fresh_folder(tmp_path):
     """README, Quickstart: `ledger demo` plays a scripted session in each system and shows sheets and a timeline."""
-    out = subprocess.run([sys.executable, "-m", "commands", "demo", "--db", str(tmp_path / "demo.ledger")], capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        [sys.executable, "-m", "commands", "demo", "--db", str(tmp_path / "demo.ledger")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert out.returncode == 0, out.stderr
     for system in ("hnh", "d20", "pnp"):
         assert f"== {system}" in out.stdout

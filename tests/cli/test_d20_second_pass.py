@@ -21,7 +21,22 @@ def state(cli: Cli, *names: str) -> list[Any]:
 @pytest.fixture
 def d20(cli: Cli) -> Cli:
     cli.ok("init", "--system", "d20")
-    cli.ok("character", "add", "Zip", "--trait", "dex=14", "--trait", "speed=60", "--trait", "hp=12", "--trait", "acrobatics=5", "--trait", "attack=2", "--pc")
+    cli.ok(
+        "character",
+        "add",
+        "Zip",
+        "--trait",
+        "dex=14",
+        "--trait",
+        "speed=60",
+        "--trait",
+        "hp=12",
+        "--trait",
+        "acrobatics=5",
+        "--trait",
+        "attack=2",
+        "--pc",
+    )
     cli.ok("character", "add", "Thug", "--trait", "hp=10", "--trait", "dn=1")
     return cli
 
@@ -63,7 +78,21 @@ def test_check_of_a_skill_adds_its_rank_and_undo_restores(d20: Cli):
 # -- item 2: declining the confirming and instant-death rolls ---------------------------------------
 def test_the_confirming_roll_is_taken_by_default_and_can_be_declined(d20: Cli):
     """d20-supers.txt, Collosal Failures and Spectacular Success: "after you roll a 20 ... you can roll again"."""
-    r = d20.json("attack", "Zip", "Thug", "--damage", "1d6", "-o", "confirm=no", "--roll", "attack=20", "--roll", "confirm=19", "--roll", "damage=4")
+    r = d20.json(
+        "attack",
+        "Zip",
+        "Thug",
+        "--damage",
+        "1d6",
+        "-o",
+        "confirm=no",
+        "--roll",
+        "attack=20",
+        "--roll",
+        "confirm=19",
+        "--roll",
+        "damage=4",
+    )
     hit = event(r, "AttackResolved")
     assert hit["hit"] is True and hit["critical"] is False and hit["confirm"] is None
     assert hit["declined"] == ["confirm"]
@@ -75,7 +104,21 @@ def test_the_confirming_roll_is_taken_by_default_and_can_be_declined(d20: Cli):
 def test_the_instant_death_roll_can_be_declined_and_the_critical_stands(d20: Cli):
     """d20-supers.txt: "If the first two break the DR you can roll a third time": the attacker may not."""
     before = state(d20, "Zip", "Thug")
-    r = d20.json("attack", "Zip", "Thug", "--damage", "1d6", "-o", "instant-death=no", "--roll", "attack=20", "--roll", "confirm=18", "--roll", "damage=4")
+    r = d20.json(
+        "attack",
+        "Zip",
+        "Thug",
+        "--damage",
+        "1d6",
+        "-o",
+        "instant-death=no",
+        "--roll",
+        "attack=20",
+        "--roll",
+        "confirm=18",
+        "--roll",
+        "damage=4",
+    )
     hit = event(r, "AttackResolved")
     assert hit["critical"] is True and hit["instant-death"] is False and hit["death"] is None
     assert hit["declined"] == ["death"]
@@ -86,7 +129,9 @@ def test_the_instant_death_roll_can_be_declined_and_the_critical_stands(d20: Cli
 
 def test_by_default_the_three_rolls_are_taken(d20: Cli):
     """d20-supers.txt: a 20, a second roll and a third that break the DR: the enemy dies instantly (the default)."""
-    r = d20.json("attack", "Zip", "Thug", "--roll", "attack=20", "--roll", "confirm=18", "--roll", "death=17", "--damage", "1d6")
+    r = d20.json(
+        "attack", "Zip", "Thug", "--roll", "attack=20", "--roll", "confirm=18", "--roll", "death=17", "--damage", "1d6"
+    )
     assert event(r, "AttackResolved")["instant-death"] is True and event(r, "AttackResolved")["declined"] == []
 
 
@@ -108,7 +153,9 @@ def test_a_minion_group_is_refused_in_d20(d20: Cli, db: str, extra: list[str]):
 
 
 # -- item 5: light weapons however written ----------------------------------------------------------
-@pytest.mark.parametrize("weapon", ["automatic-pistol", "Automatic Pistol", "AUTOMATIC_PISTOL", "light  hammer", "Dagger"])
+@pytest.mark.parametrize(
+    "weapon", ["automatic-pistol", "Automatic Pistol", "AUTOMATIC_PISTOL", "light  hammer", "Dagger"]
+)
 def test_a_light_off_hand_weapon_is_recognised_however_written(d20: Cli, weapon: str):
     """d20-supers.txt, Two Weapon Fighting and Light Weapons: a light off-hand weapon gives -4/-8 instead of -6/-10."""
     r = d20.json("attack", "Zip", "Thug", "-o", "two-weapon=off", "-o", f"off-weapon={weapon}", "--roll", "attack=10")
@@ -246,7 +293,9 @@ def test_warn_setting_records_the_second_full_action_with_a_warning(cli: Cli):
     cli.ok("act", "Zip", "run")
     r = cli.json("act", "Zip", "action", "-o", "kind=full", "-o", "what=reload")
     assert r["warning"] == "Zip has already taken a full action this round"
-    assert {"kind": "warning", "text": r["warning"], "character": "Zip"} in [e["data"] for e in r["events"] if e["type"] == "NoteRecorded"]
+    assert {"kind": "warning", "text": r["warning"], "character": "Zip"} in [
+        e["data"] for e in r["events"] if e["type"] == "NoteRecorded"
+    ]
 
 
 def test_off_setting_keeps_no_tally_and_outside_encounters_nothing_is_counted(cli: Cli):
@@ -259,7 +308,13 @@ def test_off_setting_keeps_no_tally_and_outside_encounters_nothing_is_counted(cl
     cli.ok("act", "Kat", "action", "-o", "kind=full")
 
 
-@pytest.mark.parametrize("args, says", [(("--system", "d20", "-o", "action-economy=maybe"), "can't be 'maybe'"), (("--system", "hnh", "-o", "action-economy=warn"), "no option")])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (("--system", "d20", "-o", "action-economy=maybe"), "can't be 'maybe'"),
+        (("--system", "hnh", "-o", "action-economy=warn"), "no option"),
+    ],
+)
 def test_bad_campaign_settings_are_refused(cli: Cli, args: tuple[str, ...], says: str):
     """d20-supers.txt, Attacks: the setting is refuse, warn or off, and only d20 has it."""
     r = cli("init", *args)
@@ -276,7 +331,10 @@ def test_the_action_economy_in_the_session_shell(cli: Cli):
     fight(cli)
     r = subprocess.run(
         [sys.executable, "-m", "commands", "--db", cli.db, "--as", "tester", "play"],
-        input="act Zip action -o kind=full -o what=reload\nact Zip run\n", capture_output=True, text=True, timeout=120,
+        input="act Zip action -o kind=full -o what=reload\nact Zip run\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert r.returncode == 2
     assert "Zip reloads (a full action)." in r.stdout

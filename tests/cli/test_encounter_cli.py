@@ -15,13 +15,35 @@ def setup(cli: Cli, system: str, *characters: tuple[str, ...]) -> None:
 
 def test_a_full_hnh_encounter_runs_turn_by_turn(cli: Cli):
     """Issue 3 (done when): a full hnh encounter from the CLI; gameplay.txt, Initiative and Surprise."""
-    setup(cli, "hnh", ("Ann", "--trait", "agility=3", "--pc"), ("Bob", "--trait", "agility=1"), ("Thugs", "--minion", "--count", "3"))
-    start = cli.json("encounter", "start", "Ann", "Bob", "Thugs", "--surprised", "Thugs", "--roll", "Ann=+,0,-", "--roll", "Bob=0,0,0", "--roll", "Thugs=+,+,+")
+    setup(
+        cli,
+        "hnh",
+        ("Ann", "--trait", "agility=3", "--pc"),
+        ("Bob", "--trait", "agility=1"),
+        ("Thugs", "--minion", "--count", "3"),
+    )
+    start = cli.json(
+        "encounter",
+        "start",
+        "Ann",
+        "Bob",
+        "Thugs",
+        "--surprised",
+        "Thugs",
+        "--roll",
+        "Ann=+,0,-",
+        "--roll",
+        "Bob=0,0,0",
+        "--roll",
+        "Thugs=+,+,+",
+    )
     assert start["ruling"] == 5
     assert [(e["name"], e["initiative"]) for e in start["order"]] == [("Ann", 3), ("Bob", 1), ("Thugs", -6)]
     cli.ok("attack", "Ann", "Thugs", "--rank", "4")
     assert cli.json("encounter", "next")["current"] == "Bob"
-    assert cli.ok("encounter", "next").stdout.startswith("ruling 8: Round 1: Thugs' turn; Thugs: no longer surprised.\n")
+    assert cli.ok("encounter", "next").stdout.startswith(
+        "ruling 8: Round 1: Thugs' turn; Thugs: no longer surprised.\n"
+    )
     assert "surprised" not in cli.json("character", "show", "Thugs")["conditions"]  # conditions.txt, Surprised
     doc = cli.json("encounter", "show")
     assert (doc["round"], doc["current"]) == (1, "Thugs")
@@ -46,10 +68,17 @@ def test_a_full_d20_encounter_runs_turn_by_turn(cli: Cli):
 
 def test_a_full_pnp_encounter_runs_page_by_page(cli: Cli):
     """Issue 3 (done when): prowlers-and-paragons.txt, Combat: act in order of Edge; every character acts each page."""
-    setup(cli, "pnp", ("Mara", "--trait", "perception=3", "--trait", "agility=4", "--pc"), ("Goons", "--minion", "--count", "4", "--trait", "threat=2"))
+    setup(
+        cli,
+        "pnp",
+        ("Mara", "--trait", "perception=3", "--trait", "agility=4", "--pc"),
+        ("Goons", "--minion", "--count", "4", "--trait", "threat=2"),
+    )
     start = cli.json("encounter", "start", "Goons", "Mara")
     assert [(e["name"], e["initiative"]) for e in start["order"]] == [("Mara", 7), ("Goons", 4)]
-    cli.ok("attack", "Mara", "Goons", "--with", "agility", "--roll", "attack=6,1,1,1", "--roll", "defense=1,1")  # 2 of 4 down
+    cli.ok(
+        "attack", "Mara", "Goons", "--with", "agility", "--roll", "attack=6,1,1,1", "--roll", "defense=1,1"
+    )  # 2 of 4 down
     assert cli.json("encounter", "next")["current"] == "Goons"
     text = cli.ok("encounter", "next").stdout
     assert "page 2: Mara's turn" in text
@@ -69,14 +98,33 @@ def test_encounter_show_json_shape(cli: Cli):
 def test_encounter_show_rows_carry_hp_conditions_marks_count_and_up(cli: Cli):
     """CLI.md, Additions agreed in the second round: rows carry hp, max_hp, conditions, marks, count for minions, up."""
     setup(cli, "hnh", ("Ann", "--trait", "agility=2", "--pc"), ("Bob",), ("Thugs", "--minion", "--count", "3"))
-    cli.ok("encounter", "start", "Ann", "Bob", "Thugs", "--roll", "Ann=0,0,0", "--roll", "Bob=0,0,0", "--roll", "Thugs=-,-,-")
+    cli.ok(
+        "encounter",
+        "start",
+        "Ann",
+        "Bob",
+        "Thugs",
+        "--roll",
+        "Ann=0,0,0",
+        "--roll",
+        "Bob=0,0,0",
+        "--roll",
+        "Thugs=-,-,-",
+    )
     cli.ok("damage", "Bob", "--amount", "7")
     cli.ok("condition", "add", "Ann", "dazed")
     doc = cli.json("encounter", "show")
     rows = {e["name"]: e for e in doc["order"]}
     assert (rows["Ann"]["up"], rows["Bob"]["up"], doc["current"]) == (True, False, "Ann")
-    assert (rows["Ann"]["hp"], rows["Ann"]["max_hp"], rows["Ann"]["conditions"], rows["Ann"]["pc"]) == (6, 6, ["dazed"], True)
-    assert rows["Bob"]["hp"] == -1 and rows["Bob"]["marks"] == ["dying"]  # hnh-site/conditions.txt, Dying: "while HP is negative"
+    assert (rows["Ann"]["hp"], rows["Ann"]["max_hp"], rows["Ann"]["conditions"], rows["Ann"]["pc"]) == (
+        6,
+        6,
+        ["dazed"],
+        True,
+    )
+    assert rows["Bob"]["hp"] == -1 and rows["Bob"]["marks"] == [
+        "dying"
+    ]  # hnh-site/conditions.txt, Dying: "while HP is negative"
     assert rows["Thugs"]["count"] == 3 and "count" not in rows["Ann"]
     text = cli.ok("encounter", "show").stdout.splitlines()
     assert text[0] == "encounter 1 (hnh), round 1: Ann's turn"
@@ -160,7 +208,12 @@ def test_session_show_lists_every_ruling_readably(cli: Cli):
 
 def test_pnp_encounter_show_counts_pages_and_health_and_marks_defeated_minions(cli: Cli):
     """prowlers-and-paragons.txt, Combat: pages, Health; a minion group at count 0 is marked defeated."""
-    setup(cli, "pnp", ("Mara", "--trait", "perception=3", "--trait", "agility=4", "--pc"), ("Goons", "--minion", "--count", "2", "--trait", "threat=2"))
+    setup(
+        cli,
+        "pnp",
+        ("Mara", "--trait", "perception=3", "--trait", "agility=4", "--pc"),
+        ("Goons", "--minion", "--count", "2", "--trait", "threat=2"),
+    )
     cli.ok("encounter", "start", "Goons", "Mara")
     cli.ok("damage", "Goons", "--amount", "2")
     doc = cli.json("encounter", "show")

@@ -59,7 +59,13 @@ def test_csv_has_one_row_per_event_with_its_envelope(played: Cli):
     log = played.json("log")
     assert [int(r["seq"]) for r in rows] == [e["seq"] for e in log]
     roll = next(r for r in rows if r["type"] == "DiceRolled" and r["source"] == "entered" and r["roll"] == "roll")
-    assert (roll["faces"], roll["total"], roll["character"], roll["session"], roll["actor"]) == ("[1,0,1]", "5", "Ann", "1", "tester")
+    assert (roll["faces"], roll["total"], roll["character"], roll["session"], roll["actor"]) == (
+        "[1,0,1]",
+        "5",
+        "Ann",
+        "1",
+        "tester",
+    )
     dmg = next(r for r in rows if r["type"] == "DamageApplied" and r["character"] == "Bob")
     assert (dmg["amount"], dmg["hp"], dmg["retracted_by"], dmg["command"]) == ("5", "1", "9", "damage")
     assert orjson.loads(dmg["data"]) == {"amount": 5, "hp": 1}
@@ -128,7 +134,9 @@ def test_export_pipes_into_import_across_processes(played: Cli, tmp_path: Path):
     ledger = [sys.executable, "-m", "commands"]
     dump = tmp_path / "piped.jsonl"
     with open(dump, "wb") as f:
-        subprocess.run([*ledger, "--db", played.db, "export", "--format", "jsonl"], stdout=f, check=True, cwd=REPO, env=env)
+        subprocess.run(
+            [*ledger, "--db", played.db, "export", "--format", "jsonl"], stdout=f, check=True, cwd=REPO, env=env
+        )
     copy = str(tmp_path / "piped.ledger")
     r = subprocess.run([*ledger, "--db", copy, "import", str(dump)], capture_output=True, text=True, cwd=REPO, env=env)
     assert r.returncode == 0 and r.stderr == "", r.stderr

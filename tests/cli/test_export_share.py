@@ -18,13 +18,63 @@ from tests.conftest import Cli
 def fight(cli: Cli) -> Cli:
     """An hnh session: an encounter of Ann, Bruiser and three Grunts; Boss joins in round 2; a retraction."""
     cli.ok("init", "--system", "hnh", "--name", "Bay City")
-    cli.ok("character", "add", "Ann", "--trait", "fighting=6", "--trait", "parry=5", "--trait", "dodge=5", "--trait", "toughness=4", "--pc")
-    cli.ok("character", "add", "Bruiser", "--trait", "fighting=4", "--trait", "parry=3", "--trait", "dodge=2", "--trait", "toughness=3")
+    cli.ok(
+        "character",
+        "add",
+        "Ann",
+        "--trait",
+        "fighting=6",
+        "--trait",
+        "parry=5",
+        "--trait",
+        "dodge=5",
+        "--trait",
+        "toughness=4",
+        "--pc",
+    )
+    cli.ok(
+        "character",
+        "add",
+        "Bruiser",
+        "--trait",
+        "fighting=4",
+        "--trait",
+        "parry=3",
+        "--trait",
+        "dodge=2",
+        "--trait",
+        "toughness=3",
+    )
     cli.ok("character", "add", "Grunts", "--minion", "--count", "3", "--trait", "parry=1", "--trait", "toughness=1")
     cli.ok("character", "add", "Boss", "--trait", "toughness=5", "--trait", "parry=4")
     cli.ok("session", "start", "Harbour brawl")
-    cli.ok("encounter", "start", "Ann", "Bruiser", "Grunts", "--roll", "Ann=+,0,0", "--roll", "Bruiser=0,0,-", "--roll", "Grunts=0,0,0")
-    hit = ("--rank", "6", "--bonus", "6", "--roll", "attack=+,+,+", "--roll", "defense=0,0,0", "--roll", "power=+,0,0", "--roll", "toughness=-,-,0")
+    cli.ok(
+        "encounter",
+        "start",
+        "Ann",
+        "Bruiser",
+        "Grunts",
+        "--roll",
+        "Ann=+,0,0",
+        "--roll",
+        "Bruiser=0,0,-",
+        "--roll",
+        "Grunts=0,0,0",
+    )
+    hit = (
+        "--rank",
+        "6",
+        "--bonus",
+        "6",
+        "--roll",
+        "attack=+,+,+",
+        "--roll",
+        "defense=0,0,0",
+        "--roll",
+        "power=+,0,0",
+        "--roll",
+        "toughness=-,-,0",
+    )
     cli.ok("attack", "Ann", "Bruiser", *hit)  # ruling 8: a natural +++ is a critical hit
     cli.ok("attack", "Ann", "Grunts", *hit)  # ruling 9: one of the group falls
     cli.ok("damage", "Ann", "--amount", "2")  # ruling 10, retracted by 11
@@ -86,7 +136,10 @@ def test_html_groups_the_same_way_and_charts_minion_losses(fight: Cli) -> None:
     """Issue 13 item 7: the HTML report has the same recap and grouping, and a chart of the minions left."""
     html = fight.ok("export", "--format", "html").stdout
     assert '<section class="session"><h2>Session 1: Harbour brawl</h2>\n<div class="recap">' in html
-    assert "<li>Criticals: Ann on Bruiser (#8), Ann on Grunts (#9)</li>" in html and "Joined mid-fight: Boss (round 2, #15)" in html
+    assert (
+        "<li>Criticals: Ann on Bruiser (#8), Ann on Grunts (#9)</li>" in html
+        and "Joined mid-fight: Boss (round 2, #15)" in html
+    )
     assert re.search(r"<h4 class=\"round\">Round 2</h4>.*#15 encounter join", html, re.S)
     assert "<figcaption>Grunts: 2 of 3 left</figcaption>" in html
     assert "Ann critically hits Bruiser (9 vs 3)" in html

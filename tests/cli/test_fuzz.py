@@ -28,20 +28,80 @@ FIGURES: Counter[str] = Counter()
 
 HUGE = [str(2**63), str(-(2**63) - 1), "9" * 30, str(2**53), "-" + "9" * 25]
 NUMBERS = st.one_of(
-    st.integers(-5, 60).map(str), st.sampled_from(HUGE), st.integers(-(2**70), 2**70).map(str),
+    st.integers(-5, 60).map(str),
+    st.sampled_from(HUGE),
+    st.integers(-(2**70), 2**70).map(str),
     st.sampled_from(["1e3", "0x10", "+5", "-0", "", " 7", "½", "٣"]),
 )
-WORDS = st.sampled_from([
-    "Ann", "ann", "Thugs", "Bob", "Nobody", "Ann Smith", "GM", "toughness", "fighting", "agility", "str", "hp", "might",
-    "victory-points", "resolve", "adversity", "dazed", "stunned", "dying", "prone", "unknown", "falling", "heat",
-    "run", "charge", "chase", "jsonl", "csv", "md", "html", "xml", "hnh", "d20", "pnp", "none",
-])
-DICE = st.sampled_from(["3dF", "1d20+3", "2d6+1", "5d6 pool", "5d6", "1d20+" + HUGE[0], "0d6", "d", "3dF+-1", "101d6", "1d1", "1dF"])
-PAIRS = st.sampled_from([
-    "toughness=4", "fighting=6", "hp=12", "might=3d", "x=y", "=", "toughness=" + HUGE[0], "hp=" + HUGE[2], "toughness=-3",
-    "attack=+,0,-", "attack=17", "power=+,+,+", "toughness=-,-,-", "check=0,0,0", "defense=1", "attack=99", "x=", "=1",
-    "rank=" + HUGE[0], "cover=1/2", "flanking=yes", "nonlethal=yes", "Ann=+,0,-",
-])
+WORDS = st.sampled_from(
+    [
+        "Ann",
+        "ann",
+        "Thugs",
+        "Bob",
+        "Nobody",
+        "Ann Smith",
+        "GM",
+        "toughness",
+        "fighting",
+        "agility",
+        "str",
+        "hp",
+        "might",
+        "victory-points",
+        "resolve",
+        "adversity",
+        "dazed",
+        "stunned",
+        "dying",
+        "prone",
+        "unknown",
+        "falling",
+        "heat",
+        "run",
+        "charge",
+        "chase",
+        "jsonl",
+        "csv",
+        "md",
+        "html",
+        "xml",
+        "hnh",
+        "d20",
+        "pnp",
+        "none",
+    ]
+)
+DICE = st.sampled_from(
+    ["3dF", "1d20+3", "2d6+1", "5d6 pool", "5d6", "1d20+" + HUGE[0], "0d6", "d", "3dF+-1", "101d6", "1d1", "1dF"]
+)
+PAIRS = st.sampled_from(
+    [
+        "toughness=4",
+        "fighting=6",
+        "hp=12",
+        "might=3d",
+        "x=y",
+        "=",
+        "toughness=" + HUGE[0],
+        "hp=" + HUGE[2],
+        "toughness=-3",
+        "attack=+,0,-",
+        "attack=17",
+        "power=+,+,+",
+        "toughness=-,-,-",
+        "check=0,0,0",
+        "defense=1",
+        "attack=99",
+        "x=",
+        "=1",
+        "rank=" + HUGE[0],
+        "cover=1/2",
+        "flanking=yes",
+        "nonlethal=yes",
+        "Ann=+,0,-",
+    ]
+)
 TEXT = st.text(max_size=12)
 # relative to the fuzz's own folder (exports land there); never a path outside it that a refusal-free export could replace
 PATHS = st.sampled_from(["out.md", "out.jsonl", "sub/x.jsonl", ".", "missing.json", "ape.json", "ape.ledger"])
@@ -49,13 +109,38 @@ TOKENS = st.one_of(WORDS, NUMBERS, DICE, PAIRS, TEXT, PATHS)
 NAMES = st.sampled_from(["Ann", "Bob", "Thugs", "ann"])
 SMALL = st.integers(0, 12).map(str)
 FITTING = {  # what usually goes in a parameter of this name: most lines are nearly right, so they reach the rules
-    "name": NAMES, "target": NAMES, "attacker": NAMES, "names": NAMES, "other": NAMES, "for_name": NAMES, "character_name": NAMES,
-    "by": NAMES, "expr": DICE, "damage_expr": DICE, "traits": PAIRS, "rolls": PAIRS, "extra": PAIRS, "n": SMALL, "amount": SMALL,
-    "rank": SMALL, "bonus": SMALL, "dc": SMALL, "hours": SMALL, "count": SMALL, "ruling": SMALL, "number": SMALL, "session": SMALL,
-    "at": SMALL, "trait": st.sampled_from(["toughness", "fighting", "agility", "str", "might", "awareness"]),
-    "resource": st.sampled_from(["victory-points", "resolve", "adversity"]), "fmt": st.sampled_from(["jsonl", "csv", "md", "html"]),
-    "system": st.sampled_from(["hnh", "d20", "pnp"]), "output": PATHS, "file": PATHS,
-    "kind": st.sampled_from(["falling", "heat", "cold", "suffocation"]), "action": st.sampled_from(["run", "charge", "chase", "affliction"]),
+    "name": NAMES,
+    "target": NAMES,
+    "attacker": NAMES,
+    "names": NAMES,
+    "other": NAMES,
+    "for_name": NAMES,
+    "character_name": NAMES,
+    "by": NAMES,
+    "expr": DICE,
+    "damage_expr": DICE,
+    "traits": PAIRS,
+    "rolls": PAIRS,
+    "extra": PAIRS,
+    "n": SMALL,
+    "amount": SMALL,
+    "rank": SMALL,
+    "bonus": SMALL,
+    "dc": SMALL,
+    "hours": SMALL,
+    "count": SMALL,
+    "ruling": SMALL,
+    "number": SMALL,
+    "session": SMALL,
+    "at": SMALL,
+    "trait": st.sampled_from(["toughness", "fighting", "agility", "str", "might", "awareness"]),
+    "resource": st.sampled_from(["victory-points", "resolve", "adversity"]),
+    "fmt": st.sampled_from(["jsonl", "csv", "md", "html"]),
+    "system": st.sampled_from(["hnh", "d20", "pnp"]),
+    "output": PATHS,
+    "file": PATHS,
+    "kind": st.sampled_from(["falling", "heat", "cold", "suffocation"]),
+    "action": st.sampled_from(["run", "charge", "chase", "affliction"]),
 }
 
 
@@ -116,12 +201,21 @@ def command_line(draw: st.DrawFn) -> list[str]:
 
 
 SETUP = {
-    "hnh": [["character", "add", "Ann", "--trait", "toughness=4", "--trait", "fighting=6", "--trait", "parry=5", "--pc"],
-            ["character", "add", "Bob", "--trait", "toughness=2"], ["character", "add", "Thugs", "--minion", "--count", "3"]],
-    "d20": [["character", "add", "Ann", "--trait", "hp=20", "--trait", "str=14", "--pc"], ["character", "add", "Bob", "--trait", "hp=9"],
-            ["character", "add", "Thugs", "--trait", "hp=4"]],
-    "pnp": [["character", "add", "Ann", "--trait", "might=3d", "--trait", "toughness=2d", "--pc"],
-            ["character", "add", "Bob", "--trait", "might=2d"], ["character", "add", "Thugs", "--minion", "--trait", "threat=2"]],
+    "hnh": [
+        ["character", "add", "Ann", "--trait", "toughness=4", "--trait", "fighting=6", "--trait", "parry=5", "--pc"],
+        ["character", "add", "Bob", "--trait", "toughness=2"],
+        ["character", "add", "Thugs", "--minion", "--count", "3"],
+    ],
+    "d20": [
+        ["character", "add", "Ann", "--trait", "hp=20", "--trait", "str=14", "--pc"],
+        ["character", "add", "Bob", "--trait", "hp=9"],
+        ["character", "add", "Thugs", "--trait", "hp=4"],
+    ],
+    "pnp": [
+        ["character", "add", "Ann", "--trait", "might=3d", "--trait", "toughness=2d", "--pc"],
+        ["character", "add", "Bob", "--trait", "might=2d"],
+        ["character", "add", "Thugs", "--minion", "--trait", "threat=2"],
+    ],
 }
 
 
@@ -179,8 +273,13 @@ def test_random_command_lines_are_handled(workdir: Path, system: str) -> None:
     """Issue 18: random command lines over every command: exit 0 or 2, no traceback, nothing appended on a refusal."""
     led = _ledger(workdir, system)
 
-    @settings(max_examples=EXAMPLES[system], deadline=None, derandomize=True, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+    @settings(
+        max_examples=EXAMPLES[system],
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    )
     @given(command_line())
     def one(words: list[str]) -> None:
         _run(led, words)
@@ -192,5 +291,7 @@ def test_random_command_lines_are_handled(workdir: Path, system: str) -> None:
 
 def test_fuzz_figures() -> None:
     """The figures for the issue's closing note: every line tried was handled (succeeded or refused in one line)."""
-    print(f"\nfuzz: {FIGURES['tried']} command lines tried, {FIGURES['succeeded']} succeeded, {FIGURES['refused']} refused in one line")
+    print(
+        f"\nfuzz: {FIGURES['tried']} command lines tried, {FIGURES['succeeded']} succeeded, {FIGURES['refused']} refused in one line"
+    )
     assert FIGURES["tried"] == FIGURES["succeeded"] + FIGURES["refused"]

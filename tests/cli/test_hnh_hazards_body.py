@@ -21,7 +21,10 @@ def conditions(cli: Cli) -> set[str]:
     return set(show(cli, "Ann")["conditions"])
 
 
-@pytest.mark.parametrize(("days", "expected"), [(1, set()), (2, {"fatigued"}), (5, {"exhausted"}), (10, {"exhausted", "incapacitated", "prone"})])
+@pytest.mark.parametrize(
+    ("days", "expected"),
+    [(1, set()), (2, {"fatigued"}), (5, {"exhausted"}), (10, {"exhausted", "incapacitated", "prone"})],
+)
 def test_sleep_deprivation_by_days(hnh: Cli, days: int, expected: set[str]) -> None:
     """gameplay.txt, Sleep Deprivation: "1 day without side effect ... fatigued. After 5 days ... exhausted. After 10 days ... incapacitated"."""
     for d in sorted({2, 5, days} & set(range(1, days + 1))) or [days]:
@@ -65,7 +68,19 @@ def test_a_disease_infects_as_an_affliction_checked_each_day(hnh: Cli) -> None:
 
 def test_a_treatment_bonus_helps_against_disease(hnh: Cli) -> None:
     """gameplay.txt, Disease: "A Treatment skill check can provide a bonus on defense checks against disease"."""
-    r = hnh.json("hazard", "Ann", "disease", "-o", "rank=4", "-o", "conditions=impaired", "-o", "bonus=2", "--roll", "fortitude=0,0,0")
+    r = hnh.json(
+        "hazard",
+        "Ann",
+        "disease",
+        "-o",
+        "rank=4",
+        "-o",
+        "conditions=impaired",
+        "-o",
+        "bonus=2",
+        "--roll",
+        "fortitude=0,0,0",
+    )
     assert event(r, "CheckResolved")["success"] is True
 
 
@@ -89,16 +104,31 @@ def test_stamina_drained_below_minus_five_is_death(hnh: Cli) -> None:
 
 def test_radiation_damage_is_resisted_by_fortitude(hnh: Cli) -> None:
     """gameplay.txt, Radiation: "may include other effects, including Damage resisted by Fortitude"."""
-    r = hnh.json("hazard", "Ann", "radiation", "-o", "rank=6", "-o", "effect=damage", "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    r = hnh.json(
+        "hazard",
+        "Ann",
+        "radiation",
+        "-o",
+        "rank=6",
+        "-o",
+        "effect=damage",
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     assert event(r, "ResistanceResolved")["defense"] == "fortitude" and r["character"]["hp"] == 2
 
 
-@pytest.mark.parametrize("args", [
-    ("hazard", "Ann", "sleep-deprivation", "-o", "days=5"),
-    ("hazard", "Ann", "forced-labor", "--roll", "fortitude=-,-,0"),
-    ("hazard", "Ann", "disease", "-o", "rank=4", "-o", "conditions=impaired", "--roll", "fortitude=-,0,0"),
-    ("hazard", "Ann", "radiation", "-o", "rank=5", "--roll", "fortitude=0,0,0"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("hazard", "Ann", "sleep-deprivation", "-o", "days=5"),
+        ("hazard", "Ann", "forced-labor", "--roll", "fortitude=-,-,0"),
+        ("hazard", "Ann", "disease", "-o", "rank=4", "-o", "conditions=impaired", "--roll", "fortitude=-,0,0"),
+        ("hazard", "Ann", "radiation", "-o", "rank=5", "--roll", "fortitude=0,0,0"),
+    ],
+)
 def test_each_hazard_undone_and_retracted_restores_the_sheet(hnh: Cli, args: tuple[str, ...]) -> None:
     """DESIGN.md, The ruling: undo and retraction restore the exact earlier state."""
     undo_and_retract_restore(hnh, ("Ann",), *args)
@@ -106,5 +136,17 @@ def test_each_hazard_undone_and_retracted_restores_the_sheet(hnh: Cli, args: tup
 
 def test_a_cure_undone_and_retracted_restores_the_sheet(hnh: Cli) -> None:
     """DESIGN.md, The ruling: undo and retraction restore the exact earlier state (gameplay.txt, Disease)."""
-    hnh.ok("hazard", "Ann", "disease", "-o", "rank=4", "-o", "name=flu", "-o", "conditions=impaired", "--roll", "fortitude=-,0,0")
+    hnh.ok(
+        "hazard",
+        "Ann",
+        "disease",
+        "-o",
+        "rank=4",
+        "-o",
+        "name=flu",
+        "-o",
+        "conditions=impaired",
+        "--roll",
+        "fortitude=-,0,0",
+    )
     undo_and_retract_restore(hnh, ("Ann",), "hazard", "Ann", "disease", "-o", "name=flu", "-o", "ended=yes")

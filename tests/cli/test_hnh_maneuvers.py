@@ -14,10 +14,43 @@ EVEN = ("--roll", "attack=0,0,0", "--roll", "defense=0,0,0")
 def hnh(cli: Cli) -> Cli:
     """Ann (a strong hero), Bob (a thug), Cy (a helper)."""
     cli.ok("init", "--system", "hnh")
-    cli.ok("character", "add", "Ann", "--pc", "--trait", "strength=3", "--trait", "fighting=5", "--trait", "agility=2",
-           "--trait", "deception=6", "--trait", "intimidation=6", "--trait", "seize-initiative=1", "--trait", "stamina=2")
-    cli.ok("character", "add", "Bob", "--trait", "strength=1", "--trait", "fighting=2", "--trait", "agility=1",
-           "--trait", "stamina=2", "--trait", "insight=1", "--trait", "presence=0")
+    cli.ok(
+        "character",
+        "add",
+        "Ann",
+        "--pc",
+        "--trait",
+        "strength=3",
+        "--trait",
+        "fighting=5",
+        "--trait",
+        "agility=2",
+        "--trait",
+        "deception=6",
+        "--trait",
+        "intimidation=6",
+        "--trait",
+        "seize-initiative=1",
+        "--trait",
+        "stamina=2",
+    )
+    cli.ok(
+        "character",
+        "add",
+        "Bob",
+        "--trait",
+        "strength=1",
+        "--trait",
+        "fighting=2",
+        "--trait",
+        "agility=1",
+        "--trait",
+        "stamina=2",
+        "--trait",
+        "insight=1",
+        "--trait",
+        "presence=0",
+    )
     cli.ok("character", "add", "Cy", "--trait", "fighting=4")
     return cli
 
@@ -44,7 +77,20 @@ def test_improving_a_hold_binds_without_an_attack_check(hnh: Cli) -> None:
 
 def test_a_grab_won_by_two_degrees_binds(hnh: Cli) -> None:
     """gameplay.txt, Grab: "If you win by 2 or more your opponent becomes bound"."""
-    r = hnh.json("act", "Ann", "grab", "--against", "Bob", "-o", "rank=8", *EVEN, "--roll", "strength=0,0,0", "--roll", "against=0,0,0")
+    r = hnh.json(
+        "act",
+        "Ann",
+        "grab",
+        "--against",
+        "Bob",
+        "-o",
+        "rank=8",
+        *EVEN,
+        "--roll",
+        "strength=0,0,0",
+        "--roll",
+        "against=0,0,0",
+    )
     assert set(r["against"]["conditions"]) == {"bound"}
 
 
@@ -74,7 +120,20 @@ def test_a_trip_that_wins_leaves_the_defender_prone(hnh: Cli) -> None:
 
 def test_a_disarm_of_a_held_item_is_at_minus_two_and_against_strength(hnh: Cli) -> None:
     """gameplay.txt, Disarm: "-2 penalty if hand held ... your attack's damage against the defender's Strength"."""
-    r = hnh.json("act", "Ann", "disarm", "--against", "Bob", "-o", "item=pistol", *EVEN, "--roll", "power=0,0,0", "--roll", "against=0,0,0")
+    r = hnh.json(
+        "act",
+        "Ann",
+        "disarm",
+        "--against",
+        "Bob",
+        "-o",
+        "item=pistol",
+        *EVEN,
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "against=0,0,0",
+    )
     data = event(r, "EffectResolved")
     assert data["modifier"] == -2 and data["against"]["bonus"] == 1 and data["dropped"] is True
 
@@ -82,8 +141,22 @@ def test_a_disarm_of_a_held_item_is_at_minus_two_and_against_strength(hnh: Cli) 
 @pytest.mark.parametrize(("state", "after"), [("intact", "bent"), ("bent", "broken")])
 def test_a_smash_damages_the_object_by_degrees(hnh: Cli, state: str, after: str) -> None:
     """gameplay.txt, Smash; effect-damage.txt, Damaging Objects: one degree of failure bends, two break; cumulative."""
-    r = hnh.json("act", "Ann", "smash", "--against", "Bob", "-o", "object-toughness=1", "-o", f"object-state={state}",
-                 *EVEN, "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    r = hnh.json(
+        "act",
+        "Ann",
+        "smash",
+        "--against",
+        "Bob",
+        "-o",
+        "object-toughness=1",
+        "-o",
+        f"object-state={state}",
+        *EVEN,
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     assert event(r, "EffectResolved")["object_state"] == after
 
 
@@ -92,8 +165,19 @@ def test_a_feint_leaves_the_target_vulnerable_to_the_next_attack(hnh: Cli) -> No
     """gameplay.txt, Feint: "the target is vulnerable against your next attack or until the end of your next turn"."""
     hnh.ok("act", "Ann", "feint", "--against", "Bob", "--roll", "check=0,0,0", "--roll", "against=0,0,0")
     assert show(hnh, "Ann")["counters"] == {"feint:Bob": 1}
-    r = hnh.json("attack", "Ann", "Bob", "--roll", "attack=0,0,0", "--roll", "defense=+,+,0", "--roll", "power=0,0,0",
-                 "--roll", "toughness=0,0,0")
+    r = hnh.json(
+        "attack",
+        "Ann",
+        "Bob",
+        "--roll",
+        "attack=0,0,0",
+        "--roll",
+        "defense=+,+,0",
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     assert event(r, "AttackResolved")["defense_check"]["total"] == 2  # Parry 2 + 2 = 4, halved
     assert r["attacker"]["counters"] == {}
 
@@ -117,7 +201,21 @@ def test_an_aimed_attack_gets_the_aim_bonus_and_ends_the_vulnerability(hnh: Cli)
 
 def test_aid_is_kept_for_the_allys_next_attack(hnh: Cli) -> None:
     """gameplay.txt, Aid: "success grants your ally ... a +1 circumstance bonus on an attack check against that opponent"."""
-    hnh.ok("attack", "Cy", "Bob", "--rank", "1", "--maneuver", "aid", "-o", "ally=Ann", "-o", "aid-for=attack", "--roll", "attack=0,0,0")
+    hnh.ok(
+        "attack",
+        "Cy",
+        "Bob",
+        "--rank",
+        "1",
+        "--maneuver",
+        "aid",
+        "-o",
+        "ally=Ann",
+        "-o",
+        "aid-for=attack",
+        "--roll",
+        "attack=0,0,0",
+    )
     assert show(hnh, "Ann")["counters"] == {"aid-attack:Bob": 1}
     r = hnh.json("attack", "Ann", "Bob", *EVEN, "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
     assert event(r, "AttackResolved")["modifiers"]["aid"] == 1 and r["attacker"]["counters"] == {}
@@ -173,17 +271,20 @@ def test_ongoing_damage_strikes_at_each_end_of_turn(hnh: Cli) -> None:
 
 
 # -- undo and retraction around each new action ------------------------------------------------------------------------
-@pytest.mark.parametrize("args", [
-    ("act", "Ann", "grab", "--against", "Bob", *EVEN, "--roll", "strength=0,0,0", "--roll", "against=0,0,0"),
-    ("act", "Ann", "trip", "--against", "Bob", *EVEN, "--roll", "power=0,0,0", "--roll", "against=0,0,0"),
-    ("act", "Ann", "feint", "--against", "Bob", "--roll", "check=0,0,0", "--roll", "against=0,0,0"),
-    ("act", "Ann", "demoralize", "--against", "Bob", "--roll", "check=0,0,0", "--roll", "against=0,0,0"),
-    ("act", "Ann", "aim"),
-    ("act", "Ann", "extra-effort", "-o", "benefit=strength"),
-    ("act", "Ann", "seize-initiative"),
-    ("act", "Ann", "until", "-o", "condition=dazed"),
-    ("act", "Ann", "ongoing-damage", "-o", "rank=3"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("act", "Ann", "grab", "--against", "Bob", *EVEN, "--roll", "strength=0,0,0", "--roll", "against=0,0,0"),
+        ("act", "Ann", "trip", "--against", "Bob", *EVEN, "--roll", "power=0,0,0", "--roll", "against=0,0,0"),
+        ("act", "Ann", "feint", "--against", "Bob", "--roll", "check=0,0,0", "--roll", "against=0,0,0"),
+        ("act", "Ann", "demoralize", "--against", "Bob", "--roll", "check=0,0,0", "--roll", "against=0,0,0"),
+        ("act", "Ann", "aim"),
+        ("act", "Ann", "extra-effort", "-o", "benefit=strength"),
+        ("act", "Ann", "seize-initiative"),
+        ("act", "Ann", "until", "-o", "condition=dazed"),
+        ("act", "Ann", "ongoing-damage", "-o", "rank=3"),
+    ],
+)
 def test_each_action_undone_and_retracted_restores_the_sheets(hnh: Cli, args: tuple[str, ...]) -> None:
     """DESIGN.md, The ruling: undo and retraction restore the exact earlier state."""
     undo_and_retract_restore(hnh, ("Ann", "Bob"), *args)

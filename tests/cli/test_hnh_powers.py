@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import FIXTURES, Cli, event_count
 from tests.cli.hnh_helpers import event, show, undo_and_retract_restore
+from tests.conftest import FIXTURES, Cli, event_count
 
 HIT = ("--roll", "attack=+,0,0", "--roll", "defense=0,0,0")
 
@@ -16,8 +16,22 @@ HIT = ("--roll", "attack=+,0,0", "--roll", "defense=0,0,0")
 def hnh(cli: Cli) -> Cli:
     """An hnh campaign: Ann (hero), Bob (healer), Goons (a minion group)."""
     cli.ok("init", "--system", "hnh")
-    cli.ok("character", "add", "Ann", "--pc", "--trait", "strength=2", "--trait", "stamina=2", "--trait", "fighting=4",
-           "--trait", "dexterity=4", "--trait", "presence=1")
+    cli.ok(
+        "character",
+        "add",
+        "Ann",
+        "--pc",
+        "--trait",
+        "strength=2",
+        "--trait",
+        "stamina=2",
+        "--trait",
+        "fighting=4",
+        "--trait",
+        "dexterity=4",
+        "--trait",
+        "presence=1",
+    )
     cli.ok("character", "add", "Bob", "--trait", "fighting=5", "--trait", "dexterity=5", "--trait", "stamina=3")
     cli.ok("character", "add", "Goons", "--minion", "--count", "3", "--trait", "fighting=2", "--trait", "stamina=0")
     return cli
@@ -51,7 +65,9 @@ def test_healing_the_dying_stabilizes_them(hnh: Cli) -> None:
 def test_restorative_healing_removes_bruises_with_what_is_left(hnh: Cli) -> None:
     """powers/effects/healing.html, Restorative: "a bruised penalty is 1 HP each"."""
     hnh.ok("damage", "Ann", "--rank", "2", "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")  # a tie: a bruise
-    r = hnh.json("act", "Bob", "heal", "--against", "Ann", "-o", "rank=4", "-o", "restorative=yes", "--roll", "power=0,0,0")
+    r = hnh.json(
+        "act", "Bob", "heal", "--against", "Ann", "-o", "rank=4", "-o", "restorative=yes", "--roll", "power=0,0,0"
+    )
     assert r["against"]["hp"] == 6 and "bruises" not in r["against"]["counters"]
 
 
@@ -69,14 +85,29 @@ def test_the_dead_are_not_healed_and_recover_amount_points_to_healing(hnh: Cli, 
 def test_healing_undone_and_retracted_restores_the_sheet(hnh: Cli) -> None:
     """DESIGN.md, The ruling: undo and retraction restore the exact earlier state."""
     hnh.ok("damage", "Ann", "--amount", "8")
-    undo_and_retract_restore(hnh, ("Ann",), "act", "Bob", "heal", "--against", "Ann", "-o", "rank=5", "--roll", "power=0,0,0")
+    undo_and_retract_restore(
+        hnh, ("Ann",), "act", "Bob", "heal", "--against", "Ann", "-o", "rank=5", "--roll", "power=0,0,0"
+    )
 
 
 # -- Weaken --------------------------------------------------------------------------------------------------
 def weaken(cli: Cli, attacker: str, target: str, rank: int, *rolls: str) -> Any:
     """A Weaken Strength attack with entered dice."""
-    return cli.json("attack", attacker, target, "--with", "fighting", "--effect", "weaken", "--rank", str(rank),
-                    "-o", "trait=strength", *HIT, *rolls)
+    return cli.json(
+        "attack",
+        attacker,
+        target,
+        "--with",
+        "fighting",
+        "--effect",
+        "weaken",
+        "--rank",
+        str(rank),
+        "-o",
+        "trait=strength",
+        *HIT,
+        *rolls,
+    )
 
 
 def test_weaken_lowers_the_trait_by_the_difference_and_it_returns_a_point_a_turn(hnh: Cli) -> None:
@@ -99,8 +130,25 @@ def test_weaken_is_cumulative_up_to_its_rank(hnh: Cli) -> None:
 
 def test_a_minions_weaken_against_a_hero_counts_as_rolling_minus_3(hnh: Cli) -> None:
     """gameplay.txt, Minion Rules: "If a minion uses Nullify or Weaken against a Non-minion they are considered to have rolled a -3"."""
-    r = hnh.json("attack", "Goons", "Ann", "--with", "fighting", "--effect", "weaken", "--rank", "6", "-o", "trait=strength",
-                 "--roll", "attack=+,+,+", "--roll", "defense=0,0,0", "--roll", "toughness=0,0,0")
+    r = hnh.json(
+        "attack",
+        "Goons",
+        "Ann",
+        "--with",
+        "fighting",
+        "--effect",
+        "weaken",
+        "--rank",
+        "6",
+        "-o",
+        "trait=strength",
+        "--roll",
+        "attack=+,+,+",
+        "--roll",
+        "defense=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     res = event(r, "ResistanceResolved")
     assert res["power"]["faces"] == [] and res["power"]["total"] == 3 and res["power"]["critical"] is None
     assert r["target"]["traits"]["strength"] == 1  # 3 vs Fortitude 2: one point
@@ -108,8 +156,26 @@ def test_a_minions_weaken_against_a_hero_counts_as_rolling_minus_3(hnh: Cli) -> 
 
 def test_weaken_undone_and_retracted_restores_the_sheet(hnh: Cli) -> None:
     """DESIGN.md, The ruling: undo and retraction restore the exact earlier state."""
-    undo_and_retract_restore(hnh, ("Ann", "Bob"), "attack", "Bob", "Ann", "--with", "fighting", "--effect", "weaken",
-                             "--rank", "5", "-o", "trait=strength", *HIT, "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    undo_and_retract_restore(
+        hnh,
+        ("Ann", "Bob"),
+        "attack",
+        "Bob",
+        "Ann",
+        "--with",
+        "fighting",
+        "--effect",
+        "weaken",
+        "--rank",
+        "5",
+        "-o",
+        "trait=strength",
+        *HIT,
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
 
 
 # -- Nullify -------------------------------------------------------------------------------------------------
@@ -122,9 +188,29 @@ def hero(hnh: Cli) -> Cli:
 
 def test_nullify_beats_the_higher_of_effect_rank_and_will(hero: Cli) -> None:
     """powers/effects/nullify.html: "an opposed check of your Nullify rank and the targeted effect's rank or the target's Will defense, whichever is higher"."""
-    r = hero.json("attack", "Ann", "Energy Controller", "--with", "dexterity", "--effect", "nullify", "--rank", "9",
-                  "--range", "ranged", "-o", "nullify=120-mph", "--roll", "attack=+,+,+", "--roll", "defense=-,-,0",
-                  "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    r = hero.json(
+        "attack",
+        "Ann",
+        "Energy Controller",
+        "--with",
+        "dexterity",
+        "--effect",
+        "nullify",
+        "--rank",
+        "9",
+        "--range",
+        "ranged",
+        "-o",
+        "nullify=120-mph",
+        "--roll",
+        "attack=+,+,+",
+        "--roll",
+        "defense=-,-,0",
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     res = event(r, "ResistanceResolved")
     assert res["resistance"]["bonus"] == 8 and res["outcome"] == "nullified"
     assert r["target"]["counters"]["nullified:120-mph"] == 1
@@ -132,26 +218,112 @@ def test_nullify_beats_the_higher_of_effect_rank_and_will(hero: Cli) -> None:
 
 def test_nullify_ends_an_affliction_on_its_subject(hnh: Cli) -> None:
     """powers/effects/nullify.html: "If you are targeting the subject of an effect ... Nullify rank vs. effect rank"."""
-    hnh.ok("act", "Bob", "affliction", "--against", "Ann", "-o", "name=hex", "-o", "rank=3", "-o", "conditions=dazed",
-           "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    hnh.ok(
+        "act",
+        "Bob",
+        "affliction",
+        "--against",
+        "Ann",
+        "-o",
+        "name=hex",
+        "-o",
+        "rank=3",
+        "-o",
+        "conditions=dazed",
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     assert "dazed" in show(hnh, "Ann")["conditions"]
-    r = hnh.json("attack", "Bob", "Ann", "--with", "dexterity", "--effect", "nullify", "--rank", "5", "--range", "ranged",
-                 "-o", "nullify=hex", *HIT, "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    r = hnh.json(
+        "attack",
+        "Bob",
+        "Ann",
+        "--with",
+        "dexterity",
+        "--effect",
+        "nullify",
+        "--rank",
+        "5",
+        "--range",
+        "ranged",
+        "-o",
+        "nullify=hex",
+        *HIT,
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     assert "dazed" not in r["target"]["conditions"] and "affliction:hex" not in r["target"]["counters"]
 
 
 def test_a_heros_nullify_against_a_minion_counts_as_rolling_plus_3(hnh: Cli) -> None:
     """gameplay.txt, Minion Rules: "If a Non-minion uses Nullify (but not Weaken) against a minion they are considered to have rolled a +3"."""
-    hnh.ok("act", "Bob", "affliction", "--against", "Goons", "-o", "name=hex", "-o", "rank=3", "-o", "conditions=dazed",
-           "--roll", "power=0,0,0", "--roll", "toughness=-,0,0")
-    r = hnh.json("attack", "Ann", "Goons", "--with", "dexterity", "--effect", "nullify", "--rank", "1", "--range", "ranged",
-                 "-o", "nullify=hex", *HIT, "--roll", "toughness=0,0,0")
+    hnh.ok(
+        "act",
+        "Bob",
+        "affliction",
+        "--against",
+        "Goons",
+        "-o",
+        "name=hex",
+        "-o",
+        "rank=3",
+        "-o",
+        "conditions=dazed",
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=-,0,0",
+    )
+    r = hnh.json(
+        "attack",
+        "Ann",
+        "Goons",
+        "--with",
+        "dexterity",
+        "--effect",
+        "nullify",
+        "--rank",
+        "1",
+        "--range",
+        "ranged",
+        "-o",
+        "nullify=hex",
+        *HIT,
+        "--roll",
+        "toughness=0,0,0",
+    )
     res = event(r, "ResistanceResolved")
     assert res["power"]["total"] == 4 and res["power"]["critical"] is None and res["outcome"] == "nullified"
 
 
 def test_nullify_undone_and_retracted_restores_the_sheet(hero: Cli) -> None:
     """DESIGN.md, The ruling: undo and retraction restore the exact earlier state."""
-    undo_and_retract_restore(hero, ("Energy Controller",), "attack", "Ann", "Energy Controller", "--with", "dexterity",
-                             "--effect", "nullify", "--rank", "9", "--range", "ranged", "-o", "nullify=120-mph",
-                             "--roll", "attack=+,+,+", "--roll", "defense=-,-,0", "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    undo_and_retract_restore(
+        hero,
+        ("Energy Controller",),
+        "attack",
+        "Ann",
+        "Energy Controller",
+        "--with",
+        "dexterity",
+        "--effect",
+        "nullify",
+        "--rank",
+        "9",
+        "--range",
+        "ranged",
+        "-o",
+        "nullify=120-mph",
+        "--roll",
+        "attack=+,+,+",
+        "--roll",
+        "defense=-,-,0",
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )

@@ -19,11 +19,47 @@ def conditions(cli: Cli, name: str) -> set[str]:
 def hnh(cli: Cli) -> Cli:
     """An hnh campaign; Ann has only abilities, Bob a full sheet."""
     cli.ok("init", "--system", "hnh")
-    cli.ok("character", "add", "Ann", "--pc", "--trait", "agility=3", "--trait", "fighting=4", "--trait", "stamina=2",
-           "--trait", "presence=1", "--trait", "strength=2", "--trait", "awareness=2")
-    cli.ok("character", "add", "Bob", "--trait", "fighting=5", "--trait", "strength=3", "--trait", "parry=5",
-           "--trait", "dodge=5", "--trait", "toughness=3", "--trait", "fortitude=3", "--trait", "will=3",
-           "--trait", "perception=3", "--trait", "agility=2")
+    cli.ok(
+        "character",
+        "add",
+        "Ann",
+        "--pc",
+        "--trait",
+        "agility=3",
+        "--trait",
+        "fighting=4",
+        "--trait",
+        "stamina=2",
+        "--trait",
+        "presence=1",
+        "--trait",
+        "strength=2",
+        "--trait",
+        "awareness=2",
+    )
+    cli.ok(
+        "character",
+        "add",
+        "Bob",
+        "--trait",
+        "fighting=5",
+        "--trait",
+        "strength=3",
+        "--trait",
+        "parry=5",
+        "--trait",
+        "dodge=5",
+        "--trait",
+        "toughness=3",
+        "--trait",
+        "fortitude=3",
+        "--trait",
+        "will=3",
+        "--trait",
+        "perception=3",
+        "--trait",
+        "agility=2",
+    )
     return cli
 
 
@@ -37,8 +73,19 @@ def test_defense_checks_default_to_the_associated_ability(hnh: Cli) -> None:
 
 def test_an_attack_meets_the_parry_its_target_gets_from_fighting(hnh: Cli) -> None:
     """defenses.txt, Parry: "Parry defense is based on Fighting" -- the attack's defense check uses it."""
-    r = hnh.json("attack", "Bob", "Ann", "--roll", "attack=0,0,0", "--roll", "defense=0,0,0",
-                 "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    r = hnh.json(
+        "attack",
+        "Bob",
+        "Ann",
+        "--roll",
+        "attack=0,0,0",
+        "--roll",
+        "defense=0,0,0",
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     attack = event(r, "AttackResolved")
     assert attack["defense_check"]["total"] == 4 and attack["hit"] is True  # 5 vs Parry 4 (Fighting)
     assert event(r, "ResistanceResolved")["resistance"]["total"] == 2  # Toughness from Stamina 2
@@ -46,8 +93,23 @@ def test_an_attack_meets_the_parry_its_target_gets_from_fighting(hnh: Cli) -> No
 
 def test_an_affliction_is_resisted_with_will_from_presence(hnh: Cli) -> None:
     """defenses.txt, Will: "Will defense is based on Presence rank"."""
-    r = hnh.json("act", "Bob", "affliction", "--against", "Ann", "-o", "rank=1", "-o", "conditions=dazed",
-                 "-o", "resisted-by=will", "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    r = hnh.json(
+        "act",
+        "Bob",
+        "affliction",
+        "--against",
+        "Ann",
+        "-o",
+        "rank=1",
+        "-o",
+        "conditions=dazed",
+        "-o",
+        "resisted-by=will",
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     assert event(r, "ResistanceResolved")["resistance"]["total"] == 1
 
 
@@ -104,8 +166,23 @@ def test_removing_a_condition_the_character_does_not_have_is_refused(hnh: Cli, d
 def test_an_ended_affliction_takes_back_the_degree_it_added(hnh: Cli) -> None:
     """gameplay.txt, Ongoing Effects: "A successful check ends the effect and removes conditions imposed by it"."""
     hnh.ok("condition", "add", "Bob", "fatigued")
-    hnh.ok("act", "Ann", "affliction", "--against", "Bob", "-o", "name=hex", "-o", "rank=4",
-           "-o", "conditions=fatigued,exhausted,asleep", "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    hnh.ok(
+        "act",
+        "Ann",
+        "affliction",
+        "--against",
+        "Bob",
+        "-o",
+        "name=hex",
+        "-o",
+        "rank=4",
+        "-o",
+        "conditions=fatigued,exhausted,asleep",
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     assert conditions(hnh, "Bob") == {"exhausted"}  # fatigued + fatigued
     hnh.ok("encounter", "start", "Bob", "--roll", "Bob=0,0,0")
     hnh.ok("encounter", "next", "--roll", "ongoing-hex=+,+,+")  # Fortitude 3 + 4 >= DC 4: the affliction ends
@@ -153,8 +230,21 @@ def test_the_next_member_of_a_minion_group_starts_fresh(hnh: Cli) -> None:
 def test_a_minion_group_member_knocked_out_by_an_affliction_falls_and_the_next_starts_fresh(hnh: Cli) -> None:
     """gameplay.txt, Minion Rules: "If a minion fails a defense check, the minion suffers the worst degree of the effect"."""
     hnh.ok("character", "add", "Goons", "--minion", "--count", "3", "--trait", "fortitude=0")
-    r = hnh.json("act", "Bob", "affliction", "--against", "Goons", "-o", "rank=2", "-o", "conditions=dazed,stunned,incapacitated",
-                 "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    r = hnh.json(
+        "act",
+        "Bob",
+        "affliction",
+        "--against",
+        "Goons",
+        "-o",
+        "rank=2",
+        "-o",
+        "conditions=dazed,stunned,incapacitated",
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     assert r["against"]["count"] == 2 and r["against"]["conditions"] == [] and r["against"]["counters"] == {}
 
 
@@ -162,7 +252,18 @@ def test_a_minion_group_member_knocked_out_by_an_affliction_falls_and_the_next_s
 def test_routine_opposition_is_a_dc_that_meeting_succeeds(hnh: Cli) -> None:
     """the-basics.txt, Routine Opposition: "the DC ... is the opposing character's modifier +0"; Difficulty Class: "equal or exceed"."""
     hnh.ok("character", "add", "Sly", "--trait", "stealth=3")
-    r = hnh.json("check", "Sly", "stealth", "--against", "Bob", "perception", "-o", "routine-against=yes", "--roll", "check=0,0,0")
+    r = hnh.json(
+        "check",
+        "Sly",
+        "stealth",
+        "--against",
+        "Bob",
+        "perception",
+        "-o",
+        "routine-against=yes",
+        "--roll",
+        "check=0,0,0",
+    )
     data = event(r, "CheckResolved")
     assert data["dc"] == 3 and data["success"] is True and data["winner"] == "Sly"
 

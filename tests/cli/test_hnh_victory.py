@@ -17,8 +17,20 @@ def vp(cli: Cli, name: str) -> int:
 def hnh(cli: Cli) -> Cli:
     """An hnh campaign with a hero (Ann) and a villain (Bob)."""
     cli.ok("init", "--system", "hnh")
-    cli.ok("character", "add", "Ann", "--pc", "--trait", "agility=2", "--trait", "fighting=4", "--trait", "stamina=2",
-           "--trait", "awareness=2")
+    cli.ok(
+        "character",
+        "add",
+        "Ann",
+        "--pc",
+        "--trait",
+        "agility=2",
+        "--trait",
+        "fighting=4",
+        "--trait",
+        "stamina=2",
+        "--trait",
+        "awareness=2",
+    )
     cli.ok("character", "add", "Bob", "--trait", "fighting=5", "--trait", "strength=3", "--trait", "toughness=3")
     return cli
 
@@ -35,7 +47,12 @@ def test_a_new_day_gives_heroes_two_victory_points_and_the_unspent_do_not_carry_
     hnh.ok("spend", "Ann", "victory-points", "2")
     hnh.ok("session", "end")
     r = hnh.json("session", "start", "Day three", "--new-day")
-    assert event(r, "ResourceChanged") == {"resource": "victory-points", "delta": 2, "value": 2, "reason": "a new in-game day"}
+    assert event(r, "ResourceChanged") == {
+        "resource": "victory-points",
+        "delta": 2,
+        "value": 2,
+        "reason": "a new in-game day",
+    }
     assert "victory-points" not in show(hnh, "Bob")["resources"]  # villains have none
 
 
@@ -54,15 +71,20 @@ def test_a_new_day_undone_and_retracted_restores_the_sheet(hnh: Cli) -> None:
 
 
 # -- spending ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("has", "purpose", "left"), [
-    (("dazed",), "recover:dazed", set()),
-    (("fatigued",), "recover", set()),
-    (("stunned",), "recover:stunned", set()),
-    (("staggered",), "recover:dazed", {"hindered"}),
-    (("fatigued", "fatigued", "fatigued"), "recover:asleep", {"exhausted"}),
-    (("fatigued", "fatigued"), "recover:exhausted", {"fatigued"}),
-])
-def test_a_victory_point_recovers_from_dazed_fatigued_or_stunned(hnh: Cli, has: tuple[str, ...], purpose: str, left: set[str]) -> None:
+@pytest.mark.parametrize(
+    ("has", "purpose", "left"),
+    [
+        (("dazed",), "recover:dazed", set()),
+        (("fatigued",), "recover", set()),
+        (("stunned",), "recover:stunned", set()),
+        (("staggered",), "recover:dazed", {"hindered"}),
+        (("fatigued", "fatigued", "fatigued"), "recover:asleep", {"exhausted"}),
+        (("fatigued", "fatigued"), "recover:exhausted", {"fatigued"}),
+    ],
+)
+def test_a_victory_point_recovers_from_dazed_fatigued_or_stunned(
+    hnh: Cli, has: tuple[str, ...], purpose: str, left: set[str]
+) -> None:
     """the-basics.txt, Recover: "immediately remove a dazed, fatigued, or stunned condition ... convert the asleep
     condition into exhausted and exhausted into a fatigued condition"."""
     for c in has:
@@ -126,8 +148,19 @@ def test_a_noted_use_undone_and_retracted_restores_the_sheet(hnh: Cli, use: str)
 # -- improve roll ------------------------------------------------------------------------------------------
 def test_an_improved_roll_keeps_the_better_of_two(hnh: Cli) -> None:
     """the-basics.txt, Improve Roll: "re-roll any dice roll you make and take the better of the two rolls"."""
-    r = hnh.json("check", "Ann", "awareness", "--dc", "4", "-o", "improve=check", "--roll", "check=-,-,0",
-                 "--roll", "check-reroll=+,+,0")
+    r = hnh.json(
+        "check",
+        "Ann",
+        "awareness",
+        "--dc",
+        "4",
+        "-o",
+        "improve=check",
+        "--roll",
+        "check=-,-,0",
+        "--roll",
+        "check-reroll=+,+,0",
+    )
     check = event(r, "CheckResolved")
     assert check["faces"] == [1, 1, 0] and check["success"] is True
     assert event(r, "EffectResolved")["kept"] == "reroll" and r["character"]["resources"]["victory-points"] == 1
@@ -135,15 +168,37 @@ def test_an_improved_roll_keeps_the_better_of_two(hnh: Cli) -> None:
 
 def test_a_worse_reroll_keeps_the_first(hnh: Cli) -> None:
     """the-basics.txt, Improve Roll: "take the better of the two rolls"."""
-    r = hnh.json("check", "Ann", "awareness", "--dc", "0", "-o", "improve=check", "--roll", "check=0,0,0",
-                 "--roll", "check-reroll=-,-,-")
+    r = hnh.json(
+        "check",
+        "Ann",
+        "awareness",
+        "--dc",
+        "0",
+        "-o",
+        "improve=check",
+        "--roll",
+        "check=0,0,0",
+        "--roll",
+        "check-reroll=-,-,-",
+    )
     assert event(r, "CheckResolved")["faces"] == [0, 0, 0] and event(r, "CheckResolved")["success"] is True
 
 
 def test_the_target_improves_their_own_defense_roll(hnh: Cli) -> None:
     """the-basics.txt, Improve Roll: "You cannot spend Victory points on dice rolls made by the GM or other players"."""
-    r = hnh.json("attack", "Bob", "Ann", "-o", "improve=defense", "--roll", "attack=0,0,0", "--roll", "defense=-,0,0",
-                 "--roll", "defense-reroll=+,+,+")
+    r = hnh.json(
+        "attack",
+        "Bob",
+        "Ann",
+        "-o",
+        "improve=defense",
+        "--roll",
+        "attack=0,0,0",
+        "--roll",
+        "defense=-,0,0",
+        "--roll",
+        "defense-reroll=+,+,+",
+    )
     assert event(r, "AttackResolved")["hit"] is False and r["target"]["resources"]["victory-points"] == 1
 
 
@@ -162,9 +217,27 @@ def test_spend_for_improve_roll_points_to_the_rolls_own_ruling(hnh: Cli) -> None
 
 def test_an_improved_roll_undone_and_retracted_restores_the_sheet(hnh: Cli) -> None:
     """DESIGN.md, The ruling: undo and retraction restore the exact earlier state."""
-    undo_and_retract_restore(hnh, ("Ann", "Bob"), "attack", "Ann", "Bob", "--rank", "4", "-o", "improve=power",
-                             "--roll", "attack=+,0,0", "--roll", "defense=0,0,0", "--roll", "power=-,-,-",
-                             "--roll", "power-reroll=0,0,0", "--roll", "toughness=0,0,0")
+    undo_and_retract_restore(
+        hnh,
+        ("Ann", "Bob"),
+        "attack",
+        "Ann",
+        "Bob",
+        "--rank",
+        "4",
+        "-o",
+        "improve=power",
+        "--roll",
+        "attack=+,0,0",
+        "--roll",
+        "defense=0,0,0",
+        "--roll",
+        "power=-,-,-",
+        "--roll",
+        "power-reroll=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
 
 
 # -- defend ---------------------------------------------------------------------------------------------------

@@ -49,7 +49,19 @@ def hnh(cli: Cli) -> Cli:
 
 def test_d20_off_hand_attack_takes_its_penalty_and_is_recorded(d20: Cli) -> None:
     """d20-supers.txt, Two Weapon Fighting: the off hand takes -10 (normal); `-o two-weapon=off` must not be dropped."""
-    d20.ok("attack", "Blaze", "Thug", "--damage", "1d6", "-o", "two-weapon=off", "--roll", "attack=15", "--roll", "damage=3")
+    d20.ok(
+        "attack",
+        "Blaze",
+        "Thug",
+        "--damage",
+        "1d6",
+        "-o",
+        "two-weapon=off",
+        "--roll",
+        "attack=15",
+        "--roll",
+        "damage=3",
+    )
     assert _intent(d20)["options"] == {"damage": "1d6", "two-weapon": "off"}
     # Str 14 gives +2 to attack (To Attack); the off hand's -10 makes it -8
     assert _attack_of(d20)["attack-bonus"] == 2 - 10
@@ -73,8 +85,21 @@ def test_bonus_zero_is_a_value_not_absent(d20: Cli) -> None:
 
 def test_hnh_rank_zero_is_a_value_not_absent(hnh: Cli) -> None:
     """gameplay.txt, Strength And Damage: `--rank 0` overrides Strength 4 and is recorded as 0."""
-    hnh.ok("attack", "Ann", "Thug", "--rank", "0", "--roll", "attack=+,+,0", "--roll", "defense=0,0,0",
-           "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")
+    hnh.ok(
+        "attack",
+        "Ann",
+        "Thug",
+        "--rank",
+        "0",
+        "--roll",
+        "attack=+,+,0",
+        "--roll",
+        "defense=0,0,0",
+        "--roll",
+        "power=0,0,0",
+        "--roll",
+        "toughness=0,0,0",
+    )
     assert _intent(hnh)["options"] == {"rank": 0}
     assert _attack_of(hnh)["rank"] == 0
 

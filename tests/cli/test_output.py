@@ -21,14 +21,53 @@ def first(r: object) -> str:
 def hnh(cli: Cli) -> Cli:
     """Ann (a PC) against Bruiser and a group of three Grunts."""
     cli.ok("init", "--system", "hnh")
-    cli.ok("character", "add", "Ann", "--trait", "fighting=6", "--trait", "parry=5", "--trait", "dodge=5", "--trait", "toughness=4",
-           "--trait", "awareness=2", "--pc")
-    cli.ok("character", "add", "Bruiser", "--trait", "fighting=4", "--trait", "parry=3", "--trait", "dodge=2", "--trait", "toughness=3")
+    cli.ok(
+        "character",
+        "add",
+        "Ann",
+        "--trait",
+        "fighting=6",
+        "--trait",
+        "parry=5",
+        "--trait",
+        "dodge=5",
+        "--trait",
+        "toughness=4",
+        "--trait",
+        "awareness=2",
+        "--pc",
+    )
+    cli.ok(
+        "character",
+        "add",
+        "Bruiser",
+        "--trait",
+        "fighting=4",
+        "--trait",
+        "parry=3",
+        "--trait",
+        "dodge=2",
+        "--trait",
+        "toughness=3",
+    )
     cli.ok("character", "add", "Grunts", "--minion", "--count", "3", "--trait", "parry=1", "--trait", "toughness=1")
     return cli
 
 
-HNH_HIT = ("--rank", "6", "--bonus", "6", "--roll", "attack=+,+,0", "--roll", "defense=0,0,0", "--roll", "power=+,0,0", "--roll", "toughness=-,-,0")
+HNH_HIT = (
+    "--rank",
+    "6",
+    "--bonus",
+    "6",
+    "--roll",
+    "attack=+,+,0",
+    "--roll",
+    "defense=0,0,0",
+    "--roll",
+    "power=+,0,0",
+    "--roll",
+    "toughness=-,-,0",
+)
 
 
 def test_hnh_attack_reads_as_a_sentence_then_its_dice(hnh: Cli) -> None:
@@ -50,8 +89,14 @@ def test_hnh_miss_minion_loss_check_and_resisted_damage(hnh: Cli) -> None:
     """Issue 13 item 1: a miss, a minion falling from its group, a check's degrees, a Damage effect resisted without an attack."""
     miss = hnh.ok("attack", "Bruiser", "Ann", "--rank", "3", "--roll", "attack=-,-,0", "--roll", "defense=+,+,0")
     assert first(miss) == "ruling 5: Bruiser misses Ann (2 vs 7)."
-    assert first(hnh.ok("attack", "Ann", "Grunts", *HNH_HIT)) == "ruling 6: Ann hits Grunts (8 vs 1); Grunts fails Toughness by 3 degrees: 1 falls, 2 left."
-    assert first(hnh.ok("check", "Ann", "awareness", "--dc", "10", "--roll", "check=+,0,0")) == "ruling 7: Ann's awareness check: 3 vs DC 10, failure by 3 degrees."
+    assert (
+        first(hnh.ok("attack", "Ann", "Grunts", *HNH_HIT))
+        == "ruling 6: Ann hits Grunts (8 vs 1); Grunts fails Toughness by 3 degrees: 1 falls, 2 left."
+    )
+    assert (
+        first(hnh.ok("check", "Ann", "awareness", "--dc", "10", "--roll", "check=+,0,0"))
+        == "ruling 7: Ann's awareness check: 3 vs DC 10, failure by 3 degrees."
+    )
     hurt = hnh.ok("damage", "Ann", "--rank", "6", "--roll", "power=+,0,0", "--roll", "toughness=-,-,0")
     assert hurt.stdout.splitlines() == [
         "ruling 8: Ann fails Toughness by 2 degrees: HP 6 -> 1.",
@@ -62,15 +107,47 @@ def test_hnh_miss_minion_loss_check_and_resisted_damage(hnh: Cli) -> None:
     assert first(hnh.ok("spend", "Ann", "victory-points", "1")) == "ruling 10: Ann spends 1 victory-points (now 1)."
     assert first(hnh.ok("condition", "add", "Ann", "dazed")) == "ruling 11: Ann: now dazed."
     assert first(hnh.ok("condition", "remove", "Ann", "dazed")) == "ruling 12: Ann: no longer dazed."
-    assert first(hnh.ok("roll", "3dF+3", "--for", "Ann", "--roll", "roll=+,0,+")) == "ruling 13: Ann roll: 3dF+3 [+ 0 +] = 5 (entered)"
+    assert (
+        first(hnh.ok("roll", "3dF+3", "--for", "Ann", "--roll", "roll=+,0,+"))
+        == "ruling 13: Ann roll: 3dF+3 [+ 0 +] = 5 (entered)"
+    )
 
 
 def test_d20_critical_kill_miss_and_unused_damage(cli: Cli) -> None:
     """Issue 13 item 1 (d20): a confirmed critical, a kill by three rolls that break the DR, a miss with its unused damage die."""
     cli.ok("init", "--system", "d20")
-    cli.ok("character", "add", "Blaze", "--trait", "dex=14", "--trait", "str=14", "--trait", "attack=2", "--trait", "hp=12", "--trait", "armor=2", "--pc")
+    cli.ok(
+        "character",
+        "add",
+        "Blaze",
+        "--trait",
+        "dex=14",
+        "--trait",
+        "str=14",
+        "--trait",
+        "attack=2",
+        "--trait",
+        "hp=12",
+        "--trait",
+        "armor=2",
+        "--pc",
+    )
     cli.ok("character", "add", "Thug", "--trait", "dex=10", "--trait", "hp=30", "--trait", "dn=1")
-    crit = cli.ok("attack", "Blaze", "Thug", "--damage", "1d8", "--roll", "attack=20", "--roll", "confirm=14", "--roll", "death=3", "--roll", "damage=6")
+    crit = cli.ok(
+        "attack",
+        "Blaze",
+        "Thug",
+        "--damage",
+        "1d8",
+        "--roll",
+        "attack=20",
+        "--roll",
+        "confirm=14",
+        "--roll",
+        "death=3",
+        "--roll",
+        "damage=6",
+    )
     assert crit.stdout.splitlines() == [
         "ruling 4: Blaze critically hits Thug (24 vs DR 10): HP 30 -> 15.",
         "  Blaze attack: 1d20+4 [20] = 24 (entered)",
@@ -84,34 +161,76 @@ def test_d20_critical_kill_miss_and_unused_damage(cli: Cli) -> None:
         "  Thug attack: 1d20 [13] = 13 (entered)",
         "  Thug damage: 1d4 [3] = 3 (entered, unused)",
     ]
-    kill = cli.ok("attack", "Blaze", "Thug", "--damage", "1d8", "--roll", "attack=20", "--roll", "confirm=19", "--roll", "death=20", "--roll", "damage=6")
+    kill = cli.ok(
+        "attack",
+        "Blaze",
+        "Thug",
+        "--damage",
+        "1d8",
+        "--roll",
+        "attack=20",
+        "--roll",
+        "confirm=19",
+        "--roll",
+        "death=20",
+        "--roll",
+        "damage=6",
+    )
     assert first(kill) == "ruling 6: Blaze kills Thug (24 vs DR 10): HP 15 -> -10, now dead."
-    assert first(cli.ok("check", "Blaze", "dex", "--dc", "12", "--roll", "check=15")) == "ruling 7: Blaze's dex check: 17 vs DC 12, success."
-    assert first(cli.ok("damage", "Blaze", "--amount", "20")) == "ruling 8: Blaze takes 20 damage: HP 12 -> -8, now dying and unconscious."
+    assert (
+        first(cli.ok("check", "Blaze", "dex", "--dc", "12", "--roll", "check=15"))
+        == "ruling 7: Blaze's dex check: 17 vs DC 12, success."
+    )
+    assert (
+        first(cli.ok("damage", "Blaze", "--amount", "20"))
+        == "ruling 8: Blaze takes 20 damage: HP 12 -> -8, now dying and unconscious."
+    )
 
 
 def test_pnp_minions_health_floor_resolve_and_pool_checks(cli: Cli) -> None:
     """Issue 13 item 1 (pnp): minions falling, Health floored at 0 shown from what it was, resolve spent, pool checks."""
     cli.ok("init", "--system", "pnp")
-    cli.ok("character", "add", "Mara", "--trait", "might=4", "--trait", "agility=3", "--trait", "toughness=4", "--trait", "willpower=5",
-           "--trait", "perception=3", "--pc")
+    cli.ok(
+        "character",
+        "add",
+        "Mara",
+        "--trait",
+        "might=4",
+        "--trait",
+        "agility=3",
+        "--trait",
+        "toughness=4",
+        "--trait",
+        "willpower=5",
+        "--trait",
+        "perception=3",
+        "--pc",
+    )
     cli.ok("character", "add", "Goons", "--minion", "--count", "5", "--trait", "threat=2")
     cli.ok("character", "add", "Boss", "--trait", "might=3", "--trait", "toughness=3", "--trait", "agility=2")
-    assert first(cli.ok("gain", "Mara", "resolve", "2", "--reason", "heroics")) == "ruling 5: Mara gains 2 resolve (now 2)."
+    assert (
+        first(cli.ok("gain", "Mara", "resolve", "2", "--reason", "heroics"))
+        == "ruling 5: Mara gains 2 resolve (now 2)."
+    )
     hit = cli.ok("attack", "Mara", "Goons", "--with", "might", "--roll", "attack=6,4,2,1", "--roll", "defense=3,4")
     assert hit.stdout.splitlines() == [
         "ruling 6: Mara hits Goons with might (4 successes vs 1): 3 fall, 2 left.",
         "  Mara attack: 4d6 pool [6 4 2 1] = 4 (entered)",
         "  Goons defense: 2d6 pool [3 4] = 1 (entered)",
     ]
-    assert first(cli.ok("attack", "Boss", "Mara", "--with", "might", "--roll", "attack=6,6,6", "--roll", "defense=1,1,1")) == (
-        "ruling 7: Boss hits Mara with might (6 successes vs 0): HP 5 -> 0, now defeated."
+    assert first(
+        cli.ok("attack", "Boss", "Mara", "--with", "might", "--roll", "attack=6,6,6", "--roll", "defense=1,1,1")
+    ) == ("ruling 7: Boss hits Mara with might (6 successes vs 0): HP 5 -> 0, now defeated.")
+    assert (
+        first(cli.ok("spend", "Mara", "resolve", "1", "--purpose", "recovery"))
+        == "ruling 8: Mara spends 1 resolve (now 1): HP 0 -> 1, no longer defeated."
     )
-    assert first(cli.ok("spend", "Mara", "resolve", "1", "--purpose", "recovery")) == "ruling 8: Mara spends 1 resolve (now 1): HP 0 -> 1, no longer defeated."
     assert first(cli.ok("check", "Mara", "agility", "--threshold", "hard", "--roll", "check=6,5,4")) == (
         "ruling 9: Mara's agility check: 3 successes vs threshold 4, failure."
     )
-    assert first(cli.ok("damage", "Boss", "--amount", "20")) == "ruling 10: Boss takes 3 damage: HP 3 -> 0, now defeated."
+    assert (
+        first(cli.ok("damage", "Boss", "--amount", "20")) == "ruling 10: Boss takes 3 damage: HP 3 -> 0, now defeated."
+    )
 
 
 def test_verbose_adds_the_raw_events_before_or_after_the_command(hnh: Cli) -> None:
@@ -121,7 +240,9 @@ def test_verbose_adds_the_raw_events_before_or_after_the_command(hnh: Cli) -> No
     for args in (("-v", "attack", "Ann", "Bruiser", *HNH_HIT), ("attack", "Ann", "Bruiser", *HNH_HIT, "--verbose")):
         r = hnh.ok(*args)
         raw = [line.strip() for line in r.stdout.splitlines() if line.startswith("    ")]
-        assert any(x.startswith("DamageApplied Bruiser: amount=3, hp=-3") for x in raw) and any(x.startswith("AttackResolved Bruiser: attacker=Ann") for x in raw)
+        assert any(x.startswith("DamageApplied Bruiser: amount=3, hp=-3") for x in raw) and any(
+            x.startswith("AttackResolved Bruiser: attacker=Ann") for x in raw
+        )
         assert r.stdout.splitlines()[0].endswith("HP 0 -> -3, no longer battered, now dead and prone.")
         hnh.ok("undo")
 
@@ -155,7 +276,10 @@ def test_log_tail_and_the_current_session(hnh: Cli) -> None:
     assert text.splitlines()[0].startswith("#7 session 1 tester") and "ConditionImposed   Ann: now dazed" in text
     assert "Bruiser: HP 6 -> 0" in hnh.ok("log", "--session", "current").stdout
     assert {e["session"] for e in hnh.json("log", "--session", "current")} == {1}  # type: ignore[union-attr,index]
-    assert "#6 " in hnh.ok("session", "show").stdout and "Ann hits Bruiser (8 vs 3)" in hnh.ok("session", "show", "1").stdout
+    assert (
+        "#6 " in hnh.ok("session", "show").stdout
+        and "Ann hits Bruiser (8 vs 3)" in hnh.ok("session", "show", "1").stdout
+    )
     hnh.ok("session", "end")
     r = hnh("log", "--session", "current")
     assert r.exit_code == 2 and r.stderr.startswith("error: no play session is open\nhint: ")
@@ -187,8 +311,14 @@ def test_a_long_intent_is_one_line(cli: Cli) -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        ("character", "list"), ("character", "show", "Ann"), ("log", "-n", "2"), ("timeline", "Ann"), ("verify",),
-        ("encounter", "show"), ("session", "show", "1"), ("why", "Ann", "hp"),
+        ("character", "list"),
+        ("character", "show", "Ann"),
+        ("log", "-n", "2"),
+        ("timeline", "Ann"),
+        ("verify",),
+        ("encounter", "show"),
+        ("session", "show", "1"),
+        ("why", "Ann", "hp"),
     ],
 )
 def test_json_after_any_reading_command_is_the_same_document(hnh: Cli, args: tuple[str, ...]) -> None:
@@ -201,7 +331,9 @@ def test_json_after_any_reading_command_is_the_same_document(hnh: Cli, args: tup
 
 def test_json_after_a_writing_command_prints_the_ruling(hnh: Cli) -> None:
     """CLI.md: every command that appends prints the ruling's number; with --json after it too."""
-    for n, args in enumerate([("roll", "3dF", "--roll", "roll=+,0,0"), ("session", "start", "Two"), ("undo",), ("redo",)], start=5):
+    for n, args in enumerate(
+        [("roll", "3dF", "--roll", "roll=+,0,0"), ("session", "start", "Two"), ("undo",), ("redo",)], start=5
+    ):
         assert orjson.loads(hnh.ok(*args, "--json").stdout)["ruling"] == n
 
 
@@ -210,7 +342,25 @@ def test_pnp_encounter_end_says_what_the_scene_took_away(cli: Cli) -> None:
     cli.ok("init", "--system", "pnp")
     cli.ok("character", "add", "Mara", "--trait", "might=4", "--trait", "agility=3", "--trait", "toughness=4", "--pc")
     cli.ok("character", "add", "Boss", "--trait", "might=3", "--trait", "toughness=3", "--trait", "agility=2")
-    assert first(cli.ok("encounter", "start", "Mara", "Boss")) == "ruling 4: Encounter 1 begins; initiative: Mara 3, Boss 2."
-    stun = cli.ok("attack", "Mara", "Boss", "--with", "might", "--effect", "stun", "--roll", "attack=6,6,6,6", "--roll", "defense=1,1")
+    assert (
+        first(cli.ok("encounter", "start", "Mara", "Boss"))
+        == "ruling 4: Encounter 1 begins; initiative: Mara 3, Boss 2."
+    )
+    stun = cli.ok(
+        "attack",
+        "Mara",
+        "Boss",
+        "--with",
+        "might",
+        "--effect",
+        "stun",
+        "--roll",
+        "attack=6,6,6,6",
+        "--roll",
+        "defense=1,1",
+    )
     assert first(stun) == "ruling 5: Mara hits Boss with might (8 successes vs 0, stun): now stunned and defeated."
-    assert first(cli.ok("encounter", "end")) == "ruling 6: Encounter 1 ends after 1 page; Boss: no longer stunned and defeated."
+    assert (
+        first(cli.ok("encounter", "end"))
+        == "ruling 6: Encounter 1 ends after 1 page; Boss: no longer stunned and defeated."
+    )

@@ -35,8 +35,35 @@ def refused(cli: Cli, db: str, *args: str) -> Any:
 @pytest.fixture
 def pnp(cli: Cli) -> Cli:
     cli.ok("init", "--system", "pnp")
-    cli.ok("character", "add", "Mara", "--trait", "might=4", "--trait", "agility=3", "--trait", "toughness=4", "--trait", "willpower=4", "--trait", "resolve=3", "--pc")
-    cli.ok("character", "add", "Brute", "--trait", "might=3", "--trait", "agility=2", "--trait", "toughness=3", "--trait", "willpower=1")
+    cli.ok(
+        "character",
+        "add",
+        "Mara",
+        "--trait",
+        "might=4",
+        "--trait",
+        "agility=3",
+        "--trait",
+        "toughness=4",
+        "--trait",
+        "willpower=4",
+        "--trait",
+        "resolve=3",
+        "--pc",
+    )
+    cli.ok(
+        "character",
+        "add",
+        "Brute",
+        "--trait",
+        "might=3",
+        "--trait",
+        "agility=2",
+        "--trait",
+        "toughness=3",
+        "--trait",
+        "willpower=1",
+    )
     cli.ok("character", "add", "Goons", "--minion", "--count", "3", "--trait", "threat=2")
     return cli
 
@@ -77,7 +104,9 @@ def test_a_talent_the_sheet_does_not_list_is_zero_dice_in_a_check(pnp: Cli):
 
 def test_an_ability_the_opponent_lacks_is_zero_dice_in_an_opposed_check(pnp: Cli):
     """prowlers-and-paragons.txt, Thresholds: the opponent's successes are the threshold; an unlisted Ability is 0 dice."""
-    r = pnp.json("check", "Mara", "might", "--against", "Brute", "intellect", "--roll", "against=", "--roll", "check=2,1,1,1")
+    r = pnp.json(
+        "check", "Mara", "might", "--against", "Brute", "intellect", "--roll", "against=", "--roll", "check=2,1,1,1"
+    )
     data = event(r, "CheckResolved")
     assert (data["opponent_dice"], data["threshold"], data["net"]) == (0, 0, 1)
 
@@ -148,8 +177,32 @@ def webbed(pnp: Cli) -> Cli:
 
 
 def web(cli: Cli) -> Cli:
-    cli.ok("attack", "Spinner", "Brute", "--with", "webs", "--effect", "ensnare", "--roll", "attack=6,6,6,1", "--roll", "defense=1,1")
-    cli.ok("attack", "Spinner", "Thug", "--with", "webs", "--effect", "stun", "--roll", "attack=2,1,1,1", "--roll", "defense=1")
+    cli.ok(
+        "attack",
+        "Spinner",
+        "Brute",
+        "--with",
+        "webs",
+        "--effect",
+        "ensnare",
+        "--roll",
+        "attack=6,6,6,1",
+        "--roll",
+        "defense=1,1",
+    )
+    cli.ok(
+        "attack",
+        "Spinner",
+        "Thug",
+        "--with",
+        "webs",
+        "--effect",
+        "stun",
+        "--roll",
+        "attack=2,1,1,1",
+        "--roll",
+        "defense=1",
+    )
     return cli
 
 
@@ -228,7 +281,10 @@ def test_scene_end_in_the_session_shell(webbed: Cli, tmp_path: Any):
         pytest.skip("the shell test runs on a SQLite file")
     r = subprocess.run(
         [sys.executable, "-m", "commands", "--db", webbed.db, "--as", "tester", "play"],
-        input="scene end\n--json character show Brute\n", capture_output=True, text=True, timeout=120,
+        input="scene end\n--json character show Brute\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert r.returncode == 0, r.stderr
     assert "The scene ends (effects ended for Brute, Thug)" in r.stdout
@@ -239,9 +295,28 @@ def test_scene_end_in_the_session_shell(webbed: Cli, tmp_path: Any):
 @pytest.fixture
 def powered(pnp: Cli) -> Cli:
     pnp.ok(
-        "character", "add", "Webber", "--trait", "webs=4", "--trait", "bark-skin=5", "--trait", "rocket-boots=3",
-        "--trait", "agility=4", "--trait", "toughness=3", "--trait", "might=3", "--pc",
-        "--power", "webs:effect=ensnare,resist=Agility", "--power", "bark-skin:defense=passive", "--power", "rocket-boots:travel=yes",
+        "character",
+        "add",
+        "Webber",
+        "--trait",
+        "webs=4",
+        "--trait",
+        "bark-skin=5",
+        "--trait",
+        "rocket-boots=3",
+        "--trait",
+        "agility=4",
+        "--trait",
+        "toughness=3",
+        "--trait",
+        "might=3",
+        "--pc",
+        "--power",
+        "webs:effect=ensnare,resist=Agility",
+        "--power",
+        "bark-skin:defense=passive",
+        "--power",
+        "rocket-boots:travel=yes",
     )
     return pnp
 
@@ -259,9 +334,26 @@ def test_power_parts_are_kept_on_the_sheet(powered: Cli):
 
 def test_a_power_that_defends_is_the_best_defense_and_can_be_named(powered: Cli):
     """prowlers-and-paragons.txt, Attacks and Defenses: "a passive defense like Armor ... always use the option that provides the best defense"."""
-    r = powered.json("attack", "Brute", "Webber", "--with", "might", "--roll", "attack=2,2,2", "--roll", "defense=2,2,2,1,1")
-    assert (event(r, "AttackResolved")["defense"], event(r, "AttackResolved")["defense_kind"]) == ("bark-skin", "passive")
-    r = powered.json("attack", "Brute", "Webber", "--with", "might", "-o", "defend-with=agility", "--roll", "attack=2,2,2", "--roll", "defense=2,2,2,1")
+    r = powered.json(
+        "attack", "Brute", "Webber", "--with", "might", "--roll", "attack=2,2,2", "--roll", "defense=2,2,2,1,1"
+    )
+    assert (event(r, "AttackResolved")["defense"], event(r, "AttackResolved")["defense_kind"]) == (
+        "bark-skin",
+        "passive",
+    )
+    r = powered.json(
+        "attack",
+        "Brute",
+        "Webber",
+        "--with",
+        "might",
+        "-o",
+        "defend-with=agility",
+        "--roll",
+        "attack=2,2,2",
+        "--roll",
+        "defense=2,2,2,1",
+    )
     assert event(r, "AttackResolved")["defense"] == "agility"
 
 
@@ -270,7 +362,12 @@ def test_a_power_carries_its_effect_and_the_trait_that_resists_it(powered: Cli):
     before = state(powered, "Brute")
     r = powered.json("attack", "Webber", "Brute", "--with", "webs", "--roll", "attack=6,2,2,1", "--roll", "defense=2,1")
     hit = event(r, "AttackResolved")
-    assert (hit["outcome"], hit["effect"], hit["defense"], hit["defense_kind"]) == ("effect", "ensnare", "agility", "resist")
+    assert (hit["outcome"], hit["effect"], hit["defense"], hit["defense_kind"]) == (
+        "effect",
+        "ensnare",
+        "agility",
+        "resist",
+    )
     assert "ensnared" in r["target"]["conditions"]
     powered.ok("undo")
     assert state(powered, "Brute") == before
@@ -280,10 +377,29 @@ def test_a_travel_power_from_the_sheet_speeds_a_move_and_halves_agility_in_a_cha
     """prowlers-and-paragons.txt, Range and Movement: a Travel Power crosses a range class per page; on foot, half Agility against it."""
     r = powered.json("act", "Webber", "move", "-o", "from=close", "-o", "to=extreme", "-o", "with=rocket-boots")
     assert event(r, "EffectResolved")["pages"] == 2
-    r = powered.json("act", "Webber", "chase", "--against", "Mara", "--roll", "against=2,2,2", "--roll", "chase=2,2,2,2")
+    r = powered.json(
+        "act", "Webber", "chase", "--against", "Mara", "--roll", "against=2,2,2", "--roll", "chase=2,2,2,2"
+    )
     data = event(r, "CheckResolved")
-    assert (data["trait"], data["opponent_trait"], data["opponent_halved"], data["opponent_dice"]) == ("agility", "agility", False, 3)
-    r = powered.json("act", "Webber", "chase", "--against", "Mara", "-o", "with=rocket-boots", "--roll", "against=2,2", "--roll", "chase=2,2,2")
+    assert (data["trait"], data["opponent_trait"], data["opponent_halved"], data["opponent_dice"]) == (
+        "agility",
+        "agility",
+        False,
+        3,
+    )
+    r = powered.json(
+        "act",
+        "Webber",
+        "chase",
+        "--against",
+        "Mara",
+        "-o",
+        "with=rocket-boots",
+        "--roll",
+        "against=2,2",
+        "--roll",
+        "chase=2,2,2",
+    )
     data = event(r, "CheckResolved")
     assert (data["trait"], data["opponent_halved"], data["opponent_dice"]) == ("rocket-boots", True, 2)
 
@@ -325,7 +441,19 @@ def resources(cli: Cli, name: str) -> dict[str, int]:
 def test_a_hero_adds_dice_to_their_defense_roll_with_resolve(issue: Cli):
     """prowlers-and-paragons.txt, Resolve and Adversity: Resolve "can be spent to ... add extra dice to challenge rolls" (a defense roll is one)."""
     before = state(issue, "Mara", "Brute")
-    r = issue.json("attack", "Brute", "Mara", "--with", "might", "-o", "defense-extra-dice=2", "--roll", "attack=2,2,6", "--roll", "defense=2,2,1,1,1")
+    r = issue.json(
+        "attack",
+        "Brute",
+        "Mara",
+        "--with",
+        "might",
+        "-o",
+        "defense-extra-dice=2",
+        "--roll",
+        "attack=2,2,6",
+        "--roll",
+        "defense=2,2,1,1,1",
+    )
     hit = event(r, "AttackResolved")
     assert (hit["defense_dice"], hit["threshold"], hit["opponent_extra_dice"], hit["hit"]) == (5, 2, 2, True)
     assert r["target"]["resources"]["resolve"] == 1  # 3 - 2
@@ -335,7 +463,21 @@ def test_a_hero_adds_dice_to_their_defense_roll_with_resolve(issue: Cli):
 
 def test_a_hero_rerolls_their_defense_with_resolve(issue: Cli):
     """prowlers-and-paragons.txt, Resolve and Adversity: Resolve can "reroll them completely" (roll 'defense-reroll')."""
-    r = issue.json("attack", "Brute", "Mara", "--with", "might", "-o", "defense-reroll=yes", "--roll", "attack=2,2,2", "--roll", "defense=1,1,1", "--roll", "defense-reroll=6,6,1")
+    r = issue.json(
+        "attack",
+        "Brute",
+        "Mara",
+        "--with",
+        "might",
+        "-o",
+        "defense-reroll=yes",
+        "--roll",
+        "attack=2,2,2",
+        "--roll",
+        "defense=1,1,1",
+        "--roll",
+        "defense-reroll=6,6,1",
+    )
     hit = event(r, "AttackResolved")
     assert (hit["threshold"], hit["defense_successes_before_reroll"], hit["hit"]) == (4, 0, False)
     assert r["target"]["resources"]["resolve"] == 2
@@ -344,10 +486,36 @@ def test_a_hero_rerolls_their_defense_with_resolve(issue: Cli):
 def test_the_gm_spends_adversity_on_an_npcs_defense(issue: Cli, db: str):
     """prowlers-and-paragons.txt, Resolve and Adversity: "the GM has something called Adversity that works much the same way"."""
     assert resources(issue, "GM") == {"adversity": 1}  # one hero, one Adversity
-    r = issue.json("attack", "Mara", "Brute", "--with", "might", "-o", "defense-extra-dice=1", "--roll", "attack=2,2,1,1", "--roll", "defense=2,2,2")
+    r = issue.json(
+        "attack",
+        "Mara",
+        "Brute",
+        "--with",
+        "might",
+        "-o",
+        "defense-extra-dice=1",
+        "--roll",
+        "attack=2,2,1,1",
+        "--roll",
+        "defense=2,2,2",
+    )
     assert event(r, "AttackResolved")["adversity_due"] == 1
     assert resources(issue, "GM") == {"adversity": 0}
-    refused(issue, db, "attack", "Mara", "Brute", "--with", "might", "-o", "defense-extra-dice=1", "--roll", "attack=2,2,1,1", "--roll", "defense=2,2,2")
+    refused(
+        issue,
+        db,
+        "attack",
+        "Mara",
+        "Brute",
+        "--with",
+        "might",
+        "-o",
+        "defense-extra-dice=1",
+        "--roll",
+        "attack=2,2,1,1",
+        "--roll",
+        "defense=2,2,2",
+    )
     issue.ok("undo")
     assert resources(issue, "GM") == {"adversity": 1}
 
@@ -356,16 +524,49 @@ def test_the_other_side_of_an_opposed_check_can_be_boosted(issue: Cli):
     """prowlers-and-paragons.txt, Thresholds: the opponent "makes a challenge roll to resist your efforts": Resolve can boost it."""
     issue.ok("character", "add", "Kid", "--trait", "willpower=2", "--pc")
     issue.ok("gain", "Kid", "resolve", "2")
-    r = issue.json("check", "Mara", "willpower", "--against", "Kid", "willpower", "-o", "against-extra-dice=1", "-o", "against-reroll=yes",
-                   "--roll", "against=1,1,1", "--roll", "against-reroll=6,2,1", "--roll", "check=2,2,1,1")
+    r = issue.json(
+        "check",
+        "Mara",
+        "willpower",
+        "--against",
+        "Kid",
+        "willpower",
+        "-o",
+        "against-extra-dice=1",
+        "-o",
+        "against-reroll=yes",
+        "--roll",
+        "against=1,1,1",
+        "--roll",
+        "against-reroll=6,2,1",
+        "--roll",
+        "check=2,2,1,1",
+    )
     data = event(r, "CheckResolved")
-    assert (data["opponent_dice"], data["threshold"], data["opponent_successes_before_reroll"], data["net"]) == (3, 3, 0, -1)
+    assert (data["opponent_dice"], data["threshold"], data["opponent_successes_before_reroll"], data["net"]) == (
+        3,
+        3,
+        0,
+        -1,
+    )
     assert issue.json("character", "show", "Kid")["resources"]["resolve"] == 0
 
 
 def test_the_chased_side_can_be_boosted_too(issue: Cli):
     """prowlers-and-paragons.txt, Range and Movement: "Chases are resolved with challenge rolls": both sides may spend."""
-    r = issue.json("act", "Mara", "chase", "--against", "Brute", "-o", "against-extra-dice=1", "--roll", "against=2,2,2", "--roll", "chase=2,2,2")
+    r = issue.json(
+        "act",
+        "Mara",
+        "chase",
+        "--against",
+        "Brute",
+        "-o",
+        "against-extra-dice=1",
+        "--roll",
+        "against=2,2,2",
+        "--roll",
+        "chase=2,2,2",
+    )
     data = event(r, "CheckResolved")
     assert (data["opponent_dice"], data["threshold"], data["adversity_due"]) == (3, 3, 1)
     assert resources(issue, "GM") == {"adversity": 0}

@@ -48,15 +48,27 @@ def test_the_readme_tour_runs_as_written(tmp_path: Path) -> None:
         if "<" in words:
             at = words.index("<")
             stdin, words = (work / words[at + 1]).open(), words[:at]
-        r = subprocess.run([*LEDGER, *words[1:]], cwd=work, env=env, capture_output=True, text=True, stdin=stdin or subprocess.DEVNULL, timeout=300)
+        r = subprocess.run(
+            [*LEDGER, *words[1:]],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            stdin=stdin or subprocess.DEVNULL,
+            timeout=300,
+        )
         assert r.returncode == 0, f"{line}\n{r.stdout}\n{r.stderr}"
         assert "Traceback" not in r.stderr, r.stderr
         ran.append((words[1:], r))
     commands = [w[0] for w, _ in ran]
     assert {"init", "attack", "encounter", "undo", "retract", "play", "export", "verify"} <= set(commands)
-    log = orjson.loads(subprocess.run([*LEDGER, "--json", "log"], cwd=work, env=env, capture_output=True, timeout=120).stdout)
+    log = orjson.loads(
+        subprocess.run([*LEDGER, "--json", "log"], cwd=work, env=env, capture_output=True, timeout=120).stdout
+    )
     recorded = {e["ruling"]: e["data"]["command"] for e in log if e["type"] == "RulingRecorded"}
     retracted = {int(w[1]) for w, _ in ran if w[0] == "retract"}
-    assert retracted and all(recorded[n] == "attack" for n in retracted)  # "that hit should have missed" names an attack
+    assert retracted and all(
+        recorded[n] == "attack" for n in retracted
+    )  # "that hit should have missed" names an attack
     assert "encounter remove" in recorded.values() and "encounter end" in recorded.values()  # examples/tour.txt ran
     assert (work / "heist.html").stat().st_size > 0

@@ -34,7 +34,10 @@ def test_retract_across_sessions_re_derives_later_rulings(fight: Cli):
     doc = fight.json("retract", "5", "--yes")
     assert [c["ruling"] for c in doc["rederived"]] == [8]
     ann = fight.json("character", "show", "Ann")
-    assert (ann["hp"], ann["conditions"]) == (0, ["battered"])  # humans-and-heroes.txt, Health Points: exactly 0 is battered
+    assert (ann["hp"], ann["conditions"]) == (
+        0,
+        ["battered"],
+    )  # humans-and-heroes.txt, Health Points: exactly 0 is battered
 
 
 def test_retract_without_yes_off_a_terminal_is_refused(fight: Cli, db: str):
@@ -128,7 +131,9 @@ def test_encounter_log_and_session_history_show_the_re_derived_outcomes(cli: Cli
     cli.ok("damage", "Ann", "--amount", "3")  # 7: 1 -> -2, dying
     cli.ok("retract", "6", "--yes")
     log = cli.json("encounter", "log")
-    hps = [e["data"]["hp"] for t in log["turns"] for r in t["rulings"] for e in r["events"] if e["type"] == "DamageApplied"]
+    hps = [
+        e["data"]["hp"] for t in log["turns"] for r in t["rulings"] for e in r["events"] if e["type"] == "DamageApplied"
+    ]
     assert hps == [3]
     history = cli.json("session", "show", "1")
     seven = next(r for r in history["rulings"] if r["ruling"] == 7)

@@ -16,11 +16,25 @@ from commands.shell import Completer
 from tests.conftest import Cli, _pg_database, _pg_drop
 
 LEDGER = [sys.executable, "-m", "commands"]
-SETUP = ["init --system hnh --name Test", "character add Ann --trait agility=3 --trait toughness=4 --pc", "character add 'Big Bo' --trait toughness=2"]
-TABLE = ["damage Ann --amount 2", "roll 3dF+3 --for Ann", "condition add Ann dazed", "attack 'Big Bo' Ann --rank 4", "undo", "character show Ann", "--json timeline Ann"]
+SETUP = [
+    "init --system hnh --name Test",
+    "character add Ann --trait agility=3 --trait toughness=4 --pc",
+    "character add 'Big Bo' --trait toughness=2",
+]
+TABLE = [
+    "damage Ann --amount 2",
+    "roll 3dF+3 --for Ann",
+    "condition add Ann dazed",
+    "attack 'Big Bo' Ann --rank 4",
+    "undo",
+    "character show Ann",
+    "--json timeline Ann",
+]
 
 
-def play(db: str, script: str, *pre: str, args: tuple[str, ...] = (), env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def play(
+    db: str, script: str, *pre: str, args: tuple[str, ...] = (), env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """`ledger --db DB PRE... play ARGS...` fed `script` on stdin."""
     cmd = [*LEDGER, "--db", db, "--as", "tester", *pre, "play", *args]
     return subprocess.run(cmd, input=script, capture_output=True, text=True, timeout=120, env=env)
@@ -54,7 +68,15 @@ def _untimed(text: str) -> str:
 
 def test_blank_lines_and_comments_are_skipped_and_an_error_does_not_stop_the_script(db: str) -> None:
     """CLI.md, play + issue 9: blank lines and # comments skipped; a failing line reports one error and the script goes on; exit 2."""
-    script = lines(*SETUP, "", "# the fight begins", "   ", "damage Nobody --amount 1", "damage Ann --amount 1  # a trailing comment", "character show Ann")
+    script = lines(
+        *SETUP,
+        "",
+        "# the fight begins",
+        "   ",
+        "damage Nobody --amount 1",
+        "damage Ann --amount 1  # a trailing comment",
+        "character show Ann",
+    )
     r = play(db, script)
     assert r.returncode == 2
     assert "error: no character called 'Nobody'\nhint: see: ledger character list\n" in r.stderr
@@ -90,7 +112,7 @@ def test_a_usage_error_in_a_line_is_the_one_shot_usage_error(db: str) -> None:
 
 def test_unclosed_quotes_are_reported_and_the_script_goes_on(db: str) -> None:
     """Issue 9: an error in one line is reported and the shell goes on (here: a line shlex can't split)."""
-    r = play(db, lines(*SETUP, "character add \"Ann", "damage Ann --amount 1"))
+    r = play(db, lines(*SETUP, 'character add "Ann', "damage Ann --amount 1"))
     assert "error: can't read the line: No closing quotation" in r.stderr
     assert "ruling 4" in r.stdout and r.returncode == 2
 
@@ -128,14 +150,18 @@ def test_a_script_file_argument_runs_like_a_pipe(db: str, tmp_path: Path) -> Non
     """play --help: `ledger play SCRIPT` reads the script from a file."""
     script = tmp_path / "session.txt"
     script.write_text(lines(*SETUP, "damage Ann --amount 1"))
-    r = subprocess.run([*LEDGER, "--db", db, "play", str(script)], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    r = subprocess.run(
+        [*LEDGER, "--db", db, "play", str(script)], capture_output=True, text=True, stdin=subprocess.DEVNULL
+    )
     assert r.returncode == 0, r.stderr
     assert "ruling 4: Ann takes 1 damage: HP 6 -> 5." in r.stdout
 
 
 def test_a_shell_sees_what_another_process_wrote_between_its_lines(db: str) -> None:
     """Issue 9 + DESIGN.md, Concurrency: the open shell reloads the campaign and catches the views up for every line."""
-    p = subprocess.Popen([*LEDGER, "--db", db, "play"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [*LEDGER, "--db", db, "play"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     assert p.stdin and p.stdout
     p.stdin.write(lines(*SETUP, "damage Ann --amount 1"))
     p.stdin.flush()
@@ -176,6 +202,8 @@ def completer() -> Completer:
         ("roll ", "", []),
     ],
 )
-def test_tab_completes_commands_character_and_condition_names(completer: Completer, before: str, text: str, expected: list[str]) -> None:
+def test_tab_completes_commands_character_and_condition_names(
+    completer: Completer, before: str, text: str, expected: list[str]
+) -> None:
     """Issue 9: completion of command, character and condition names."""
     assert completer.candidates(before, text) == expected

@@ -69,9 +69,21 @@ def _pty_session(db: str, home: Path, keys: list[bytes]) -> tuple[str, int]:
 
 def test_the_terminal_shell_completes_shows_the_turns_and_keeps_history(db: str, tmp_path: Path) -> None:
     """Issue 13 item 6 (and issue 9): Tab completes names with their HP; the toolbar shows who is up and the next two; history."""
-    setup = play(db, lines(*SETUP, "character add Cy", "encounter start Ann 'Big Bo' Cy --init Ann=3 --init 'Big Bo'=2 --init Cy=1"))
+    setup = play(
+        db,
+        lines(*SETUP, "character add Cy", "encounter start Ann 'Big Bo' Cy --init Ann=3 --init 'Big Bo'=2 --init Cy=1"),
+    )
     assert setup.returncode == 0, setup.stderr
-    keys = [b"character show A", b"\t", b"\r", b"condition add Ann daz", b"\t", b"\r", b"damage Nobody --amount 1\r", b"exit\r"]
+    keys = [
+        b"character show A",
+        b"\t",
+        b"\r",
+        b"condition add Ann daz",
+        b"\t",
+        b"\r",
+        b"damage Nobody --amount 1\r",
+        b"exit\r",
+    ]
     screen, status = _pty_session(db, tmp_path, keys)
     assert "round 1 | up: Ann HP 6/6 | next: Big Bo HP 6/6, Cy HP 6/6" in screen  # the toolbar
     assert "Ann (hnh, PC)" in screen  # `character show A` + Tab completed the name
@@ -95,7 +107,10 @@ def test_ctrl_r_finds_a_command_in_history_and_runs_it_again(db: str, tmp_path: 
 # -- the prompt_toolkit session itself, through a pipe -------------------------------------------
 @pytest.fixture
 def session(db: str) -> Iterator[Session]:
-    assert play(db, lines(*SETUP, "character import ../shared/fixtures/hnh-characters/energy-controller.json")).returncode == 0
+    assert (
+        play(db, lines(*SETUP, "character import ../shared/fixtures/hnh-characters/energy-controller.json")).returncode
+        == 0
+    )
     app = AppContext(db=db, seed=None, actor="tester", as_json=False)
     ledger_cli.load_all()
     s = Session(app, ledger_cli, keep_going=True)
@@ -148,7 +163,10 @@ def test_the_prompt_matches_fuzzily(session: Session) -> None:
     """Issue 13 item 6: fuzzy matching: prefixes first, then substrings, then letters in order."""
     assert [c for c, _ in completions(session, "encounter nx")] == ["next"]
     assert [c for c, _ in completions(session, "damage bo")][0] == "'Big Bo'"
-    assert [c for c, _ in completions(session, "condition add Ann stnd")] == ["stunned", "restrained"]  # the tighter match first
+    assert [c for c, _ in completions(session, "condition add Ann stnd")] == [
+        "stunned",
+        "restrained",
+    ]  # the tighter match first
     found = [c for c, _ in completions(session, "enc")]
     assert found[0] == "encounter"
 
@@ -156,7 +174,12 @@ def test_the_prompt_matches_fuzzily(session: Session) -> None:
 def test_the_toolbar_names_who_is_up_and_the_next_two_who_take_turns(session: Session, db: str) -> None:
     """Issue 13 item 6; the dead are passed over there as `encounter next` passes over them (issue 13 item 2)."""
     assert session.toolbar().endswith("no encounter running")
-    for line in ("character add Cy", "character add Dee", "encounter start Ann 'Big Bo' Cy Dee --init Ann=4 --init 'Big Bo'=3 --init Cy=2 --init Dee=1", "damage 'Big Bo' --amount 9"):
+    for line in (
+        "character add Cy",
+        "character add Dee",
+        "encounter start Ann 'Big Bo' Cy Dee --init Ann=4 --init 'Big Bo'=3 --init Cy=2 --init Dee=1",
+        "damage 'Big Bo' --amount 9",
+    ):
         assert session.run(line, 1, script=True)
     assert session.toolbar() == " round 1 | up: Ann HP 6/6 | next: Cy HP 6/6, Dee HP 6/6"
     session.run("damage Cy --amount 2", 1, script=True)
@@ -165,7 +188,9 @@ def test_the_toolbar_names_who_is_up_and_the_next_two_who_take_turns(session: Se
     assert session.toolbar() == " round 1 | up: Cy HP 4/6 [dazed] | next: Dee HP 6/6, Ann HP 6/6"
 
 
-def test_an_interactive_session_through_a_pipe_completes_and_runs_commands(session: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_interactive_session_through_a_pipe_completes_and_runs_commands(
+    session: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 13 item 6: the prompt_toolkit application fed key by key: Tab completes, Enter runs, Ctrl-D leaves."""
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput

@@ -34,8 +34,14 @@ def test_a_mistyped_character_name_gets_the_nearest_name(hnh: Cli) -> None:
     assert refused(hnh, "character", "show", "Energy Controler")[1] == "did you mean 'Energy Controller'?"
     assert refused(hnh, "timeline", "Anne")[1] == "did you mean 'Ann'?"
     assert refused(hnh, "why", "Anne", "hp")[1] == "did you mean 'Ann'?"
-    assert refused(hnh, "character", "show", "Ann3", "--at", "3") == ("no character called 'Ann3' at ruling 3", "did you mean 'Ann'?")
-    assert refused(hnh, "damage", "Nobody", "--amount", "1") == ("no character called 'Nobody'", "see: ledger character list")
+    assert refused(hnh, "character", "show", "Ann3", "--at", "3") == (
+        "no character called 'Ann3' at ruling 3",
+        "did you mean 'Ann'?",
+    )
+    assert refused(hnh, "damage", "Nobody", "--amount", "1") == (
+        "no character called 'Nobody'",
+        "see: ledger character list",
+    )
 
 
 def test_a_mistyped_command_gets_the_nearest_command(hnh: Cli) -> None:
@@ -48,15 +54,23 @@ def test_a_mistyped_command_gets_the_nearest_command(hnh: Cli) -> None:
 
 def test_a_mistyped_condition_gets_the_nearest_condition(hnh: Cli) -> None:
     """hnh-site/conditions.txt: the campaign's own condition names are offered."""
-    assert refused(hnh, "condition", "add", "Ann", "dazd") == ("unknown condition 'dazd' in Humans & Heroes", "did you mean 'dazed'?")
+    assert refused(hnh, "condition", "add", "Ann", "dazd") == (
+        "unknown condition 'dazd' in Humans & Heroes",
+        "did you mean 'dazed'?",
+    )
     assert refused(hnh, "condition", "remove", "Ann", "stuned")[1] == "did you mean 'stunned'?"
 
 
 def test_a_mistyped_trait_power_or_resource_gets_the_nearest_one(hnh: Cli) -> None:
     """gameplay.txt, Checks: a check of a trait or power the character has; the-basics.txt, Victory Points."""
-    assert refused(hnh, "check", "Ann", "agilty", "--dc", "5") == ("Ann has no trait or power 'agilty'", "did you mean 'agility'?")
+    assert refused(hnh, "check", "Ann", "agilty", "--dc", "5") == (
+        "Ann has no trait or power 'agilty'",
+        "did you mean 'agility'?",
+    )
     assert refused(hnh, "check", "Ann", "figthing", "--dc", "5")[1] == "did you mean 'fighting'?"
-    assert refused(hnh, "check", "Ann", "awarness", "--dc", "5")[1] == "did you mean 'awareness'?"  # an absent ability counts as 0
+    assert (
+        refused(hnh, "check", "Ann", "awarness", "--dc", "5")[1] == "did you mean 'awareness'?"
+    )  # an absent ability counts as 0
     got = refused(hnh, "attack", "Energy Controller", "Ann", "--with", "energy-creaton")
     assert got == ("Energy Controller has no power or trait 'energy-creaton'", "did you mean 'energy-creation'?")
     assert refused(hnh, "spend", "Ann", "victory-point")[1] == "did you mean 'victory-points'?"
@@ -64,7 +78,10 @@ def test_a_mistyped_trait_power_or_resource_gets_the_nearest_one(hnh: Cli) -> No
 
 def test_a_mistyped_option_key_or_value_gets_the_nearest_one(hnh: Cli) -> None:
     """Issue 13 item 3 (options are declared per system: ledger/rules/hnh/options.py)."""
-    assert refused(hnh, "attack", "Ann", "Big Bo", "-o", "rnage=ranged") == ("hnh attack has no option 'rnage'", "did you mean 'range'?")
+    assert refused(hnh, "attack", "Ann", "Big Bo", "-o", "rnage=ranged") == (
+        "hnh attack has no option 'rnage'",
+        "did you mean 'range'?",
+    )
     assert refused(hnh, "attack", "Ann", "Big Bo", "--range", "rangd")[1] == "did you mean 'ranged'?"
     assert refused(hnh, "act", "Ann", "afliction")[1] == "did you mean 'affliction'?"
 
@@ -90,7 +107,9 @@ def test_removing_a_part_of_a_combined_condition_keeps_the_rest(hnh: Cli) -> Non
     hnh.ok("condition", "add", "Ann", "incapacitated")
     hnh.ok("condition", "remove", "Ann", "stunned")
     shown = hnh.json("character", "show", "Ann")
-    assert isinstance(shown, dict) and "stunned" not in shown["conditions"] and "incapacitated" not in shown["conditions"]
+    assert (
+        isinstance(shown, dict) and "stunned" not in shown["conditions"] and "incapacitated" not in shown["conditions"]
+    )
     assert {"defenseless", "unaware"} <= set(shown["conditions"])
 
 
@@ -105,7 +124,10 @@ def test_a_condition_that_comes_with_one_the_gm_cannot_remove_says_why(hnh: Cli)
 def test_ways_back_hazards_and_participants_are_suggested(hnh: Cli) -> None:
     """gameplay.txt, Death (Healing, Immortality); humans-and-heroes.txt, Hazards; gameplay.txt, Initiative and Delay."""
     hnh.ok("damage", "Big Bo", "--amount", "9")
-    assert refused(hnh, "revive", "Big Bo", "--means", "heling") == ("unknown way back from death 'heling'", "did you mean 'healing'?")
+    assert refused(hnh, "revive", "Big Bo", "--means", "heling") == (
+        "unknown way back from death 'heling'",
+        "did you mean 'healing'?",
+    )
     assert refused(hnh, "hazard", "Ann", "falin") == ("unknown hazard 'falin'", "did you mean 'falling'?")
     got = refused(hnh, "encounter", "start", "Ann", "Energy Controller", "--surprised", "Energy Controler")
     assert got == ("--surprised Energy Controler: not one of the participants", "did you mean 'Energy Controller'?")

@@ -30,7 +30,13 @@ def test_hnh_next_passes_over_the_dead_and_says_so(cli: Cli) -> None:
     cli.ok("damage", "Bob", "--amount", "9")
     r = cli.ok("encounter", "next")
     assert "passed over: Bob (dead)" in r.stdout.splitlines()[0]  # said in the result's first line ...
-    assert [ln.split() for ln in r.stdout.splitlines() if "Bob" in ln][-1] == ["Bob", "2", "(passed", "over:", "dead)"]  # ... and its row
+    assert [ln.split() for ln in r.stdout.splitlines() if "Bob" in ln][-1] == [
+        "Bob",
+        "2",
+        "(passed",
+        "over:",
+        "dead)",
+    ]  # ... and its row
     doc = cli.json("encounter", "next")
     assert (doc["current"], doc["round"], doc["skipped"]) == ("Ann", 2, [])
     doc = cli.json("encounter", "next")
@@ -75,7 +81,10 @@ def test_delay_passes_over_the_dead_too(cli: Cli) -> None:
 def test_pnp_next_passes_over_the_defeated_and_a_group_with_no_minions_left(cli: Cli) -> None:
     """prowlers-and-paragons.txt, Combat (Damage): "Once a target's Health has falls to 0, they're defeated and out of the fight"."""
     setup(
-        cli, "pnp", ("Mara", "--trait", "perception=3", "--trait", "agility=4", "--pc"), ("Vic", "--trait", "perception=2"),
+        cli,
+        "pnp",
+        ("Mara", "--trait", "perception=3", "--trait", "agility=4", "--pc"),
+        ("Vic", "--trait", "perception=2"),
         ("Goons", "--minion", "--count", "2", "--trait", "threat=1"),
     )
     start = cli.json("encounter", "start", "Mara", "Vic", "Goons")
@@ -109,14 +118,25 @@ def test_when_no_one_takes_a_turn_next_is_refused_and_nothing_appended(cli: Cli)
     cli.ok("damage", "Bob", "--amount", "9")
     before = event_count(cli.db)
     r = cli("encounter", "next")
-    assert r.exit_code == 2 and r.stderr == "error: no one left in the encounter takes a turn\nhint: end it: ledger encounter end\n"
+    assert (
+        r.exit_code == 2
+        and r.stderr == "error: no one left in the encounter takes a turn\nhint: end it: ledger encounter end\n"
+    )
     assert event_count(cli.db) == before
 
 
 def test_encounter_remove_keeps_the_order_and_the_turn_right(cli: Cli) -> None:
     """CLI.md (second round): `encounter remove NAME`; the current turn stays with who had it."""
     setup(cli, "hnh", ("Ann", "--pc"), ("Bob",), ("Cy",), ("Dee",))
-    cli.ok("encounter", "start", "Ann", "Bob", "Cy", "Dee", *[f"--init={n}={v}" for n, v in (("Ann", 4), ("Bob", 3), ("Cy", 2), ("Dee", 1))])
+    cli.ok(
+        "encounter",
+        "start",
+        "Ann",
+        "Bob",
+        "Cy",
+        "Dee",
+        *[f"--init={n}={v}" for n, v in (("Ann", 4), ("Bob", 3), ("Cy", 2), ("Dee", 1))],
+    )
     cli.ok("encounter", "next")  # Bob is up
     doc = cli.json("encounter", "remove", "Ann")  # before the current one
     assert (names(doc), doc["current"], doc["removed"]) == (["Bob", "Cy", "Dee"], "Bob", "Ann")
@@ -154,7 +174,10 @@ def test_encounter_remove_refusals(cli: Cli) -> None:
     cli.ok("encounter", "remove", "Bob")
     before = event_count(cli.db)
     r = cli("encounter", "remove", "Ann")
-    assert (r.exit_code, r.stderr) == (2, "error: Ann is the last one in the encounter\nhint: end it instead: ledger encounter end\n")
+    assert (r.exit_code, r.stderr) == (
+        2,
+        "error: Ann is the last one in the encounter\nhint: end it instead: ledger encounter end\n",
+    )
     assert event_count(cli.db) == before
 
 
@@ -170,7 +193,9 @@ def test_remove_ends_surprise_with_the_fight(cli: Cli) -> None:
 def test_init_sets_initiative_by_hand_recorded_in_the_intent(cli: Cli) -> None:
     """CLI.md (second round): `encounter start --init NAME=VALUE` (repeatable) sets initiative by hand."""
     setup(cli, "hnh", ("Ann", "--trait", "agility=3", "--pc"), ("Bob", "--trait", "agility=1"), ("Cy",))
-    doc = cli.json("encounter", "start", "Ann", "Bob", "Cy", "--init", "Bob=17", "--init", "cy=-2", "--roll", "Ann=0,0,0")
+    doc = cli.json(
+        "encounter", "start", "Ann", "Bob", "Cy", "--init", "Bob=17", "--init", "cy=-2", "--roll", "Ann=0,0,0"
+    )
     assert [(e["name"], e["initiative"]) for e in doc["order"]] == [("Bob", 17), ("Ann", 3), ("Cy", -2)]
     assert intent_of(cli, 5)["init"] == {"Bob": 17, "cy": -2}
     rolls = [e for e in doc["events"] if e["type"] == "DiceRolled"]
@@ -184,7 +209,18 @@ def test_init_ties_are_still_settled_by_the_rules(cli: Cli) -> None:
     assert names(doc) == ["Bob", "Ann"]  # the higher Agility
     cli.ok("encounter", "end")
     doc = cli.json(
-        "encounter", "start", "Cy", "Dee", "--init", "Cy=2", "--init", "Dee=2", "--roll", "rolloff-Cy=-,-,-", "--roll", "rolloff-Dee=+,+,+"
+        "encounter",
+        "start",
+        "Cy",
+        "Dee",
+        "--init",
+        "Cy=2",
+        "--init",
+        "Dee=2",
+        "--roll",
+        "rolloff-Cy=-,-,-",
+        "--roll",
+        "rolloff-Dee=+,+,+",
     )
     assert names(doc) == ["Dee", "Cy"]  # all equal: the roll-off, in 3dF like the initiative roll
     assert {e["character"] for e in doc["events"] if e["type"] == "DiceRolled"} == {"Cy", "Dee"}
@@ -198,7 +234,10 @@ def test_init_refusals(cli: Cli) -> None:
         (("--init", "Rex=high"), "error: --init Rex: initiative is a whole number, got 'high'\n"),
         (("--init", "Rex"), "error: --init 'Rex' is not NAME=VALUE\nhint: for example --init Ann=14\n"),
         (("--init", "Rexx=4"), "error: --init Rexx: not one of the participants\nhint: did you mean 'Rex'?\n"),
-        (("--init", "Rex=4", "--roll", "rex=12"), "error: Rex: give an initiative (--init) or its roll (--roll), not both\n"),
+        (
+            ("--init", "Rex=4", "--roll", "rex=12"),
+            "error: Rex: give an initiative (--init) or its roll (--roll), not both\n",
+        ),
     ]
     for extra, err in cases:
         r = cli("encounter", "start", "Rex", "Vex", *extra)

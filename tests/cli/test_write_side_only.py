@@ -30,8 +30,13 @@ sys.stderr.write("\\n" + json.dumps({"exit": code, "sqlalchemy": "sqlalchemy" in
 
 def one_shot(db: str, *args: str) -> tuple[dict[str, object], str]:
     """Run `ledger --db DB ARGS...` in a fresh process: (its exit code and whether it imported SQLAlchemy, stdout)."""
-    p = subprocess.run([sys.executable, "-c", DRIVER, "--db", db, "--as", "tester", "--seed", "7", *args],
-                       capture_output=True, text=True, timeout=120, cwd=REPO)
+    p = subprocess.run(
+        [sys.executable, "-c", DRIVER, "--db", db, "--as", "tester", "--seed", "7", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
     report = json.loads(p.stderr.strip().splitlines()[-1])
     assert report["exit"] == 0, f"ledger {' '.join(args)} -> {report['exit']}\n{p.stdout}\n{p.stderr}"
     return report, p.stdout
@@ -45,62 +50,103 @@ def writes_alone(db: str, commands: list[list[str]]) -> None:
 
 def test_every_kind_of_hnh_write_appends_without_the_read_side(db: str):
     """Issue 17, item 1: init, characters, sessions, table commands, actions, encounters, undo/redo, retract."""
-    writes_alone(db, [
-        ["init", "--system", "hnh", "--name", "Bay City"],
-        ["character", "add", "Ann", "--trait", "agility=3", "--trait", "fighting=6", "--trait", "toughness=4", "--pc"],
-        ["character", "add", "Thug", "--trait", "parry=2", "--trait", "toughness=2"],
-        ["character", "add", "Goons", "--minion", "--count", "3", "--trait", "toughness=1"],
-        ["character", "import", str(FIXTURES / "energy-controller.json")],
-        ["session", "start", "The heist"],
-        ["roll", "3dF"],
-        ["damage", "Ann", "--amount", "1"],
-        ["damage", "Thug", "--rank", "2", "--roll", "power=0,0,0", "--roll", "toughness=0,0,0"],
-        ["condition", "add", "Ann", "dazed"],
-        ["condition", "remove", "Ann", "dazed"],
-        ["retract", "8", "--yes"],
-        ["encounter", "start", "Ann", "Thug", "Energy Controller", "--roll", "Ann=+,+,+", "--roll", "Thug=-,-,-",
-         "--roll", "Energy Controller=0,0,0"],
-        ["attack", "Ann", "Thug", "--rank", "4", "--roll", "attack=+,0,0"],
-        ["check", "Ann", "agility", "--dc", "10"],
-        ["act", "Ann", "affliction", "--against", "Thug", "-o", "rank=6", "-o", "conditions=dazed,stunned,incapacitated"],
-        ["encounter", "delay"],
-        ["encounter", "next"],
-        ["encounter", "act", "Ann"],
-        ["encounter", "join", "Goons", "--roll", "Goons=0,0,0"],
-        ["encounter", "end"],
-        ["spend", "Ann", "victory-points", "1"],
-        ["gain", "Ann", "victory-points", "1"],
-        ["hazard", "Ann", "falling", "-o", "distance-rank=2"],
-        ["recover", "Ann", "--hours", "8"],
-        ["damage", "Thug", "--amount", "20"],
-        ["revive", "Thug", "--means", "healing"],
-        ["undo"],
-        ["redo"],
-        ["session", "end"],
-    ])
+    writes_alone(
+        db,
+        [
+            ["init", "--system", "hnh", "--name", "Bay City"],
+            [
+                "character",
+                "add",
+                "Ann",
+                "--trait",
+                "agility=3",
+                "--trait",
+                "fighting=6",
+                "--trait",
+                "toughness=4",
+                "--pc",
+            ],
+            ["character", "add", "Thug", "--trait", "parry=2", "--trait", "toughness=2"],
+            ["character", "add", "Goons", "--minion", "--count", "3", "--trait", "toughness=1"],
+            ["character", "import", str(FIXTURES / "energy-controller.json")],
+            ["session", "start", "The heist"],
+            ["roll", "3dF"],
+            ["damage", "Ann", "--amount", "1"],
+            ["damage", "Thug", "--rank", "2", "--roll", "power=0,0,0", "--roll", "toughness=0,0,0"],
+            ["condition", "add", "Ann", "dazed"],
+            ["condition", "remove", "Ann", "dazed"],
+            ["retract", "8", "--yes"],
+            [
+                "encounter",
+                "start",
+                "Ann",
+                "Thug",
+                "Energy Controller",
+                "--roll",
+                "Ann=+,+,+",
+                "--roll",
+                "Thug=-,-,-",
+                "--roll",
+                "Energy Controller=0,0,0",
+            ],
+            ["attack", "Ann", "Thug", "--rank", "4", "--roll", "attack=+,0,0"],
+            ["check", "Ann", "agility", "--dc", "10"],
+            [
+                "act",
+                "Ann",
+                "affliction",
+                "--against",
+                "Thug",
+                "-o",
+                "rank=6",
+                "-o",
+                "conditions=dazed,stunned,incapacitated",
+            ],
+            ["encounter", "delay"],
+            ["encounter", "next"],
+            ["encounter", "act", "Ann"],
+            ["encounter", "join", "Goons", "--roll", "Goons=0,0,0"],
+            ["encounter", "end"],
+            ["spend", "Ann", "victory-points", "1"],
+            ["gain", "Ann", "victory-points", "1"],
+            ["hazard", "Ann", "falling", "-o", "distance-rank=2"],
+            ["recover", "Ann", "--hours", "8"],
+            ["damage", "Thug", "--amount", "20"],
+            ["revive", "Thug", "--means", "healing"],
+            ["undo"],
+            ["redo"],
+            ["session", "end"],
+        ],
+    )
 
 
 def test_d20_and_pnp_writes_append_without_the_read_side(tmp_path):
     """Issue 17, item 1: the other systems' actions (d20 charge, pnp chase, resolve) are write-side only too."""
     d20 = str(tmp_path / "d20.ledger")
-    writes_alone(d20, [
-        ["init", "--system", "d20"],
-        ["character", "add", "Blaze", "--trait", "dex=14", "--trait", "hp=20", "--pc"],
-        ["character", "add", "Grunt", "--trait", "hp=8"],
-        ["attack", "Blaze", "Grunt", "--damage", "1d8", "--roll", "attack=17", "--roll", "damage=5"],
-        ["act", "Blaze", "charge"],
-        ["check", "Blaze", "dex", "--dc", "12"],
-    ])
+    writes_alone(
+        d20,
+        [
+            ["init", "--system", "d20"],
+            ["character", "add", "Blaze", "--trait", "dex=14", "--trait", "hp=20", "--pc"],
+            ["character", "add", "Grunt", "--trait", "hp=8"],
+            ["attack", "Blaze", "Grunt", "--damage", "1d8", "--roll", "attack=17", "--roll", "damage=5"],
+            ["act", "Blaze", "charge"],
+            ["check", "Blaze", "dex", "--dc", "12"],
+        ],
+    )
     pnp = str(tmp_path / "pnp.ledger")
-    writes_alone(pnp, [
-        ["init", "--system", "pnp"],
-        ["character", "add", "Mara", "--trait", "might=3", "--trait", "agility=2", "--trait", "resolve=3", "--pc"],
-        ["character", "add", "Goons", "--minion", "--trait", "threat=2", "--count", "4"],
-        ["attack", "Mara", "Goons", "--with", "might"],
-        ["gain", "Mara", "resolve", "1", "--reason", "heroics"],
-        ["spend", "Mara", "resolve", "1", "--purpose", "lucky-break"],
-        ["act", "Mara", "chase", "--against", "Goons"],
-    ])
+    writes_alone(
+        pnp,
+        [
+            ["init", "--system", "pnp"],
+            ["character", "add", "Mara", "--trait", "might=3", "--trait", "agility=2", "--trait", "resolve=3", "--pc"],
+            ["character", "add", "Goons", "--minion", "--trait", "threat=2", "--count", "4"],
+            ["attack", "Mara", "Goons", "--with", "might"],
+            ["gain", "Mara", "resolve", "1", "--reason", "heroics"],
+            ["spend", "Mara", "resolve", "1", "--purpose", "lucky-break"],
+            ["act", "Mara", "chase", "--against", "Goons"],
+        ],
+    )
 
 
 def test_a_read_in_the_next_process_sees_every_write_before_it(db: str):

@@ -8,8 +8,8 @@ import orjson
 import pytest
 from sqlalchemy import text
 
-from ledger.commitment import commit, derive_faces
-from ledger.target import parse_target
+from ledger.audit.dice_proof import commit, derive_faces
+from ledger.storage.target import parse_target
 from projections.db import ReadSide
 from tests.conftest import Cli
 
@@ -19,7 +19,9 @@ def raw_log(db: str) -> list[tuple[int, str, bytes]]:
     read = ReadSide(parse_target(db))
     try:
         with read.engine.connect() as conn:
-            rows = conn.execute(text(f"SELECT {read.id_column}, topic, state FROM {read.events_table} ORDER BY {read.id_column}")).all()
+            rows = conn.execute(
+                text(f"SELECT {read.id_column}, topic, state FROM {read.events_table} ORDER BY {read.id_column}")
+            ).all()
     finally:
         read.close()
     return [(int(r[0]), str(r[1]), bytes(r[2])) for r in rows]
@@ -69,7 +71,9 @@ def test_the_commitment_is_printed_and_the_secret_stays_out_of_the_log_until_the
     assert commit(secret) == commitment == end["commitment"]
     stored = raw_log(db)
     ending = end["ruling"]  # the secret is in the log from `session end`'s ruling on, never before
-    assert all(secret.hex().encode() not in state for _, _, state in stored if orjson.loads(state).get("ruling", 0) < ending)
+    assert all(
+        secret.hex().encode() not in state for _, _, state in stored if orjson.loads(state).get("ruling", 0) < ending
+    )
     assert any(secret.hex().encode() in state for _, topic, state in stored if topic.endswith("DiceRevealed"))
     assert secrets_kept(db) == 1  # kept (public now): an undone `session end` reopens a session that rolls from it
 
@@ -105,15 +109,24 @@ def test_a_tampered_die_in_a_revealed_session_fails_verify_dice(cli: Cli, db: st
     read = ReadSide(parse_target(db))
     try:
         with read.engine.begin() as conn:
-            state = bytes(conn.execute(text(f"SELECT state FROM {read.events_table} WHERE {read.id_column} = :i"), {"i": seq}).scalar_one())
+            state = bytes(
+                conn.execute(
+                    text(f"SELECT state FROM {read.events_table} WHERE {read.id_column} = :i"), {"i": seq}
+                ).scalar_one()
+            )
             forged = d["faces"][0] % 20 + 1
             state = state.replace(f'"faces":[{d["faces"][0]}]'.encode(), f'"faces":[{forged}]'.encode())
-            conn.execute(text(f"UPDATE {read.events_table} SET state = :s WHERE {read.id_column} = :i"), {"s": state, "i": seq})
+            conn.execute(
+                text(f"UPDATE {read.events_table} SET state = :s WHERE {read.id_column} = :i"), {"s": state, "i": seq}
+            )
     finally:
         read.close()
     r = cli("verify", "--dice")
     assert r.exit_code == 1
-    assert f"event {seq}" in r.stdout and f"roll 'roll' shows [{forged}] but the revealed secret gives [{d['faces'][0]}]" in r.stdout
+    assert (
+        f"event {seq}" in r.stdout
+        and f"roll 'roll' shows [{forged}] but the revealed secret gives [{d['faces'][0]}]" in r.stdout
+    )
 
 
 def test_an_exported_file_is_checked_by_anyone_and_a_tampered_one_fails(cli: Cli, tmp_path: Path):
@@ -167,7 +180,11 @@ def test_a_lost_secret_refuses_ledger_rolls_but_takes_entered_dice(cli: Cli, db:
         read.close()
     before = len(raw_log(db))
     r = cli("roll", "1d20")
-    assert r.exit_code == 2 and r.stderr.startswith("error: this session committed its dice") and len(raw_log(db)) == before
+    assert (
+        r.exit_code == 2
+        and r.stderr.startswith("error: this session committed its dice")
+        and len(raw_log(db)) == before
+    )
     cli.ok("roll", "1d20", "--roll", "roll=12")
     assert "warning: this session's dice secret was not in the database" in cli.ok("session", "end").stdout
     assert cli.json("verify", "--dice")["ok"] is True  # nothing revealed: nothing to recompute, nothing wrong

@@ -7,7 +7,7 @@ import sys
 import textwrap
 
 from ledger.application import Ledger
-from ledger.verify import verify
+from ledger.audit.chain import verify
 
 WRITER = textwrap.dedent(
     """

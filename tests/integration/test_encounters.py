@@ -6,7 +6,7 @@ import pytest
 
 from ledger.application import Ledger
 from ledger.errors import LedgerError
-from ledger.target import parse_target
+from ledger.storage.target import parse_target
 from projections import queries
 from projections.db import ReadSide
 from projections.views import catch_up
@@ -152,14 +152,17 @@ def test_an_unneeded_turn_roll_is_kept_as_unused(hnh: Ledger):
     assert [e["data"]["used"] for e in r["events"] if e["type"] == "DiceRolled"] == [False]
 
 
-@pytest.mark.parametrize("bad", [
-    lambda led: led.start_encounter(["Ann", "Nobody"]),
-    lambda led: led.start_encounter(["Ann", "Bob"], rolls={"Ann": "1,2,3"}),
-    lambda led: led.start_encounter(["Ann", "Bob"], rolls={"Zed": "0,0,0"}),
-    lambda led: led.next_turn(),
-    lambda led: led.join_encounter("Ann"),
-    lambda led: led.end_encounter(),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda led: led.start_encounter(["Ann", "Nobody"]),
+        lambda led: led.start_encounter(["Ann", "Bob"], rolls={"Ann": "1,2,3"}),
+        lambda led: led.start_encounter(["Ann", "Bob"], rolls={"Zed": "0,0,0"}),
+        lambda led: led.next_turn(),
+        lambda led: led.join_encounter("Ann"),
+        lambda led: led.end_encounter(),
+    ],
+)
 def test_bad_input_appends_nothing(hnh: Ledger, bad):
     """CLI.md, encounter: unknown participant, no encounter, faces of the wrong kind: refused, nothing appended."""
     before = hnh.campaign().rulings
@@ -225,5 +228,8 @@ def test_encounter_log_and_timeline_stay_right_through_undo_and_redo(hnh: Ledger
     bob_turn = queries.encounter_log(read)["turns"][-1]
     assert (bob_turn["actor"], [r["command"] for r in bob_turn["rulings"]]) == ("Bob", ["damage"])
     assert [p["hp"] for p in queries.timeline(read, "Ann")] == [6, 5]
-    assert (queries.sheet_at(read, "Bob", 6)["hp"], queries.sheet_at(read, "Bob", 7)["hp"]) == (6, 4)  # damage was ruling 7
+    assert (queries.sheet_at(read, "Bob", 6)["hp"], queries.sheet_at(read, "Bob", 7)["hp"]) == (
+        6,
+        4,
+    )  # damage was ruling 7
     read.close()

@@ -12,11 +12,11 @@ import pytest
 from sqlalchemy import select
 
 from ledger.application import Ledger
+from ledger.audit.chain import notifications, verify
 from ledger.errors import BadInput, Conflict
-from ledger.exchange import export_jsonl, read_export, state_field, write_import
-from ledger.store import SNAPSHOT_INTERVAL
-from ledger.target import parse_target
-from ledger.verify import notifications, verify
+from ledger.storage.exchange import export_jsonl, read_export, state_field, write_import
+from ledger.storage.store import SNAPSHOT_INTERVAL
+from ledger.storage.target import parse_target
 from projections.db import VIEW_TABLES, ReadSide
 from projections.views import catch_up
 from tests.conftest import BACKENDS, PG_ADMIN_URL, _pg_database, _pg_drop, event_count
@@ -70,7 +70,9 @@ def play(db: str, rounds: int = 8) -> None:
 def export_to(db: str, path: Path) -> None:
     led = Ledger(db, actor="gm")
     with open(path, "wb") as f:
-        export_jsonl(led.store.recorder, f, exported_at="2026-01-01T00:00:00+00:00", snapshots=led.store.snapshots.recorder)
+        export_jsonl(
+            led.store.recorder, f, exported_at="2026-01-01T00:00:00+00:00", snapshots=led.store.snapshots.recorder
+        )
     led.close()
 
 
@@ -87,14 +89,19 @@ def dump(db: str) -> dict[str, list[tuple[object, ...]]]:
     read = ReadSide(parse_target(db))
     catch_up(read)
     with read.engine.connect() as conn:
-        out = {t.name: [tuple(r) for r in conn.execute(select(t).order_by(*t.primary_key.columns)).all()] for t in VIEW_TABLES}
+        out = {
+            t.name: [tuple(r) for r in conn.execute(select(t).order_by(*t.primary_key.columns)).all()]
+            for t in VIEW_TABLES
+        }
     read.close()
     return out
 
 
 def stored(db: str) -> list[tuple[object, ...]]:
     led = Ledger(db, actor="gm")
-    rows = [(n.originator_id.hex, n.originator_version, n.topic, bytes(n.state)) for n in notifications(led.store.recorder)]
+    rows = [
+        (n.originator_id.hex, n.originator_version, n.topic, bytes(n.state)) for n in notifications(led.store.recorder)
+    ]
     led.close()
     return rows
 
@@ -128,7 +135,12 @@ def test_the_header_announces_counts_and_the_final_hash(sqlite_db, tmp_path):
     events = [r for r in rows if "snapshot_of" not in r]
     led = Ledger(sqlite_db)
     campaign = led.campaign()
-    assert (header["format"], header["version"], header["system"], header["name"]) == ("ledger-export", 2, "hnh", "Bay City")
+    assert (header["format"], header["version"], header["system"], header["name"]) == (
+        "ledger-export",
+        2,
+        "hnh",
+        "Bay City",
+    )
     assert header["events"] == len(events) == event_count(sqlite_db)
     assert header["snapshots"] == len(rows) - len(events)
     assert header["rulings"] == campaign.rulings and header["final_hash"] == campaign.last_hash
@@ -152,7 +164,6 @@ def test_imported_ledger_keeps_going_with_snapshots(sqlite_db, new_db, tmp_path)
     import_into(copy, path)
     led = Ledger(copy, actor="gm", seed=2)
     from ledger.aggregates import CAMPAIGN_ID
-
     from ledger.snapshots import problem
 
     snaps = list(led.store.snapshots.get(CAMPAIGN_ID, desc=True, limit=1))
@@ -188,7 +199,15 @@ def test_the_latest_vouched_snapshots_travel_in_the_file_and_import_as_stored(sq
     import_into(copy, path)
     # the same file as version 1, without its snapshot lines: import folds them again
     v1 = tmp_path / "v1.jsonl"
-    v1.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in [{**{k: v for k, v in header.items() if k != "snapshots"}, "version": 1}, *[r for r in rows if "snapshot_of" not in r]]))
+    v1.write_bytes(
+        b"".join(
+            orjson.dumps(r) + b"\n"
+            for r in [
+                {**{k: v for k, v in header.items() if k != "snapshots"}, "version": 1},
+                *[r for r in rows if "snapshot_of" not in r],
+            ]
+        )
+    )
     folded = new_db("sqlite")
     import_into(folded, v1)
     source, led, again = Ledger(sqlite_db), Ledger(copy), Ledger(folded)
@@ -197,7 +216,9 @@ def test_the_latest_vouched_snapshots_travel_in_the_file_and_import_as_stored(sq
     for oid in {UUID(hex=r["snapshot_of"]) for r in carried}:
         mine = led.store.snapshots.recorder.select_events(oid)
         assert len(mine) == 1  # the latest vouched one only
-        original = source.store.snapshots.recorder.select_events(oid, gt=mine[0].originator_version - 1, lte=mine[0].originator_version)
+        original = source.store.snapshots.recorder.select_events(
+            oid, gt=mine[0].originator_version - 1, lte=mine[0].originator_version
+        )
         assert [bytes(s.state) for s in mine] == [bytes(s.state) for s in original]  # stored as it was, byte for byte
         ours, refolded = next(iter(led.store.snapshots.get(oid))), next(iter(again.store.snapshots.get(oid)))
         assert digest(led.store.mapper.transcoder, ours) == digest(again.store.mapper.transcoder, refolded)
@@ -226,7 +247,7 @@ def test_a_changed_snapshot_line_is_refused_and_verify_file_names_it(sqlite_db, 
     _refused(copy, path, "snapshot of aggregate")
     r = Cli(str(tmp_path / "none.ledger"))("verify", "--file", str(path))
     assert r.exit_code == 1 and "snapshot of aggregate" in r.stdout
-    path.write_bytes(b"".join(ls[:i] + ls[i + 1:]))  # a snapshot line dropped: the header's count catches it
+    path.write_bytes(b"".join(ls[:i] + ls[i + 1 :]))  # a snapshot line dropped: the header's count catches it
     _refused(copy, path, "snapshots its header announces")
 
 
@@ -256,7 +277,9 @@ def test_a_file_reformatted_by_another_tool_still_imports_to_the_same_bytes(sqli
     path = tmp_path / "c.jsonl"
     export_to(sqlite_db, path)
     rows = [json.loads(x) for x in lines(path)]
-    rewritten = [json.dumps(rows[0])] + [json.dumps(dict(reversed(list(r.items()))), ensure_ascii=True) for r in rows[1:]]
+    rewritten = [json.dumps(rows[0])] + [
+        json.dumps(dict(reversed(list(r.items()))), ensure_ascii=True) for r in rows[1:]
+    ]
     path.write_text("".join(x + "\n" for x in rewritten))
     copy = new_db("sqlite")
     import_into(copy, path)

@@ -20,7 +20,7 @@ import orjson
 import pytest
 
 from ledger.application import Ledger
-from ledger.verify import verify
+from ledger.audit.chain import verify
 from tests.conftest import BACKENDS, _pg_database, _pg_drop
 
 LEDGER = [sys.executable, "-m", "commands"]
@@ -73,8 +73,6 @@ def assert_whole(db: str) -> dict[str, int]:
     return counts
 
 
-
-
 def test_four_play_scripts_at_once_lose_and_duplicate_nothing(db: str, tmp_path: Path) -> None:
     """Issue 9, Faults: 4 processes x 500 rulings at once through `ledger play` scripts; all present once, chain verifies."""
     d20_ledger(db)
@@ -82,9 +80,19 @@ def test_four_play_scripts_at_once_lose_and_duplicate_nothing(db: str, tmp_path:
     procs = []
     for w in range(WRITERS):
         script = tmp_path / f"writer{w}.txt"
-        script.write_text("".join("damage Ann --amount 1\n" if i % 2 == 0 else f"roll 1d20+{i} --for Ann\n" for i in range(n)))
+        script.write_text(
+            "".join("damage Ann --amount 1\n" if i % 2 == 0 else f"roll 1d20+{i} --for Ann\n" for i in range(n))
+        )
         with script.open() as stdin:
-            procs.append(subprocess.Popen([*LEDGER, "--db", db, "--as", f"w{w}", "play"], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+            procs.append(
+                subprocess.Popen(
+                    [*LEDGER, "--db", db, "--as", f"w{w}", "play"],
+                    stdin=stdin,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+            )
     for p in procs:
         _, err = p.communicate(timeout=600)
         assert p.returncode == 0, err
@@ -112,7 +120,9 @@ def test_kill_9_during_a_play_script_leaves_only_whole_rulings(db: str, tmp_path
     before = 2
     for _ in range(3):
         with script.open() as stdin:
-            p = subprocess.Popen([*LEDGER, "--db", db, "play"], stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            p = subprocess.Popen(
+                [*LEDGER, "--db", db, "play"], stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            )
         assert p.stdout is not None
         for _ in range(rng.randint(10, 150)):  # each ruling prints one line as it is made
             assert p.stdout.readline(), p.stderr.read() if p.stderr else ""
@@ -156,9 +166,11 @@ def _fresh_target(kind: str, folder: Path, k: int) -> tuple[str, str | None]:
 
 
 @pytest.mark.parametrize("kind", BACKENDS)
-def test_kill_9_during_a_long_import_leaves_only_whole_rulings(kind: str, long_export: tuple[Path, int], tmp_path: Path) -> None:
+def test_kill_9_during_a_long_import_leaves_only_whole_rulings(
+    kind: str, long_export: tuple[Path, int], tmp_path: Path
+) -> None:
     """Issue 9, Faults: kill -9 at random points of a long `ledger import`; the ledger opens, verifies, no partial ruling."""
-    from ledger.target import parse_target
+    from ledger.storage.target import parse_target
     from projections.db import ReadSide
 
     jsonl, total = long_export
@@ -166,7 +178,9 @@ def test_kill_9_during_a_long_import_leaves_only_whole_rulings(kind: str, long_e
     for k in range(3):
         db, pg_name = _fresh_target(kind, tmp_path, k)
         try:
-            p = subprocess.Popen([*LEDGER, "--db", db, "import", str(jsonl)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            p = subprocess.Popen(
+                [*LEDGER, "--db", db, "import", str(jsonl)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
             read = ReadSide(parse_target(db))
             deadline = time.monotonic() + 120
             while p.poll() is None and time.monotonic() < deadline:  # kill once the first events are in

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from ledger.application import Ledger
-from ledger.target import parse_target
+from ledger.storage.target import parse_target
 from projections import queries
 from projections.db import VIEW_TABLES, ReadSide
 from projections.views import catch_up, rebuild
@@ -13,7 +13,10 @@ from projections.views import catch_up, rebuild
 
 def dump(read):
     with read.engine.connect() as conn:
-        return {t.name: [tuple(r) for r in conn.execute(select(t).order_by(*t.primary_key.columns)).all()] for t in VIEW_TABLES}
+        return {
+            t.name: [tuple(r) for r in conn.execute(select(t).order_by(*t.primary_key.columns)).all()]
+            for t in VIEW_TABLES
+        }
 
 
 def test_rebuild_gives_exactly_what_the_incremental_updates_gave(db):

@@ -9,18 +9,25 @@ from sqlalchemy import select
 
 from ledger.application import Ledger
 from ledger.errors import LedgerError
-from ledger.target import parse_target
+from ledger.storage.target import parse_target
 from projections import views
 from projections.db import VIEW_TABLES, ReadSide
 from projections.views import catch_up, rebuild
 
 CAST = {"hnh": ["Ann", "Bob", "Cy"], "d20": ["Rex", "Vex", "Max"], "pnp": ["Mara", "Gunsel", "Ivy"]}
-TRAITS = {"hnh": {"agility": "2", "toughness": "2"}, "d20": {"dex": "12", "hp": "14"}, "pnp": {"perception": "2", "agility": "3", "toughness": "3"}}
+TRAITS = {
+    "hnh": {"agility": "2", "toughness": "2"},
+    "d20": {"dex": "12", "hp": "14"},
+    "pnp": {"perception": "2", "agility": "3", "toughness": "3"},
+}
 
 
 def dump(read: ReadSide) -> dict[str, list[tuple]]:
     with read.engine.connect() as conn:
-        return {t.name: [tuple(r) for r in conn.execute(select(t).order_by(*t.primary_key.columns)).all()] for t in VIEW_TABLES}
+        return {
+            t.name: [tuple(r) for r in conn.execute(select(t).order_by(*t.primary_key.columns)).all()]
+            for t in VIEW_TABLES
+        }
 
 
 def play(led: Ledger, read: ReadSide, system: str, steps: int, seed: int) -> None:

@@ -149,7 +149,7 @@ def test_init_twice_is_refused(hnh):
 
 def test_every_die_is_its_own_dice_rolled_event_with_faces_total_and_source(hnh, db):
     """CLI.md, Entering dice: every die roll is its own DiceRolled event with name, faces, total and source."""
-    from ledger.target import parse_target
+    from ledger.storage.target import parse_target
     from projections.db import ReadSide
 
     hnh.roll("3dF+2", rolls={"roll": "+,0,+"})
@@ -158,7 +158,12 @@ def test_every_die_is_its_own_dice_rolled_event_with_faces_total_and_source(hnh,
         rolled = [e for e in read.read_events(conn, 0, 1000) if e.type == "DiceRolled"]
     read.close()
     data = rolled[-1].state["data"]
-    assert {k: data[k] for k in ("name", "faces", "total", "source")} == {"name": "roll", "faces": [1, 0, 1], "total": 4, "source": "entered"}
+    assert {k: data[k] for k in ("name", "faces", "total", "source")} == {
+        "name": "roll",
+        "faces": [1, 0, 1],
+        "total": 4,
+        "source": "entered",
+    }
 
 
 def test_a_ruling_keeps_actor_session_and_intent(hnh):

@@ -17,7 +17,19 @@ def fight(cli: Cli) -> None:
     cli.ok("character", "add", "Ann", "--trait", "agility=2", "--pc")
     cli.ok("character", "add", "Bob")
     cli.ok("character", "add", "Thugs", "--minion", "--count", "3")
-    cli.ok("encounter", "start", "Ann", "Bob", "Thugs", "--roll", "Ann=0,0,0", "--roll", "Bob=0,0,0", "--roll", "Thugs=-,-,-")
+    cli.ok(
+        "encounter",
+        "start",
+        "Ann",
+        "Bob",
+        "Thugs",
+        "--roll",
+        "Ann=0,0,0",
+        "--roll",
+        "Bob=0,0,0",
+        "--roll",
+        "Thugs=-,-,-",
+    )
     cli.ok("damage", "Bob", "--amount", "2")
     cli.ok("damage", "Ann", "--amount", "1")
 
@@ -41,11 +53,11 @@ def test_the_page_shows_the_tracker_with_npc_hp_as_a_word(cli: Cli, db: str):
     assert 'aria-current="true"' in ann and "5/6" in ann and 'aria-valuenow="5"' in ann
     assert ">hurt<" in bob and "4/6" not in bob and 'role="meter"' not in bob
     assert "×3" in thugs and ">unhurt<" in thugs
-    rulings = html[html.index('id="rulings"'):]
+    rulings = html[html.index('id="rulings"') :]
     bob_said = [ln for ln in rulings.splitlines() if "Bob takes" in ln]
     assert bob_said and all("Bob takes damage" in ln and "4" not in ln for ln in bob_said)  # the sentences hide it too
     assert re.search(r"Ann takes 1 damage.*5", rulings)
-    assert '<figcaption>Ann: HP 5/6</figcaption><svg' in html  # the hero's chart
+    assert "<figcaption>Ann: HP 5/6</figcaption><svg" in html  # the hero's chart
 
 
 @pytest.mark.parametrize("option", ["Bob", "all"])

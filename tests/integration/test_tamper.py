@@ -22,8 +22,18 @@ from tests.conftest import Cli
 
 EDITS = 120
 FIGURES: Counter[str] = Counter()
-VIEWS = ["ledger_sheets", "ledger_rulings", "ledger_log", "ledger_hp", "ledger_sheet_events", "ledger_sessions",
-         "ledger_encounters", "ledger_encounter_log", "ledger_amendments", "ledger_tracking"]
+VIEWS = [
+    "ledger_sheets",
+    "ledger_rulings",
+    "ledger_log",
+    "ledger_hp",
+    "ledger_sheet_events",
+    "ledger_sessions",
+    "ledger_encounters",
+    "ledger_encounter_log",
+    "ledger_amendments",
+    "ledger_tracking",
+]
 
 
 def _campaign(db: str) -> None:
@@ -57,7 +67,10 @@ def _state(db: str) -> bytes:
         write = {"rulings": campaign.rulings, "head": campaign.last_hash, "sheets": sheets}
     finally:
         led.close()
-    views = [cli.json(*args) for args in (("character", "list"), ("log", "--all"), ("session", "show", "1"), ("timeline", "Ann"))]
+    views = [
+        cli.json(*args)
+        for args in (("character", "list"), ("log", "--all"), ("session", "show", "1"), ("timeline", "Ann"))
+    ]
     return orjson.dumps({"write": write, "views": views}, option=orjson.OPT_SORT_KEYS)
 
 
@@ -117,7 +130,11 @@ def edit(draw: st.DrawFn) -> tuple[str, Any]:
 
     def apply(con: sqlite3.Connection) -> str:
         if kind in ("event", "link"):
-            rows = [r for r in _rows(con, "stored_events") if (r[3] == "ledger.aggregates:Campaign.RulingChained") == (kind == "link")]
+            rows = [
+                r
+                for r in _rows(con, "stored_events")
+                if (r[3] == "ledger.aggregates:Campaign.RulingChained") == (kind == "link")
+            ]
             rowid, oid, version, topic, state = rows[pick % len(rows)]
             if how == 0:
                 con.execute("DELETE FROM stored_events WHERE rowid = ?", (rowid,))
@@ -127,7 +144,9 @@ def edit(draw: st.DrawFn) -> tuple[str, Any]:
                 con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (other[4], rowid))
                 return f"{kind} {rowid} given the state of {other[0]}"
             if how == 2:
-                con.execute("UPDATE stored_events SET originator_version = originator_version + 1000 WHERE rowid = ?", (rowid,))
+                con.execute(
+                    "UPDATE stored_events SET originator_version = originator_version + 1000 WHERE rowid = ?", (rowid,)
+                )
                 return f"{kind} {rowid} version moved"
             if how == 3:
                 con.execute("DELETE FROM stored_events WHERE rowid >= ?", (rowid,))
@@ -139,12 +158,20 @@ def edit(draw: st.DrawFn) -> tuple[str, Any]:
             rows = con.execute("SELECT originator_id, originator_version, state FROM stored_snapshots").fetchall()
             oid, version, state = rows[pick % len(rows)]
             if how == 0:
-                con.execute("DELETE FROM stored_snapshots WHERE originator_id = ? AND originator_version = ?", (oid, version))
+                con.execute(
+                    "DELETE FROM stored_snapshots WHERE originator_id = ? AND originator_version = ?", (oid, version)
+                )
                 return f"snapshot {version} deleted"
             if how == 1:
-                con.execute("UPDATE stored_snapshots SET originator_version = originator_version - 1 WHERE originator_id = ? AND originator_version = ?", (oid, version))
+                con.execute(
+                    "UPDATE stored_snapshots SET originator_version = originator_version - 1 WHERE originator_id = ? AND originator_version = ?",
+                    (oid, version),
+                )
                 return f"snapshot {version} renumbered"
-            con.execute("UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = ?", (_mutate_json(state, rnd), oid, version))
+            con.execute(
+                "UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                (_mutate_json(state, rnd), oid, version),
+            )
             return f"snapshot {version} edited"
         if kind == "view":
             table = VIEWS[pick % len(VIEWS)]
@@ -158,7 +185,13 @@ def edit(draw: st.DrawFn) -> tuple[str, Any]:
                 return f"{table} row deleted"
             col = cols[(pick // 13) % len(cols)]
             value = row[1 + cols.index(col)]
-            new = (value + 1) if isinstance(value, int) else _mutate_json(value, rnd).decode(errors="replace") if value is not None else 1
+            new = (
+                (value + 1)
+                if isinstance(value, int)
+                else _mutate_json(value, rnd).decode(errors="replace")
+                if value is not None
+                else 1
+            )
             try:
                 con.execute(f'UPDATE {table} SET "{col}" = ? WHERE rowid = ?', (new, row[0]))
             except sqlite3.IntegrityError:
@@ -172,11 +205,15 @@ def edit(draw: st.DrawFn) -> tuple[str, Any]:
 
 
 @pytest.mark.parametrize("batch", [0])
-def test_every_tampering_is_caught_or_harmless_after_rebuild(original: tuple[Path, bytes], tmp_path: Path, batch: int) -> None:
+def test_every_tampering_is_caught_or_harmless_after_rebuild(
+    original: tuple[Path, bytes], tmp_path: Path, batch: int
+) -> None:
     """Issue 18: each random edit is caught by verify, or rebuild makes it harmless (the ledger shows exactly what it did)."""
     path, shown = original
 
-    @settings(max_examples=EDITS, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EDITS, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+    )
     @given(edit())
     def one(change: tuple[str, Any]) -> None:
         kind, apply = change
@@ -206,6 +243,8 @@ def test_every_tampering_is_caught_or_harmless_after_rebuild(original: tuple[Pat
 
 def test_tamper_figures() -> None:
     """The figures for the issue's closing note."""
-    print(f"\ntamper: {FIGURES['tried']} edits tried ({', '.join(f'{k[6:]} {v}' for k, v in sorted(FIGURES.items()) if k.startswith('tried '))}); "
-          f"{FIGURES['caught by verify']} caught by verify, {FIGURES['harmless after rebuild']} harmless after rebuild")
+    print(
+        f"\ntamper: {FIGURES['tried']} edits tried ({', '.join(f'{k[6:]} {v}' for k, v in sorted(FIGURES.items()) if k.startswith('tried '))}); "
+        f"{FIGURES['caught by verify']} caught by verify, {FIGURES['harmless after rebuild']} harmless after rebuild"
+    )
     assert FIGURES["tried"] == FIGURES["caught by verify"] + FIGURES["harmless after rebuild"]

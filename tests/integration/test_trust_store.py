@@ -48,9 +48,18 @@ def test_import_never_imports_a_module_a_file_names(source: tuple[Cli, Path], tm
     crafted.write_bytes(b"\n".join(rows) + b"\n")
     target = tmp_path / "t.ledger"
     p = subprocess.run(
-        [sys.executable, "-c", "import sys; from commands.main import main\ntry:\n    main()\nfinally:\n    print('antigravity' in sys.modules, file=sys.stderr)",
-         "--db", str(target), "import", str(crafted)],
-        capture_output=True, cwd=REPO, timeout=120,
+        [
+            sys.executable,
+            "-c",
+            "import sys; from commands.main import main\ntry:\n    main()\nfinally:\n    print('antigravity' in sys.modules, file=sys.stderr)",
+            "--db",
+            str(target),
+            "import",
+            str(crafted),
+        ],
+        capture_output=True,
+        cwd=REPO,
+        timeout=120,
     )
     assert p.returncode == 2 and b"not the ledger's own" in p.stderr
     assert p.stderr.strip().endswith(b"False")  # the module was never imported
@@ -147,7 +156,10 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
     """A 256 KB tmpfs to fill up (needs the right to mount: skipped where there is none)."""
     mnt = tmp_path / f"disk-{uuid.uuid4().hex[:6]}"
     mnt.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)], capture_output=True).returncode != 0:
+    if (
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)], capture_output=True).returncode
+        != 0
+    ):
         pytest.skip("can't mount a small tmpfs here to fill")
     yield mnt
     subprocess.run(["umount", "-l", str(mnt)], capture_output=True)

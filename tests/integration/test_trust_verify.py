@@ -12,7 +12,7 @@ import pytest
 
 from ledger.aggregates import CAMPAIGN_ID
 from ledger.application import Ledger
-from ledger.ruling import chain_hash
+from ledger.rulings.draft import chain_hash
 from tests.conftest import REPO, Cli
 
 CHAIN = "ledger.aggregates:Campaign.RulingChained"
@@ -44,7 +44,10 @@ def _ann(db: str) -> str:
 
 
 def _links(db: str) -> list[tuple[int, bytes]]:
-    return [(int(r[0]), bytes(r[1])) for r in _sql(db, "SELECT rowid, state FROM stored_events WHERE topic = ? ORDER BY rowid", (CHAIN,))]
+    return [
+        (int(r[0]), bytes(r[1]))
+        for r in _sql(db, "SELECT rowid, state FROM stored_events WHERE topic = ? ORDER BY rowid", (CHAIN,))
+    ]
 
 
 @pytest.fixture
@@ -57,10 +60,18 @@ def played(sqlite_db: str) -> Cli:
 
 def _forge_snapshot(db: str, hex_id: str, hp: int) -> int:
     """Set the HP inside an aggregate's newest snapshot, as someone editing the file would."""
-    oid, version, state = _sql(db, "SELECT originator_id, originator_version, state FROM stored_snapshots WHERE replace(originator_id, '-', '') = ? ORDER BY originator_version DESC LIMIT 1", (hex_id,))[0]
+    oid, version, state = _sql(
+        db,
+        "SELECT originator_id, originator_version, state FROM stored_snapshots WHERE replace(originator_id, '-', '') = ? ORDER BY originator_version DESC LIMIT 1",
+        (hex_id,),
+    )[0]
     doc = orjson.loads(state)
     doc["state"]["sheet"]["hp"] = hp
-    _sql(db, "UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = ?", (orjson.dumps(doc), oid, version))
+    _sql(
+        db,
+        "UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = ?",
+        (orjson.dumps(doc), oid, version),
+    )
     return int(version)  # type: ignore[arg-type]
 
 
@@ -84,7 +95,9 @@ def test_a_snapshot_of_the_first_release_is_checked_by_verify_and_not_folded(pla
 
     db = played.db
     led = Ledger(db, actor="gm")
-    ann = led.store.repository.get(led.campaign().character("Ann") and __import__("uuid").UUID(led.campaign().character("Ann")["id"]))
+    ann = led.store.repository.get(
+        led.campaign().character("Ann") and __import__("uuid").UUID(led.campaign().character("Ann")["id"])
+    )
     plain = Snapshot.take(ann)
     led.store.snapshots.put([plain])
     led.close()
@@ -102,7 +115,11 @@ def test_editing_a_later_links_kind_is_caught(played: Cli) -> None:
     """Issue 18 item 4: the link's kind (play -> undo would bring a redo back) is inside the hash."""
     rowid, state = _links(played.db)[-5]
     assert b'"kind":"play"' in state
-    _sql(played.db, "UPDATE stored_events SET state = ? WHERE rowid = ?", (state.replace(b'"kind":"play"', b'"kind":"undo"'), rowid))
+    _sql(
+        played.db,
+        "UPDATE stored_events SET state = ? WHERE rowid = ?",
+        (state.replace(b'"kind":"play"', b'"kind":"undo"'), rowid),
+    )
     r = played("verify")
     assert r.exit_code == 1 and "hash mismatch" in r.stdout
 
@@ -116,7 +133,7 @@ def test_a_key_added_to_a_link_is_caught(played: Cli) -> None:
 
 def test_a_link_downgraded_to_the_old_scheme_is_refused(played: Cli) -> None:
     """Issue 18 item 4: a scheme-1 link after scheme-2 ones is a downgrade, even with a correct scheme-1 hash."""
-    from ledger.verify import notifications
+    from ledger.audit.chain import notifications
 
     led = Ledger(played.db, actor="gm")
     rows = list(notifications(led.store.recorder))
@@ -226,7 +243,9 @@ def test_catch_up_never_spins_on_a_tracking_position_behind_its_rows(played: Cli
     _sql(played.db, "UPDATE ledger_tracking SET position = position - 20 WHERE name = 'views'")
     p = subprocess.run(
         [sys.executable, "-c", "from commands.main import main; main()", "--db", played.db, "character", "list"],
-        capture_output=True, cwd=REPO, timeout=120,
+        capture_output=True,
+        cwd=REPO,
+        timeout=120,
     )
     assert p.returncode == 2 and b"ledger rebuild" in p.stderr and b"Traceback" not in p.stderr
     played.ok("rebuild")

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ledger.application import Ledger
+from ledger.audit.chain import verify
 from ledger.errors import LedgerError
-from ledger.verify import verify
 from tests.integration.test_retract_property import NAMES, TRAITS, replay_without, state
 
 op = st.one_of(
@@ -55,8 +55,15 @@ def encounter(led: Ledger) -> dict[str, Any] | None:
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(system=st.sampled_from(["hnh", "d20", "pnp"]), ops=st.lists(op, min_size=4, max_size=14), pick=st.integers(0, 1000), seed=st.integers(0, 9))
-def test_retracting_a_ruling_among_turns_equals_a_fresh_ledger_without_it(system: str, ops: list[tuple[Any, ...]], pick: int, seed: int) -> None:
+@given(
+    system=st.sampled_from(["hnh", "d20", "pnp"]),
+    ops=st.lists(op, min_size=4, max_size=14),
+    pick=st.integers(0, 1000),
+    seed=st.integers(0, 9),
+)
+def test_retracting_a_ruling_among_turns_equals_a_fresh_ledger_without_it(
+    system: str, ops: list[tuple[Any, ...]], pick: int, seed: int
+) -> None:
     """Issue 7, Exactness, over encounters: who is passed over is decided again from the re-derived world."""
     with tempfile.TemporaryDirectory() as tmp:
         a_db, b_db = str(Path(tmp) / "a.ledger"), str(Path(tmp) / "b.ledger")

@@ -8,10 +8,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger import undo
 from ledger.application import Ledger
 from ledger.errors import LedgerError
-from ledger.target import parse_target
+from ledger.rulings import undo
+from ledger.storage.target import parse_target
 from projections import queries
 from projections.db import ReadSide
 from projections.views import catch_up
@@ -38,7 +38,9 @@ def run(led: Ledger, system: str, o: tuple) -> None:  # type: ignore[type-arg]
     """Apply one generated operation (it may be refused: then nothing was appended)."""
     kind = o[0]
     if kind == "add":
-        led.add_character(o[1], TRAITS[system], minion=o[2] and system != "d20", count=3 if o[2] and system == "pnp" else 1)
+        led.add_character(
+            o[1], TRAITS[system], minion=o[2] and system != "d20", count=3 if o[2] and system == "pnp" else 1
+        )
     elif kind == "damage":
         led.damage(o[1], o[2], subdual=o[3] and system == "d20")
     elif kind in ("cond+", "cond-"):

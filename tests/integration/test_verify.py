@@ -6,8 +6,8 @@ import pytest
 from sqlalchemy import text
 
 from ledger.application import Ledger
-from ledger.target import parse_target
-from ledger.verify import verify
+from ledger.audit.chain import verify
+from ledger.storage.target import parse_target
 from projections.db import ReadSide
 
 
@@ -87,4 +87,8 @@ def test_a_removed_whole_ruling_breaks_the_chain(played, db):
 
 def dmg_state(read, seq):
     with read.engine.connect() as conn:
-        return bytes(conn.execute(text(f"SELECT state FROM {read.events_table} WHERE {read.id_column} = :i"), {"i": seq}).scalar_one())
+        return bytes(
+            conn.execute(
+                text(f"SELECT state FROM {read.events_table} WHERE {read.id_column} = :i"), {"i": seq}
+            ).scalar_one()
+        )

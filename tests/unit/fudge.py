@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.dice import RecordedDice, Roll, fudge
+from ledger.model.dice import RecordedDice, Roll, fudge
 
 FACES = {"+": 1, "-": -1, "0": 0}
 

@@ -1,12 +1,12 @@
-"""Verifiable dice, the pure part (ledger/commitment.py): the derivation and the check of a log's committed dice."""
+"""Verifiable dice, the pure part (ledger/audit/dice_proof.py): the derivation and the check of a log's committed dice."""
 
 from __future__ import annotations
 
 import hashlib
 from collections import Counter
 
-from ledger.commitment import check, commit, derive, derive_faces, message
-from ledger.dice import DiceBox, DiceSpec, fudge
+from ledger.audit.dice_proof import check, commit, derive, derive_faces, message
+from ledger.model.dice import DiceBox, DiceSpec, fudge
 
 SECRET = bytes(range(32))
 TOPIC = "ledger.aggregates:"
@@ -22,7 +22,12 @@ def hmac_sha256_by_hand(key: bytes, msg: bytes) -> bytes:
 def test_a_die_is_the_hmac_of_ruling_name_and_index_modulo_its_faces():
     """Issue 16, 4: every die derives from HMAC(secret, ruling + roll name + index); the message is the JSON array."""
     assert message(7, "attack", 2) == b'[7,"attack",2]'
-    for ruling, name, index, lo, hi in [(7, "attack", 0, -1, 1), (7, "attack", 2, -1, 1), (12, "damage", 0, 1, 8), (3, "Ann", 0, 1, 20)]:
+    for ruling, name, index, lo, hi in [
+        (7, "attack", 0, -1, 1),
+        (7, "attack", 2, -1, 1),
+        (12, "damage", 0, 1, 8),
+        (3, "Ann", 0, 1, 20),
+    ]:
         value = int.from_bytes(hmac_sha256_by_hand(SECRET, f'[{ruling},"{name}",{index}]'.encode()), "big")
         assert derive(SECRET, ruling, name, index, lo, hi) == lo + value % (hi - lo + 1)
 
@@ -53,7 +58,9 @@ def test_a_dice_box_with_a_commitment_derives_instead_of_rolling():
     assert "commitment" not in plain.to_data()
 
 
-def log(faces: list[int], *, source: str = "rolled", commitment: str | None = None, secret: bytes | None = SECRET) -> list:
+def log(
+    faces: list[int], *, source: str = "rolled", commitment: str | None = None, secret: bytes | None = SECRET
+) -> list:
     """A small decoded log: session 1 commits, ruling 3 rolls 3dF named attack, session end reveals."""
     c = commit(SECRET)
     die = {"name": "attack", "kind": "fudge", "sides": 3, "faces": faces, "source": source}
@@ -67,7 +74,9 @@ def log(faces: list[int], *, source: str = "rolled", commitment: str | None = No
         (5, TOPIC + "Ruling.RulingRecorded", {"ruling": 4, "session": 1}),
     ]
     if secret is not None:
-        events.append((6, TOPIC + "Campaign.DiceRevealed", {"ruling": 4, "number": 1, "commitment": c, "secret": secret.hex()}))
+        events.append(
+            (6, TOPIC + "Campaign.DiceRevealed", {"ruling": 4, "number": 1, "commitment": c, "secret": secret.hex()})
+        )
     return events
 
 
@@ -83,7 +92,11 @@ def test_a_forged_die_fails_even_in_a_log_rewritten_consistently():
     right = list(derive_faces(SECRET, 3, "attack", 3, -1, 1))
     forged = [1, 1, 1] if right != [1, 1, 1] else [-1, -1, -1]
     result = check(log(forged, commitment=commit(SECRET)))
-    assert len(result.problems) == 1 and result.problems[0].seq == 4 and "revealed secret gives" in result.problems[0].message
+    assert (
+        len(result.problems) == 1
+        and result.problems[0].seq == 4
+        and "revealed secret gives" in result.problems[0].message
+    )
 
 
 def test_a_rolled_die_stripped_of_its_commitment_fails():

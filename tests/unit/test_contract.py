@@ -15,14 +15,26 @@ from pathlib import Path
 import pytest
 
 import ledger.rules
-from ledger.dice import DiceBox
 from ledger.errors import BadInput
+from ledger.model.dice import DiceBox
+from ledger.model.sheet import apply_all
 from ledger.rules import get_rules, system_keys
 from ledger.rules.contract import NotInThisSystem, RuleSystem
-from ledger.sheet import apply_all
 from tests.conftest import Cli
 
-REQUIRED = ("parse_trait", "new_sheet", "damage", "impose", "remove", "derived", "attack", "check", "initiative", "tie_break_key", "entered_spec")
+REQUIRED = (
+    "parse_trait",
+    "new_sheet",
+    "damage",
+    "impose",
+    "remove",
+    "derived",
+    "attack",
+    "check",
+    "initiative",
+    "tie_break_key",
+    "entered_spec",
+)
 SYSTEMS = system_keys()
 
 
@@ -77,7 +89,9 @@ def test_damage_lowers_hp_and_a_condition_comes_and_goes(key: str) -> None:
     sheet = rules.new_sheet("Ann", {}, minion=False, count=1, pc=True)
     hurt = apply_all(sheet, rules.damage(sheet, 1, subdual=False))
     assert hurt.hp == sheet.hp - 1
-    cond = sorted(rules.conditions - {"dead", "dying", "stabilized", "battered", "disabled", "unconscious", "defeated"})[0]
+    cond = sorted(
+        rules.conditions - {"dead", "dying", "stabilized", "battered", "disabled", "unconscious", "defeated"}
+    )[0]
     with_it = apply_all(sheet, rules.impose(sheet, cond))
     assert cond in with_it.conditions
     assert cond not in apply_all(with_it, rules.remove(with_it, cond)).conditions
@@ -96,11 +110,11 @@ def test_an_unknown_action_or_option_is_refused_with_a_suggestion(key: str) -> N
 TOY_SYSTEM = '''
 """A toy system for the contract test: a d6, hit on 4+, 1 damage."""
 from __future__ import annotations
-from ledger.dice import Dice, DiceSpec, parse_notation
+from ledger.model.dice import Dice, DiceSpec, parse_notation
 from ledger.rules.common import parse_int
 from ledger.rules.contract import RuleSystem
 from ledger.rules.toy import options as declared
-from ledger.sheet import Effect, Sheet
+from ledger.model.sheet import Effect, Sheet
 
 
 class Toy(RuleSystem):
@@ -151,14 +165,14 @@ class Toy(RuleSystem):
 
 RULES = Toy()
 '''
-TOY_OPTIONS = '''
+TOY_OPTIONS = """
 from __future__ import annotations
 from ledger.rules.options import Opt
 OPTIONS = {"attack": (Opt("bonus", "int", "added to the d6", "toy rules, Attacks", lo=-3, hi=3),)}
 ACTIONS = {}
 ROLLS = {"attack": {"attack": "actor"}}
 ACTION_ROLLS = {}
-'''
+"""
 
 
 @pytest.fixture

@@ -1,11 +1,11 @@
-"""ledger/describe.py: the one describer of events and intents, pure and import-light (issue 12 item 5, issue 13 item 1)."""
+"""ledger/rulings/describe.py: the one describer of events and intents, pure and import-light (issue 12 item 5, issue 13 item 1)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-from ledger.describe import HpFold, dice_line, event_line, intent_line, ruling_lines, sentence
+from ledger.rulings.describe import HpFold, dice_line, event_line, intent_line, ruling_lines, sentence
 from tests.conftest import REPO
 
 
@@ -15,7 +15,7 @@ def ev(t: str, character: str | None, **data: object) -> dict[str, object]:
 
 def test_describe_imports_neither_sqlalchemy_nor_click() -> None:
     """Issue 13 (with issue 17): write commands print from the ruling's result without loading the read side."""
-    code = "import sys, ledger.describe; print(sorted(m for m in ('sqlalchemy', 'click', 'eventsourcing', 'projections') if m in sys.modules))"
+    code = "import sys, ledger.rulings.describe; print(sorted(m for m in ('sqlalchemy', 'click', 'eventsourcing', 'projections') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True).stdout
     assert out.strip() == "[]"
 
@@ -26,13 +26,25 @@ def test_a_floored_hp_change_reads_from_what_the_character_had() -> None:
     fold.before(ev("CharacterAdded", "Boss", sheet={"name": "Boss", "hp": 3, "max_hp": 3}))
     hit = ev("DamageApplied", "Boss", amount=20, hp=0)
     assert event_line(hit, fold.before(hit)) == "Boss: HP 3 -> 0"
-    assert event_line(ev("DamageApplied", "Boss", amount=2, hp=1)) == "Boss: HP 3 -> 1"  # no history: from the change itself
+    assert (
+        event_line(ev("DamageApplied", "Boss", amount=2, hp=1)) == "Boss: HP 3 -> 1"
+    )  # no history: from the change itself
 
 
 def test_a_ruling_names_the_change_once_per_character_and_merges_conditions() -> None:
     """Issue 13 item 1: one sentence; `now dying and prone` rather than a list of events."""
     events = [
-        ev("DiceRolled", "Ann", name="power", notation="3dF+8", faces=[0, 0, 0], total=8, source="rolled", used=True, **{"for": "Ann"}),
+        ev(
+            "DiceRolled",
+            "Ann",
+            name="power",
+            notation="3dF+8",
+            faces=[0, 0, 0],
+            total=8,
+            source="rolled",
+            used=True,
+            **{"for": "Ann"},
+        ),
         {**ev("DamageApplied", "Ann", amount=4, hp=-1), "hp_before": 3},
         ev("ConditionImposed", "Ann", condition="dying"),
         ev("ConditionImposed", "Ann", condition="prone"),
@@ -43,21 +55,41 @@ def test_a_ruling_names_the_change_once_per_character_and_merges_conditions() ->
 
 def test_dice_lines_mark_entered_and_unused_rolls() -> None:
     """CLI.md, Entering dice: a roll entered but not needed is kept and marked unused."""
-    d = {"name": "damage", "notation": "1d4", "faces": [3], "total": 3, "source": "entered", "used": False, "for": "Thug"}
+    d = {
+        "name": "damage",
+        "notation": "1d4",
+        "faces": [3],
+        "total": 3,
+        "source": "entered",
+        "used": False,
+        "for": "Thug",
+    }
     assert dice_line(d) == "Thug damage: 1d4 [3] = 3 (entered, unused)"
 
 
 def test_a_long_intent_is_summarised_in_one_line() -> None:
     """Issue 13 item 5: an imported sheet's powers and traits are counted, not listed; values are kept as given."""
     powers = {f"power {i}": {"effect": "Damage", "rank": i} for i in range(9)}
-    line = intent_line("character add", {"name": "Suit", "typed_traits": {str(i): i for i in range(20)}, "powers": powers, "pc": True})
+    line = intent_line(
+        "character add", {"name": "Suit", "typed_traits": {str(i): i for i in range(20)}, "powers": powers, "pc": True}
+    )
     assert line == "character add name=Suit 20 traits 9 powers pc=yes"
     assert intent_line("attack", {"two-weapon": False, "rank": 0}) == "attack two-weapon=no rank=0"
 
 
 def test_a_contest_names_who_tried_what_on_whom() -> None:
     """hnh maneuvers (grab, trip, disarm, demoralize): the one who acts is the subject, the winner and degrees follow."""
-    grab = ev("EffectResolved", "Thug", action="grab", attacker="Ann", target="Thug", hit=True, winner="Ann", degrees=2,
-              attack={"total": 7}, defense_check={"total": 0})
+    grab = ev(
+        "EffectResolved",
+        "Thug",
+        action="grab",
+        attacker="Ann",
+        target="Thug",
+        hit=True,
+        winner="Ann",
+        degrees=2,
+        attack={"total": 7},
+        defense_check={"total": 0},
+    )
     bound = ev("ConditionImposed", "Thug", condition="bound")
     assert sentence([grab, bound]) == "Ann tries to grab Thug (7 vs 0, hits, Ann wins by 2 degrees): now bound."

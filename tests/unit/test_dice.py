@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.dice import DiceBox, RecordedDice, Roll, d20, fudge, parse_faces, parse_notation, pool, pool_successes
 from ledger.errors import BadInput
+from ledger.model.dice import DiceBox, RecordedDice, Roll, d20, fudge, parse_faces, parse_notation, pool, pool_successes
 
 
 def test_pool_counts_two_and_four_as_one_success_and_six_as_two():
@@ -26,7 +26,14 @@ def test_fudge_roll_totals_faces_plus_bonus_and_flags_criticals():
 
 @pytest.mark.parametrize(
     ("expr", "kind", "count", "sides", "mod"),
-    [("3dF", "fudge", 3, 3, 0), ("3dF+2", "fudge", 3, 3, 2), ("1d20+3", "d20", 1, 20, 3), ("2d6+1", "sum", 2, 6, 1), ("1d8-1", "sum", 1, 8, -1), ("5d6 pool", "pool", 5, 6, 0)],
+    [
+        ("3dF", "fudge", 3, 3, 0),
+        ("3dF+2", "fudge", 3, 3, 2),
+        ("1d20+3", "d20", 1, 20, 3),
+        ("2d6+1", "sum", 2, 6, 1),
+        ("1d8-1", "sum", 1, 8, -1),
+        ("5d6 pool", "pool", 5, 6, 0),
+    ],
 )
 def test_notation_parses_ordinary_dice_expressions(expr, kind, count, sides, mod):
     """DESIGN.md, Dice: weapon damage uses ordinary notation (1d8+2); CLI.md roll: 3dF, 1d20+3, 5d6 pool, 2d6+1."""
@@ -56,7 +63,16 @@ def test_fudge_faces_accept_symbols_and_numbers():
 
 @pytest.mark.parametrize(
     ("text", "spec"),
-    [("+,+", fudge()), ("+,+,+,+", fudge()), ("2,0,1", fudge()), ("0", d20()), ("21", d20()), ("x", d20()), ("1,7,3", pool(3)), ("1,2", pool(3))],
+    [
+        ("+,+", fudge()),
+        ("+,+,+,+", fudge()),
+        ("2,0,1", fudge()),
+        ("0", d20()),
+        ("21", d20()),
+        ("x", d20()),
+        ("1,7,3", pool(3)),
+        ("1,2", pool(3)),
+    ],
 )
 def test_faces_of_the_wrong_kind_or_count_are_bad_input(text, spec):
     """CLI.md, Entering dice: a roll given with the wrong number or kind of faces is bad input."""

@@ -64,7 +64,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(n)
         for m in sorted(graph.get(n, ())):
             if state.get(m) == 1:
-                return [*stack[stack.index(m):], m]
+                return [*stack[stack.index(m) :], m]
             if m not in state:
                 found = visit(m)
                 if found:
@@ -88,23 +88,34 @@ def test_no_import_circle_among_the_projects_modules() -> None:
 
 def test_the_write_side_never_imports_the_read_side_or_the_cli() -> None:
     """DESIGN.md, Layout: never ledger/ importing projections/ or commands/."""
-    bad = {(a, b) for a, deps in _graph().items() if a.startswith("ledger") for b in deps if b.split(".")[0] in ("projections", "commands")}
+    bad = {
+        (a, b)
+        for a, deps in _graph().items()
+        if a.startswith("ledger")
+        for b in deps
+        if b.split(".")[0] in ("projections", "commands")
+    }
     assert not bad
 
 
 def test_projections_never_import_the_cli() -> None:
     """DESIGN.md, Layout: never projections/ importing commands/."""
-    bad = {(a, b) for a, deps in _graph().items() if a.startswith("projections") for b in deps if b.startswith("commands")}
+    bad = {
+        (a, b) for a, deps in _graph().items() if a.startswith("projections") for b in deps if b.startswith("commands")
+    }
     assert not bad
 
 
 def test_the_rules_import_only_dice_sheet_errors_and_themselves() -> None:
-    """Issue 12: ledger/rules/ imports only ledger.dice, ledger.sheet, ledger.errors and ledger.rules.* (and
+    """Issue 12: ledger/rules/ imports only ledger.model.dice, ledger.model.sheet, ledger.errors and ledger.rules.* (and
     ledger.record, the dataclass decorator of the classes a write imports, which imports nothing of the ledger)."""
-    allowed = ("ledger.dice", "ledger.sheet", "ledger.errors", "ledger.record", "ledger.rules", "ledger")
+    allowed = ("ledger.model.dice", "ledger.model.sheet", "ledger.errors", "ledger.record", "ledger.rules", "ledger")
     bad = {
-        (a, b) for a, deps in _graph().items() if a.startswith("ledger.rules")
-        for b in deps if not (b in allowed or b.startswith("ledger.rules."))
+        (a, b)
+        for a, deps in _graph().items()
+        if a.startswith("ledger.rules")
+        for b in deps
+        if not (b in allowed or b.startswith("ledger.rules."))
     }
     assert not bad
 
@@ -112,3 +123,8 @@ def test_the_rules_import_only_dice_sheet_errors_and_themselves() -> None:
 def test_record_imports_nothing_of_the_ledger() -> None:
     """ledger/record.py is a leaf every layer may use: it imports only the standard library."""
     assert not {b for b in _graph().get("ledger.record", ()) if b.startswith(("ledger", "projections", "commands"))}
+
+
+def test_the_catalog_imports_nothing_of_the_ledger() -> None:
+    """ledger/catalog.py is read by every one-shot command to find its module: it imports no project module."""
+    assert not {b for b in _graph().get("ledger.catalog", ()) if b.startswith(("ledger", "projections", "commands"))}

@@ -1,4 +1,4 @@
-"""The ledger's event classes (ledger/lean.py) behave as the frozen dataclasses eventsourcing makes (issue 17:
+"""The ledger's event classes (ledger/model/lean.py) behave as the frozen dataclasses eventsourcing makes (issue 17:
 they are only cheaper to create, so a one-shot command starts sooner)."""
 
 from __future__ import annotations
@@ -13,8 +13,13 @@ from ledger.aggregates import Campaign, Character, Ruling
 
 
 def damage(cls: type = Character.DamageApplied, **data: object) -> object:
-    return cls(originator_id=ID, originator_version=2, timestamp=Campaign.Event.create_timestamp(), ruling=3,
-               data=data or {"amount": 1, "hp": 5})
+    return cls(
+        originator_id=ID,
+        originator_version=2,
+        timestamp=Campaign.Event.create_timestamp(),
+        ruling=3,
+        data=data or {"amount": 1, "hp": 5},
+    )
 
 
 ID = uuid4()
@@ -31,7 +36,9 @@ def test_an_event_that_adds_no_field_has_its_bases_fields_and_signature():
 def test_events_are_equal_by_class_and_every_field():
     a = damage()
     b = Character.DamageApplied(**{f.name: getattr(a, f.name) for f in dataclasses.fields(a)})
-    assert a == b and hash(Campaign.RulingUndone(originator_id=ID, originator_version=1, timestamp=a.timestamp, ruling=2, target=1)) == hash(Campaign.RulingUndone(originator_id=ID, originator_version=1, timestamp=a.timestamp, ruling=2, target=1))
+    assert a == b and hash(
+        Campaign.RulingUndone(originator_id=ID, originator_version=1, timestamp=a.timestamp, ruling=2, target=1)
+    ) == hash(Campaign.RulingUndone(originator_id=ID, originator_version=1, timestamp=a.timestamp, ruling=2, target=1))
     assert a != damage(amount=2, hp=4)
     same_fields_other_class = Character.HealthRecovered(**{f.name: getattr(a, f.name) for f in dataclasses.fields(a)})
     assert a != same_fields_other_class

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from ledger.dice import DiceBox, Roll
+from ledger.model.dice import DiceBox, Roll
+from ledger.model.sheet import Effect, Sheet
 from ledger.record import record
-from ledger.sheet import Effect, Sheet
 
 
 def both(frozen: bool) -> tuple[Any, Any]:
@@ -25,8 +25,12 @@ def both(frozen: bool) -> tuple[Any, Any]:
 
         return {
             "__annotations__": {"name": "str", "hp": "int", "tags": "Mapping[str, int]", "pc": "bool"},
-            "hp": 0, "tags": dataclasses.field(default_factory=dict), "pc": False,
-            "__post_init__": __post_init__, "__qualname__": "Thing", "__module__": __name__,
+            "hp": 0,
+            "tags": dataclasses.field(default_factory=dict),
+            "pc": False,
+            "__post_init__": __post_init__,
+            "__qualname__": "Thing",
+            "__module__": __name__,
         }
 
     made = record(frozen=frozen)(type("Thing", (), body()))

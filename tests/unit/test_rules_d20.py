@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from ledger.dice import DiceBox, RecordedDice, Roll, d20
 from ledger.errors import BadInput, ImpossibleAction
+from ledger.model.dice import DiceBox, RecordedDice, Roll, d20
+from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules import get_rules
+from ledger.rules.contract import Recovery
 from ledger.rules.d20.core import modifier
 from ledger.rules.d20.options import ATTACK as ATTACK_DECLS
-from ledger.rules.contract import Recovery
 from ledger.rules.d20.system import RULES
-from ledger.sheet import Effect, Sheet, apply_all
 
 
 def _run(sheet: Sheet, options: dict) -> list[Effect]:
@@ -25,6 +25,7 @@ def _run(sheet: Sheet, options: dict) -> list[Effect]:
 def _charge(sheet: Sheet, options: dict) -> list[Effect]:
     """`ledger act NAME charge` as the rules perform it."""
     return RULES.perform("charge", sheet, None, options, DiceBox())
+
 
 TEXT = "d20-supers.txt"
 
@@ -200,8 +201,9 @@ def test_confirm_breaking_dr_is_a_critical_hit_with_double_damage() -> None:
 def test_confirm_is_the_same_test_as_the_first_roll() -> None:
     """d20-supers.txt, Collosal Failures and Spectacular Success: the second roll must "once again break the DR":
     the same bonus and modifiers (flanking here) against the same DR."""
-    data, _ = attack(hero(), brute(), {"modifiers": ["flanking"], "damage": "1d8"}, attack=20, confirm=8, death=3,
-                     damage=1)
+    data, _ = attack(
+        hero(), brute(), {"modifiers": ["flanking"], "damage": "1d8"}, attack=20, confirm=8, death=3, damage=1
+    )
     assert data["confirm"]["total"] == 8 + 5 + 2 and data["critical"]
     data, _ = attack(hero(), brute(), attack=20, confirm=8, damage=1)
     assert data["confirm"]["total"] == 13 and not data["critical"]
@@ -501,8 +503,21 @@ def test_free_attack_reason_is_recorded() -> None:
 def test_attack_options_are_documented_for_the_cli() -> None:
     """d20-supers.txt, Basics of Combat: every attack option the CLI can pass is listed with help text."""
     wanted = {
-        "damage", "bonus", "weapon-ability", "firearm", "within-10ft", "subdual", "modifiers", "ranged", "cover",
-        "two-weapon", "off-light", "ambidextrous", "two-weapon-combat", "critical-multiplier", "free-attack",
+        "damage",
+        "bonus",
+        "weapon-ability",
+        "firearm",
+        "within-10ft",
+        "subdual",
+        "modifiers",
+        "ranged",
+        "cover",
+        "two-weapon",
+        "off-light",
+        "ambidextrous",
+        "two-weapon-combat",
+        "critical-multiplier",
+        "free-attack",
     }
     assert wanted <= {o.name for o in ATTACK_DECLS}
     assert all(o.help and o.source for o in ATTACK_DECLS)

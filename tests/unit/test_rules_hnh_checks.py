@@ -6,12 +6,13 @@ from dataclasses import replace
 
 import pytest
 
-from ledger.dice import RecordedDice, Roll, fudge
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.hnh.system import RULES
+from ledger.model.dice import RecordedDice, Roll, fudge
+from ledger.model.sheet import Effect, Sheet
 from ledger.rules.hnh.checks import degrees, team_bonus
-from ledger.sheet import Effect, Sheet
+from ledger.rules.hnh.system import RULES
 from tests.unit.fudge import dice
+
 
 def hero(name: str = "Hero", **traits: int) -> Sheet:
     """A player character with the given traits."""
@@ -32,17 +33,29 @@ def test_degrees_divide_the_difference_by_three_rounded_up():
 
 def test_check_meets_dc_succeeds_and_counts_degrees():
     """the-basics.txt, Graded Checks: 'a DC 10 check with a result of 13 is one degree of success, ... 8 ... failure'."""
-    d = one(RULES.check(hero(perception=13), "perception", dc=10, against=None, options={}, dice=dice(check="000")), "CheckResolved")
+    d = one(
+        RULES.check(hero(perception=13), "perception", dc=10, against=None, options={}, dice=dice(check="000")),
+        "CheckResolved",
+    )
     assert d["total"] == 13 and d["success"] and d["degrees"] == 1
-    d = one(RULES.check(hero(perception=8), "perception", dc=10, against=None, options={}, dice=dice(check="000")), "CheckResolved")
+    d = one(
+        RULES.check(hero(perception=8), "perception", dc=10, against=None, options={}, dice=dice(check="000")),
+        "CheckResolved",
+    )
     assert d["total"] == 8 and not d["success"] and d["degrees"] == 1
-    d = one(RULES.check(hero(perception=10), "perception", dc=10, against=None, options={}, dice=dice(check="000")), "CheckResolved")
+    d = one(
+        RULES.check(hero(perception=10), "perception", dc=10, against=None, options={}, dice=dice(check="000")),
+        "CheckResolved",
+    )
     assert d["success"] and d["degrees"] == 1
 
 
 def test_routine_check_counts_the_dice_as_zero_and_rolls_nothing():
     """the-basics.txt, Routine Checks: 'calculate your result as if you had rolled a 0'."""
-    d = one(RULES.check(hero(athletics=6), "athletics", dc=6, against=None, options={"routine": True}, dice=dice()), "CheckResolved")
+    d = one(
+        RULES.check(hero(athletics=6), "athletics", dc=6, against=None, options={"routine": True}, dice=dice()),
+        "CheckResolved",
+    )
     assert d["total"] == 6 and d["success"] and d["routine"] and d["roll"] is None
 
 
@@ -54,13 +67,19 @@ def test_defenses_are_never_routine():
 
 def test_skill_critical_failure_is_an_automatic_failure():
     """the-basics.txt, Critical Success/failure: Ability/Skill critical failure is 'Automatic failure'."""
-    d = one(RULES.check(hero(athletics=20), "athletics", dc=0, against=None, options={}, dice=dice(check="---")), "CheckResolved")
+    d = one(
+        RULES.check(hero(athletics=20), "athletics", dc=0, against=None, options={}, dice=dice(check="---")),
+        "CheckResolved",
+    )
     assert d["total"] == 17 and not d["success"] and d["automatic_failure"]
 
 
 def test_skill_critical_success_adds_one():
     """the-basics.txt, Critical Success/failure: Ability/Skill critical success is '+1'."""
-    d = one(RULES.check(hero(athletics=0), "athletics", dc=4, against=None, options={}, dice=dice(check="+++")), "CheckResolved")
+    d = one(
+        RULES.check(hero(athletics=0), "athletics", dc=4, against=None, options={}, dice=dice(check="+++")),
+        "CheckResolved",
+    )
     assert d["total"] == 4 and d["success"] and d["critical"] == "success"
 
 
@@ -72,7 +91,9 @@ def test_passive_defense_critical_failure_is_minus_one_not_automatic():
 
 def test_active_defense_critical_failure_is_automatic():
     """the-basics.txt, Critical Success/failure: Active Defense critical failure is 'Automatic failure'."""
-    d = one(RULES.check(hero(dodge=10), "dodge", dc=0, against=None, options={}, dice=dice(check="---")), "CheckResolved")
+    d = one(
+        RULES.check(hero(dodge=10), "dodge", dc=0, against=None, options={}, dice=dice(check="---")), "CheckResolved"
+    )
     assert not d["success"] and d["automatic_failure"]
 
 
@@ -86,21 +107,33 @@ def test_power_critical_failure_is_minus_one():
 def test_opposed_check_tie_goes_to_the_higher_bonus():
     """the-basics.txt, Opposed Checks: 'For ties on opposed checks, the character with the higher bonus wins.'"""
     a, b = hero("A", stealth=5), hero("B", perception=3)
-    d = one(RULES.check(a, "stealth", dc=None, against=(b, "perception"), options={}, dice=dice(check="-00", against="+00")), "CheckResolved")
+    d = one(
+        RULES.check(
+            a, "stealth", dc=None, against=(b, "perception"), options={}, dice=dice(check="-00", against="+00")
+        ),
+        "CheckResolved",
+    )
     assert d["winner"] == "A" and d["success"] and d["against"]["total"] == 4
 
 
 def test_opposed_check_same_bonus_and_total_is_a_tie():
     """the-basics.txt, Opposed Checks: 'If the bonuses are the same either resolve it as a tie'."""
     a, b = hero("A", stealth=3), hero("B", perception=3)
-    d = one(RULES.check(a, "stealth", dc=None, against=(b, "perception"), options={}, dice=dice(check="000", against="000")), "CheckResolved")
+    d = one(
+        RULES.check(
+            a, "stealth", dc=None, against=(b, "perception"), options={}, dice=dice(check="000", against="000")
+        ),
+        "CheckResolved",
+    )
     assert d["winner"] is None and not d["success"]
 
 
 def test_routine_opposition_uses_the_opponents_bonus_plus_zero():
     """the-basics.txt, Routine Opposition: 'the DC ... is the opposing character's modifier +0'."""
     a, b = hero("A", stealth=2), hero("B", perception=4)
-    eff = RULES.check(a, "stealth", dc=None, against=(b, "perception"), options={"routine-against": True}, dice=dice(check="+00"))
+    eff = RULES.check(
+        a, "stealth", dc=None, against=(b, "perception"), options={"routine-against": True}, dice=dice(check="+00")
+    )
     d = one(eff, "CheckResolved")
     assert d["against"]["total"] == 4 and d["winner"] == "B"
 
@@ -112,7 +145,12 @@ def test_team_check_bonus_from_helpers_degrees():
     assert team_bonus([2, 2, 1]) == 2
     assert team_bonus([-1]) == 0
     assert team_bonus([-4]) == -1
-    d = one(RULES.check(hero(technology=5), "technology", dc=7, against=None, options={"team": [7]}, dice=dice(check="000")), "CheckResolved")
+    d = one(
+        RULES.check(
+            hero(technology=5), "technology", dc=7, against=None, options={"team": [7]}, dice=dice(check="000")
+        ),
+        "CheckResolved",
+    )
     assert d["total"] == 7 and d["success"] and d["team_bonus"] == 2
 
 

@@ -7,24 +7,42 @@ from dataclasses import replace
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.hnh.system import RULES
+from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.hnh.options import ATTACK as ATTACK_DECLS
-from ledger.sheet import Effect, Sheet, apply_all
+from ledger.rules.hnh.system import RULES
 from tests.unit.fudge import dice
+
 
 def attacker(**kw: object) -> Sheet:
     """An attacker: Fighting 4, Dexterity 3, Strength 3 and a rank 5 ranged blast (+5 to hit)."""
     traits = {"fighting": 4, "dexterity": 3, "strength": 3, "dodge": 3, "parry": 4, "toughness": 2, "stamina": 2}
     s = RULES.new_sheet("Ace", traits, minion=False, count=1, pc=True)
-    powers = {"blast": {"effect": "Damage", "rank": 5, "range": "ranged", "attack": 5},
-              "stun-ray": {"effect": "Affliction", "rank": 6, "range": "ranged", "attack": 5, "resisted-by": "will",
-                           "conditions": ["dazed", "stunned", "incapacitated"]}}
+    powers = {
+        "blast": {"effect": "Damage", "rank": 5, "range": "ranged", "attack": 5},
+        "stun-ray": {
+            "effect": "Affliction",
+            "rank": 6,
+            "range": "ranged",
+            "attack": 5,
+            "resisted-by": "will",
+            "conditions": ["dazed", "stunned", "incapacitated"],
+        },
+    }
     return replace(s, powers=powers, **kw)  # type: ignore[arg-type]
 
 
 def target(conditions: tuple[str, ...] = (), **kw: int) -> Sheet:
     """A target: Parry 2, Dodge 1, Toughness 1, Will 1 (traits overridable)."""
-    traits = {"fighting": 2, "agility": 1, "parry": 2, "dodge": 1, "toughness": 1, "stamina": 1, "will": 1, "fortitude": 1}
+    traits = {
+        "fighting": 2,
+        "agility": 1,
+        "parry": 2,
+        "dodge": 1,
+        "toughness": 1,
+        "stamina": 1,
+        "will": 1,
+        "fortitude": 1,
+    }
     s = RULES.new_sheet("Goon", {**traits, **kw}, minion=False, count=1, pc=False)
     return replace(s, conditions=conditions)
 
@@ -41,7 +59,9 @@ def data(effects: list[Effect], event: str) -> dict:
 
 def test_attack_options_are_documented():
     """Contract: ATTACK_OPTIONS documents the keys the attack reads."""
-    assert {"with", "rank", "bonus", "range", "maneuver", "concealment", "cover", "routine"} <= {o.name for o in ATTACK_DECLS}
+    assert {"with", "rank", "bonus", "range", "maneuver", "concealment", "cover", "routine"} <= {
+        o.name for o in ATTACK_DECLS
+    }
 
 
 def test_close_attack_against_parry_hits_on_equal():
@@ -55,10 +75,20 @@ def test_close_attack_against_parry_hits_on_equal():
 
 def test_ranged_attack_against_dodge_with_range_penalties():
     """gameplay.txt, Range: medium range '-1 circumstance modifier', long range '-2'."""
-    e = RULES.attack(attacker(), target(), {"with": "blast", "range": "long"}, dice(attack="000", defense="000", power="000", toughness="+++"))
+    e = RULES.attack(
+        attacker(),
+        target(),
+        {"with": "blast", "range": "long"},
+        dice(attack="000", defense="000", power="000", toughness="+++"),
+    )
     d = data(e, "AttackResolved")
     assert d["defense"] == "dodge" and d["modifiers"]["range"] == -2 and d["attack"]["total"] == 3
-    e = RULES.attack(attacker(), target(), {"with": "blast", "range": "medium"}, dice(attack="000", defense="000", power="000", toughness="+++"))
+    e = RULES.attack(
+        attacker(),
+        target(),
+        {"with": "blast", "range": "medium"},
+        dice(attack="000", defense="000", power="000", toughness="+++"),
+    )
     assert data(e, "AttackResolved")["attack"]["total"] == 4
 
 
@@ -111,7 +141,12 @@ def test_active_defense_critical_failure_lets_the_attack_hit():
 
 def test_vulnerable_halves_the_defense_result_rounded_up():
     """conditions.txt, Vulnerable: 'halving their active defense results (rounded up)'."""
-    e = RULES.attack(attacker(), target(parry=4, conditions=("vulnerable",)), {}, dice(attack="000", defense="+00", power="000", toughness="+++"))
+    e = RULES.attack(
+        attacker(),
+        target(parry=4, conditions=("vulnerable",)),
+        {},
+        dice(attack="000", defense="+00", power="000", toughness="+++"),
+    )
     assert data(e, "AttackResolved")["defense_check"]["total"] == 3
 
 
@@ -125,7 +160,9 @@ def test_defenseless_defense_is_zero_without_a_roll():
 
 def test_concealment_and_cover_penalties():
     """gameplay.txt, Concealment and Cover: partial -1, total -2."""
-    e = RULES.attack(attacker(), target(), {"concealment": "partial", "cover": "total"}, dice(attack="000", defense="000"))
+    e = RULES.attack(
+        attacker(), target(), {"concealment": "partial", "cover": "total"}, dice(attack="000", defense="000")
+    )
     d = data(e, "AttackResolved")
     assert d["modifiers"]["concealment"] == -1 and d["modifiers"]["cover"] == -2 and d["attack"]["total"] == 1
 
@@ -138,18 +175,29 @@ def test_complete_cover_cannot_be_attacked():
 
 def test_prone_target_is_easier_to_hit_close_and_harder_ranged():
     """conditions.txt, Prone: '+1 circumstance bonus to close attack checks but a -1 penalty to ranged'."""
-    e = RULES.attack(attacker(), target(conditions=("prone",)), {}, dice(attack="000", defense="000", power="000", toughness="+++"))
+    e = RULES.attack(
+        attacker(), target(conditions=("prone",)), {}, dice(attack="000", defense="000", power="000", toughness="+++")
+    )
     assert data(e, "AttackResolved")["modifiers"]["target prone"] == 1
-    e = RULES.attack(attacker(), target(conditions=("prone",)), {"with": "blast"}, dice(attack="000", defense="000", power="000", toughness="+++"))
+    e = RULES.attack(
+        attacker(),
+        target(conditions=("prone",)),
+        {"with": "blast"},
+        dice(attack="000", defense="000", power="000", toughness="+++"),
+    )
     assert data(e, "AttackResolved")["modifiers"]["target prone"] == -1
 
 
 def test_accurate_and_power_attack_trade_bonus_and_rank():
     """gameplay.txt, Maneuvers: Accurate Attack -1 effect +1 attack; Power Attack -1 attack +1 effect."""
-    e = RULES.attack(attacker(), target(), {"maneuver": "accurate"}, dice(attack="000", defense="000", power="000", toughness="+++"))
+    e = RULES.attack(
+        attacker(), target(), {"maneuver": "accurate"}, dice(attack="000", defense="000", power="000", toughness="+++")
+    )
     d = data(e, "AttackResolved")
     assert d["attack"]["total"] == 5 and d["rank"] == 2
-    e = RULES.attack(attacker(), target(), {"maneuver": "power"}, dice(attack="000", defense="000", power="000", toughness="+++"))
+    e = RULES.attack(
+        attacker(), target(), {"maneuver": "power"}, dice(attack="000", defense="000", power="000", toughness="+++")
+    )
     d = data(e, "AttackResolved")
     assert d["attack"]["total"] == 3 and d["rank"] == 4
 
@@ -163,7 +211,9 @@ def test_power_attack_cannot_reduce_the_attack_bonus_to_zero():
 def test_all_out_attack_lowers_own_defenses_until_next_turn():
     """gameplay.txt, All-out Attack: '+1 bonus to your attack ... -1 penalty on your active defenses ... for 1 round'."""
     a = attacker()
-    e = RULES.attack(a, target(), {"maneuver": "all-out"}, dice(attack="000", defense="000", power="000", toughness="+++"))
+    e = RULES.attack(
+        a, target(), {"maneuver": "all-out"}, dice(attack="000", defense="000", power="000", toughness="+++")
+    )
     assert data(e, "AttackResolved")["attack"]["total"] == 5
     a2 = apply_all(a, e)
     hit_back = RULES.attack(target(), a2, {"rank": 2}, dice(attack="000", defense="000", power="000", toughness="+++"))
@@ -174,18 +224,35 @@ def test_all_out_attack_lowers_own_defenses_until_next_turn():
 
 def test_defensive_attack_raises_own_defenses():
     """gameplay.txt, Defensive Attack: '-1 penalty on your attack bonus and get a +1 to your active defenses'."""
-    a = apply_all(attacker(), RULES.attack(attacker(), target(), {"maneuver": "defensive"}, dice(attack="000", defense="000", power="000", toughness="+++")))
+    a = apply_all(
+        attacker(),
+        RULES.attack(
+            attacker(),
+            target(),
+            {"maneuver": "defensive"},
+            dice(attack="000", defense="000", power="000", toughness="+++"),
+        ),
+    )
     back = RULES.attack(target(), a, {"rank": 2}, dice(attack="000", defense="000", power="000", toughness="+++"))
     assert data(back, "AttackResolved")["defense_check"]["total"] == 5
 
 
 def test_charge_and_aim_modify_the_attack_check():
     """gameplay.txt, Charge: '-1 circumstance penalty'; Aim: close '+2', ranged at a distance '+1'."""
-    e = RULES.attack(attacker(), target(), {"maneuver": "charge"}, dice(attack="000", defense="000", power="000", toughness="+++"))
+    e = RULES.attack(
+        attacker(), target(), {"maneuver": "charge"}, dice(attack="000", defense="000", power="000", toughness="+++")
+    )
     assert data(e, "AttackResolved")["modifiers"]["charge"] == -1
-    e = RULES.attack(attacker(), target(), {"maneuver": "aim"}, dice(attack="000", defense="000", power="000", toughness="+++"))
+    e = RULES.attack(
+        attacker(), target(), {"maneuver": "aim"}, dice(attack="000", defense="000", power="000", toughness="+++")
+    )
     assert data(e, "AttackResolved")["modifiers"]["aim"] == 2
-    e = RULES.attack(attacker(), target(), {"maneuver": "aim", "with": "blast"}, dice(attack="000", defense="000", power="000", toughness="+++"))
+    e = RULES.attack(
+        attacker(),
+        target(),
+        {"maneuver": "aim", "with": "blast"},
+        dice(attack="000", defense="000", power="000", toughness="+++"),
+    )
     assert data(e, "AttackResolved")["modifiers"]["aim"] == 1
 
 
@@ -206,7 +273,16 @@ def test_finishing_attack_needs_a_defenseless_target():
 
 def test_slam_uses_speed_rank_and_the_attacker_checks_toughness_against_half():
     """gameplay.txt, Slam Attack: damage 'equals your movement speed rank, or your normal damage rank, whichever is higher'."""
-    d = dice({"attack": "+00", "defense": "000", "power": "000", "toughness": "+++", "slam-power": "000", "slam-toughness": "000"})
+    d = dice(
+        {
+            "attack": "+00",
+            "defense": "000",
+            "power": "000",
+            "toughness": "+++",
+            "slam-power": "000",
+            "slam-toughness": "000",
+        }
+    )
     e = RULES.attack(attacker(), target(), {"maneuver": "slam", "speed": 10, "full-speed": True}, d)
     assert data(e, "AttackResolved")["rank"] == 11
     mine = [x.data for x in e if x.event == "ResistanceResolved" and x.target == "Ace"]
@@ -215,7 +291,12 @@ def test_slam_uses_speed_rank_and_the_attacker_checks_toughness_against_half():
 
 def test_team_attack_adds_to_the_main_attacks_rank():
     """gameplay.txt, Team Attack: 'one degree provides a +1 ... three or more provides a +2 circumstance bonus'."""
-    e = RULES.attack(attacker(), target(), {"maneuver": "team", "team-degrees": 3}, dice(attack="000", defense="000", power="000", toughness="+++"))
+    e = RULES.attack(
+        attacker(),
+        target(),
+        {"maneuver": "team", "team-degrees": 3},
+        dice(attack="000", defense="000", power="000", toughness="+++"),
+    )
     assert data(e, "AttackResolved")["rank"] == 5
 
 
@@ -273,7 +354,9 @@ def test_minions_cannot_crit_non_minions():
 def test_affliction_attack_imposes_the_degree_of_failure():
     """effect-affliction.txt: 'Failure (two degrees): ... stunned' for a dazed/stunned/incapacitated Affliction."""
     t = target()
-    e = RULES.attack(attacker(), t, {"with": "stun-ray"}, dice(attack="000", defense="000", power="000", toughness="000"))
+    e = RULES.attack(
+        attacker(), t, {"with": "stun-ray"}, dice(attack="000", defense="000", power="000", toughness="000")
+    )
     r = data(e, "ResistanceResolved")
     assert r["defense"] == "will" and r["degree"] == 2
     after = apply_all(t, e)

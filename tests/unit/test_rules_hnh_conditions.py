@@ -7,9 +7,9 @@ from dataclasses import replace
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
+from ledger.model.sheet import Sheet, apply_all
 from ledger.rules.hnh.conditions import CONDITIONS
 from ledger.rules.hnh.system import RULES
-from ledger.sheet import Sheet, apply_all
 
 
 def hero(*conditions: str) -> Sheet:

@@ -7,9 +7,10 @@ from dataclasses import replace
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
+from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.hnh.system import RULES
-from ledger.sheet import Effect, Sheet, apply_all
 from tests.unit.fudge import dice
+
 
 def hero(hp: int = 6, conditions: tuple[str, ...] = (), **counters: int) -> Sheet:
     """A hero with Toughness 4 at the given HP."""

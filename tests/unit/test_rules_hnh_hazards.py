@@ -7,10 +7,11 @@ from dataclasses import replace
 import pytest
 
 from ledger.errors import BadInput
+from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.contract import Recovery
 from ledger.rules.hnh.system import RULES
-from ledger.sheet import Effect, Sheet, apply_all
 from tests.unit.fudge import dice
+
 
 def hero(hp: int = 6, conditions: tuple[str, ...] = (), **counters: int) -> Sheet:
     """A hero with Stamina 2, Fortitude 2, Toughness 2."""
@@ -81,7 +82,9 @@ def test_suffocation_hold_breath_ten_plus_twice_stamina_rounds():
 
 def test_suffocation_failure_incapacitates_then_dying_next_round():
     """gameplay.txt, Suffocation: 'becomes incapacitated and on the following round he is dying and his HP becomes -1'."""
-    h = apply_all(hero(), RULES.hazard(hero(), "suffocation", {"rounds": 20, "previous-checks": 9}, dice(fortitude="000")))
+    h = apply_all(
+        hero(), RULES.hazard(hero(), "suffocation", {"rounds": 20, "previous-checks": 9}, dice(fortitude="000"))
+    )
     assert h.has("incapacitated") and h.hp == 6
     h = apply_all(h, RULES.hazard(h, "suffocation", {"rounds": 21}, dice()))
     assert h.has("dying") and h.hp == -1

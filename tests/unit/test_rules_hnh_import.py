@@ -73,7 +73,13 @@ def test_powers_and_equipment_with_attack_bonus_and_affliction_conditions():
 
 def test_malformed_save_is_bad_input():
     """Issue, Import: 'a malformed file raises BadInput'."""
-    for bad in ({}, {"Hero": {"name": "X"}}, {"Hero": {"name": "X"}, "Abilities": {"Strength": "lots"}}, [], {"Hero": "X"}):
+    for bad in (
+        {},
+        {"Hero": {"name": "X"}},
+        {"Hero": {"name": "X"}, "Abilities": {"Strength": "lots"}},
+        [],
+        {"Hero": "X"},
+    ):
         with pytest.raises(BadInput):
             import_character(bad)  # type: ignore[arg-type]
 

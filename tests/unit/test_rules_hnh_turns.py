@@ -7,10 +7,11 @@ from dataclasses import replace
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
+from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.contract import Recovery
 from ledger.rules.hnh.system import RULES
-from ledger.sheet import Effect, Sheet, apply_all
 from tests.unit.fudge import dice
+
 
 def hero(hp: int = 6, conditions: tuple[str, ...] = (), traits: dict[str, int] | None = None, **counters: int) -> Sheet:
     """A hero with Fortitude 5, Will 2, Agility 2, Dodge 4, Awareness 1."""
@@ -55,7 +56,9 @@ def test_diehard_stabilizes_without_a_check():
 
 def test_start_of_turn_ends_surprise_and_until_start_effects():
     """conditions.txt, Surprised: 'removed at the start of your turn'; gameplay.txt, Starting Your Turn."""
-    h = apply_all(hero(conditions=("surprised",)), RULES.impose_until(hero(conditions=("surprised",)), "vulnerable", "start"))
+    h = apply_all(
+        hero(conditions=("surprised",)), RULES.impose_until(hero(conditions=("surprised",)), "vulnerable", "start")
+    )
     after = apply_all(h, RULES.start_of_turn(h, dice()))
     assert after.conditions == () and not after.counters
 
@@ -70,7 +73,10 @@ def test_end_of_turn_ends_until_end_effects():
 
 def test_regeneration_at_the_start_of_turn():
     """gameplay.txt, Starting Your Turn: 'Gain ongoing beneficial effects such as gaining HP from Regeneration.'"""
-    h = replace(hero(hp=-1, conditions=("dying",)), powers={"regen": {"effect": "Regeneration", "rank": 5, "text": "1 HP every round"}})
+    h = replace(
+        hero(hp=-1, conditions=("dying",)),
+        powers={"regen": {"effect": "Regeneration", "rank": 5, "text": "1 HP every round"}},
+    )
     d = dice()
     after = apply_all(h, RULES.start_of_turn(h, d))
     assert after.hp == 0 and after.conditions == ("battered",) and not d.taken
@@ -79,8 +85,11 @@ def test_regeneration_at_the_start_of_turn():
 def afflicted() -> Sheet:
     """A hero hit by a rank-4 Will Affliction (dazed/stunned/incapacitated) to the first degree."""
     h = hero()
-    e = RULES.affliction(h, {"name": "hex", "rank": 4, "resisted-by": "will", "conditions": "dazed,stunned,incapacitated"},
-                         dice(power="000", toughness="-00"))
+    e = RULES.affliction(
+        h,
+        {"name": "hex", "rank": 4, "resisted-by": "will", "conditions": "dazed,stunned,incapacitated"},
+        dice(power="000", toughness="-00"),
+    )
     return apply_all(h, e)
 
 
@@ -107,8 +116,11 @@ def test_ongoing_affliction_persists_on_failure():
 def test_higher_affliction_degree_replaces_the_lower():
     """effect-affliction.txt: 'Higher degree conditions replace lower degree conditions and do not stack with them.'"""
     h = afflicted()
-    e = RULES.affliction(h, {"name": "hex", "rank": 4, "resisted-by": "will", "conditions": "dazed,stunned,incapacitated"},
-                         dice(power="+00", toughness="--0"))
+    e = RULES.affliction(
+        h,
+        {"name": "hex", "rank": 4, "resisted-by": "will", "conditions": "dazed,stunned,incapacitated"},
+        dice(power="+00", toughness="--0"),
+    )
     after = apply_all(h, e)
     assert "stunned" in after.conditions and "dazed" not in after.conditions
 
@@ -116,8 +128,14 @@ def test_higher_affliction_degree_replaces_the_lower():
 def test_third_degree_affliction_checks_each_minute_not_each_turn():
     """effect-affliction.txt: 'Defense checks for third degree conditions are made each minute'."""
     h = hero()
-    h = apply_all(h, RULES.affliction(h, {"name": "hex", "rank": 4, "resisted-by": "will", "conditions": "dazed,stunned,incapacitated"},
-                                      dice(power="+++", toughness="---")))
+    h = apply_all(
+        h,
+        RULES.affliction(
+            h,
+            {"name": "hex", "rank": 4, "resisted-by": "will", "conditions": "dazed,stunned,incapacitated"},
+            dice(power="+++", toughness="---"),
+        ),
+    )
     assert h.has("incapacitated")
     for _ in range(9):
         d = dice()
@@ -130,8 +148,14 @@ def test_third_degree_affliction_checks_each_minute_not_each_turn():
 def test_progressive_affliction_worsens_at_the_next_turn_start():
     """effect-affliction.txt, Progressive: 'fails to resist progresses to the second degree ... at the start of his next turn'."""
     h = hero()
-    h = apply_all(h, RULES.affliction(h, {"name": "rot", "rank": 4, "conditions": "dazed,stunned,incapacitated", "progressive": True},
-                                      dice(power="000", toughness="---")))
+    h = apply_all(
+        h,
+        RULES.affliction(
+            h,
+            {"name": "rot", "rank": 4, "conditions": "dazed,stunned,incapacitated", "progressive": True},
+            dice(power="000", toughness="---"),
+        ),
+    )
     h = apply_all(h, RULES.end_of_turn(h, dice({"ongoing-rot": "---"})))
     assert h.has("dazed")
     h = apply_all(h, RULES.start_of_turn(h, dice()))
@@ -154,16 +178,22 @@ def test_restful_and_treated_recovery_stack_to_four_hp_in_eight_hours():
 def test_treatment_check_dc_five_doubles_recovery():
     """gameplay.txt, Recovery: 'With a skill DC 5 Medical Treatment ... check ... doubles recovery rate.'"""
     h = hero(hp=1)
-    e = RULES.recover(h, Recovery(hours=8, restful=False, treated=True, options={"treatment-bonus": 5}), dice(treatment="000"))
+    e = RULES.recover(
+        h, Recovery(hours=8, restful=False, treated=True, options={"treatment-bonus": 5}), dice(treatment="000")
+    )
     assert check(e)["success"] and apply_all(h, e).hp == 3
-    e = RULES.recover(h, Recovery(hours=8, restful=False, treated=True, options={"treatment-bonus": 5}), dice(treatment="-00"))
+    e = RULES.recover(
+        h, Recovery(hours=8, restful=False, treated=True, options={"treatment-bonus": 5}), dice(treatment="-00")
+    )
     assert apply_all(h, e).hp == 2
 
 
 def test_bruises_fade_one_per_hour_in_the_same_way():
     """gameplay.txt, Recovery: 'Bruised penalties are removed once per hour in the same fashion and at the same time.'"""
     h = hero(bruises=5)
-    assert apply_all(h, RULES.recover(h, Recovery(hours=2, restful=True, treated=False), dice())).counter("bruises") == 1
+    assert (
+        apply_all(h, RULES.recover(h, Recovery(hours=2, restful=True, treated=False), dice())).counter("bruises") == 1
+    )
 
 
 def test_hp_gained_while_negative_stabilizes():
@@ -176,14 +206,19 @@ def test_hp_gained_while_negative_stabilizes():
 def test_treatment_stabilizes_the_dying():
     """conditions.txt, Dying: 'Another character can stabilize a dying character with a successful Treatment check (DC 5).'"""
     h = hero(hp=-2, conditions=("dying",))
-    after = apply_all(h, RULES.recover(h, Recovery(hours=0, restful=False, treated=True, options={"treatment-bonus": 4}), dice(treatment="0+0")))
+    after = apply_all(
+        h,
+        RULES.recover(
+            h, Recovery(hours=0, restful=False, treated=True, options={"treatment-bonus": 4}), dice(treatment="0+0")
+        ),
+    )
     assert after.conditions == ("stabilized",)
 
 
 def test_recover_on_the_dead_is_refused():
     """gameplay.txt, Death / conditions.txt, Dead: 'Removed by: Resurrection Healing, Immortality.'"""
     with pytest.raises(ImpossibleAction):
-            RULES.recover(hero(hp=-3, conditions=("dead",)), Recovery(hours=8, restful=True), dice())
+        RULES.recover(hero(hp=-3, conditions=("dead",)), Recovery(hours=8, restful=True), dice())
 
 
 def test_revival_lifts_dead_and_not_again_for_130_rounds():

@@ -10,15 +10,17 @@ from typing import Any
 
 import pytest
 
-from ledger.dice import DiceBox, DiceSpec, RecordedDice, Roll, pool
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.rules.pnp.core import THRESHOLDS
-from ledger.rules.pnp.options import ATTACK as ATTACK_DECLS, CHASE as CHASE_DECLS, CHECK as CHECK_DECLS
+from ledger.model.dice import DiceBox, DiceSpec, RecordedDice, Roll, pool
+from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.pnp.checks import chase as pnp_chase
 from ledger.rules.pnp.combat import move as pnp_move
+from ledger.rules.pnp.core import THRESHOLDS
+from ledger.rules.pnp.options import ATTACK as ATTACK_DECLS
+from ledger.rules.pnp.options import CHASE as CHASE_DECLS
+from ledger.rules.pnp.options import CHECK as CHECK_DECLS
 from ledger.rules.pnp.resources import start_of_issue, start_of_issue_gm
 from ledger.rules.pnp.system import RULES
-from ledger.sheet import Effect, Sheet, apply_all
 
 TXT = "prowlers-and-paragons.txt"
 

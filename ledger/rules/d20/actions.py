@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice, Roll, d20
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
+from ledger.model.dice import Dice, Roll, d20
+from ledger.model.sheet import Effect, Sheet
 from ledger.rules.common import set_conditions
-from ledger.rules.d20.options import ACTION_KINDS
-from ledger.rules.d20.attack import CHARGE_ATTACK, CHARGE_DR_PENALTY, charge_effects
+from ledger.rules.d20.attack import CHARGE_DR_PENALTY, charge_effects
 from ledger.rules.d20.core import (
     ABILITIES,
     CHARGE_DR,
@@ -30,18 +30,21 @@ from ledger.rules.d20.core import (
     require_able,
     require_alive,
 )
-from ledger.sheet import Effect, Sheet
+from ledger.rules.d20.options import ACTION_KINDS, CHARGE_ATTACK
 
-SUBDUAL_FADE_PER_LEVEL = 1  # docs/interpretations.md (d20 Supers): subdual fades 1 point per hour per level (level 1 if not given)
+SUBDUAL_FADE_PER_LEVEL = (
+    1  # docs/interpretations.md (d20 Supers): subdual fades 1 point per hour per level (level 1 if not given)
+)
 REVIVE_MEANS = ("gem-of-eternity", "soul-bound", "romnecos")
 # Numbers a sheet holds that are not skills (docs/interpretations.md, d20 Supers: what `check` rolls).
 SHEET_NUMBERS = frozenset({"hp", "speed", "armor", "power-dr", "dn", "attack", "level", "soul-bound"})
 
 
-
 def skills(sheet: Sheet) -> list[str]:
     """What a check can roll: the six abilities and every other numeric trait that is not a sheet number."""
-    extra = sorted(k for k, v in sheet.traits.items() if isinstance(v, int) and k not in SHEET_NUMBERS and k not in ABILITIES)
+    extra = sorted(
+        k for k, v in sheet.traits.items() if isinstance(v, int) and k not in SHEET_NUMBERS and k not in ABILITIES
+    )
     return [*ABILITIES, *extra]
 
 
@@ -241,7 +244,10 @@ def resolve_revive(sheet: Sheet, means: str, by: Sheet | None) -> list[Effect]:
     """The ways back from death the text names, as the GM rules them."""
     means = means.strip().lower()
     if means not in REVIVE_MEANS:
-        raise BadInput(f"unknown way back from death '{means}'", did_you_mean(means, REVIVE_MEANS, f"choose one of: {', '.join(REVIVE_MEANS)}"))
+        raise BadInput(
+            f"unknown way back from death '{means}'",
+            did_you_mean(means, REVIVE_MEANS, f"choose one of: {', '.join(REVIVE_MEANS)}"),
+        )
     if means == "soul-bound":
         if by is None:
             raise BadInput("a Soul Bound exchange needs the one who takes the fallen's place")

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice, DiceSpec, Roll, d20, parse_notation
 from ledger.errors import BadInput, ImpossibleAction
+from ledger.model.dice import Dice, DiceSpec, Roll, d20, parse_notation
+from ledger.model.sheet import Effect, Sheet
 from ledger.record import record
 from ledger.rules.d20.core import (
     CHARGE_DR,
@@ -23,8 +24,7 @@ from ledger.rules.d20.core import (
     require_able,
     require_alive,
 )
-from ledger.rules.d20.options import CHARGE_ATTACK, CRITICAL_MULTIPLIER, FISTS, FREE_ATTACKS, MODIFIERS
-from ledger.sheet import Effect, Sheet
+from ledger.rules.d20.options import CRITICAL_MULTIPLIER, FISTS, FREE_ATTACKS, MODIFIERS
 
 FIREARM_CLOSE_BONUS = 3  # "+3 attack if you are 10 ft. from the opponent or less"
 CHARGE_DR_PENALTY = -2  # Charge: "lose -2 to DR"
@@ -238,7 +238,14 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
         "damage": damage,
         "ranged": ranged,
         "free-attack": free,
-        "declined": [n for n, taken, due in (("confirm", take_confirm, first.natural == 20), ("death", take_death, critical and not weapon.subdual)) if due and not taken],
+        "declined": [
+            n
+            for n, taken, due in (
+                ("confirm", take_confirm, first.natural == 20),
+                ("death", take_death, critical and not weapon.subdual),
+            )
+            if due and not taken
+        ],
     }
     effects: list[Effect] = []
     if "charging" in opt_names(options, "modifiers") and not attacker.has("charging"):

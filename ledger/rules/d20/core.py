@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
+from ledger.model.sheet import Effect, Sheet
 from ledger.rules.common import set_conditions
 from ledger.rules.d20.options import COVER
-from ledger.sheet import Effect, Sheet
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
 CONDITIONS = frozenset({"disabled", "dying", "unconscious", "dead", "flat-footed", "prone", "running", "charging"})

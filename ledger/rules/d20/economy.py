@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ledger.model.sheet import Sheet
 from ledger.rules.d20.core import opt_choice, opt_names
 from ledger.rules.d20.options import ACTION_KINDS, OPPORTUNITY
-from ledger.sheet import Sheet
 
 Tally = dict[str, Any]  # {"full": n, "partial": n, "free": n, "charge-attack": bool, "opportunity": TARGET | None}
 

@@ -15,14 +15,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice, DiceSpec, d20, parse_notation
 from ledger.errors import BadInput
+from ledger.model.dice import Dice, DiceSpec, d20, parse_notation
+from ledger.model.sheet import Effect, Sheet, Value
 from ledger.rules.common import parse_int
+from ledger.rules.contract import Action, Recovery, RuleSystem
+from ledger.rules.d20 import economy
+from ledger.rules.d20 import options as declared
 from ledger.rules.d20.actions import (
     REVIVE_MEANS,
+    resolve_action,
     resolve_charge,
     resolve_check,
-    resolve_action,
     resolve_initiative,
     resolve_recover,
     resolve_revive,
@@ -30,8 +34,6 @@ from ledger.rules.d20.actions import (
     resolve_soul_bound,
     turn_start_effects,
 )
-from ledger.rules.contract import Action, Recovery, RuleSystem
-from ledger.rules.d20 import economy, options as declared
 from ledger.rules.d20.attack import LIGHT_WEAPONS, resolve_attack
 from ledger.rules.d20.core import (
     ABILITIES,
@@ -54,7 +56,6 @@ from ledger.rules.d20.core import (
     modifier,
     opt_choice,
 )
-from ledger.sheet import Effect, Sheet, Value
 
 __all__ = [
     "ABILITIES",
@@ -94,9 +95,27 @@ class D20(RuleSystem):
     options = declared.OPTIONS
     rolls = declared.ROLLS
     actions = {
-        "run": Action("run", "run 4 x speed; no attack until the next turn", _run, "d20-supers.txt, Attacks", declared.ACTIONS["run"]),
-        "charge": Action("charge", "a run with +2 to attack and -2 to DR until the next turn", _charge, "d20-supers.txt, Attacks", declared.ACTIONS["charge"]),
-        "action": Action("action", "any other action: full, partial or free (-o kind=full -o what=reload)", _action, "d20-supers.txt, Attacks", declared.ACTIONS["action"]),
+        "run": Action(
+            "run",
+            "run 4 x speed; no attack until the next turn",
+            _run,
+            "d20-supers.txt, Attacks",
+            declared.ACTIONS["run"],
+        ),
+        "charge": Action(
+            "charge",
+            "a run with +2 to attack and -2 to DR until the next turn",
+            _charge,
+            "d20-supers.txt, Attacks",
+            declared.ACTIONS["charge"],
+        ),
+        "action": Action(
+            "action",
+            "any other action: full, partial or free (-o kind=full -o what=reload)",
+            _action,
+            "d20-supers.txt, Attacks",
+            declared.ACTIONS["action"],
+        ),
     }
     ties_descending = True  # tie_break_key: higher Dex modifier, then Dex score
 
@@ -208,7 +227,9 @@ class D20(RuleSystem):
     def recover(self, sheet: Sheet, recovery: Recovery, dice: Dice) -> list[Effect]:
         """Regular damage heals by the GM's amount, with its cause; subdual fades with the hours."""
         if recovery.restful or recovery.treated:
-            raise BadInput("d20 Supers healing is the GM's amount", "give --amount N (and --cause); leave out --restful/--treated")
+            raise BadInput(
+                "d20 Supers healing is the GM's amount", "give --amount N (and --cause); leave out --restful/--treated"
+            )
         return resolve_recover(sheet, recovery.hours, recovery.amount, recovery.cause or "rest", recovery.options)
 
     def initiative(self, sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
@@ -231,7 +252,9 @@ class D20(RuleSystem):
         """Full, partial, free, a charge's attack or an Attack of Opportunity (economy.py)."""
         return economy.cost(command, actor, options)
 
-    def take_action(self, tally: Mapping[str, Any], kind: str, who: str, target: str | None) -> tuple[dict[str, Any], str | None]:
+    def take_action(
+        self, tally: Mapping[str, Any], kind: str, who: str, target: str | None
+    ) -> tuple[dict[str, Any], str | None]:
         """One full action a round (nothing else but free actions with it); one Attack of Opportunity a round."""
         return economy.take(dict(tally), kind, who, target)
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from ledger.dice import Dice
 from ledger.errors import BadInput
+from ledger.model.dice import Dice
+from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import Action, Perform
 from ledger.rules.hnh import maneuvers, turns
 from ledger.rules.hnh import options as declared
-from ledger.sheet import Effect, Sheet
 
 GP = "hnh-site/gameplay.txt"
 
@@ -51,6 +51,8 @@ TABLE: dict[str, tuple[Perform, str, Other]] = {
 }
 
 ACTIONS: dict[str, Action] = {
-    name: Action(name, declared.ACTION_HELP[name], fn, source, declared.ACTIONS[name], declared.ACTION_ROLLS[name], other)
+    name: Action(
+        name, declared.ACTION_HELP[name], fn, source, declared.ACTIONS[name], declared.ACTION_ROLLS[name], other
+    )
     for name, (fn, source, other) in TABLE.items()
 }

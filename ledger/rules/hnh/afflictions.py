@@ -19,14 +19,14 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice
 from ledger.errors import BadInput
+from ledger.model.dice import Dice
+from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.record import record
 from ledger.rules.hnh.checks import degrees, roll_check
 from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, impose_effects, wake, withdraw
 from ledger.rules.hnh.health import passive_roll, take_out_minion
 from ledger.rules.hnh.options import FLAGS
-from ledger.sheet import Effect, Sheet, apply_all
 
 ROUNDS_PER_MINUTE = 10
 OUT_OF_THE_FIGHT = frozenset({"incapacitated", "asleep", "paralyzed"})  # a group member so afflicted has fallen
@@ -160,8 +160,11 @@ def resolve_affliction(
     woke = wake(target)
     if target.minion and target.count > 1 and closure(a.at(new)) & OUT_OF_THE_FIGHT:  # one member falls
         data.update(defeated=True)
-        return [Effect("ResistanceResolved", target.name, data), *woke,
-                *take_out_minion(apply_all(target, woke), False, f"{a.name}: worst degree")]
+        return [
+            Effect("ResistanceResolved", target.name, data),
+            *woke,
+            *take_out_minion(apply_all(target, woke), False, f"{a.name}: worst degree"),
+        ]
     after = change_degree(apply_all(target, woke), a, existing, new, a.name)
     return [Effect("ResistanceResolved", target.name, data), *woke, *after]
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from ledger.dice import Dice, fudge
 from ledger.errors import BadInput, did_you_mean
+from ledger.model.dice import Dice, fudge
+from ledger.model.sheet import Effect, Sheet
 from ledger.record import record
 from ledger.rules.hnh.conditions import check_penalty, effective, require_able
-from ledger.sheet import Effect, Sheet
 
 Kind = Literal["attack", "active", "passive", "ability", "power"]
 ABILITIES = ("strength", "agility", "fighting", "dexterity", "stamina", "intellect", "awareness", "presence")
@@ -21,7 +21,13 @@ ACTIVE = ("dodge", "parry")
 PASSIVE = ("fortitude", "will", "toughness")
 DEFENSES = (*ACTIVE, *PASSIVE)
 # defenses.txt, Defense Rank: "Your base defense ranks are equal to your ranks in their associated abilities"
-BASE_ABILITY = {"dodge": "agility", "parry": "fighting", "fortitude": "stamina", "toughness": "stamina", "will": "presence"}
+BASE_ABILITY = {
+    "dodge": "agility",
+    "parry": "fighting",
+    "fortitude": "stamina",
+    "toughness": "stamina",
+    "will": "presence",
+}
 
 
 @record(frozen=True)
@@ -124,7 +130,11 @@ def trait_bonus(sheet: Sheet, trait: str) -> tuple[str, int, Kind]:
         return key, 0, kind_of(key)  # "An absent ability counts as 0"
     raise BadInput(
         f"{sheet.name} has no trait or power '{trait}'",
-        did_you_mean(trait, [*sheet.traits, *sheet.powers, *ABILITIES, *DEFENSES], "an untrained skill is checked with its ability, e.g. agility"),
+        did_you_mean(
+            trait,
+            [*sheet.traits, *sheet.powers, *ABILITIES, *DEFENSES],
+            "an untrained skill is checked with its ability, e.g. agility",
+        ),
     )
 
 
@@ -191,13 +201,20 @@ def resolve_check(
             raise BadInput("defenses are never routine: they are always rolled", "leave out routine-against")
         theirs = Rolled("against", (), bonus, bonus, routine=True)
         success, deg = versus_dc(mine, bonus)
-        data.update(against={"character": other.name, "trait": okey, **theirs.data()}, dc=bonus,
-                    winner=sheet.name if success else other.name, success=success, degrees=deg)
+        data.update(
+            against={"character": other.name, "trait": okey, **theirs.data()},
+            dc=bonus,
+            winner=sheet.name if success else other.name,
+            success=success,
+            degrees=deg,
+        )
         return [Effect("CheckResolved", sheet.name, data)]
     okey, theirs = make_check(other, other_trait, dice, "against", 0, False)
     winner = opposed_winner(sheet.name, mine, other.name, theirs)
     deg = degrees(mine.total - theirs.total)
-    if (mine.automatic_failure and mine.total >= theirs.total) or (theirs.automatic_failure and theirs.total >= mine.total):
+    if (mine.automatic_failure and mine.total >= theirs.total) or (
+        theirs.automatic_failure and theirs.total >= mine.total
+    ):
         deg = 1  # the dice decided it, not the totals (see versus_dc)
     data.update(
         against={"character": other.name, "trait": okey, **theirs.data()},

@@ -11,19 +11,29 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ledger.dice import Dice
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
+from ledger.model.dice import Dice
+from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.record import record
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
-from ledger.rules.hnh.checks import Rolled, active_defense, check_penalty, defense_rank, degrees, find_power, roll_check, versus_dc
+from ledger.rules.hnh.checks import (
+    Rolled,
+    active_defense,
+    check_penalty,
+    defense_rank,
+    find_power,
+    roll_check,
+    versus_dc,
+)
 from ledger.rules.hnh.conditions import break_trance, effective, require_able
 from ledger.rules.hnh.health import minion_rules, resolve_damage
-from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
 from ledger.rules.hnh.maneuvers import end_aim
+from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
 from ledger.rules.hnh.powers import resolve_nullify, resolve_weaken, weaken_trait
-from ledger.sheet import Effect, Sheet, apply_all
 
 RANGE_PENALTY = {"close": 0, "ranged": 0, "medium": -1, "long": -2}
+
+
 @record(frozen=True)
 class Weapon:
     """What the attacker strikes with."""
@@ -63,11 +73,17 @@ def weapon(attacker: Sheet, options: Mapping[str, Any]) -> Weapon:
     if name.lower() in ("unarmed", "strength"):
         if "rank" not in options and "strength" not in attacker.traits:
             # gameplay.txt, Strength And Damage: unarmed damage is Strength; a sheet without it can't say (issue 12)
-            raise BadInput(f"{attacker.name} has no Strength for an unarmed attack's rank", "give the effect rank: --rank N")
+            raise BadInput(
+                f"{attacker.name} has no Strength for an unarmed attack's rank", "give the effect rank: --rank N"
+            )
         bonus = attacker.trait("close-combat-unarmed", attacker.trait("fighting"))
         rank = _int(options, "rank", attacker.trait("strength"))
-        if str(options.get("range") or "close").lower() != "close":  # Attack Check: "An unarmed attack is always close range"
-            raise BadInput("an unarmed attack is always close range", "leave out --range, or attack --with a ranged power")
+        if (
+            str(options.get("range") or "close").lower() != "close"
+        ):  # Attack Check: "An unarmed attack is always close range"
+            raise BadInput(
+                "an unarmed attack is always close range", "leave out --range, or attack --with a ranged power"
+            )
         return Weapon("unarmed", "Damage", rank, "close", _int(options, "bonus", bonus), {})
     if name.lower() in attacker.traits:
         if "rank" not in options:
@@ -76,7 +92,10 @@ def weapon(attacker: Sheet, options: Mapping[str, Any]) -> Weapon:
         bonus = _int(options, "bonus", attacker.trait(name.lower()))
         return Weapon(name.lower(), eff, _int(options, "rank", 0), _range(options, "close"), bonus, {})
     known = [*attacker.powers, *attacker.traits, "unarmed"]
-    raise BadInput(f"{attacker.name} has no power or trait '{name}'", did_you_mean(name, known, f"powers: {', '.join(attacker.powers) or 'none'}"))
+    raise BadInput(
+        f"{attacker.name} has no power or trait '{name}'",
+        did_you_mean(name, known, f"powers: {', '.join(attacker.powers) or 'none'}"),
+    )
 
 
 def _int(options: Mapping[str, Any], key: str, default: int) -> int:
@@ -159,9 +178,18 @@ def resolve_aid(helper: Sheet, target: Sheet, options: Mapping[str, Any], dice: 
     hit = not r.automatic_failure and (r.critical == "success" or r.total >= 0)
     deg = versus_dc(r, 0)[1]
     bonus = (2 if deg >= 3 else 1) if hit else (-1 if deg >= 2 else 0)
-    data = {"maneuver": "aid", "attacker": helper.name, "target": target.name, "ally": options.get("ally", ""),
-            "aid_for": str(options.get("aid-for", "attack")), "attack": r.data(), "dc": 0, "success": hit,
-            "degrees": deg, "aid_bonus": bonus}
+    data = {
+        "maneuver": "aid",
+        "attacker": helper.name,
+        "target": target.name,
+        "ally": options.get("ally", ""),
+        "aid_for": str(options.get("aid-for", "attack")),
+        "attack": r.data(),
+        "dc": 0,
+        "success": hit,
+        "degrees": deg,
+        "aid_bonus": bonus,
+    }
     out = [Effect("CheckResolved", helper.name, data)]
     ally = str(options.get("ally") or "")
     if ally and bonus:  # Aid: "for 1 round" -- kept on the ally until used or their next turn ends
@@ -184,10 +212,18 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     target = apply_all(target, trance)
     w = weapon(attacker, options)
     if w.effect not in ("Damage", "Affliction", "Weaken", "Nullify"):
-        raise BadInput(f"'{w.name}' is a {w.effect} effect: only Damage, Affliction, Weaken and Nullify attacks are resolved")
+        raise BadInput(
+            f"'{w.name}' is a {w.effect} effect: only Damage, Affliction, Weaken and Nullify attacks are resolved"
+        )
     validate(attacker, target, w, moves, options)
-    base: dict[str, Any] = {"attacker": attacker.name, "target": target.name, "with": w.name, "effect": w.effect,
-                            "range": w.range, "maneuvers": sorted(moves)}
+    base: dict[str, Any] = {
+        "attacker": attacker.name,
+        "target": target.name,
+        "with": w.name,
+        "effect": w.effect,
+        "range": w.range,
+        "maneuvers": sorted(moves),
+    }
     counters: dict[str, int | None] = {m + "-attack": 1 for m in ("all-out", "defensive") if m in moves}
     options, counters = _lasting(attacker, target, options, counters)
     if attacker.counter("aim") and w.range not in ("perception", "area"):  # Aim: the next attack is the aimed one
@@ -217,8 +253,17 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     data.update(rank=rank, critical_effect=kind if critical else None)
     out = [*pre, Effect("AttackResolved", target.name, data)]
     if critical and kind == "added":
-        out.append(Effect("EffectResolved", target.name, {"critical": "added", "rank": 0,
-                   "note": "critical hit: an added effect at rank 0 (defense DC 3dF+0), resolved on its own"}))
+        out.append(
+            Effect(
+                "EffectResolved",
+                target.name,
+                {
+                    "critical": "added",
+                    "rank": 0,
+                    "note": "critical hit: an added effect at rank 0 (defense DC 3dF+0), resolved on its own",
+                },
+            )
+        )
     if w.effect == "Damage":
         fin, opts = "finishing" in moves, _damage_opts(w, options)
         out += resolve_damage(target, rank, dice, options=opts, extra_dc=extra, worst=worst, finishing=fin)
@@ -236,7 +281,9 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     return out
 
 
-def _lasting(attacker: Sheet, target: Sheet, options: Mapping[str, Any], counters: dict[str, int | None]) -> tuple[dict[str, Any], dict[str, int | None]]:
+def _lasting(
+    attacker: Sheet, target: Sheet, options: Mapping[str, Any], counters: dict[str, int | None]
+) -> tuple[dict[str, Any], dict[str, int | None]]:
     """An ally's aid against this target, and a feint on it, are used by this attack (the counters are spent)."""
     opts = dict(options)
     aid = attacker.counter(f"aid-attack:{target.name}")
@@ -285,6 +332,14 @@ def attack_check(
     can_crit = not (attacker.minion and not target.minion)  # minions can't crit non-minions
     critical = hit and can_crit and (("finishing" in moves) or (threat and meets))
     shown = "dc 0" if "finishing" in moves else defense_name
-    data = {**base, "attack": atk.data(), "modifiers": mods, "defense": shown,
-            "defense_check": dfn.data(), "hit": hit, "critical_threat": threat, "critical_hit": critical}
+    data = {
+        **base,
+        "attack": atk.data(),
+        "modifiers": mods,
+        "defense": shown,
+        "defense_check": dfn.data(),
+        "hit": hit,
+        "critical_threat": threat,
+        "critical_hit": critical,
+    }
     return hit, critical, data

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
-from ledger.sheet import Effect, Sheet
+from ledger.model.sheet import Effect, Sheet
 
 # conditions.txt: basic, combined and damage (HP) conditions, in CLI spelling.
 BASIC = frozenset(

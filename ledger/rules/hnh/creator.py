@@ -112,9 +112,16 @@ def power_entry(
     names = [str(m.get("name", "")) for m in mods if isinstance(m, dict)]
     texts = " ".join(str(m.get("text", "")) for m in mods if isinstance(m, dict)).lower()
     rng = str(p.get("range") or "personal").lower()
-    entry: dict[str, Any] = {"effect": effect, "rank": _rank(p.get("rank"), f"{effect} rank"), "range": rng,
-                             "action": str(p.get("action") or ""), "duration": str(p.get("duration") or ""),
-                             "text": str(p.get("text") or ""), "equipment": equipment, "modifiers": names}
+    entry: dict[str, Any] = {
+        "effect": effect,
+        "rank": _rank(p.get("rank"), f"{effect} rank"),
+        "range": rng,
+        "action": str(p.get("action") or ""),
+        "duration": str(p.get("duration") or ""),
+        "text": str(p.get("text") or ""),
+        "equipment": equipment,
+        "modifiers": names,
+    }
     if "Area" in names:
         entry["area"] = True
     if effect in ("Damage", "Affliction"):

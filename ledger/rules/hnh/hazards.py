@@ -10,24 +10,35 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
+from ledger.model.dice import Dice
+from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.hnh import illness
 from ledger.rules.hnh.checks import degrees
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
 from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, passive_roll, resolve_damage, set_hp
 from ledger.rules.hnh.options import INTERVALS
-from ledger.sheet import Effect, Sheet, apply_all
 
-KINDS = ("heat", "cold", "starvation", "thirst", "suffocation", "falling", "decompression", "vacuum",
-         "sleep-deprivation", "forced-labor", "disease", "radiation")
+KINDS = (
+    "heat",
+    "cold",
+    "starvation",
+    "thirst",
+    "suffocation",
+    "falling",
+    "decompression",
+    "vacuum",
+    "sleep-deprivation",
+    "forced-labor",
+    "disease",
+    "radiation",
+)
 DEADLY_DAYS = {"thirst": 3, "starvation": 7}  # "die after either 3 days without water or 7 days without food"
 GRACE_DAYS = {"thirst": 1, "starvation": 3}  # "without water for a day ... without food for three days"
 SUSTENANCE_INTERVAL = {"thirst": "1 hour", "starvation": "4 hours"}
 FALL_MAX = 18
 DECOMPRESSION_DC = 10
 VACUUM_DC = 5
-
 
 
 def _int(options: Mapping[str, Any], key: str, default: int | None = None) -> int:
@@ -49,8 +60,10 @@ def make_dying(sheet: Sheet, note: str) -> list[Effect]:
     out = set_hp(sheet, min(sheet.hp, -1), counters={NO_STABILIZE: 1}, note=note)
     now = apply_all(sheet, out)
     if not now.has("dying") and not now.has("dead"):
-        out += [Effect("ConditionRemoved", sheet.name, {"condition": "stabilized", "note": note}),
-                Effect("ConditionImposed", sheet.name, {"condition": "dying", "note": note})]
+        out += [
+            Effect("ConditionRemoved", sheet.name, {"condition": "stabilized", "note": note}),
+            Effect("ConditionImposed", sheet.name, {"condition": "dying", "note": note}),
+        ]
     return out
 
 
@@ -93,8 +106,10 @@ def temperature(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice)
     if kind in DEADLY_DAYS:
         days = _int(options, "days", GRACE_DAYS[kind])
         if days >= DEADLY_DAYS[kind]:  # "do not roll a Fortitude check since it is impossible to pass"
-            return [Effect("EffectResolved", sheet.name, {"hazard": kind, "days": days, "note": "dies"}),
-                    *set_hp(sheet, HP_FLOOR, note=f"{kind}: {days} days")]
+            return [
+                Effect("EffectResolved", sheet.name, {"hazard": kind, "days": days, "note": "dies"}),
+                *set_hp(sheet, HP_FLOOR, note=f"{kind}: {days} days"),
+            ]
         if days < GRACE_DAYS[kind]:
             return [Effect("EffectResolved", sheet.name, {"hazard": kind, "days": days, "note": "no check yet"})]
         extra = {"days": days, "interval": SUSTENANCE_INTERVAL[kind]}
@@ -141,15 +156,20 @@ def vacuum(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]
     if stage >= 3:
         return [Effect("EffectResolved", sheet.name, {"hazard": "vacuum", "note": "dying until back in atmosphere"})]
     if not options.get("holding", True):
-        return [Effect("EffectResolved", sheet.name, {"hazard": "vacuum", "note": "stops holding breath: suffocates"}),
-                _counters(sheet, {"hazard:vacuum-stage": 1})]
+        return [
+            Effect("EffectResolved", sheet.name, {"hazard": "vacuum", "note": "stops holding breath: suffocates"}),
+            _counters(sheet, {"hazard:vacuum-stage": 1}),
+        ]
     previous = _int(options, "previous-checks", sheet.counter("hazard:vacuum"))
     success, _, eff = _check(sheet, "vacuum", VACUUM_DC + previous, dice, {})
     if not success:
         return [eff, _counters(sheet, {"hazard:vacuum": previous + 1, "hazard:vacuum-stage": 1})]
     traits = {"stamina": sheet.trait("stamina") - 1, "fortitude": sheet.trait("fortitude", sheet.trait("stamina")) - 1}
-    return [eff, _counters(sheet, {"hazard:vacuum": previous + 1}),
-            Effect("TraitsChanged", sheet.name, {"traits": traits, "note": "vacuum: a rank of Stamina lost"})]
+    return [
+        eff,
+        _counters(sheet, {"hazard:vacuum": previous + 1}),
+        Effect("TraitsChanged", sheet.name, {"traits": traits, "note": "vacuum: a rank of Stamina lost"}),
+    ]
 
 
 def decompression(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
@@ -194,7 +214,9 @@ def resolve_hazard(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Di
     if kind not in KINDS:
         raise BadInput(f"unknown hazard '{kind}'", did_you_mean(kind, KINDS, f"hazards: {', '.join(KINDS)}"))
     if options.get("ended"):
-        return end_hazard(sheet, kind) + (illness.cure(sheet, kind, options) if kind in ("disease", "radiation") else [])
+        return end_hazard(sheet, kind) + (
+            illness.cure(sheet, kind, options) if kind in ("disease", "radiation") else []
+        )
     if sheet.has("dead"):
         raise ImpossibleAction(f"{sheet.name} is dead")
     if kind in ("heat", "cold", "starvation", "thirst"):

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice
+from ledger.model.dice import Dice
+from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.common import set_conditions
 from ledger.rules.hnh.checks import Rolled, check_penalty, defense_rank, degrees, roll_check
 from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, wake
-from ledger.sheet import Effect, Sheet, apply_all
 
 MAX_HP = 6  # Health Points: "Maximum HP ... is always equal to 6"
 MINION_MAX_HP = 1  # "Minions who always have a maximum HP of 1"
@@ -86,15 +86,19 @@ def set_hp(
     wanted = hp_state(sheet, new_hp, gained=gained, nonlethal=nonlethal)
     out += set_conditions(sheet, wanted, HP_CONDITIONS)
     if wanted & {"dying", "stabilized"} and "incapacitated" not in closure(sheet.conditions) and not sheet.has("prone"):
-        out.append(Effect("ConditionImposed", sheet.name, {"condition": "prone", "note": "the incapacitated fall prone"}))
+        out.append(
+            Effect("ConditionImposed", sheet.name, {"condition": "prone", "note": "the incapacitated fall prone"})
+        )
     return out
 
 
 def take_out_minion(sheet: Sheet, nonlethal: bool, note: str) -> list[Effect]:
     """A minion's worst result: dead (or -1 and stabilized if non-lethal); one of a group is simply gone."""
     if sheet.count > 1:
-        return [Effect("MinionsDefeated", sheet.name, {"defeated": 1, "count": sheet.count - 1, "note": note}),
-                *next_member(sheet)]
+        return [
+            Effect("MinionsDefeated", sheet.name, {"defeated": 1, "count": sheet.count - 1, "note": note}),
+            *next_member(sheet),
+        ]
     return set_hp(sheet, -1 if nonlethal else HP_FLOOR, nonlethal=nonlethal, note=note)
 
 
@@ -106,7 +110,9 @@ def next_member(sheet: Sheet) -> list[Effect]:
         out.append(Effect("CountersChanged", sheet.name, {"counters": {k: None for k in sheet.counters}}))
     out += [Effect("ConditionRemoved", sheet.name, {"condition": c, "note": note}) for c in sheet.conditions]
     if sheet.hp != sheet.max_hp:
-        out.append(Effect("HealthRecovered", sheet.name, {"amount": sheet.max_hp - sheet.hp, "hp": sheet.max_hp, "note": note}))
+        out.append(
+            Effect("HealthRecovered", sheet.name, {"amount": sheet.max_hp - sheet.hp, "hp": sheet.max_hp, "note": note})
+        )
     return out
 
 

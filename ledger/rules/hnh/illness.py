@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice
 from ledger.errors import BadInput
+from ledger.model.dice import Dice
+from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.hnh.afflictions import Affliction, change_degree, ongoing, parse_conditions, slug
 from ledger.rules.hnh.checks import degrees
 from ledger.rules.hnh.conditions import impose_effects, removed
 from ledger.rules.hnh.health import HP_FLOOR, passive_roll, resolve_damage, set_hp
 from ledger.rules.hnh.powers import ABILITY_FLOOR, WEAKENED
-from ledger.sheet import Effect, Sheet, apply_all
 
 SLEEP_STAGES = ((10, "incapacitated"), (5, "exhausted"), (2, "fatigued"))  # days without sleep -> condition
 HELD = "weaken-held:"
@@ -39,8 +39,10 @@ def sleep_deprivation(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> l
     data = {"hazard": "sleep-deprivation", "days": days, "condition": stage}
     if stage == "incapacitated":
         data["note"] = "can't be woken up for 8 hours"
-    out = [Effect("EffectResolved", sheet.name, data),
-           Effect("CountersChanged", sheet.name, {"counters": {"hazard:sleep-deprivation": days}})]
+    out = [
+        Effect("EffectResolved", sheet.name, data),
+        Effect("CountersChanged", sheet.name, {"counters": {"hazard:sleep-deprivation": days}}),
+    ]
     note = f"{days} days without sleep"
     if stage is None or stage in sheet.conditions:
         return out
@@ -58,10 +60,18 @@ def forced_labor(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[E
     dc = 1 + previous
     r = passive_roll(sheet, "fortitude", dice, "fortitude")
     success = r.total >= dc
-    data = {"hazard": "forced-labor", "trait": "fortitude", "dc": dc, **r.data(), "success": success,
-            "degrees": degrees(r.total - dc)}
-    out = [Effect("CheckResolved", sheet.name, data),
-           Effect("CountersChanged", sheet.name, {"counters": {"hazard:forced-labor": previous + 1}})]
+    data = {
+        "hazard": "forced-labor",
+        "trait": "fortitude",
+        "dc": dc,
+        **r.data(),
+        "success": success,
+        "degrees": degrees(r.total - dc),
+    }
+    out = [
+        Effect("CheckResolved", sheet.name, data),
+        Effect("CountersChanged", sheet.name, {"counters": {"hazard:forced-labor": previous + 1}}),
+    ]
     if success or sheet.hp < 0:
         return out
     now = apply_all(sheet, out)
@@ -83,8 +93,16 @@ def contagion(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -
     bonus = int(options.get("bonus") or 0)  # "A Treatment skill check can provide a bonus on defense checks"
     r = passive_roll(sheet, "fortitude", dice, "fortitude", bonus)
     success = r.total >= rank
-    data: dict[str, Any] = {"hazard": kind, "name": name, "effect": effect, "trait": "fortitude", "dc": rank, **r.data(),
-                            "success": success, "degrees": degrees(r.total - rank)}
+    data: dict[str, Any] = {
+        "hazard": kind,
+        "name": name,
+        "effect": effect,
+        "trait": "fortitude",
+        "dc": rank,
+        **r.data(),
+        "success": success,
+        "degrees": degrees(r.total - rank),
+    }
     out = [Effect("CheckResolved", sheet.name, data)]
     if effect == "affliction":
         return out + _infect(sheet, name, rank, options, success, degrees(r.total - rank))
@@ -116,11 +134,24 @@ def _weaken(sheet: Sheet, kind: str, trait: str, rank: int, points: int) -> list
     current = sheet.trait(trait)
     if step <= 0:
         return []
-    if trait == "stamina" and current - step < ABILITY_FLOOR:  # Disease: "Stamina may drop below -5, in which case death occurs"
+    if (
+        trait == "stamina" and current - step < ABILITY_FLOOR
+    ):  # Disease: "Stamina may drop below -5, in which case death occurs"
         return set_hp(sheet, HP_FLOOR, note=f"{kind}: Stamina below -5")
-    out = [Effect("TraitsChanged", sheet.name, {"traits": {trait: current - step}, "note": f"{kind}: weakened by {step}"}),
-           Effect("CountersChanged", sheet.name, {"counters": {WEAKENED + trait: new_lost, HELD + trait: 1,
-                                                               **({f"weakened-absent:{trait}": 1} if trait not in sheet.traits else {})}})]
+    out = [
+        Effect("TraitsChanged", sheet.name, {"traits": {trait: current - step}, "note": f"{kind}: weakened by {step}"}),
+        Effect(
+            "CountersChanged",
+            sheet.name,
+            {
+                "counters": {
+                    WEAKENED + trait: new_lost,
+                    HELD + trait: 1,
+                    **({f"weakened-absent:{trait}": 1} if trait not in sheet.traits else {}),
+                }
+            },
+        ),
+    ]
     now = apply_all(sheet, out)
     if not now.has("weakened"):
         out += impose_effects(now, "weakened", kind)

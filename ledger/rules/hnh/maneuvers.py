@@ -13,14 +13,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice
 from ledger.errors import BadInput, ImpossibleAction
+from ledger.model.dice import Dice
+from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.hnh.checks import (
-    Rolled, active_defense, check_penalty, defense_rank, degrees, opposed_winner, roll_check, trait_bonus, versus_dc,
+    Rolled,
+    active_defense,
+    check_penalty,
+    defense_rank,
+    degrees,
+    opposed_winner,
+    roll_check,
+    trait_bonus,
+    versus_dc,
 )
 from ledger.rules.hnh.conditions import impose_effects, removed, require_able
 from ledger.rules.hnh.victory import pay
-from ledger.sheet import Effect, Sheet, apply_all
 
 OBJECT_STATES = ("intact", "bent", "broken", "destroyed")
 EFFORTS = ("action", "bonus", "increased-rank", "power-stunt", "resistance", "retry", "speed", "strength")
@@ -36,20 +44,32 @@ def _int(options: Mapping[str, Any], key: str, default: int) -> int:
     return default if v is None else int(v)
 
 
-def strike(attacker: Sheet, target: Sheet, dice: Dice, bonus: int, *, close: bool = True, modifier: int = 0) -> tuple[bool, dict[str, Any]]:
+def strike(
+    attacker: Sheet, target: Sheet, dice: Dice, bonus: int, *, close: bool = True, modifier: int = 0
+) -> tuple[bool, dict[str, Any]]:
     """An attack check (roll `attack`) against Parry (close) or Dodge (roll `defense`): hit or miss."""
     require_able(attacker, "act")
     atk = roll_check(dice, "attack", bonus + modifier + check_penalty(attacker), "attack")
     dfn = active_defense(target, "parry" if close else "dodge", dice, "defense")
     hit = not atk.automatic_failure and (atk.critical == "success" or atk.total >= dfn.total or dfn.automatic_failure)
-    return hit, {"attack": atk.data(), "defense": "parry" if close else "dodge", "defense_check": dfn.data(),
-                 "modifier": modifier, "hit": hit}
+    return hit, {
+        "attack": atk.data(),
+        "defense": "parry" if close else "dodge",
+        "defense_check": dfn.data(),
+        "modifier": modifier,
+        "hit": hit,
+    }
 
 
 def opposed(actor: Sheet, mine: Rolled, other: Sheet, theirs: Rolled) -> dict[str, Any]:
     """An opposed check's winner and degrees (ties to the higher bonus)."""
     winner = opposed_winner(actor.name, mine, other.name, theirs)
-    return {"check": mine.data(), "against": theirs.data(), "winner": winner, "degrees": degrees(mine.total - theirs.total)}
+    return {
+        "check": mine.data(),
+        "against": theirs.data(),
+        "winner": winner,
+        "degrees": degrees(mine.total - theirs.total),
+    }
 
 
 def unarmed_bonus(sheet: Sheet) -> int:
@@ -87,8 +107,10 @@ def grab(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Di
 
 
 def _hold(actor: Sheet, target: Sheet) -> list[Effect]:
-    out = [Effect("CountersChanged", actor.name, {"counters": {f"grabbing:{target.name}": 1}}),
-           Effect("CountersChanged", target.name, {"counters": {f"grabbed-by:{actor.name}": 1}})]
+    out = [
+        Effect("CountersChanged", actor.name, {"counters": {f"grabbing:{target.name}": 1}}),
+        Effect("CountersChanged", target.name, {"counters": {f"grabbed-by:{actor.name}": 1}}),
+    ]
     me = actor
     for c in ("hindered", "vulnerable"):
         if c not in me.conditions:
@@ -102,8 +124,10 @@ def release_effects(holder: Sheet, held: Sheet, note: str) -> list[Effect]:
     """A grab ends: the hold's conditions go on both sides."""
     out = [removed(held, c, note) for c in ("restrained", "bound") if c in held.conditions]
     out += [removed(holder, c, note) for c in ("hindered", "vulnerable") if c in holder.conditions]
-    out += [Effect("CountersChanged", holder.name, {"counters": {f"grabbing:{held.name}": None}}),
-            Effect("CountersChanged", held.name, {"counters": {f"grabbed-by:{holder.name}": None}})]
+    out += [
+        Effect("CountersChanged", holder.name, {"counters": {f"grabbing:{held.name}": None}}),
+        Effect("CountersChanged", held.name, {"counters": {f"grabbed-by:{holder.name}": None}}),
+    ]
     return out
 
 
@@ -154,9 +178,21 @@ def disarm(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: 
     target = _need(other)
     held = options.get("held", True) is not False
     ranged = str(options.get("range") or "close") == "ranged"
-    hit, info = strike(actor, target, dice, _int(options, "bonus", unarmed_bonus(actor)), close=not ranged,
-                       modifier=(-2 if held else -1) - (1 if ranged else 0))
-    data: dict[str, Any] = {"action": "disarm", "attacker": actor.name, "target": target.name, "item": options.get("item", "item"), **info}
+    hit, info = strike(
+        actor,
+        target,
+        dice,
+        _int(options, "bonus", unarmed_bonus(actor)),
+        close=not ranged,
+        modifier=(-2 if held else -1) - (1 if ranged else 0),
+    )
+    data: dict[str, Any] = {
+        "action": "disarm",
+        "attacker": actor.name,
+        "target": target.name,
+        "item": options.get("item", "item"),
+        **info,
+    }
     if not hit:
         return [Effect("EffectResolved", target.name, data)]
     power = roll_check(dice, "power", _int(options, "rank", actor.trait("strength")), "power")
@@ -172,9 +208,16 @@ def smash(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
     target = _need(other)
     held = options.get("held", True) is not False
     ranged = str(options.get("range") or "close") == "ranged"
-    hit, info = strike(actor, target, dice, _int(options, "bonus", unarmed_bonus(actor)), close=not ranged,
-                       modifier=-1 if held else 0)
-    data: dict[str, Any] = {"action": "smash", "attacker": actor.name, "target": target.name, "item": options.get("item", "item"), **info}
+    hit, info = strike(
+        actor, target, dice, _int(options, "bonus", unarmed_bonus(actor)), close=not ranged, modifier=-1 if held else 0
+    )
+    data: dict[str, Any] = {
+        "action": "smash",
+        "attacker": actor.name,
+        "target": target.name,
+        "item": options.get("item", "item"),
+        **info,
+    }
     if not hit:
         return [Effect("EffectResolved", target.name, data)]
     power = roll_check(dice, "power", _int(options, "rank", actor.trait("strength")), "power")
@@ -193,13 +236,20 @@ def feint(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
     target = _need(other)
     require_able(actor, "feint")
     mine_bonus = actor.trait("deception", actor.trait("presence"))
-    their_bonus, best = max((target.trait("deception", target.trait("presence")), "deception"),
-                            (target.trait("insight", target.trait("awareness")), "insight"))
+    their_bonus, best = max(
+        (target.trait("deception", target.trait("presence")), "deception"),
+        (target.trait("insight", target.trait("awareness")), "insight"),
+    )
     mine = roll_check(dice, "check", mine_bonus + check_penalty(actor), "ability")
     theirs = roll_check(dice, "against", their_bonus + check_penalty(target), "ability")
     res = opposed(actor, mine, target, theirs)
-    out = [Effect("EffectResolved", target.name, {"action": "feint", "attacker": actor.name, "target": target.name,
-                                                  "resisted_with": best, **res})]
+    out = [
+        Effect(
+            "EffectResolved",
+            target.name,
+            {"action": "feint", "attacker": actor.name, "target": target.name, "resisted_with": best, **res},
+        )
+    ]
     if res["winner"] == actor.name:
         out.append(Effect("CountersChanged", actor.name, {"counters": {f"feint:{target.name}": 1}}))
     return out
@@ -214,8 +264,13 @@ def demoralize(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], di
     resist = max(target.trait("insight", target.trait("awareness")), defense_rank(target, "will"))
     theirs = roll_check(dice, "against", resist + check_penalty(target), "ability")
     res = opposed(actor, mine, target, theirs)
-    out = [Effect("EffectResolved", target.name, {"action": "demoralize", "attacker": actor.name, "target": target.name,
-                                                  "skill": skill, **res})]
+    out = [
+        Effect(
+            "EffectResolved",
+            target.name,
+            {"action": "demoralize", "attacker": actor.name, "target": target.name, "skill": skill, **res},
+        )
+    ]
     if res["winner"] != actor.name:
         return out
     cond = "disabled" if res["degrees"] >= 4 else "impaired"
@@ -271,13 +326,26 @@ def extra_effort(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], 
     if benefit not in EFFORTS:
         raise BadInput("choose the benefit of the extra effort", f"-o benefit={'|'.join(EFFORTS)}")
     if actor.counter("extra-effort"):
-        raise ImpossibleAction(f"{actor.name} already used extra effort this turn", "extra effort is limited to once per turn")
-    out = [Effect("EffectResolved", actor.name, {"action": "extra-effort", "benefit": benefit,
-                                                 "cost": "fatigued at the start of the next turn"}),
-           Effect("CountersChanged", actor.name, {"counters": {"extra-effort": 1}})]
+        raise ImpossibleAction(
+            f"{actor.name} already used extra effort this turn", "extra effort is limited to once per turn"
+        )
+    out = [
+        Effect(
+            "EffectResolved",
+            actor.name,
+            {"action": "extra-effort", "benefit": benefit, "cost": "fatigued at the start of the next turn"},
+        ),
+        Effect("CountersChanged", actor.name, {"counters": {"extra-effort": 1}}),
+    ]
     if benefit == "strength":  # "Increase the hero's Strength rank by +1 for 1 round"
-        out += [Effect("TraitsChanged", actor.name, {"traits": {"strength": actor.trait("strength") + 1}, "note": "extra effort"}),
-                Effect("CountersChanged", actor.name, {"counters": {"extra-strength": 1}})]
+        out += [
+            Effect(
+                "TraitsChanged",
+                actor.name,
+                {"traits": {"strength": actor.trait("strength") + 1}, "note": "extra effort"},
+            ),
+            Effect("CountersChanged", actor.name, {"counters": {"extra-strength": 1}}),
+        ]
     return out
 
 
@@ -285,8 +353,14 @@ def effort_cost(sheet: Sheet) -> list[Effect]:
     """Start of the turn after extra effort: fatigued (progressing), and +1 Strength ends."""
     out: list[Effect] = []
     if sheet.counter("extra-strength"):
-        out += [Effect("TraitsChanged", sheet.name, {"traits": {"strength": sheet.trait("strength") - 1}, "note": "extra effort over"}),
-                Effect("CountersChanged", sheet.name, {"counters": {"extra-strength": None}})]
+        out += [
+            Effect(
+                "TraitsChanged",
+                sheet.name,
+                {"traits": {"strength": sheet.trait("strength") - 1}, "note": "extra effort over"},
+            ),
+            Effect("CountersChanged", sheet.name, {"counters": {"extra-strength": None}}),
+        ]
     if sheet.counter("extra-effort"):
         out.append(Effect("CountersChanged", sheet.name, {"counters": {"extra-effort": None}}))
         now = apply_all(sheet, out)
@@ -298,7 +372,13 @@ def effort_cost(sheet: Sheet) -> list[Effect]:
 def seize_initiative(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
     """Seize Initiative: with the advantage, a victory point makes the hero go first when initiative is next rolled."""
     if actor.trait("seize-initiative") <= 0:
-        raise ImpossibleAction(f"{actor.name} lacks the Seize Initiative advantage", "add --trait seize-initiative=1 (or spend a heroic feat)")
+        raise ImpossibleAction(
+            f"{actor.name} lacks the Seize Initiative advantage",
+            "add --trait seize-initiative=1 (or spend a heroic feat)",
+        )
     if actor.counter("seize-initiative"):
         raise ImpossibleAction(f"{actor.name} is already set to seize the initiative")
-    return [pay(actor, 1, "seize-initiative"), Effect("CountersChanged", actor.name, {"counters": {"seize-initiative": 1}})]
+    return [
+        pay(actor, 1, "seize-initiative"),
+        Effect("CountersChanged", actor.name, {"counters": {"seize-initiative": 1}}),
+    ]

@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice
 from ledger.errors import BadInput, ImpossibleAction
+from ledger.model.dice import Dice
+from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.hnh.afflictions import change_degree, ongoing, slug
 from ledger.rules.hnh.checks import ABILITIES, DEFENSES, Rolled, defense_rank, degrees, find_power, roll_check
 from ledger.rules.hnh.conditions import impose_effects, require_able
 from ledger.rules.hnh.health import passive_roll, set_hp
-from ledger.sheet import Effect, Sheet, apply_all
 
 HEALING_DC = 2  # Healing: "Make a DC 2 Healing power check"
 ABILITY_FLOOR = -5  # Weaken: "Abilities weakened to a rank of -5 (which is the minimum) become debilitated"
@@ -44,13 +44,23 @@ def heal(healer: Sheet, subject: Sheet | None, options: Mapping[str, Any], dice:
     require_able(healer, "heal")
     target = subject or healer
     if target.has("dead"):
-        raise ImpossibleAction(f"{target.name} is dead: Healing doesn't heal the dead", "Resurrection: ledger revive NAME --means healing")
+        raise ImpossibleAction(
+            f"{target.name} is dead: Healing doesn't heal the dead", "Resurrection: ledger revive NAME --means healing"
+        )
     rank = power_rank(healer, "healing", options)
     r = roll_check(dice, "power", rank, "power")
     diff = r.total - HEALING_DC
     restorative = bool(options.get("restorative"))
-    data: dict[str, Any] = {"check": "healing", "healer": healer.name, "subject": target.name, "rank": rank,
-                            "dc": HEALING_DC, **r.data(), "difference": diff, "success": diff > 0}
+    data: dict[str, Any] = {
+        "check": "healing",
+        "healer": healer.name,
+        "subject": target.name,
+        "rank": rank,
+        "dc": HEALING_DC,
+        **r.data(),
+        "difference": diff,
+        "success": diff > 0,
+    }
     if diff < 0:
         data.update(healed=0, note="failed: wait one minute (or use extra effort) to try again")
         return [Effect("CheckResolved", target.name, data)]
@@ -63,7 +73,9 @@ def heal(healer: Sheet, subject: Sheet | None, options: Mapping[str, Any], dice:
     out = [Effect("CheckResolved", target.name, data)]
     if hp_gain or bruises:
         ctr: dict[str, int | None] = {"bruises": (target.counter("bruises") - bruises) or None} if bruises else {}
-        out += set_hp(target, target.hp + hp_gain, counters=ctr, note=f"healed by {healer.name}", event="HealthRecovered")
+        out += set_hp(
+            target, target.hp + hp_gain, counters=ctr, note=f"healed by {healer.name}", event="HealthRecovered"
+        )
     return out
 
 
@@ -80,19 +92,30 @@ def minion_power_roll(attacker: Sheet, target: Sheet, dice: Dice, rank: int, nul
     """The power check, with the minion rules: a minion against a non-minion rolls -3; a non-minion's Nullify against a minion +3."""
     if attacker.minion and not target.minion:  # "considered to have rolled a -3 ... not ... a critical failure"
         return Rolled("power", (), rank, rank - 3)
-    if nullify and target.minion and not attacker.minion:  # "considered to have rolled a +3 ... not ... a critical success"
+    if (
+        nullify and target.minion and not attacker.minion
+    ):  # "considered to have rolled a +3 ... not ... a critical success"
         return Rolled("power", (), rank, rank + 3)
     return roll_check(dice, "power", rank, "power")
 
 
-def resolve_weaken(attacker: Sheet, target: Sheet, rank: int, trait: str, defense: str, dice: Dice, extra_dc: int = 0) -> list[Effect]:
+def resolve_weaken(
+    attacker: Sheet, target: Sheet, rank: int, trait: str, defense: str, dice: Dice, extra_dc: int = 0
+) -> list[Effect]:
     """Fortitude or Will against the Weaken power check; failure lowers the trait by the difference, up to the rank."""
     power = minion_power_roll(attacker, target, dice, rank + extra_dc, nullify=False)
     resist = passive_roll(target, defense, dice, "toughness")
     diff = resist.total - power.total
-    data: dict[str, Any] = {"effect": "Weaken", "trait": trait, "rank": rank, "defense": defense, "character": target.name,
-                            "power": {**power.data(), **({"minion_rule": power.total - power.bonus} if not power.faces else {})},
-                            "resistance": resist.data(), "difference": diff}
+    data: dict[str, Any] = {
+        "effect": "Weaken",
+        "trait": trait,
+        "rank": rank,
+        "defense": defense,
+        "character": target.name,
+        "power": {**power.data(), **({"minion_rule": power.total - power.bonus} if not power.faces else {})},
+        "resistance": resist.data(),
+        "difference": diff,
+    }
     if diff >= 0:
         return [Effect("ResistanceResolved", target.name, {**data, "outcome": "success"})]
     lost = target.counter(WEAKENED + trait)
@@ -109,8 +132,10 @@ def resolve_weaken(attacker: Sheet, target: Sheet, rank: int, trait: str, defens
     ctr: dict[str, int | None] = {WEAKENED + trait: new_lost}
     if trait not in target.traits:
         ctr[ABSENT + trait] = 1
-    out += [Effect("TraitsChanged", target.name, {"traits": {trait: current - step}, "note": f"weakened by {step}"}),
-            Effect("CountersChanged", target.name, {"counters": ctr})]
+    out += [
+        Effect("TraitsChanged", target.name, {"traits": {trait: current - step}, "note": f"weakened by {step}"}),
+        Effect("CountersChanged", target.name, {"counters": ctr}),
+    ]
     now = apply_all(target, out)
     if not now.has("weakened"):
         out += impose_effects(now, "weakened", "Weaken")
@@ -127,13 +152,15 @@ def _rank(sheet: Sheet, trait: str) -> int:
 
 def weaken_recovery(sheet: Sheet) -> list[Effect]:
     """End of turn: 1 weakened point returns per trait; the conditions go when nothing is lost any more."""
-    keys = sorted(k for k in sheet.counters if k.startswith(WEAKENED) and not sheet.counter("weaken-held:" + k[len(WEAKENED):]))
+    keys = sorted(
+        k for k in sheet.counters if k.startswith(WEAKENED) and not sheet.counter("weaken-held:" + k[len(WEAKENED) :])
+    )
     if not keys:
         return []
     traits: dict[str, int | None] = {}
     ctr: dict[str, int | None] = {}
     for k in keys:
-        trait = k[len(WEAKENED):]
+        trait = k[len(WEAKENED) :]
         left = sheet.counter(k) - 1
         back = sheet.trait(trait) + 1
         gone = left <= 0 and sheet.counter(ABSENT + trait) > 0
@@ -141,8 +168,10 @@ def weaken_recovery(sheet: Sheet) -> list[Effect]:
         ctr[k] = left or None
         if left <= 0:
             ctr[ABSENT + trait] = None
-    out = [Effect("TraitsChanged", sheet.name, {"traits": traits, "note": "a weakened point returns"}),
-           Effect("CountersChanged", sheet.name, {"counters": ctr})]
+    out = [
+        Effect("TraitsChanged", sheet.name, {"traits": traits, "note": "a weakened point returns"}),
+        Effect("CountersChanged", sheet.name, {"counters": ctr}),
+    ]
     now = apply_all(sheet, out)
     if now.has("debilitated") and all(now.trait(a) > ABILITY_FLOOR for a in ABILITIES if a in now.traits):
         out.append(Effect("ConditionRemoved", sheet.name, {"condition": "debilitated", "note": "above -5 again"}))
@@ -156,14 +185,21 @@ def resolve_nullify(attacker: Sheet, target: Sheet, rank: int, options: Mapping[
     """Nullify rank against the targeted effect's rank or the target's Will, whichever is higher (or an affliction's rank)."""
     name = str(options.get("nullify") or "").strip()
     if not name:
-        raise BadInput("a Nullify names the effect it counters", "-o nullify=POWER (the target's) or an affliction on the target")
+        raise BadInput(
+            "a Nullify names the effect it counters", "-o nullify=POWER (the target's) or an affliction on the target"
+        )
     defense = "fortitude" if str(options.get("resisted-by") or "will") == "fortitude" else "will"
     key = find_power(target, name)
     affliction = next(((a, d) for a, d in ongoing(target) if a.name == slug(name)), None)
     if key is None and affliction is None:
-        raise BadInput(f"{target.name} has no power or ongoing affliction '{name}'", f"powers: {', '.join(target.powers) or 'none'}")
+        raise BadInput(
+            f"{target.name} has no power or ongoing affliction '{name}'",
+            f"powers: {', '.join(target.powers) or 'none'}",
+        )
     power = minion_power_roll(attacker, target, dice, rank, nullify=True)
-    if key is not None:  # against the user: "the targeted effect's rank or the target's Will defense, whichever is higher"
+    if (
+        key is not None
+    ):  # against the user: "the targeted effect's rank or the target's Will defense, whichever is higher"
         effect_rank = int(target.powers[key].get("rank", 0))
         bonus = max(effect_rank, defense_rank(target, defense))
         against: dict[str, Any] = {"power": key, "effect_rank": effect_rank, "defense": defense}
@@ -174,9 +210,17 @@ def resolve_nullify(attacker: Sheet, target: Sheet, rank: int, options: Mapping[
     theirs = roll_check(dice, "toughness", bonus, "power")
     diff = power.total - theirs.total
     won = diff > 0 or (diff == 0 and power.bonus > theirs.bonus)
-    data = {"effect": "Nullify", "rank": rank, "character": target.name, **against, "difference": diff,
-            "power": {**power.data(), **({"minion_rule": power.total - power.bonus} if not power.faces else {})},
-            "resistance": theirs.data(), "outcome": "nullified" if won else "failure", "degrees": degrees(diff)}
+    data = {
+        "effect": "Nullify",
+        "rank": rank,
+        "character": target.name,
+        **against,
+        "difference": diff,
+        "power": {**power.data(), **({"minion_rule": power.total - power.bonus} if not power.faces else {})},
+        "resistance": theirs.data(),
+        "outcome": "nullified" if won else "failure",
+        "degrees": degrees(diff),
+    }
     if not won and degrees(diff) >= 2:
         data["note"] = "two or more degrees of failure: trying again this scene needs extra effort"
     out = [Effect("ResistanceResolved", target.name, data)]

@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice, DiceSpec, fudge, parse_notation
 from ledger.errors import BadInput, Conflict, ImpossibleAction, did_you_mean
+from ledger.model.dice import Dice, DiceSpec, fudge, parse_notation
+from ledger.model.sheet import Effect, Sheet, Value, apply_all
 from ledger.rules.common import parse_int
+from ledger.rules.contract import Action, Recovery, RuleSystem
+from ledger.rules.hnh import options as declared
 from ledger.rules.hnh import turns, victory
 from ledger.rules.hnh.actions import ACTIONS as MANEUVER_ACTIONS
 from ledger.rules.hnh.afflictions import affliction_from, ongoing, resolve_affliction
@@ -23,41 +26,50 @@ from ledger.rules.hnh.conditions import (
     BASIC,
     COMBINED,
     COMPONENTS,
-    break_trance,
     CONDITIONS,
     HP_CONDITIONS,
     SUPERSEDES,
+    break_trance,
     check_penalty,
     closure,
     effective,
-    impose_effects,
     implied,
+    impose_effects,
     known,
     remove_effects,
     row_of,
 )
+from ledger.rules.hnh.creator import import_character
 from ledger.rules.hnh.hazards import resolve_hazard
 from ledger.rules.hnh.health import HP_FLOOR, MAX_HP, MINION_MAX_HP, VP, minion_rules, resolve_damage, set_hp
-from ledger.rules.hnh.turns import REVIVE_MEANS
-from ledger.rules.hnh import options as declared
-from ledger.rules.contract import Action, Recovery, RuleSystem
-from ledger.rules.hnh.creator import import_character
 from ledger.rules.hnh.powers import heal
+from ledger.rules.hnh.turns import REVIVE_MEANS
 from ledger.rules.hnh.victory import STARTING_VP, improved
-from ledger.sheet import Effect, Sheet, Value, apply_all
 
 TURN_COUNTED = ("until-start-of-turn:", "until-end-of-turn:", "all-out-attack", "defensive-attack", "revive-cooldown")
 
 __all__ = [
-    "ABILITIES", "BASIC", "COMBINED", "CONDITIONS", "DEFENSES", "HP_CONDITIONS", "HP_FLOOR", "MAX_HP", "MINION_MAX_HP",
-    "REVIVE_MEANS", "RULES", "HnH",
+    "ABILITIES",
+    "BASIC",
+    "COMBINED",
+    "CONDITIONS",
+    "DEFENSES",
+    "HP_CONDITIONS",
+    "HP_FLOOR",
+    "MAX_HP",
+    "MINION_MAX_HP",
+    "REVIVE_MEANS",
+    "RULES",
+    "HnH",
 ]
 
 
 def _affliction(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
     assert other is not None  # Action.other == "needed"
     owners = declared.ACTION_ROLLS["affliction"]
-    return improved(owners, actor, other, options, dice, lambda box, a, o: RULES.affliction(_s(o), options, box, attacker=a))
+    return improved(
+        owners, actor, other, options, dice, lambda box, a, o: RULES.affliction(_s(o), options, box, attacker=a)
+    )
 
 
 def _heal(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
@@ -82,17 +94,31 @@ class HnH(RuleSystem):
     rolls = declared.ROLLS
     actions = {
         "affliction": Action(
-            "affliction", "an Affliction without an attack check: the target resists (rolls power, resist)", _affliction,
-            "hnh-site/effect-affliction.txt", declared.ACTIONS["affliction"], declared.ACTION_ROLLS["affliction"], "needed",
+            "affliction",
+            "an Affliction without an attack check: the target resists (rolls power, resist)",
+            _affliction,
+            "hnh-site/effect-affliction.txt",
+            declared.ACTIONS["affliction"],
+            declared.ACTION_ROLLS["affliction"],
+            "needed",
         ),
         "heal": Action(
-            "heal", "Healing: a DC 2 power check (roll power); the difference is HP healed (--against the subject, else self)",
-            _heal, "powers/effects/healing.html (named by gameplay.txt, Recovery)", declared.ACTIONS["heal"],
-            declared.ACTION_ROLLS["heal"], "optional",
+            "heal",
+            "Healing: a DC 2 power check (roll power); the difference is HP healed (--against the subject, else self)",
+            _heal,
+            "powers/effects/healing.html (named by gameplay.txt, Recovery)",
+            declared.ACTIONS["heal"],
+            declared.ACTION_ROLLS["heal"],
+            "optional",
         ),
         "defend": Action(
-            "defend", "the Defend action: until the next turn the chosen active defense's dice count at least 1; no attack",
-            victory.defend, "hnh-site/gameplay.txt, Defend - Standard Action", declared.ACTIONS["defend"], {}, "none",
+            "defend",
+            "the Defend action: until the next turn the chosen active defense's dice count at least 1; no attack",
+            victory.defend,
+            "hnh-site/gameplay.txt, Defend - Standard Action",
+            declared.ACTIONS["defend"],
+            {},
+            "none",
         ),
         **MANEUVER_ACTIONS,
     }
@@ -224,16 +250,28 @@ class HnH(RuleSystem):
 
     def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
         """Attack (rolls attack, defense, power, toughness; slam-power, slam-toughness); ATTACK_OPTIONS."""
-        return improved(self.rolls["attack"], attacker, target, options, dice,
-                        lambda box, a, o: resolve_attack(_s(a), _s(o), options, box))
+        return improved(
+            self.rolls["attack"],
+            attacker,
+            target,
+            options,
+            dice,
+            lambda box, a, o: resolve_attack(_s(a), _s(o), options, box),
+        )
 
     def resist_damage(self, target: Sheet, rank: int, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
         """Damage without an attack: power (3dF + rank) against toughness (3dF + Toughness - bruises)."""
         if target.has("dead"):
             raise ImpossibleAction(f"{target.name} is already dead")
         trance = break_trance(target)
-        return trance + improved(self.rolls["damage"], None, apply_all(target, trance), options, dice,
-                                 lambda box, a, o: resolve_damage(_s(o), rank, box, options=options))
+        return trance + improved(
+            self.rolls["damage"],
+            None,
+            apply_all(target, trance),
+            options,
+            dice,
+            lambda box, a, o: resolve_damage(_s(o), rank, box, options=options),
+        )
 
     def affliction(
         self, target: Sheet, options: Mapping[str, Any], dice: Dice, attacker: Sheet | None = None
@@ -256,8 +294,10 @@ class HnH(RuleSystem):
     def recover(self, sheet: Sheet, recovery: Recovery, dice: Dice) -> list[Effect]:
         """Recovery over hours; with treatment-bonus a `treatment` roll against DC 5 decides `treated`."""
         if recovery.amount is not None:
-            raise BadInput("Humans & Heroes recovery goes by hours; HP come back at once only by Healing",
-                           "ledger act HEALER heal --against NAME -o rank=N (a DC 2 power check), or --hours H")
+            raise BadInput(
+                "Humans & Heroes recovery goes by hours; HP come back at once only by Healing",
+                "ledger act HEALER heal --against NAME -o rank=N (a DC 2 power check), or --hours H",
+            )
         bonus = recovery.options.get("treatment-bonus")
         return turns.recover(sheet, recovery.hours, recovery.restful, recovery.treated, bonus, dice)
 
@@ -288,7 +328,9 @@ class HnH(RuleSystem):
     def spend(self, sheet: Sheet, resource: str, n: int, purpose: str | None) -> list[Effect]:
         """Spend victory points on a use the text names (--purpose recover:dazed, heroic-feat:ADV, ...); no overspending."""
         if resource != VP:
-            raise BadInput(f"Humans & Heroes has no resource '{resource}'", did_you_mean(resource, [VP], f"the resource is {VP}"))
+            raise BadInput(
+                f"Humans & Heroes has no resource '{resource}'", did_you_mean(resource, [VP], f"the resource is {VP}")
+            )
         return victory.spend(sheet, n, purpose)
 
     def day_started(self, heroes: list[Sheet]) -> list[Effect]:
@@ -303,7 +345,14 @@ class HnH(RuleSystem):
 
     def hazard(self, sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
         """One environmental hazard check (rolls fortitude, or power/toughness for falling); HAZARD_OPTIONS."""
-        return improved(self.rolls["hazard"], sheet, None, options, dice, lambda box, a, o: resolve_hazard(_s(a), kind, options, box))
+        return improved(
+            self.rolls["hazard"],
+            sheet,
+            None,
+            options,
+            dice,
+            lambda box, a, o: resolve_hazard(_s(a), kind, options, box),
+        )
 
     def revive(self, sheet: Sheet, *, means: str, by: Sheet | None) -> list[Effect]:
         """Healing or Immortality (GM rulings) lift Dead: HP -2, stabilized; 130 rounds before again."""

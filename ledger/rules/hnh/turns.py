@@ -15,16 +15,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ledger.dice import Dice
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
+from ledger.model.dice import Dice
+from ledger.model.sheet import Effect, Sheet, apply_all
+from ledger.rules.hnh import maneuvers
 from ledger.rules.hnh.afflictions import ongoing_checks, progress_pending
 from ledger.rules.hnh.checks import defense_rank, roll_check, versus_dc
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
 from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, passive_roll, resolve_damage, set_hp
-from ledger.rules.hnh import maneuvers
 from ledger.rules.hnh.powers import weaken_recovery
 from ledger.rules.hnh.victory import DEFEND, feats_at_end, feats_at_start
-from ledger.sheet import Effect, Sheet, apply_all
 
 DYING_DC = 5  # Dying: "make a Fortitude check (DC 5)"
 TREATMENT_DC = 5  # Recovery: "a skill DC 5 Medical Treatment ... check"
@@ -53,7 +53,7 @@ def _expire(sheet: Sheet, until: str) -> list[Effect]:
     prefix = f"until-{until}-of-turn:"
     keys = sorted(k for k in sheet.counters if k.startswith(prefix))
     for k in keys:
-        cond = k[len(prefix):]
+        cond = k[len(prefix) :]
         if cond in sheet.conditions:
             note = f"until the {until} of the turn"
             out.append(Effect("ConditionRemoved", sheet.name, {"condition": cond, "note": note}))
@@ -119,17 +119,28 @@ def dying_check(sheet: Sheet, dice: Dice) -> list[Effect]:
     can_stabilize = not sheet.counter(NO_STABILIZE)
     if can_stabilize and sheet.trait("diehard") > 0:
         note = {"condition": "stabilized", "note": "diehard"}
-        return [Effect("ConditionRemoved", sheet.name, {"condition": "dying", "note": "diehard"}),
-                Effect("ConditionImposed", sheet.name, note)]
+        return [
+            Effect("ConditionRemoved", sheet.name, {"condition": "dying", "note": "diehard"}),
+            Effect("ConditionImposed", sheet.name, note),
+        ]
     r = passive_roll(sheet, "fortitude", dice, "fortitude")
     diff = r.total - DYING_DC
     outcome = "stabilized" if diff >= 1 and can_stabilize else "nothing" if diff >= 0 else "lose 1 HP"
-    data = {"check": "dying", "trait": "fortitude", "dc": DYING_DC, **r.data(), "success": diff >= 0,
-            "difference": diff, "outcome": outcome}
+    data = {
+        "check": "dying",
+        "trait": "fortitude",
+        "dc": DYING_DC,
+        **r.data(),
+        "success": diff >= 0,
+        "difference": diff,
+        "outcome": outcome,
+    }
     out = [Effect("CheckResolved", sheet.name, data)]
     if outcome == "stabilized":
-        out += [Effect("ConditionRemoved", sheet.name, {"condition": "dying", "note": "dying check"}),
-                Effect("ConditionImposed", sheet.name, {"condition": "stabilized", "note": "dying check"})]
+        out += [
+            Effect("ConditionRemoved", sheet.name, {"condition": "dying", "note": "dying check"}),
+            Effect("ConditionImposed", sheet.name, {"condition": "stabilized", "note": "dying check"}),
+        ]
     elif outcome == "lose 1 HP":
         out += set_hp(sheet, sheet.hp - 1, note="dying check")
     return out
@@ -177,8 +188,10 @@ def recover(
         treated = success
     rate *= 2 if treated else 1
     if sheet.has("dying") and treated and not sheet.counter(NO_STABILIZE):  # Treatment DC 5 stabilizes
-        out += [Effect("ConditionRemoved", sheet.name, {"condition": "dying", "note": "treatment"}),
-                Effect("ConditionImposed", sheet.name, {"condition": "stabilized", "note": "treatment"})]
+        out += [
+            Effect("ConditionRemoved", sheet.name, {"condition": "dying", "note": "treatment"}),
+            Effect("ConditionImposed", sheet.name, {"condition": "stabilized", "note": "treatment"}),
+        ]
     now = _then(sheet, out)
     blocked = any(now.counter(f"hazard:{k}") for k in ("thirst", "starvation"))  # "cannot recover until ..."
     units = 0 if blocked else hours * rate
@@ -204,7 +217,10 @@ def recover(
 def revive(sheet: Sheet, means: str, hp: int = -2) -> list[Effect]:
     """Healing or Immortality (GM rulings) lift Dead; no second revival for 130 rounds (13 minutes)."""
     if means not in REVIVE_MEANS:
-        raise BadInput(f"unknown way back from death '{means}'", did_you_mean(means, REVIVE_MEANS, f"choose one of: {', '.join(REVIVE_MEANS)}"))
+        raise BadInput(
+            f"unknown way back from death '{means}'",
+            did_you_mean(means, REVIVE_MEANS, f"choose one of: {', '.join(REVIVE_MEANS)}"),
+        )
     if not sheet.has("dead"):
         raise ImpossibleAction(f"{sheet.name} is not dead")
     left = sheet.counter("revive-cooldown")

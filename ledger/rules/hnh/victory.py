@@ -13,13 +13,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any
 
-from ledger.dice import Dice, DiceSpec, Roll
 from ledger.errors import BadInput, ImpossibleAction
+from ledger.model.dice import Dice, DiceSpec, Roll
+from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.record import record
 from ledger.rules.hnh.conditions import closure, imposed, remove_effects, removed, require_able
 from ledger.rules.hnh.health import VP
 from ledger.rules.options import Role
-from ledger.sheet import Effect, Sheet, apply_all
 
 STARTING_VP = 2  # the-basics.txt, Victory Points: "Players start each in game day with 2 Victory points"
 RECOVERABLE = ("dazed", "fatigued", "stunned", "asleep", "exhausted")  # Recover: and asleep/exhausted convert
@@ -59,14 +59,22 @@ def spend(sheet: Sheet, n: int, purpose: str | None) -> list[Effect]:
         return [pay(sheet, n, "unspecified")]
     use, _, what = purpose.strip().lower().partition(":")
     if use not in PURPOSES:
-        raise BadInput(f"'{purpose}' is not a use of victory points", f"uses: {', '.join(PURPOSES)} (recover:CONDITION, heroic-feat:ADVANTAGE)")
+        raise BadInput(
+            f"'{purpose}' is not a use of victory points",
+            f"uses: {', '.join(PURPOSES)} (recover:CONDITION, heroic-feat:ADVANTAGE)",
+        )
     if use == "improve-roll":
-        raise BadInput("a roll is improved in the ruling that makes it", "add -o improve=ROLL to that command (e.g. improve=check)")
+        raise BadInput(
+            "a roll is improved in the ruling that makes it", "add -o improve=ROLL to that command (e.g. improve=check)"
+        )
     if use == "recover":
         return recover(sheet, n, what)
     if use == "heroic-feat":
         return heroic_feat(sheet, n, what)
-    note = {"victory_point": use, "note": "resolved by the GM as its own ruling" if use == "instant-counter" else "GM's ruling"}
+    note = {
+        "victory_point": use,
+        "note": "resolved by the GM as its own ruling" if use == "instant-counter" else "GM's ruling",
+    }
     return [pay(sheet, n, use), Effect("EffectResolved", sheet.name, note)]
 
 
@@ -77,12 +85,17 @@ def recover(sheet: Sheet, n: int, what: str) -> list[Effect]:
     have = [c for c in RECOVERABLE if c in closure(sheet.conditions) and _recoverable(sheet, c)]
     if not what:
         if len(have) != 1:
-            raise BadInput(f"name the condition {sheet.name} recovers from", f"--purpose recover:CONDITION ({', '.join(have) or 'none applies'})")
+            raise BadInput(
+                f"name the condition {sheet.name} recovers from",
+                f"--purpose recover:CONDITION ({', '.join(have) or 'none applies'})",
+            )
         what = have[0]
     if what not in RECOVERABLE:
         raise BadInput(f"victory points don't recover from '{what}'", f"recoverable: {', '.join(RECOVERABLE)}")
     if what not in have:
-        raise ImpossibleAction(f"{sheet.name} is not {what} in a way a victory point removes", "the-basics.txt, Recover")
+        raise ImpossibleAction(
+            f"{sheet.name} is not {what} in a way a victory point removes", "the-basics.txt, Recover"
+        )
     note = "victory point: recover"
     out = [pay(sheet, 1, f"recover:{what}")]
     if what == "asleep":  # "convert the asleep condition into exhausted"
@@ -111,10 +124,16 @@ def heroic_feat(sheet: Sheet, n: int, advantage: str) -> list[Effect]:
     if not key:
         raise BadInput("name the advantage", "--purpose heroic-feat:ADVANTAGE, e.g. heroic-feat:improved-initiative")
     if sheet.trait(key) > 0 or sheet.counter(FEAT + key):
-        raise ImpossibleAction(f"{sheet.name} already has {key}", "a heroic feat grants an advantage you don't already have")
-    return [pay(sheet, 1, f"heroic-feat:{key}"),
-            Effect("TraitsChanged", sheet.name, {"traits": {key: 1}, "note": "heroic feat: until the end of the next turn"}),
-            Effect("CountersChanged", sheet.name, {"counters": {FEAT + key: 1}})]
+        raise ImpossibleAction(
+            f"{sheet.name} already has {key}", "a heroic feat grants an advantage you don't already have"
+        )
+    return [
+        pay(sheet, 1, f"heroic-feat:{key}"),
+        Effect(
+            "TraitsChanged", sheet.name, {"traits": {key: 1}, "note": "heroic feat: until the end of the next turn"}
+        ),
+        Effect("CountersChanged", sheet.name, {"counters": {FEAT + key: 1}}),
+    ]
 
 
 def feats_at_start(sheet: Sheet) -> dict[str, int | None]:
@@ -127,9 +146,11 @@ def feats_at_end(sheet: Sheet) -> list[Effect]:
     done = [k for k, v in sheet.counters.items() if k.startswith(FEAT) and v >= 2]
     if not done:
         return []
-    traits: dict[str, int | None] = {k[len(FEAT):]: None for k in done}
-    return [Effect("TraitsChanged", sheet.name, {"traits": traits, "note": "heroic feat over"}),
-            Effect("CountersChanged", sheet.name, {"counters": {k: None for k in done}})]
+    traits: dict[str, int | None] = {k[len(FEAT) :]: None for k in done}
+    return [
+        Effect("TraitsChanged", sheet.name, {"traits": traits, "note": "heroic feat over"}),
+        Effect("CountersChanged", sheet.name, {"counters": {k: None for k in done}}),
+    ]
 
 
 # -- Improve Roll ---------------------------------------------------------------------------------
@@ -148,14 +169,25 @@ class Improving:
             return first
         again = self.dice.take(f"{name}-reroll", spec)
         better = again if sum(again.faces) > sum(first.faces) else first
-        self.kept[name] = {"first": list(first.faces), "reroll": list(again.faces), "kept": "reroll" if better is again else "first"}
+        self.kept[name] = {
+            "first": list(first.faces),
+            "reroll": list(again.faces),
+            "kept": "reroll" if better is again else "first",
+        }
         return Roll(name, spec, better.faces, better.source)
 
 
 Rule = Callable[[Dice, Sheet | None, Sheet | None], list[Effect]]
 
 
-def improved(owners: Mapping[str, Role], actor: Sheet | None, other: Sheet | None, options: Mapping[str, Any], dice: Dice, rule: Rule) -> list[Effect]:
+def improved(
+    owners: Mapping[str, Role],
+    actor: Sheet | None,
+    other: Sheet | None,
+    options: Mapping[str, Any],
+    dice: Dice,
+    rule: Rule,
+) -> list[Effect]:
     """Run a rule with `improve` rolls: each costs its owner 1 victory point, paid before the outcome is known."""
     names = list(options.get("improve") or [])
     if not names:
@@ -165,7 +197,9 @@ def improved(owners: Mapping[str, Role], actor: Sheet | None, other: Sheet | Non
         role = owners.get(name)
         owner = actor if role == "actor" else other if role == "other" else None
         if owner is None:
-            raise BadInput(f"roll '{name}' is no character's own roll", "the-basics.txt, Improve Roll: only your own rolls")
+            raise BadInput(
+                f"roll '{name}' is no character's own roll", "the-basics.txt, Improve Roll: only your own rolls"
+            )
         current = apply_all(owner, spends)
         if VP not in current.resources:
             raise ImpossibleAction(f"{owner.name} has no victory points", "only heroes (--pc) have them")
@@ -189,7 +223,10 @@ def defend(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: 
     if which not in ("dodge", "parry"):
         raise BadInput("choose the active defense", "-o defense=dodge or -o defense=parry")
     data = {"action": "defend", "defense": which, "until": "the start of the next turn"}
-    return [Effect("EffectResolved", actor.name, data), Effect("CountersChanged", actor.name, {"counters": {DEFEND + which: 1}})]
+    return [
+        Effect("EffectResolved", actor.name, data),
+        Effect("CountersChanged", actor.name, {"counters": {DEFEND + which: 1}}),
+    ]
 
 
 def defending(sheet: Sheet, defense: str) -> bool:

@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice
 from ledger.errors import BadInput
+from ledger.model.dice import Dice
+from ledger.model.sheet import Effect, Sheet
+from ledger.rules.pnp import options as declared
 from ledger.rules.pnp.core import (
     DEFAULT_THRESHOLD,
     THREAT,
@@ -21,17 +23,15 @@ from ledger.rules.pnp.core import (
     check_options,
     is_travel_power,
     norm,
-    other_boost,
     opt_flag,
     opt_int,
     opt_text,
+    other_boost,
     require_able,
     roll_pool,
     trait_rank,
     travel_powers,
 )
-from ledger.rules.pnp import options as declared
-from ledger.sheet import Effect, Sheet
 
 GM = "GM"  # who narrates for the Opponent when no player opposes the roll
 
@@ -123,8 +123,13 @@ def check(
 
     if opponent is not None:  # "they first make their own challenge roll against you"
         data["opponent_dice"] += other.extra
-        data["threshold"], o_rerolled = roll_pool(dice, "against", data["opponent_dice"], reroll=other.reroll, reroll_name="against-reroll")
-        data.update(other.data(), **({"opponent_successes_before_reroll": o_rerolled["successes_before_reroll"]} if o_rerolled else {}))
+        data["threshold"], o_rerolled = roll_pool(
+            dice, "against", data["opponent_dice"], reroll=other.reroll, reroll_name="against-reroll"
+        )
+        data.update(
+            other.data(),
+            **({"opponent_successes_before_reroll": o_rerolled["successes_before_reroll"]} if o_rerolled else {}),
+        )
     successes, rerolled = roll_pool(dice, "check", rank + extra, reroll=reroll)
     net = successes - data["threshold"]
     told, notes = narration(challenge_row(net), sheet.name, _opponent_voice(opponent), given)

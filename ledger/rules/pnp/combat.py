@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice
 from ledger.errors import BadInput, ImpossibleAction
+from ledger.model.dice import Dice
+from ledger.model.sheet import Effect, Sheet
+from ledger.rules.pnp import options as declared
 from ledger.rules.pnp.core import (
     EFFECT_CONDITIONS,
     EFFECT_PREFIX,
     NOT_DEFENSES,
-    RANGES,
     SCENE,
     THREAT,
     ceil_half,
@@ -25,10 +26,10 @@ from ledger.rules.pnp.core import (
     is_power,
     is_travel_power,
     norm,
-    other_boost,
     opt_flag,
     opt_int,
     opt_text,
+    other_boost,
     power_meta,
     require_able,
     require_character,
@@ -36,8 +37,7 @@ from ledger.rules.pnp.core import (
     trait_rank,
     travel_powers,
 )
-from ledger.rules.pnp import options as declared
-from ledger.sheet import Effect, Sheet
+from ledger.rules.pnp.options import RANGES
 
 ATTACK_OPTIONS = {o.name: o.help for o in declared.ATTACK}
 
@@ -177,7 +177,9 @@ def attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dic
     guard = other_boost(given, target, "defense")
 
     successes, rerolled = roll_pool(dice, "attack", rank + bonus + extra, reroll=reroll)
-    threshold, d_rerolled = roll_pool(dice, "defense", d_rank + guard.extra, reroll=guard.reroll, reroll_name="defense-reroll")
+    threshold, d_rerolled = roll_pool(
+        dice, "defense", d_rank + guard.extra, reroll=guard.reroll, reroll_name="defense-reroll"
+    )
     net = successes - threshold
     data: dict[str, Any] = {
         "target": target.name, "with": trait, "rank": rank, "weapon_bonus": bonus, "extra_dice": extra,

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice, pool
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
+from ledger.model.dice import Dice, pool
+from ledger.model.sheet import Effect, Sheet, Value, is_gm_pool
 from ledger.record import record
-from ledger.rules.pnp.options import EFFECT_CONDITIONS, RANGES
-from ledger.sheet import Effect, Sheet, Value, is_gm_pool
+from ledger.rules.pnp.options import EFFECT_CONDITIONS
 
 ABILITIES = ("agility", "intellect", "might", "perception", "toughness", "willpower")
 TALENTS = (
@@ -151,7 +151,10 @@ def trait_rank(sheet: Sheet, trait: str) -> tuple[str, int]:
     if key in ABILITIES or key in TALENTS:
         return key, 0
     powers = sorted(k for k, v in sheet.traits.items() if isinstance(v, int) and is_power(k))
-    raise BadInput(f"{sheet.name} has no power '{key}'", did_you_mean(key, [*powers, *ABILITIES, *TALENTS], f"{sheet.name}'s powers: {', '.join(powers) or 'none'}"))
+    raise BadInput(
+        f"{sheet.name} has no power '{key}'",
+        did_you_mean(key, [*powers, *ABILITIES, *TALENTS], f"{sheet.name}'s powers: {', '.join(powers) or 'none'}"),
+    )
 
 
 def power_meta(sheet: Sheet, key: str) -> Mapping[str, Any]:
@@ -222,7 +225,9 @@ def opt_text(given: Mapping[str, Any], key: str) -> str:
     return str(given.get(key, "")).strip()
 
 
-def roll_pool(dice: Dice, name: str, size: int, *, reroll: bool, reroll_name: str = REROLL) -> tuple[int, dict[str, Any]]:
+def roll_pool(
+    dice: Dice, name: str, size: int, *, reroll: bool, reroll_name: str = REROLL
+) -> tuple[int, dict[str, Any]]:
     """Successes of a pool roll (a 0-dice pool is still taken and scores 0); with reroll the reroll roll counts."""
     spec = pool(size)
     first = dice.take(name, spec)
@@ -243,7 +248,9 @@ class Boost:
 
     def data(self) -> dict[str, Any]:
         """What the ruling records of it (nothing when nothing was bought)."""
-        return {"opponent_extra_dice": self.extra, "opponent_rerolled": self.reroll} if self.extra or self.reroll else {}
+        return (
+            {"opponent_extra_dice": self.extra, "opponent_rerolled": self.reroll} if self.extra or self.reroll else {}
+        )
 
 
 def other_boost(given: Mapping[str, Any], sheet: Sheet | None, prefix: str) -> Boost:

@@ -45,7 +45,9 @@ def power_parts(given: Mapping[str, Mapping[str, str]], traits: Mapping[str, str
     for name, parts in given.items():
         power = norm(name)
         if not is_power(power):
-            raise BadInput(f"'{power}' is an Ability or Talent, not a power", "parts are for powers such as webs or force-field")
+            raise BadInput(
+                f"'{power}' is an Ability or Talent, not a power", "parts are for powers such as webs or force-field"
+            )
         if power not in ranked:
             raise BadInput(f"power '{power}' has no rank", f"give it one: --trait {power}=4")
         typed: dict[str, Any] = {}

@@ -8,8 +8,8 @@ Adversity is a campaign-level pool kept as the "adversity" resource of one sheet
 from __future__ import annotations
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
+from ledger.model.sheet import Effect, Sheet
 from ledger.rules.pnp.core import EFFECT_PREFIX, SCENE, norm, resource_changed
-from ledger.sheet import Effect, Sheet
 
 RESOURCES = {"resolve": "Resolve", "adversity": "Adversity"}
 SPEND_PURPOSES: dict[str, str] = {
@@ -43,7 +43,10 @@ def _pool_of(sheet: Sheet, resource: str) -> str:
     """The resource's key, checked: it must be Resolve or Adversity and the sheet must hold it."""
     key = norm(resource)
     if key not in RESOURCES:
-        raise BadInput(f"'{resource}' is not a P&P resource", did_you_mean(key, RESOURCES, "resolve (heroes) or adversity (the GM)"))
+        raise BadInput(
+            f"'{resource}' is not a P&P resource",
+            did_you_mean(key, RESOURCES, "resolve (heroes) or adversity (the GM)"),
+        )
     if key not in sheet.resources:
         hint = "enemies spend the GM's Adversity" if key == "resolve" else "Adversity lives on the GM's sheet"
         raise BadInput(f"{sheet.name} has no {RESOURCES[key]}", hint)

@@ -10,19 +10,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import Dice, DiceSpec, pool, parse_notation
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
+from ledger.model.dice import Dice, DiceSpec, parse_notation, pool
+from ledger.model.sheet import Effect, Sheet, Value
 from ledger.rules.common import parse_int
-from ledger.rules.pnp import checks as pnp_checks, combat as pnp_combat, powers as pnp_powers, resources as pnp_resources
 from ledger.rules.contract import Action, Recovery, RuleSystem
+from ledger.rules.pnp import checks as pnp_checks
+from ledger.rules.pnp import combat as pnp_combat
 from ledger.rules.pnp import options as declared
+from ledger.rules.pnp import powers as pnp_powers
+from ledger.rules.pnp import resources as pnp_resources
+from ledger.rules.pnp.checks import GM
 from ledger.rules.pnp.combat import best_defense, effect_counters
 from ledger.rules.pnp.core import (
     ABILITIES,
     CONDITIONS,
     EFFECT_CONDITIONS,
     EFFECT_PREFIX,
-    RANGES,
     SCENE,
     THREAT,
     THRESHOLDS,
@@ -32,9 +36,8 @@ from ledger.rules.pnp.core import (
     is_defeated,
     require_character,
 )
+from ledger.rules.pnp.options import RANGES
 from ledger.rules.pnp.resources import GAIN_REASONS, SPEND_PURPOSES, starting_adversity
-from ledger.rules.pnp.checks import GM
-from ledger.sheet import Effect, Sheet, Value
 
 
 def _chase(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
@@ -47,8 +50,16 @@ def _move(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
         if k not in options:
             raise BadInput(f"a move needs -o {k}=RANGE", f"ranges: {', '.join(RANGES)}")
     power = pnp_combat.travel_power_named(actor, str(options.get("with", "")))
-    pages = pnp_combat.move(actor, str(options["from"]), str(options["to"]), bool(options.get("travel-power")) or bool(power))
-    return [Effect("EffectResolved", actor.name, {"action": "move", "from": options["from"], "to": options["to"], "pages": pages, "with": power or None})]
+    pages = pnp_combat.move(
+        actor, str(options["from"]), str(options["to"]), bool(options.get("travel-power")) or bool(power)
+    )
+    return [
+        Effect(
+            "EffectResolved",
+            actor.name,
+            {"action": "move", "from": options["from"], "to": options["to"], "pages": pages, "with": power or None},
+        )
+    ]
 
 
 class PnP(RuleSystem):
@@ -62,10 +73,21 @@ class PnP(RuleSystem):
     rolls = declared.ROLLS
     actions = {
         "chase": Action(
-            "chase", "a chase: the actor rolls against --against with Agility or Travel Powers", _chase,
-            "prowlers-and-paragons.txt, Range and Movement", declared.ACTIONS["chase"], declared.ACTION_ROLLS["chase"], "needed",
+            "chase",
+            "a chase: the actor rolls against --against with Agility or Travel Powers",
+            _chase,
+            "prowlers-and-paragons.txt, Range and Movement",
+            declared.ACTIONS["chase"],
+            declared.ACTION_ROLLS["chase"],
+            "needed",
         ),
-        "move": Action("move", "a move between range classes (pages it takes)", _move, "prowlers-and-paragons.txt, Range and Movement", declared.ACTIONS["move"]),
+        "move": Action(
+            "move",
+            "a move between range classes (pages it takes)",
+            _move,
+            "prowlers-and-paragons.txt, Range and Movement",
+            declared.ACTIONS["move"],
+        ),
     }
     ties_descending = False  # tie_break_key sorts ascending and ends with the name
     scenes = True  # "for the rest of the scene": `encounter end` and `scene end` end it
@@ -75,7 +97,9 @@ class PnP(RuleSystem):
         v = value.strip().lower()
         return parse_int(key, v[:-1] if v.endswith("d") else v, lo=0)
 
-    def power_parts(self, given: Mapping[str, Mapping[str, str]], traits: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    def power_parts(
+        self, given: Mapping[str, Mapping[str, str]], traits: Mapping[str, str]
+    ) -> dict[str, dict[str, Any]]:
         """Parts of powers set from the command line: defense, travel, effect and resist (powers.py)."""
         return pnp_powers.power_parts(given, traits)
 
@@ -96,7 +120,9 @@ class PnP(RuleSystem):
 
     def session_started(self, heroes: list[Sheet], gm: Sheet | None) -> list[Effect]:
         """A new issue: each hero's Resolve is their `resolve` trait; the GM's Adversity is 1 per hero."""
-        effects = [e for h in heroes if "resolve" in h.traits for e in pnp_resources.start_of_issue(h, h.trait("resolve"))]
+        effects = [
+            e for h in heroes if "resolve" in h.traits for e in pnp_resources.start_of_issue(h, h.trait("resolve"))
+        ]
         if heroes and gm is not None:
             effects += pnp_resources.start_of_issue_gm(gm, len(heroes))
         return effects
@@ -168,7 +194,10 @@ class PnP(RuleSystem):
         """Impose a GM-ruled condition (it lasts until removed: no pages)."""
         require_character(sheet)
         if condition not in CONDITIONS:
-            raise BadInput(f"unknown condition '{condition}'", did_you_mean(condition, CONDITIONS, f"known: {', '.join(sorted(CONDITIONS))}"))
+            raise BadInput(
+                f"unknown condition '{condition}'",
+                did_you_mean(condition, CONDITIONS, f"known: {', '.join(sorted(CONDITIONS))}"),
+            )
         return [Effect("ConditionImposed", sheet.name, {"condition": condition})]
 
     def remove(self, sheet: Sheet, condition: str) -> list[Effect]:

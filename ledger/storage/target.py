@@ -42,13 +42,17 @@ def parse_target(target: str | None) -> Target:
     if not target:
         raise StoreError("--db is empty", "give a file path or a database URL")
     if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in target):
-        raise StoreError("--db contains a control character (a null byte, a newline)", "give a plain file path or a database URL")
+        raise StoreError(
+            "--db contains a control character (a null byte, a newline)", "give a plain file path or a database URL"
+        )
     if "://" not in target:
         return Target("sqlite", path=os.path.abspath(target))
     try:
         return _parse_url(target)
     except ValueError as e:  # urlsplit and .port: a bad IPv6 address, a port that is not 0-65535
-        raise StoreError(f"--db is not a valid database URL: {e}", "postgresql+psycopg://user:pw@host:5432/db") from None
+        raise StoreError(
+            f"--db is not a valid database URL: {e}", "postgresql+psycopg://user:pw@host:5432/db"
+        ) from None
 
 
 def _parse_url(target: str) -> Target:
@@ -57,14 +61,20 @@ def _parse_url(target: str) -> Target:
     if scheme == "sqlite":
         path = parts.path[1:] if parts.path.startswith("/") else parts.path
         if not path or path == ":memory:":
-            raise StoreError(f"'{target}' names no file", "the ledger needs a real file, e.g. sqlite:///campaign.ledger")
+            raise StoreError(
+                f"'{target}' names no file", "the ledger needs a real file, e.g. sqlite:///campaign.ledger"
+            )
         path = unquote(path)
         if any(ord(c) < 32 or ord(c) == 127 for c in path):
-            raise StoreError("--db names a file with a control character (a null byte, a newline)", "give a plain file path")
+            raise StoreError(
+                "--db names a file with a control character (a null byte, a newline)", "give a plain file path"
+            )
         return Target("sqlite", path=os.path.abspath(path))
     if scheme in ("postgresql", "postgres"):
         if not parts.hostname or not parts.path.strip("/"):
-            raise StoreError(f"'{target}' needs a host and a database name", "postgresql+psycopg://user:pw@host:5432/db")
+            raise StoreError(
+                f"'{target}' needs a host and a database name", "postgresql+psycopg://user:pw@host:5432/db"
+            )
         return Target(
             "postgres",
             host=parts.hostname,
@@ -73,6 +83,6 @@ def _parse_url(target: str) -> Target:
             password=unquote(parts.password or ""),
             dbname=parts.path.strip("/"),
         )
-    raise StoreError(f"unknown database URL scheme '{parts.scheme}'", "use a file path, sqlite:///… or postgresql+psycopg://…")
-
-
+    raise StoreError(
+        f"unknown database URL scheme '{parts.scheme}'", "use a file path, sqlite:///… or postgresql+psycopg://…"
+    )

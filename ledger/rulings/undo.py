@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Ruling, ruling_id
-from ledger.ruling import Draft
+from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
-    from ledger.store import EventStore
+    from ledger.storage.store import EventStore
 
 Amendments = dict[int, list[dict[str, Any]]]
 

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import field
 from typing import Literal, Protocol
 
-from ledger.bounds import BOUNDS, clip
 from ledger.errors import BadInput, StoreError
+from ledger.model.bounds import BOUNDS, clip
 from ledger.record import record
 
 Kind = Literal["fudge", "d20", "pool", "sum"]
@@ -145,7 +145,7 @@ class Roll:
     faces: tuple[int, ...]
     source: Source
     used: bool = True
-    commitment: str | None = None  # the session's dice commitment this roll derives from (ledger/commitment.py)
+    commitment: str | None = None  # the session's dice commitment this roll derives from (ledger/audit/dice_proof.py)
 
     @property
     def total(self) -> int:
@@ -188,7 +188,9 @@ class Roll:
     def from_data(cls, data: dict) -> Roll:
         """Rebuild a roll from a DiceRolled payload."""
         spec = DiceSpec(data["kind"], len(data["faces"]), data["sides"], data.get("modifier", 0))
-        return cls(data["name"], spec, tuple(data["faces"]), data["source"], data.get("used", True), data.get("commitment"))
+        return cls(
+            data["name"], spec, tuple(data["faces"]), data["source"], data.get("used", True), data.get("commitment")
+        )
 
 
 class Dice(Protocol):
@@ -237,7 +239,7 @@ class DiceBox:
         return roll
 
     def _committed(self, name: str, spec: DiceSpec) -> Roll:
-        from ledger.commitment import derive_faces
+        from ledger.audit.dice_proof import derive_faces
 
         if self.secret is None:
             raise StoreError(
@@ -245,9 +247,17 @@ class DiceBox:
                 "enter physical dice with --roll NAME=FACES, or end the session: ledger session end",
             )
         lo, hi = spec.face_range()
-        return Roll(name, spec, derive_faces(self.secret, self.ruling, name, spec.count, lo, hi), "rolled", commitment=self.commitment)
+        return Roll(
+            name,
+            spec,
+            derive_faces(self.secret, self.ruling, name, spec.count, lo, hi),
+            "rolled",
+            commitment=self.commitment,
+        )
 
-    def unused(self, specs: dict[str, DiceSpec], allowed: Callable[[str, str], DiceSpec | None] | None = None) -> list[Roll]:
+    def unused(
+        self, specs: dict[str, DiceSpec], allowed: Callable[[str, str], DiceSpec | None] | None = None
+    ) -> list[Roll]:
         """Entered rolls no rule asked for, validated and marked unused.
 
         `specs` names the command's rolls with their exact specs; `allowed` may answer for other roll names

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.aggregates import name_key
-from ledger.dice import DiceSpec, Roll
 from ledger.encounter import (
     ENCOUNTER_ID,
     Encounter,
@@ -25,12 +24,12 @@ from ledger.encounter import (
     take_delayed,
 )
 from ledger.errors import BadInput, Conflict, ImpossibleAction, NotFound
-from ledger.deciders.common import rules_of
+from ledger.model.dice import DiceSpec, Roll
+from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import RuleSystem
 from ledger.rules.options import suggest
-from ledger.sheet import Effect, Sheet
-
-from ledger.ruling import Draft
+from ledger.rulings.deciders.common import rules_of
+from ledger.rulings.draft import Draft
 
 JOINED_LATE = 1_000  # sorts a newcomer after everyone it ties with (gameplay.txt, Initiative: "in the existing order")
 ROLLOFF_ROUNDS = 3
@@ -78,8 +77,16 @@ def start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     rolloffs(d, rules, entries)
     order = sorted(entries, key=lambda e: e["sort"])
     d.trigger(
-        enc, Encounter.EncounterStarted, number=int(enc.state["number"]) + 1, system=rules.key, order=order, round=1,
-        turn=0, active=True, started=d.number, ended=None,
+        enc,
+        Encounter.EncounterStarted,
+        number=int(enc.state["number"]) + 1,
+        system=rules.key,
+        order=order,
+        round=1,
+        turn=0,
+        active=True,
+        started=d.number,
+        ended=None,
     )
     turn_hook(d, rules, order[0], "start")
     return view(enc.state)
@@ -90,7 +97,9 @@ def next_(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     rules = rules_of(d)
     st = enc.state
     turn_hook(d, rules, st["order"][st["turn"]], "end")
-    turn, rnd, order, forced, skipped = advance(d, rules, st["order"], st["turn"], st["round"], bool(i.get("pass_over")))
+    turn, rnd, order, forced, skipped = advance(
+        d, rules, st["order"], st["turn"], st["round"], bool(i.get("pass_over"))
+    )
     d.trigger(enc, Encounter.TurnAdvanced, round=rnd, turn=turn, current=order[turn]["name"], order=order)
     turn_hook(d, rules, order[turn], "start")
     return {**view(enc.state), "forced": forced, "skipped": skipped}
@@ -105,7 +114,9 @@ def delay(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     me = st["order"][st["turn"]]
     marked = [{**e, "delayed": True} if n == st["turn"] else e for n, e in enumerate(st["order"])]
     turn, rnd, order, forced, skipped = advance(d, rules, marked, st["turn"], st["round"], bool(i.get("pass_over")))
-    d.trigger(enc, Encounter.TurnDelayed, name=me["name"], round=rnd, turn=turn, current=order[turn]["name"], order=order)
+    d.trigger(
+        enc, Encounter.TurnDelayed, name=me["name"], round=rnd, turn=turn, current=order[turn]["name"], order=order
+    )
     turn_hook(d, rules, order[turn], "start")
     return {**view(enc.state), "delayed": me["name"], "forced": forced, "skipped": skipped}
 
@@ -167,7 +178,15 @@ def remove(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
         turn -= 1
     elif at == turn:  # their turn ends with them gone: the next in order is up (a new round if they were last)
         turn, rnd, order, forced, skipped = advance(d, rules, order, at - 1, rnd, True)
-    d.trigger(enc, Encounter.ParticipantRemoved, name=who["name"], round=rnd, turn=turn, current=order[turn]["name"], order=order)
+    d.trigger(
+        enc,
+        Encounter.ParticipantRemoved,
+        name=who["name"],
+        round=rnd,
+        turn=turn,
+        current=order[turn]["name"],
+        order=order,
+    )
     if at == st["turn"]:
         turn_hook(d, rules, order[turn], "start")
     return {**view(enc.state), "removed": who["name"], "forced": forced, "skipped": skipped}
@@ -294,7 +313,13 @@ def initiative(d: Draft, rules: RuleSystem, name: str, given: int | None = None)
     d.apply(effects)
     cid = d.character(name).id.hex
     lead = -SEIZED if first else -total
-    return {"name": sheet.name, "id": cid, "initiative": total, "sort": [lead, *tie_key(rules, sheet)], "delayed": False}
+    return {
+        "name": sheet.name,
+        "id": cid,
+        "initiative": total,
+        "sort": [lead, *tie_key(rules, sheet)],
+        "delayed": False,
+    }
 
 
 def rolloffs(d: Draft, rules: RuleSystem, entries: list[Entry]) -> None:
@@ -317,7 +342,13 @@ def rolloffs(d: Draft, rules: RuleSystem, entries: list[Entry]) -> None:
                 results[e["name"]] = OwnedDice(d, e["name"]).take(name, spec).total
                 e["sort"].append(-results[e["name"]])
             if results:
-                d.apply([Effect("EffectResolved", "", {"initiative-tie": sorted(results), "rolloff": results, "round": rnd})])
+                d.apply(
+                    [
+                        Effect(
+                            "EffectResolved", "", {"initiative-tie": sorted(results), "rolloff": results, "round": rnd}
+                        )
+                    ]
+                )
     for e in entries:
         e["sort"].append(e["name"].casefold())
 
@@ -399,7 +430,9 @@ def turn_hook(d: Draft, rules: RuleSystem, entry: Entry, when: str) -> None:
         return
     names = rules.turn_rolls
     d.roll_allowed = lambda name, text: (
-        rules.entered_spec(name, text, {}) if any(name == n or (n.endswith("-") and name.startswith(n)) for n in names) else None
+        rules.entered_spec(name, text, {})
+        if any(name == n or (n.endswith("-") and name.startswith(n)) for n in names)
+        else None
     )
     hook = rules.start_of_turn if when == "start" else rules.end_of_turn
     d.apply(hook(sheet, OwnedDice(d, sheet.name)))

@@ -10,19 +10,19 @@ the retraction, the amended outcomes and the restored states as new events. Noth
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, replace
 from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from ledger.deciders.table import decider_of
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling, folds, live_records, payload, ruling_id
-from ledger.dice import DiceBox, DiceSpec, Roll
 from ledger.errors import Conflict, LedgerError, NotFound
-from ledger.ruling import Draft
+from ledger.model.dice import DiceBox, DiceSpec, Roll
+from ledger.rulings.deciders.table import decider_of
+from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
-    from ledger.store import EventStore
+    from ledger.storage.store import EventStore
 
 META = ("undo", "redo")
 Records = list[dict[str, Any]]
@@ -59,11 +59,21 @@ class Plan:
             "target": self.target,
             "command": self.command,
             "rederived": [
-                {"ruling": c.ruling, "command": c.command, "refused": c.refused, "before": c.before, "after": c.after, "new_dice": c.dice}
+                {
+                    "ruling": c.ruling,
+                    "command": c.command,
+                    "refused": c.refused,
+                    "before": c.before,
+                    "after": c.after,
+                    "new_dice": c.dice,
+                }
                 for c in self.changes
             ],
             "states": {k: {"kind": self.kinds[k], "before": b, "after": a} for k, (b, a) in self.states.items()},
-            "new_rolls": [{"ruling": int(r.name.split(".")[0]), **r.to_data(), "name": r.name.split(".", 1)[1]} for r in self.rolled],
+            "new_rolls": [
+                {"ruling": int(r.name.split(".")[0]), **r.to_data(), "name": r.name.split(".", 1)[1]}
+                for r in self.rolled
+            ],
         }
 
 
@@ -111,15 +121,23 @@ class Rederiver:
     """Plans (and lets the caller commit) the retraction of one ruling."""
 
     def __init__(
-        self, store: EventStore, seed: int | None, campaign: Campaign, target: int, entered: dict[str, str], fixed: dict[str, Roll],
+        self,
+        store: EventStore,
+        seed: int | None,
+        campaign: Campaign,
+        target: int,
+        entered: dict[str, str],
+        fixed: dict[str, Roll],
         committed: Mapping[str, Any] | None = None,
     ) -> None:
         self.store = store
         self.campaign = campaign
         self.target = target
         self.number = campaign.rulings + 1
-        # `committed`: the open session's dice commitment and secret (ledger/dice_secrets.py session_dice), if any
-        self.box = DiceBox(entered=entered, seed=seed, salt=f"retract/{self.number}", ruling=self.number, **(committed or {}))
+        # `committed`: the open session's dice commitment and secret (ledger/storage/secrets.py session_dice), if any
+        self.box = DiceBox(
+            entered=entered, seed=seed, salt=f"retract/{self.number}", ruling=self.number, **(committed or {})
+        )
         self.fixed = fixed
         self.histories: dict[UUID, list[Any]] = {}
         hyp = copy.copy(campaign)
@@ -140,7 +158,9 @@ class Rederiver:
         return self.store.repository.get(ruling_id(by)).amendments[str(n)]["records"]
 
     def _mine(self, aid: UUID, amend: dict[int, Records], below: int | None = None) -> dict[int, Records]:
-        return {n: [r for r in recs if r["aggregate"] == aid.hex] for n, recs in amend.items() if below is None or n < below}
+        return {
+            n: [r for r in recs if r["aggregate"] == aid.hex] for n, recs in amend.items() if below is None or n < below
+        }
 
     # -- the world before the target --------------------------------------------------------
     def load(self, aid: UUID) -> Any:
@@ -211,8 +231,15 @@ class Rederiver:
         saved = copy.deepcopy(self.world)
         dice = ReplayDice(n, self._recorded_dice(n, ruling), self.box, self.fixed)
         sim = Draft(
-            self.store, self.world[CAMPAIGN_ID], n, kind=ruling.kind, command=ruling.command, intent=ruling.intent,
-            actor=ruling.actor, at=ruling.at, dice=dice,  # type: ignore[arg-type]
+            self.store,
+            self.world[CAMPAIGN_ID],
+            n,
+            kind=ruling.kind,
+            command=ruling.command,
+            intent=ruling.intent,
+            actor=ruling.actor,
+            at=ruling.at,
+            dice=dice,  # type: ignore[arg-type]
         )
         sim.loader = self.load
         try:
@@ -256,14 +283,16 @@ class Rederiver:
                 plan.states[hex_id] = (now, fields)
                 plan.kinds[hex_id] = type(aggregate).__name__
 
-
     def _new_in_rederived_world(self, plan: Plan, aid: UUID) -> None:
         """A character that only the re-derived history makes (P&P's GM pool, first needed by a later ruling now)."""
         made = self.world.get(aid)
         if made is None:
             return
         if not isinstance(made, Character):
-            raise Conflict(f"the re-derived history makes a new {type(made).__name__}, which a retraction can't add", "undo instead")
+            raise Conflict(
+                f"the re-derived history makes a new {type(made).__name__}, which a retraction can't add",
+                "undo instead",
+            )
         plan.states[aid.hex] = ({"active": False, "sheet": {}}, current_fields(made))
         plan.kinds[aid.hex] = "Character"
         plan.created.append(aid.hex)
@@ -295,13 +324,25 @@ def commit(d: Draft, plan: Plan) -> dict[str, Any]:
     d.extra_aggregates.append(target)
     d.trigger(target, Ruling.RulingRetracted, actor=d.actor, at=d.at)
     for c in plan.changes:
-        d.trigger(d.ruling, Ruling.OutcomeAmended, target=c.ruling, command=c.command, records=c.after, dice=c.dice, refused=c.refused)
-    d.campaign_event(Campaign.RetractionRecorded, touches=False, target=plan.target, amended=[c.ruling for c in plan.changes])
+        d.trigger(
+            d.ruling,
+            Ruling.OutcomeAmended,
+            target=c.ruling,
+            command=c.command,
+            records=c.after,
+            dice=c.dice,
+            refused=c.refused,
+        )
+    d.campaign_event(
+        Campaign.RetractionRecorded, touches=False, target=plan.target, amended=[c.ruling for c in plan.changes]
+    )
     for hex_id, (_, fields) in plan.states.items():
         aid = UUID(hex_id)
         if hex_id in plan.created:  # enters the log with the retraction, in the state the re-derived history gives it
             d._take(Character._create(Character.CharacterAdded, id=aid, ruling=d.number, sheet=fields["sheet"]))
-        aggregate = d.campaign if aid == CAMPAIGN_ID else store.repository.get(aid) if hex_id not in plan.created else None
+        aggregate = (
+            d.campaign if aid == CAMPAIGN_ID else store.repository.get(aid) if hex_id not in plan.created else None
+        )
         if aggregate is None:
             d.touched[hex_id] = None
             continue

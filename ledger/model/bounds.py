@@ -36,7 +36,15 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "option": (-1_000_000, 1_000_000),  # any number given as -o KEY=VALUE
 }
 FROM_FILES = frozenset({"powers", "typed_traits"})  # read from a character file, not typed: free text may hold newlines
-OPTION_NAMES = {"ruling": "the ruling number", "number": "the number", "n": "N", "dice": "the dice count", "sides": "the sides", "modifier": "the modifier", "option": "an option"}
+OPTION_NAMES = {
+    "ruling": "the ruling number",
+    "number": "the number",
+    "n": "N",
+    "dice": "the dice count",
+    "sides": "the sides",
+    "modifier": "the modifier",
+    "option": "an option",
+}
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _NAME = re.compile(r"^[^\s\-=,#][^=,#]{0,59}$")
@@ -81,7 +89,10 @@ def check_stored(value: Any, where: str = "this ruling") -> None:
             continue
         if isinstance(v, int):
             if not -STORED_MAX <= v <= STORED_MAX:
-                raise BadInput(f"{where} would record the number {clip(str(v))}, beyond what the ledger holds", f"numbers run from {-STORED_MAX} to {STORED_MAX}")
+                raise BadInput(
+                    f"{where} would record the number {clip(str(v))}, beyond what the ledger holds",
+                    f"numbers run from {-STORED_MAX} to {STORED_MAX}",
+                )
         elif isinstance(v, Mapping):
             stack.extend(v.values())
         elif isinstance(v, (list, tuple)):
@@ -106,7 +117,9 @@ def text(value: str, what: str) -> str:
     """A text without control characters (newlines, terminal escapes, bidi overrides); BadInput otherwise."""
     m = _CONTROL.search(value)
     if m:
-        raise BadInput(f"{what} contains the control character {m.group()!r}: '{safe(value)}'", "use printable characters only")
+        raise BadInput(
+            f"{what} contains the control character {m.group()!r}: '{safe(value)}'", "use printable characters only"
+        )
     return value
 
 
@@ -114,7 +127,9 @@ def check_name(name: str) -> str:
     """A character's name: 1-60 printable characters, not starting with '-', no '=', ',' or '#'; returns it stripped."""
     name = text(name, "the name").strip()
     if not _NAME.match(name):
-        raise BadInput(f"'{safe(name)}' can't be a character name", "1-60 characters, not starting with '-', no '=', ',' or '#'")
+        raise BadInput(
+            f"'{safe(name)}' can't be a character name", "1-60 characters, not starting with '-', no '=', ',' or '#'"
+        )
     return name
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.dice import DiceSpec
 from ledger.errors import BadInput
+from ledger.model.dice import DiceSpec
+from ledger.model.sheet import Effect, Sheet
 from ledger.rules import get_rules
 from ledger.rules.contract import RuleSystem
-from ledger.ruling import Draft
-from ledger.sheet import Effect, Sheet
+from ledger.rulings.draft import Draft
 
 GM = "GM"  # the name of the hidden sheet that holds a GM's pool (P&P Adversity)
 
@@ -20,7 +20,9 @@ def rules_of(d: Draft) -> RuleSystem:
     return get_rules(d.campaign.system)
 
 
-def own_rolls(d: Draft, rules: RuleSystem, command: str, actor: str | None, other: str | None, opts: Mapping[str, Any]) -> None:
+def own_rolls(
+    d: Draft, rules: RuleSystem, command: str, actor: str | None, other: str | None, opts: Mapping[str, Any]
+) -> None:
     """Name whose each roll of the command is, and which names an entered-but-unused roll may have."""
     owners = rules.roll_owners(command)
     for roll, role in owners.items():
@@ -30,7 +32,9 @@ def own_rolls(d: Draft, rules: RuleSystem, command: str, actor: str | None, othe
     d.roll_allowed = lambda name, text: loose_spec(rules, name, text, owners, opts)
 
 
-def loose_spec(rules: RuleSystem, name: str, text: str, owners: Mapping[str, str], opts: Mapping[str, Any]) -> DiceSpec | None:
+def loose_spec(
+    rules: RuleSystem, name: str, text: str, owners: Mapping[str, str], opts: Mapping[str, Any]
+) -> DiceSpec | None:
     """The spec an unused entered roll is validated against: the system's dice (a pool sized by what was entered)."""
     if name not in owners and not any(name.startswith(p) for p in rules.turn_rolls if p.endswith("-")):
         return None

@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
-from urllib.parse import quote
 import time
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 from uuid import UUID
 
 import orjson
@@ -22,9 +22,9 @@ from eventsourcing.persistence import JSONTranscoder, Mapper, Transcoder
 from eventsourcing.utils import Environment
 
 from ledger.aggregates import Campaign, Character, Ruling
-from ledger.bounds import safe
 from ledger.errors import StoreError
-from ledger.target import DEFAULT_TARGET, Target, parse_target
+from ledger.model.bounds import safe
+from ledger.storage.target import DEFAULT_TARGET, Target, parse_target
 
 SNAPSHOT_INTERVAL = 50
 CACHE_SIZE = 64  # aggregates kept in memory per process (campaign, characters, recent rulings)
@@ -112,7 +112,9 @@ def project_fast(aggregate: Any, domain_events: Iterable[Any]) -> Any:
 class FastRepository(Repository[UUID]):
     """A repository whose loads fold with `project_fast` unless told otherwise."""
 
-    def get(self, aggregate_id: UUID, *, version: int | None = None, projector_func: Any = project_fast, **kwargs: Any) -> Any:
+    def get(
+        self, aggregate_id: UUID, *, version: int | None = None, projector_func: Any = project_fast, **kwargs: Any
+    ) -> Any:
         """Load an aggregate (snapshot + later events), folded with the fast projector; a damaged log is one StoreError."""
         from eventsourcing.application import AggregateNotFoundError
         from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
@@ -122,9 +124,18 @@ class FastRepository(Repository[UUID]):
             return super().get(aggregate_id, version=version, projector_func=projector_func, **kwargs)
         except (AggregateNotFoundError, StoreError):
             raise
-        except (OriginatorIDError, OriginatorVersionError, MapperDeserialisationError, KeyError, TypeError, ValueError, AttributeError) as e:
+        except (
+            OriginatorIDError,
+            OriginatorVersionError,
+            MapperDeserialisationError,
+            KeyError,
+            TypeError,
+            ValueError,
+            AttributeError,
+        ) as e:
             raise StoreError(
-                f"aggregate {aggregate_id.hex[:8]} can't be loaded from the log ({type(e).__name__}): the ledger is damaged", "run: ledger verify"
+                f"aggregate {aggregate_id.hex[:8]} can't be loaded from the log ({type(e).__name__}): the ledger is damaged",
+                "run: ledger verify",
             ) from None
 
 
@@ -152,7 +163,12 @@ class EventStore(Application[UUID]):
         from ledger.snapshots import CheckedSnapshots
 
         snapshots = CheckedSnapshots(self) if self.snapshots is not None else None
-        return FastRepository(event_store=self.events, snapshot_store=snapshots, cache_maxsize=CACHE_SIZE, fastforward=True)  # type: ignore[arg-type]
+        return FastRepository(
+            event_store=self.events,
+            snapshot_store=snapshots,  # type: ignore[arg-type]
+            cache_maxsize=CACHE_SIZE,
+            fastforward=True,
+        )
 
     def construct_mapper(self) -> Mapper[UUID]:
         """eventsourcing's mapper, resolving only the ledger's own event types (a stored topic never imports a module)."""
@@ -175,7 +191,9 @@ def plain_mapper() -> OwnTopicsMapper:
     return OwnTopicsMapper(transcoder=transcoder)
 
 
-_OWN_TOPIC = re.compile(r"^(?:ledger(?:\.[a-z_][a-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|eventsourcing\.domain:Snapshot)$")
+_OWN_TOPIC = re.compile(
+    r"^(?:ledger(?:\.[a-z_][a-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|eventsourcing\.domain:Snapshot)$"
+)
 
 
 def own_topic(topic: Any) -> bool:
@@ -189,7 +207,10 @@ class OwnTopicsMapper(Mapper[UUID]):
     def to_domain_event(self, stored_event: Any) -> Any:
         """Decode one stored event of a known type; StoreError for anything else."""
         if not own_topic(stored_event.topic):
-            raise StoreError(f"the log holds an event of unknown type '{safe(str(stored_event.topic))[:80]}': the ledger is damaged", "run: ledger verify")
+            raise StoreError(
+                f"the log holds an event of unknown type '{safe(str(stored_event.topic))[:80]}': the ledger is damaged",
+                "run: ledger verify",
+            )
         return super().to_domain_event(stored_event)
 
 
@@ -201,7 +222,9 @@ def _check_sqlite_path(path: str) -> bool:
     all there already (eventsourcing then skips its CREATE TABLE statements)."""
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
-        raise StoreError(f"can't create the ledger {path}: folder {folder} does not exist", "create the folder or pick another --db")
+        raise StoreError(
+            f"can't create the ledger {path}: folder {folder} does not exist", "create the folder or pick another --db"
+        )
     if os.path.isdir(path):
         raise StoreError(f"{path} is a folder, not a ledger file", "give a file path with --db")
     if not os.path.exists(path):
@@ -214,11 +237,19 @@ def _check_sqlite_path(path: str) -> bool:
         finally:
             con.close()
     except sqlite3.Error as e:
-        raise write_error(e, path) or StoreError(f"can't open the ledger {path}: {e}", "check the path and its permissions") from None
+        raise write_error(e, path) or StoreError(
+            f"can't open the ledger {path}: {e}", "check the path and its permissions"
+        ) from None
     if tables and not columns:
-        raise StoreError(f"{path} is a SQLite database of another application, not a ledger", "give --db a ledger file or a new file name")
+        raise StoreError(
+            f"{path} is a SQLite database of another application, not a ledger",
+            "give --db a ledger file or a new file name",
+        )
     if columns and columns != EVENT_COLUMNS:
-        raise StoreError(f"{path} has a stored_events table of another layout: not a ledger of this program", "give --db a ledger file or a new file name")
+        raise StoreError(
+            f"{path} has a stored_events table of another layout: not a ledger of this program",
+            "give --db a ledger file or a new file name",
+        )
     return columns == EVENT_COLUMNS and "stored_snapshots" in tables
 
 
@@ -235,7 +266,12 @@ def _construct(target: Target, ready: bool = False) -> EventStore:
                 env["CREATE_TABLE"] = "n"
             return EventStore(env=env)
         except Exception as e:
-            if target.kind != "postgres" or attempt == 4 or "concurrently" not in str(e) and "pg_type_typname" not in str(e):
+            if (
+                target.kind != "postgres"
+                or attempt == 4
+                or "concurrently" not in str(e)
+                and "pg_type_typname" not in str(e)
+            ):
                 raise
             time.sleep(0.05 * (attempt + 1))
     raise AssertionError("unreachable")
@@ -276,11 +312,19 @@ class WriterLock:
                 t = self.target
                 try:
                     self.conn = psycopg.connect(
-                        host=t.host, port=t.port, user=t.user, password=t.password or None, dbname=t.dbname, autocommit=True, connect_timeout=5
+                        host=t.host,
+                        port=t.port,
+                        user=t.user,
+                        password=t.password or None,
+                        dbname=t.dbname,
+                        autocommit=True,
+                        connect_timeout=5,
                     )
                 except psycopg.Error as e:
                     msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-                    raise StoreError(f"can't open the ledger at {t.describe()}: {msg}", "check --db / LEDGER_DB") from None
+                    raise StoreError(
+                        f"can't open the ledger at {t.describe()}: {msg}", "check --db / LEDGER_DB"
+                    ) from None
             self.conn.execute("SELECT pg_advisory_lock(%s)", (self.KEY,))
         return self
 
@@ -301,11 +345,16 @@ def write_error(e: BaseException, path: str | None = None) -> StoreError | None:
     if "disk i/o error" in text and path is not None and _nearly_full(path):
         text = "disk is full"  # SQLite can't even make its -wal/-shm files: say why
     if "readonly" in text or "read-only" in text or "read only" in text:
-        return StoreError("the ledger is read-only here: nothing was appended", "reads still work; to write, make the file (and its folder) writable")
+        return StoreError(
+            "the ledger is read-only here: nothing was appended",
+            "reads still work; to write, make the file (and its folder) writable",
+        )
     if "disk is full" in text or "database or disk is full" in text or "no space left" in text:
         return StoreError("the disk is full: nothing was appended", "free some space, then run the command again")
     if "disk i/o error" in text:
-        return StoreError("the disk failed while writing: nothing was appended", "check the disk, then run: ledger verify")
+        return StoreError(
+            "the disk failed while writing: nothing was appended", "check the disk, then run: ledger verify"
+        )
     if "locked" in text:
         return StoreError("the ledger database is locked by another program", "try again in a moment")
     return None
@@ -322,8 +371,8 @@ def _nearly_full(path: str) -> bool:
 
 def now_iso() -> str:
     """The current UTC time, ISO 8601 to the second."""
-    from datetime import timezone
 
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
 
 __all__ = ["DEFAULT_TARGET", "EventStore", "WriterLock", "Target", "build_env", "now_iso", "open_store", "parse_target"]

@@ -11,14 +11,24 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ledger.dice import show_faces
+from ledger.model.dice import show_faces
 from ledger.rules import round_word, title
 
 Event = Mapping[str, Any]
 
 # Bookkeeping that says nothing to a reader of a ruling (they stay in `-v` and `log --all`).
-QUIET = frozenset({"RulingRecorded", "CharacterEnrolled", "Opened", "RulingRetracted", "RulingReinstated", "Touched",
-                   "RulingChained", "CountersChanged"})
+QUIET = frozenset(
+    {
+        "RulingRecorded",
+        "CharacterEnrolled",
+        "Opened",
+        "RulingRetracted",
+        "RulingReinstated",
+        "Touched",
+        "RulingChained",
+        "CountersChanged",
+    }
+)
 HP_EVENTS = frozenset({"DamageApplied", "HealthRecovered"})
 LONG_INTENT = 6  # an intent with more parts than this is summarised
 
@@ -28,7 +38,9 @@ def dice_line(d: Mapping[str, Any]) -> str:
     """One roll: who and which roll, notation, faces, total; `entered` and `unused` when they apply."""
     owner, name = d.get("for"), d.get("name")
     label = f"{owner} {name}" if owner and owner != name else str(name)
-    notes = [n for n in ("entered" if d.get("source") == "entered" else "", "unused" if d.get("used") is False else "") if n]
+    notes = [
+        n for n in ("entered" if d.get("source") == "entered" else "", "unused" if d.get("used") is False else "") if n
+    ]
     tail = f" ({', '.join(notes)})" if notes else ""
     return f"{label}: {d.get('notation', '')} [{show_faces(dict(d))}] = {d.get('total')}{tail}"
 
@@ -151,7 +163,9 @@ def clause(e: Event, system: str = "") -> tuple[str, str]:
         return who, _effect(d, who)
     if t == "CharacterAdded":
         s = d.get("sheet") or {}
-        if "adversity" in (s.get("resources") or {}):  # the sheet that holds P&P's GM pool (ledger.sheet.is_gm_pool)
+        if "adversity" in (
+            s.get("resources") or {}
+        ):  # the sheet that holds P&P's GM pool (ledger.model.sheet.is_gm_pool)
             return str(s.get("name") or who), f"the GM's Adversity pool opens ({s.get('name', who)})"
         extra = f" x{s['count']}" if s.get("minion") and s.get("count", 1) != 1 else ""
         hp = f": HP {s.get('hp')}/{s.get('max_hp')}" if s.get("max_hp") else ""
@@ -178,14 +192,23 @@ def _attack(d: Mapping[str, Any], who: str) -> tuple[str, str]:
     else:
         verb = "misses"
     score = _attack_score(d)
-    notes = [n for n in (
-        "critical threat" if d.get("critical_threat") and not d.get("critical_hit") else "",
-        "colossal failure" if d.get("colossal-failure") else "",
-        "spectacular success" if d.get("spectacular-success") and not d.get("critical") else "",
-        "automatic" if d.get("automatic") else "",
-        str(d.get("reason") or ""),
-        f"{d['effect']}" if d.get("effect") and d.get("effect") not in ("Damage",) and isinstance(d.get("effect"), str) and d.get("outcome") != "minions" else "",
-    ) if n]
+    notes = [
+        n
+        for n in (
+            "critical threat" if d.get("critical_threat") and not d.get("critical_hit") else "",
+            "colossal failure" if d.get("colossal-failure") else "",
+            "spectacular success" if d.get("spectacular-success") and not d.get("critical") else "",
+            "automatic" if d.get("automatic") else "",
+            str(d.get("reason") or ""),
+            f"{d['effect']}"
+            if d.get("effect")
+            and d.get("effect") not in ("Damage",)
+            and isinstance(d.get("effect"), str)
+            and d.get("outcome") != "minions"
+            else "",
+        )
+        if n
+    ]
     tail = f" ({', '.join([score, *notes] if score else notes)})" if score or notes else ""
     return target, f"{attacker} {verb} {target}{weapon}{tail}"
 
@@ -210,7 +233,9 @@ def _resistance(d: Mapping[str, Any], who: str) -> str:
     if outcome == "success" or outcome == "resisted":
         return f"{who} resists with {defense}"
     by = f" by {deg} degree{'s' if deg != 1 else ''}" if isinstance(deg, int) and deg else ""
-    return f"{who} fails {defense}{by}" if outcome.startswith("fail") or by else f"{who} {defense}: {outcome}".rstrip(": ")
+    return (
+        f"{who} fails {defense}{by}" if outcome.startswith("fail") or by else f"{who} {defense}: {outcome}".rstrip(": ")
+    )
 
 
 def _check(d: Mapping[str, Any], who: str) -> str:
@@ -218,7 +243,11 @@ def _check(d: Mapping[str, Any], who: str) -> str:
     if what == "initiative":
         return f"{who} rolls initiative {d.get('total')}"
     if "successes" in d:  # pnp pools
-        vs = f"vs {_poss(d['opponent'])} {d.get('opponent_trait')}" if d.get("opponent") else f"vs threshold {d.get('threshold')}"
+        vs = (
+            f"vs {_poss(d['opponent'])} {d.get('opponent_trait')}"
+            if d.get("opponent")
+            else f"vs threshold {d.get('threshold')}"
+        )
         return f"{_poss(who)} {what} check: {d['successes']} successes {vs}, {d.get('outcome')}"
     against = d.get("against")
     if isinstance(against, dict):
@@ -244,7 +273,11 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
     if "initiative-tie" in d:
         return f"initiative tie between {', '.join(map(str, d['initiative-tie']))}: rolled off"
     if "hazard" in d:
-        bits = [f"{k.replace('_', ' ')} {_value(v)}" for k, v in d.items() if k not in ("hazard", "character", "note") and not isinstance(v, (dict, list))]
+        bits = [
+            f"{k.replace('_', ' ')} {_value(v)}"
+            for k, v in d.items()
+            if k not in ("hazard", "character", "note") and not isinstance(v, (dict, list))
+        ]
         note = f": {d['note']}" if d.get("note") else ""
         return f"{who} faces {d['hazard']}" + (f" ({', '.join(bits)})" if bits else "") + note
     if "revived" in d:
@@ -252,15 +285,25 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
     if d.get("action") and d.get("attacker") and d.get("target"):  # a contest: grab, trip, disarm, demoralize...
         won = d.get("winner")
         deg = d.get("degrees")
-        how = f", {won} wins" + (f" by {deg} degree{'s' if deg != 1 else ''}" if isinstance(deg, int) and deg else "") if won else ""
+        how = (
+            f", {won} wins" + (f" by {deg} degree{'s' if deg != 1 else ''}" if isinstance(deg, int) and deg else "")
+            if won
+            else ""
+        )
         score = _attack_score(d) if isinstance(d.get("attack"), dict) else ""
         hit = "" if d.get("hit") is None else (", hits" if d["hit"] else ", misses")
         inner = (score + hit + how).lstrip(", ")
         return f"{d['attacker']} tries to {d['action']} {d['target']}" + (f" ({inner})" if inner else "")
     if d.get("action"):
         kind = f"a {d['kind']} action" if d.get("kind") else ""
-        extra = ", ".join([kind] * bool(kind) + [f"{k} {_value(v)}" for k, v in d.items()
-                                                  if k not in ("action", "character", "kind") and not isinstance(v, (dict, list))])
+        extra = ", ".join(
+            [kind] * bool(kind)
+            + [
+                f"{k} {_value(v)}"
+                for k, v in d.items()
+                if k not in ("action", "character", "kind") and not isinstance(v, (dict, list))
+            ]
+        )
         return f"{who} {d['action']}s" + (f" ({extra})" if extra else "")
     if "recovered" in d:
         return f"{who} recovers nothing" + (f" ({d.get('cause')})" if d.get("cause") else "")
@@ -278,17 +321,28 @@ def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:
     if t == "CampaignCreated":
         return f"campaign {d.get('name')} begins ({title(str(d.get('system')))})"
     if t == "SessionStarted":
-        return f"session {d.get('number')} starts: {d.get('title')}" if d.get("title") else f"session {d.get('number')} starts"
+        return (
+            f"session {d.get('number')} starts: {d.get('title')}"
+            if d.get("title")
+            else f"session {d.get('number')} starts"
+        )
     if t == "SessionEnded":
         return f"session {d.get('number')} ends"
     if t == "EncounterStarted":
         order = ", ".join(f"{o['name']} {o.get('initiative')}" for o in d.get("order", []))
         return f"encounter {d.get('number')} begins" + (f"; initiative: {order}" if order else "")
     if t in ("TurnAdvanced", "TurnDelayed", "DelayedTurnTaken", "ParticipantJoined", "ParticipantRemoved"):
-        lead = {"TurnDelayed": f"{d.get('name')} delays", "DelayedTurnTaken": f"{d.get('name')} takes the delayed turn",
-                "ParticipantRemoved": f"{d.get('name')} leaves the encounter",
-                "ParticipantJoined": f"{d.get('name')} joins the encounter{_joined_at(d)}"}.get(t, "")
-        turn = (f"{round_word(system)} {d['round']}: " if "round" in d else "") + f"{_poss(d['current'])} turn" if d.get("current") else ""
+        lead = {
+            "TurnDelayed": f"{d.get('name')} delays",
+            "DelayedTurnTaken": f"{d.get('name')} takes the delayed turn",
+            "ParticipantRemoved": f"{d.get('name')} leaves the encounter",
+            "ParticipantJoined": f"{d.get('name')} joins the encounter{_joined_at(d)}",
+        }.get(t, "")
+        turn = (
+            (f"{round_word(system)} {d['round']}: " if "round" in d else "") + f"{_poss(d['current'])} turn"
+            if d.get("current")
+            else ""
+        )
         return "; ".join(p for p in (lead, turn) if p)
     if t == "EncounterEnded":
         return f"encounter {d.get('number')} ends"
@@ -313,7 +367,9 @@ def _joined_at(d: Mapping[str, Any]) -> str:
 
 
 def _generic(t: str, d: Mapping[str, Any], who: str) -> str:
-    scalars = ", ".join(f"{k} {v}" for k, v in d.items() if k not in ("character", "for", "faces") and not isinstance(v, (dict, list)))
+    scalars = ", ".join(
+        f"{k} {v}" for k, v in d.items() if k not in ("character", "for", "faces") and not isinstance(v, (dict, list))
+    )
     return f"{who + ' ' if who else ''}{t}" + (f": {scalars}" if scalars else "")
 
 
@@ -368,7 +424,11 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None, system: str = 
             else:
                 clauses.append((who, opening(e), [words]))
             continue
-        if starting and t in ("CheckResolved", "EffectResolved") and "initiative" in ((e.get("data") or {}).get("check"), *(e.get("data") or {})):
+        if (
+            starting
+            and t in ("CheckResolved", "EffectResolved")
+            and "initiative" in ((e.get("data") or {}).get("check"), *(e.get("data") or {}))
+        ):
             continue  # the encounter's opening line gives every initiative
         subject, text = clause(e, system)
         if text:
@@ -386,14 +446,16 @@ def _merged(fragments: list[str]) -> list[str]:
     for f in fragments:
         for lead in ("now ", "no longer "):
             if f.startswith(lead) and out and out[-1].startswith(lead):
-                out[-1] = f"{out[-1]} and {f[len(lead):]}"
+                out[-1] = f"{out[-1]} and {f[len(lead) :]}"
                 break
         else:
             out.append(f)
     return out
 
 
-def ruling_lines(events: Iterable[Event], *, verbose: bool = False, fold: HpFold | None = None, system: str = "") -> list[str]:
+def ruling_lines(
+    events: Iterable[Event], *, verbose: bool = False, fold: HpFold | None = None, system: str = ""
+) -> list[str]:
     """The sentence, then one line per die, then (verbose) every raw event."""
     evs = list(events)
     lines = [sentence(evs, fold, system)]

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.verify import Problem, Walk, notifications, raw, walk_events
+from ledger.audit.chain import Problem, Walk, notifications, raw, walk_events
 
 
 @dataclass
@@ -49,7 +49,13 @@ def verify_store(store: Any, expect: str | None = None) -> Report:
     report.snapshots, found = check_snapshots(store, report.walk)
     report.problems += found
     if expect is not None and not report.walk.expected_found:
-        report.problems.append(Problem(0, None, f"the expected ruling hash {expect[:16]}... is no longer in the chain: history was rewritten or removed"))
+        report.problems.append(
+            Problem(
+                0,
+                None,
+                f"the expected ruling hash {expect[:16]}... is no longer in the chain: history was rewritten or removed",
+            )
+        )
     return report
 
 
@@ -65,7 +71,13 @@ def integrity(recorder: Any) -> list[Problem]:
     try:
         rows = raw(recorder, "PRAGMA integrity_check")
     except Exception as e:  # noqa: BLE001 - a file too damaged to check is itself the finding
-        return [Problem(0, None, f"SQLite integrity check failed to run: {str(e).splitlines()[0] if str(e) else type(e).__name__}")]
+        return [
+            Problem(
+                0,
+                None,
+                f"SQLite integrity check failed to run: {str(e).splitlines()[0] if str(e) else type(e).__name__}",
+            )
+        ]
     found = [str(r[0]) for r in rows if str(r[0]) != "ok"]
     return [Problem(0, None, f"SQLite integrity check: {line}") for line in found[:10]]
 
@@ -79,9 +91,14 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
         return 0, []
     problems: list[Problem] = []
     try:
-        rows = raw(rec, f"SELECT originator_id, originator_version FROM {rec.events_table_name} ORDER BY originator_id, originator_version")
+        rows = raw(
+            rec,
+            f"SELECT originator_id, originator_version FROM {rec.events_table_name} ORDER BY originator_id, originator_version",
+        )
     except Exception as e:  # noqa: BLE001
-        return 0, [Problem(0, None, f"the snapshots can't be read: {str(e).splitlines()[0] if str(e) else type(e).__name__}")]
+        return 0, [
+            Problem(0, None, f"the snapshots can't be read: {str(e).splitlines()[0] if str(e) else type(e).__name__}")
+        ]
     by_aggregate: dict[Any, list[int]] = {}
     for oid, version in rows:
         by_aggregate.setdefault(str(oid), []).append(version)
@@ -99,7 +116,13 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
         head = walk.versions.get(aid, 0)
         for v in wanted:
             if v > head:
-                problems.append(Problem(0, None, f"snapshot of aggregate {aid.hex[:8]} at version {v} is beyond its last event ({head}): events were removed"))
+                problems.append(
+                    Problem(
+                        0,
+                        None,
+                        f"snapshot of aggregate {aid.hex[:8]} at version {v} is beyond its last event ({head}): events were removed",
+                    )
+                )
         folded = _fold_at(store, aid, [v for v in wanted if v <= head])
         for v in wanted:
             if v > head:
@@ -108,11 +131,23 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
             try:
                 snap = next(iter(store.snapshots.get(aid, gt=v - 1, lte=v)))
             except Exception as e:  # noqa: BLE001 - a snapshot that can't be decoded is reported, not folded
-                problems.append(Problem(0, None, f"snapshot of aggregate {aid.hex[:8]} at version {v} can't be read ({type(e).__name__}): it is ignored"))
+                problems.append(
+                    Problem(
+                        0,
+                        None,
+                        f"snapshot of aggregate {aid.hex[:8]} at version {v} can't be read ({type(e).__name__}): it is ignored",
+                    )
+                )
                 continue
             fresh = folded.get(v)
             if fresh is None or snaps.digest(transcoder, snap) != fresh:
-                problems.append(Problem(0, None, f"snapshot of aggregate {aid.hex[:8]} at version {v} differs from its events: it is ignored; run: ledger rebuild"))
+                problems.append(
+                    Problem(
+                        0,
+                        None,
+                        f"snapshot of aggregate {aid.hex[:8]} at version {v} differs from its events: it is ignored; run: ledger rebuild",
+                    )
+                )
                 continue
             why = snaps.problem(store, snap)
             if why:
@@ -151,13 +186,17 @@ def decoded(events: Iterable[Any]) -> Iterator[tuple[int, str, dict[str, Any]]]:
 
 
 def dice_problems(events: Iterable[Any]) -> tuple[list[Problem], dict[str, int]]:
-    """Every committed die of revealed sessions recomputed (ledger/commitment.py): problems, and the counts verify reports."""
-    from ledger.commitment import DiceCheck, check
+    """Every committed die of revealed sessions recomputed (ledger/audit/dice_proof.py): problems, and the counts verify reports."""
+    from ledger.audit.dice_proof import DiceCheck, check
 
     try:
         found: DiceCheck = check(decoded(events))
     except Exception as e:  # noqa: BLE001 - a log too damaged to read the dice from is reported, never a traceback
         return [Problem(0, None, f"the dice can't be checked: the log can't be read ({type(e).__name__})")], {}
     problems = [Problem(p.seq, p.ruling, p.message) for p in found.problems]
-    counts = {"dice_checked": found.dice_checked, "sessions_revealed": found.sessions_revealed, "dice_unrevealed": found.dice_unrevealed}
+    counts = {
+        "dice_checked": found.dice_checked,
+        "sessions_revealed": found.sessions_revealed,
+        "dice_unrevealed": found.dice_unrevealed,
+    }
     return problems, counts

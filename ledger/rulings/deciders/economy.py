@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ledger.errors import ImpossibleAction
+from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import RuleSystem
-from ledger.ruling import Draft
-from ledger.sheet import Effect, Sheet
+from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
     from ledger.encounter import Encounter
@@ -38,7 +38,9 @@ def running(d: Draft) -> Encounter | None:
     return enc if enc.active else None
 
 
-def tally(d: Draft, rules: RuleSystem, actor: Sheet, command: str, options: Mapping[str, Any], target: str | None = None) -> str | None:
+def tally(
+    d: Draft, rules: RuleSystem, actor: Sheet, command: str, options: Mapping[str, Any], target: str | None = None
+) -> str | None:
     """Count one action of `actor` in the running encounter's round; refuse or warn as the campaign says. The warning, if any."""
     from ledger.encounter import ENCOUNTER_ID, Encounter, find
 
@@ -55,7 +57,9 @@ def tally(d: Draft, rules: RuleSystem, actor: Sheet, command: str, options: Mapp
     by = dict(held.get("by", {})) if all(held.get(k) == v for k, v in now.items()) else {}
     mine, problem = rules.take_action(by.get(actor.name, {}), kind, actor.name, target)
     if problem and setting == "refuse":
-        raise ImpossibleAction(problem, "pass the turn first: ledger encounter next (or: ledger init ... -o action-economy=warn)")
+        raise ImpossibleAction(
+            problem, "pass the turn first: ledger encounter next (or: ledger init ... -o action-economy=warn)"
+        )
     if problem:
         d.apply([Effect("NoteRecorded", actor.name, {"kind": "warning", "text": problem})])
     d.touched[ENCOUNTER_ID.hex] = None

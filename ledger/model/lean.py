@@ -63,7 +63,14 @@ def signature(cls: Any) -> inspect.Signature:
     kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
     return inspect.Signature(
         [inspect.Parameter("self", kind)]
-        + [inspect.Parameter(f.name, kind, annotation=f.type,
-                             default=inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default)
-           for f in dataclasses.fields(cls) if f.init]
+        + [
+            inspect.Parameter(
+                f.name,
+                kind,
+                annotation=f.type,
+                default=inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default,
+            )
+            for f in dataclasses.fields(cls)
+            if f.init
+        ]
     )

@@ -7,9 +7,9 @@ from dataclasses import replace
 from typing import Any
 
 from ledger.aggregates import Campaign
-from ledger.deciders.common import GM, resource_holder, rules_of
 from ledger.errors import BadInput, Conflict
-from ledger.ruling import Draft
+from ledger.rulings.deciders.common import GM, resource_holder, rules_of
+from ledger.rulings.draft import Draft
 
 Intent = dict[str, Any]
 Result = dict[str, Any]
@@ -23,7 +23,7 @@ def session_start(d: Draft, i: Intent) -> Result:
     number = len(d.campaign.domain["sessions"]) + 1
     title = i.get("title") or f"Session {number}"
     d.campaign_event(Campaign.SessionStarted, number=number, title=title, at=d.at)
-    if i.get("commitment"):  # verifiable dice: only the secret's SHA-256 (ledger/commitment.py)
+    if i.get("commitment"):  # verifiable dice: only the secret's SHA-256 (ledger/audit/dice_proof.py)
         d.campaign_event(Campaign.DiceCommitted, number=number, commitment=i["commitment"])
     rules = rules_of(d)
     heroes = [d.sheet(e["name"]) for e in d.campaign.domain["roster"].values() if e["name"] != GM]
@@ -41,7 +41,7 @@ def session_end(d: Draft, i: Intent) -> Result:
     if number is None:
         raise Conflict("no session is open", "start one: ledger session start")
     d.campaign_event(Campaign.SessionEnded, number=number, at=d.at)
-    from ledger.dice_secrets import reveal
+    from ledger.storage.secrets import reveal
 
     return {"session": number, **reveal(d, number, i.get("reveal"))}
 
@@ -53,7 +53,9 @@ def character_add(d: Draft, i: Intent) -> Result:
     for key, value in i["traits"].items():
         k = key.strip().lower().replace(" ", "-").replace("_", "-")
         if not TRAIT_KEY.match(k):
-            raise BadInput(f"'{key}' is not a trait key", "lower-case words joined by hyphens, e.g. improved-initiative")
+            raise BadInput(
+                f"'{key}' is not a trait key", "lower-case words joined by hyphens, e.g. improved-initiative"
+            )
         parsed[k] = rules.parse_trait(k, value)
     sheet = rules.new_sheet(i["name"], parsed, minion=i["minion"], count=i["count"], pc=i["pc"])
     if i.get("powers"):

@@ -11,14 +11,14 @@ scheme-2 one is a downgrade and is reported.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from hashlib import sha256  # OpenSSL's: five times ledger/digest.py's on a whole log
 from dataclasses import dataclass, field
+from hashlib import sha256  # OpenSSL's: five times ledger/digest.py's on a whole log
 from typing import Any, NamedTuple
 from uuid import UUID
 
 import orjson
 
-from ledger.ruling import GENESIS, SCHEME, chain_hash, link_hash
+from ledger.rulings.draft import GENESIS, SCHEME, chain_hash, link_hash
 
 CHAIN_TOPIC = "ledger.aggregates:Campaign.RulingChained"
 PAGE = 5000
@@ -111,7 +111,9 @@ def walk_events(events: Iterable[Any], expect: str | None = None) -> Walk:
     for n in events:
         count += 1
         oid, version = n.originator_id, n.originator_version
-        if not (type(version) is int and type(oid) in _ID_TYPES and type(n.topic) is str and type(n.state) is bytes) and not _sound(n):
+        if not (
+            type(version) is int and type(oid) in _ID_TYPES and type(n.topic) is str and type(n.state) is bytes
+        ) and not _sound(n):
             problems.append(Problem(n.id, None, "damaged row: its id, version, topic or state has the wrong type"))
             continue
         last = versions.get(oid, 0)
@@ -125,24 +127,38 @@ def walk_events(events: Iterable[Any], expect: str | None = None) -> Walk:
         link = _decode(n.state)
         number = link.get("number")
         if number != expected:
-            problems.append(Problem(n.id, _num(number), f"ruling {_num(number)} follows ruling {expected - 1}: a ruling is missing or out of order"))
+            problems.append(
+                Problem(
+                    n.id,
+                    _num(number),
+                    f"ruling {_num(number)} follows ruling {expected - 1}: a ruling is missing or out of order",
+                )
+            )
         for p in pending:
             r = p.ruling if hasattr(p, "ruling") else _decode(p.state).get("ruling")
             if r != number:
-                problems.append(Problem(p.id, _num(number), f"event of ruling {_num(r)} recorded inside ruling {_num(number)}"))
+                problems.append(
+                    Problem(p.id, _num(number), f"event of ruling {_num(r)} recorded inside ruling {_num(number)}")
+                )
         if link.get("prev_hash") != prev_hash:
             problems.append(Problem(n.id, _num(number), "chain broken: previous hash does not match the ruling before"))
         scheme = link.get("scheme", 1)
         if scheme not in (1, SCHEME) or type(scheme) is not int:
             problems.append(Problem(n.id, _num(number), f"unknown chain link scheme {str(scheme)[:20]}"))
         elif scheme < scheme_seen:
-            problems.append(Problem(n.id, _num(number), f"chain link downgraded to scheme {scheme} after scheme {scheme_seen}"))
+            problems.append(
+                Problem(n.id, _num(number), f"chain link downgraded to scheme {scheme} after scheme {scheme_seen}")
+            )
         else:
             scheme_seen = scheme
             prev = str(link.get("prev_hash", ""))
             got = chain_hash(prev, pending, sha256) if scheme == 1 else link_hash(prev, pending, n, sha256)
             if got != link.get("hash"):
-                problems.append(Problem(n.id, _num(number), "hash mismatch: an event of this ruling was changed, removed or reordered"))
+                problems.append(
+                    Problem(
+                        n.id, _num(number), "hash mismatch: an event of this ruling was changed, removed or reordered"
+                    )
+                )
         recorded = link.get("snapshots")
         if recorded and type(recorded) is dict:
             for hex_id, rec in recorded.items():
@@ -166,7 +182,9 @@ _ID_TYPES = (str, UUID)  # the exact types the fast check in walk_events takes; 
 
 def _sound(n: Any) -> bool:
     return (
-        type(n.originator_version) is int and isinstance(n.topic, str) and isinstance(n.state, (bytes, bytearray, memoryview))
+        type(n.originator_version) is int
+        and isinstance(n.topic, str)
+        and isinstance(n.state, (bytes, bytearray, memoryview))
         and isinstance(n.originator_id, (UUID, str))
     )
 

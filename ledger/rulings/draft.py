@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from ledger import digest
 from ledger.aggregates import (
     CAMPAIGN_ID,
     RESOLUTION_EVENTS,
@@ -20,15 +21,14 @@ from ledger.aggregates import (
     name_key,
     ruling_id,
 )
-from ledger import digest
-from ledger.dice import DiceBox, DiceSpec, Roll
 from ledger.errors import Conflict, no_character
-from ledger.sheet import SHEET_EFFECTS, Effect, Sheet
+from ledger.model.dice import DiceBox, DiceSpec, Roll
+from ledger.model.sheet import SHEET_EFFECTS, Effect, Sheet
 
 if TYPE_CHECKING:
     from eventsourcing.persistence import StoredEvent
 
-    from ledger.store import EventStore
+    from ledger.storage.store import EventStore
 
 GENESIS = "0" * 64
 
@@ -55,7 +55,13 @@ def chain_hash(prev_hash: str, stored: Iterable[StoredEvent], sha256: Any = dige
 def _part(h: Any, topic: str, oid: Any, version: int, state: Any) -> None:
     if type(oid) is not str:  # a UUID (the recorder's), or anything else a damaged row holds
         oid = oid.hex if hasattr(oid, "hex") else str(oid)
-    data = state if type(state) is bytes else bytes(state) if isinstance(state, (bytearray, memoryview)) else str(state).encode()
+    data = (
+        state
+        if type(state) is bytes
+        else bytes(state)
+        if isinstance(state, (bytearray, memoryview))
+        else str(state).encode()
+    )
     h.update(f"\n{len(topic)}:{topic}\n{oid}\n{version}\n{len(data)}:".encode() + data)
 
 
@@ -119,7 +125,9 @@ class Draft:
         self.characters: dict[str, Character] = {}
         self.extra_aggregates: list[Any] = []
         self.touched: dict[str, None] = {}
-        self.hp_before: dict[int, int] = {}  # id(event) -> the character's HP just before it (for the output's `HP 6 -> 1`)
+        self.hp_before: dict[
+            int, int
+        ] = {}  # id(event) -> the character's HP just before it (for the output's `HP 6 -> 1`)
         self._flushed: set[str] = set()
         self.campaign: Campaign = campaign  # type: ignore[assignment]
         session = campaign.open_session if campaign is not None else None
@@ -199,10 +207,16 @@ class Draft:
                 continue
             data = getattr(e, "data", None)
             if data is None:
-                data = {k: v for k, v in vars(e).items() if k not in ("originator_id", "originator_version", "timestamp", "ruling", "originator_topic")}
+                data = {
+                    k: v
+                    for k, v in vars(e).items()
+                    if k not in ("originator_id", "originator_version", "timestamp", "ruling", "originator_topic")
+                }
             character = None
             if isinstance(e, Character.Event) or isinstance(e, Character.CharacterAdded):
-                ch = next((c for c in [*self.characters.values(), *self.extra_aggregates] if c.id == e.originator_id), None)
+                ch = next(
+                    (c for c in [*self.characters.values(), *self.extra_aggregates] if c.id == e.originator_id), None
+                )
                 character = ch.sheet["name"] if ch is not None and ch.sheet else None
             elif isinstance(data, dict):
                 character = data.get("for") or data.get("character")
@@ -286,16 +300,18 @@ class Draft:
 def commit(store: EventStore, draft: Draft) -> None:
     """Write a ruling in one transaction: its events, the snapshots it takes and the chain link that vouches for them.
 
-    The intent, the actor and every number the events carry are checked first (ledger/bounds.py): a ruling
+    The intent, the actor and every number the events carry are checked first (ledger/model/bounds.py): a ruling
     the read models could not hold is refused, never appended. An aggregate this ruling carries across a snapshot interval is
     snapshotted before the link (the campaign at the version just before it), and the link records each
     snapshot's digest (ledger/snapshots.py).
     """
     from ledger import snapshots as snaps
-    from ledger.bounds import check_actor, check_intent, check_stored
-    from ledger.store import SNAPSHOT_INTERVAL
+    from ledger.model.bounds import check_actor, check_intent, check_stored
+    from ledger.storage.store import SNAPSHOT_INTERVAL
 
-    check_intent(draft.intent)  # a new ruling only: re-deciding a recorded one (ledger/rederive.py) never comes here
+    check_intent(
+        draft.intent
+    )  # a new ruling only: re-deciding a recorded one (ledger/rulings/rederive.py) never comes here
     check_actor(draft.actor)
     events = draft.finish()
     check_stored([vars(e) for e in events])
@@ -315,7 +331,7 @@ def commit(store: EventStore, draft: Draft) -> None:
                 taken.append(snaps.take(a, link_version))
     digests = {s.originator_id.hex: [s.originator_version, snaps.digest(mapper.transcoder, s)] for s in taken}
     stored.append(mapper.to_stored_event(draft.chain(stored, digests)))
-    from ledger.store import write_error
+    from ledger.storage.store import write_error
 
     try:
         store.recorder.insert_events(stored)

@@ -19,8 +19,8 @@ from uuid import UUID
 
 import orjson
 
+from ledger.audit.chain import CHAIN_TOPIC, walk_events
 from ledger.errors import BadInput, Conflict, NotInitialised
-from ledger.verify import CHAIN_TOPIC, walk_events
 
 MAX_LINE = 64 * 2**20  # bytes in one line of an export: far above any event the ledger writes
 FORMAT = "ledger-export"
@@ -85,7 +85,11 @@ class _Survey:
                 number = st["ruling"]
                 by_aggregate[n.originator_id] = number
                 self.envelopes[number] = {
-                    "number": number, "actor": st["actor"], "session": st["session"], "at": st["at"], "retracted": None,
+                    "number": number,
+                    "actor": st["actor"],
+                    "session": st["session"],
+                    "at": st["at"],
+                    "retracted": None,
                 }
             elif n.topic == _CREATED:
                 self.system, self.name = st.get("system", ""), st.get("name", "")
@@ -121,7 +125,9 @@ def state_field(state: bytes) -> tuple[str, Any]:
     return "state_b64", base64.b64encode(state).decode()
 
 
-def export_jsonl(recorder: Any, out: IO[bytes], *, exported_at: str, step: Step | None = None, snapshots: Any = None) -> Summary:
+def export_jsonl(
+    recorder: Any, out: IO[bytes], *, exported_at: str, step: Step | None = None, snapshots: Any = None
+) -> Summary:
     """Write the header, every stored event up to the last complete ruling in log order, then the latest snapshot of
     each aggregate that a chain link vouches for (read from the `snapshots` recorder, when given)."""
     survey = _Survey(recorder)
@@ -131,8 +137,15 @@ def export_jsonl(recorder: Any, out: IO[bytes], *, exported_at: str, step: Step 
     summary = Summary(count, survey.rulings, survey.final_hash, survey.system, survey.name)
     snapshot_lines = _snapshot_lines(snapshots, survey.vouched)
     header = {
-        "format": FORMAT, "version": VERSION, "events": count, "rulings": survey.rulings, "snapshots": len(snapshot_lines),
-        "final_hash": survey.final_hash, "system": survey.system, "name": survey.name, "exported_at": exported_at,
+        "format": FORMAT,
+        "version": VERSION,
+        "events": count,
+        "rulings": survey.rulings,
+        "snapshots": len(snapshot_lines),
+        "final_hash": survey.final_hash,
+        "system": survey.system,
+        "name": survey.name,
+        "exported_at": exported_at,
     }
     out.write(orjson.dumps(header) + b"\n")
     buf: list[bytes] = []
@@ -141,8 +154,12 @@ def export_jsonl(recorder: Any, out: IO[bytes], *, exported_at: str, step: Step 
         oid = n.originator_id.hex if isinstance(n.originator_id, UUID) else str(n.originator_id)
         ruling = value.get("ruling") if key == "state" and isinstance(value, dict) else None
         row = {
-            "seq": n.id, "originator_id": oid, "originator_version": n.originator_version, "topic": n.topic,
-            key: value, "ruling": survey.envelopes.get(ruling) if isinstance(ruling, int) else None,
+            "seq": n.id,
+            "originator_id": oid,
+            "originator_version": n.originator_version,
+            "topic": n.topic,
+            key: value,
+            "ruling": survey.envelopes.get(ruling) if isinstance(ruling, int) else None,
         }
         buf.append(orjson.dumps(row))
         if len(buf) == 1000:
@@ -169,7 +186,9 @@ def _snapshot_lines(recorder: Any, vouched: dict[str, int]) -> list[bytes]:
             continue
         if len(rows) == 1 and rows[0].topic == SNAPSHOT_TOPIC:
             key, value = state_field(rows[0].state)
-            lines.append(orjson.dumps({"snapshot_of": hex_id, "originator_version": version, "topic": rows[0].topic, key: value}))
+            lines.append(
+                orjson.dumps({"snapshot_of": hex_id, "originator_version": version, "topic": rows[0].topic, key: value})
+            )
     return lines
 
 
@@ -197,14 +216,22 @@ def read_export(path: str, step: Step | None = None) -> Checked:
     if walk.problems:
         p = walk.problems[0]
         where = f"line {p.seq}" + (f" (ruling {p.ruling})" if p.ruling else "")
-        raise BadInput(f"{path} was changed or damaged: {where}: {p.message}", "export it again from the original ledger")
+        raise BadInput(
+            f"{path} was changed or damaged: {where}: {p.message}", "export it again from the original ledger"
+        )
     if walk.last_hash != header["final_hash"]:
-        raise BadInput(f"{path} was changed: its final hash does not match its header", "export it again from the original ledger")
+        raise BadInput(
+            f"{path} was changed: its final hash does not match its header", "export it again from the original ledger"
+        )
     snaps, problems = check_snapshot_lines(snapshot_lines, walk.vouched)
     if problems:
         number, message = problems[0]
-        raise BadInput(f"{path} was changed or damaged: line {number}: {message}", "export it again from the original ledger")
-    summary = Summary(len(lines), walk.rulings, walk.last_hash, str(header.get("system", "")), str(header.get("name", "")))
+        raise BadInput(
+            f"{path} was changed or damaged: line {number}: {message}", "export it again from the original ledger"
+        )
+    summary = Summary(
+        len(lines), walk.rulings, walk.last_hash, str(header.get("system", "")), str(header.get("name", ""))
+    )
     return Checked(header, lines, summary, walk.vouched, snaps)
 
 
@@ -213,7 +240,9 @@ def _read(path: str, step: Step | None, exact: bool) -> tuple[dict[str, Any], li
     try:
         f = open(path, "rb")
     except OSError as e:
-        raise BadInput(f"can't read {path}: {e.strerror or e}", "give the path of a file written by: ledger export --format jsonl") from None
+        raise BadInput(
+            f"can't read {path}: {e.strerror or e}", "give the path of a file written by: ledger export --format jsonl"
+        ) from None
     snapshot_lines: list[Line] = []
     with f:
         header = _header(path, _bounded_line(path, f, 1))
@@ -230,7 +259,10 @@ def _header(path: str, raw: bytes) -> dict[str, Any]:
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise BadInput(f"{not_ours}: line 1 has no '{FORMAT}' header", hint)
     if header.get("version") not in READS or type(header.get("version")) is not int:
-        raise BadInput(f"{path} is export format version {header.get('version')}; this ledger reads versions {READS[0]} to {READS[-1]}", "upgrade ledger, or export again with this version")
+        raise BadInput(
+            f"{path} is export format version {header.get('version')}; this ledger reads versions {READS[0]} to {READS[-1]}",
+            "upgrade ledger, or export again with this version",
+        )
     for key, kind in (("events", int), ("rulings", int), ("final_hash", str)):
         if not isinstance(header.get(key), kind):
             raise BadInput(f"{path}: the header lacks '{key}'", hint)
@@ -239,8 +271,14 @@ def _header(path: str, raw: bytes) -> dict[str, Any]:
     return header
 
 
-def _parse(path: str, f: IO[bytes], header: dict[str, Any], step: Step | None, exact: bool = False,
-           snapshot_lines: list[Line] | None = None) -> list[Line]:
+def _parse(
+    path: str,
+    f: IO[bytes],
+    header: dict[str, Any],
+    step: Step | None,
+    exact: bool = False,
+    snapshot_lines: list[Line] | None = None,
+) -> list[Line]:
     """Every event line, in order; the common shape takes a fast path, anything else the checked one.
 
     A state is stored as the bytes orjson encodes its JSON object to (`state_field`). With `exact`, those bytes are
@@ -287,8 +325,12 @@ def _parse(path: str, f: IO[bytes], header: dict[str, Any], step: Step | None, e
             row = loads(raw)
         except orjson.JSONDecodeError:
             if not raw.endswith(b"\n"):
-                raise BadInput(f"{path} is truncated: line {number} is cut off", "export it again, or copy the whole file") from None
-            raise BadInput(f"{path}: line {number} is not valid JSON", "the file was edited or damaged; export it again") from None
+                raise BadInput(
+                    f"{path} is truncated: line {number} is cut off", "export it again, or copy the whole file"
+                ) from None
+            raise BadInput(
+                f"{path}: line {number} is not valid JSON", "the file was edited or damaged; export it again"
+            ) from None
         if isinstance(row, dict) and "snapshot_of" in row and header["version"] >= 2:
             row["originator_id"] = row.pop("snapshot_of")
             if snapshot_lines is not None:
@@ -312,7 +354,10 @@ def _bounded_line(path: str, f: IO[bytes], number: int) -> bytes:
 
 
 def _too_long(path: str, number: int) -> BadInput:
-    return BadInput(f"{path}: line {number} is longer than {MAX_LINE // 2**20} MB: not a ledger export", "give a file written by: ledger export --format jsonl")
+    return BadInput(
+        f"{path}: line {number} is longer than {MAX_LINE // 2**20} MB: not a ledger export",
+        "give a file written by: ledger export --format jsonl",
+    )
 
 
 def _event(path: str, number: int, row: Any, ids: dict[str, str]) -> Line:
@@ -346,15 +391,27 @@ def _loads_or_none(state: bytes) -> Any:
 def _check_counts(path: str, header: dict[str, Any], lines: list[Line], snapshot_lines: list[Line]) -> None:
     announced = header["snapshots"] if header["version"] >= 2 else 0
     if len(snapshot_lines) != announced:
-        raise BadInput(f"{path} was changed or cut: it holds {len(snapshot_lines)} of the {announced} snapshots its header announces", "export it again, or copy the whole file")
+        raise BadInput(
+            f"{path} was changed or cut: it holds {len(snapshot_lines)} of the {announced} snapshots its header announces",
+            "export it again, or copy the whole file",
+        )
     want, got = header["events"], len(lines)
     if got < want:
-        raise BadInput(f"{path} is truncated: it holds {got} of the {want} events its header announces", "export it again, or copy the whole file")
+        raise BadInput(
+            f"{path} is truncated: it holds {got} of the {want} events its header announces",
+            "export it again, or copy the whole file",
+        )
     if got > want:
-        raise BadInput(f"{path} was changed: it holds {got} events but its header announces {want}", "export it again from the original ledger")
+        raise BadInput(
+            f"{path} was changed: it holds {got} events but its header announces {want}",
+            "export it again from the original ledger",
+        )
     links = sum(1 for n in lines if n.topic == CHAIN_TOPIC)
     if links != header["rulings"]:
-        raise BadInput(f"{path} is incomplete: it holds {links} of the {header['rulings']} rulings its header announces", "export it again, or copy the whole file")
+        raise BadInput(
+            f"{path} is incomplete: it holds {links} of the {header['rulings']} rulings its header announces",
+            "export it again, or copy the whole file",
+        )
     if lines and lines[-1].topic != CHAIN_TOPIC:
         raise BadInput(f"{path} is truncated: its last ruling is incomplete", "export it again, or copy the whole file")
 
@@ -363,19 +420,25 @@ def _check_topics(path: str, lines: list[Line]) -> None:
     """Only the ledger's own event types: a topic is never resolved by importing a module the file names."""
     from eventsourcing.utils import resolve_topic
 
-    from ledger.bounds import safe
-    from ledger.store import own_topic
+    from ledger.model.bounds import safe
+    from ledger.storage.store import own_topic
 
     first: dict[str, int] = {}
     for n in lines:
         first.setdefault(n.topic, n.id)
     for topic, number in first.items():
         if not own_topic(topic) or "Snapshot" in topic:
-            raise BadInput(f"{path}: line {number} has an event type that is not the ledger's own: '{safe(topic)[:80]}'", "give a file written by: ledger export --format jsonl")
+            raise BadInput(
+                f"{path}: line {number} has an event type that is not the ledger's own: '{safe(topic)[:80]}'",
+                "give a file written by: ledger export --format jsonl",
+            )
         try:
             resolve_topic(topic)
         except Exception:  # TopicError, or a module that fails to import
-            raise BadInput(f"{path}: line {number} has an unknown event type '{topic}'", "import it with the ledger version that exported it") from None
+            raise BadInput(
+                f"{path}: line {number} has an unknown event type '{topic}'",
+                "import it with the ledger version that exported it",
+            ) from None
 
 
 # -- import: write -----------------------------------------------------------------------------
@@ -387,7 +450,10 @@ def is_empty(recorder: Any) -> bool:
 def require_empty(recorder: Any, where: str) -> None:
     """Import writes only into an empty ledger."""
     if not is_empty(recorder):
-        raise Conflict(f"{where} is not empty: import writes only into an empty ledger", "give --db a new file or an empty database")
+        raise Conflict(
+            f"{where} is not empty: import writes only into an empty ledger",
+            "give --db a new file or an empty database",
+        )
 
 
 def write_import(store: Any, checked: Checked, where: str, step: Step | None = None) -> Summary:
@@ -410,14 +476,19 @@ def write_import(store: Any, checked: Checked, where: str, step: Step | None = N
 
             recorder.insert_events([StoredEvent(UUID(hex=e[0]), e[1], e[2], e[3]) for e in events])
     except IntegrityError:
-        raise Conflict(f"{where} stopped being empty during the import: nothing was imported", "import into a new file or an empty database") from None
+        raise Conflict(
+            f"{where} stopped being empty during the import: nothing was imported",
+            "import into a new file or an empty database",
+        ) from None
     if step:
         step(len(events))
     snapshot(store, events, checked.vouched, checked.snapshots)
     return checked.summary
 
 
-def snapshot(store: Any, events: list[Any], vouched: dict[str, tuple[int, int, str]], given: Sequence[Any] = ()) -> None:
+def snapshot(
+    store: Any, events: list[Any], vouched: dict[str, tuple[int, int, str]], given: Sequence[Any] = ()
+) -> None:
     """Store, for every aggregate, the latest snapshot a chain link of the file vouches for (ledger/snapshots.py;
     `vouched` is what the chain walk collected from the links).
 
@@ -476,14 +547,16 @@ def export_lines(path: str) -> tuple[list[Any], list[Any]]:
     return lines, snapshot_lines
 
 
-def check_snapshot_lines(lines: list[Line], vouched: dict[str, tuple[int, int, str]]) -> tuple[list[Any], list[tuple[int, str]]]:
+def check_snapshot_lines(
+    lines: list[Line], vouched: dict[str, tuple[int, int, str]]
+) -> tuple[list[Any], list[tuple[int, str]]]:
     """Decode each snapshot line and match it with the latest snapshot the chain links record for its aggregate:
     the same version, taken by the same link, the same digest (ledger/snapshots.py). The decoded snapshots, and
     (line number, problem) for each line that doesn't match."""
     from eventsourcing.persistence import StoredEvent
 
     from ledger import snapshots as snaps
-    from ledger.store import plain_mapper
+    from ledger.storage.store import plain_mapper
 
     if not lines:
         return [], []
@@ -498,7 +571,9 @@ def check_snapshot_lines(lines: list[Line], vouched: dict[str, tuple[int, int, s
             problems.append((line.id, f"{name} is not the one its chain links vouch for"))
             continue
         try:
-            snap = mapper.to_domain_event(StoredEvent(UUID(hex=line.originator_id), line.originator_version, line.topic, line.state))
+            snap = mapper.to_domain_event(
+                StoredEvent(UUID(hex=line.originator_id), line.originator_version, line.topic, line.state)
+            )
         except Exception:  # noqa: BLE001 - a snapshot line that doesn't decode is a changed file
             problems.append((line.id, f"{name} can't be read"))
             continue

@@ -111,7 +111,9 @@ class Checker:
         except ValueError:
             secret = b""
         if commit(secret) != commitment:
-            self.out.problems.append(DiceProblem(seq, ruling, f"the secret revealed for session {number} does not match its commitment"))
+            self.out.problems.append(
+                DiceProblem(seq, ruling, f"the secret revealed for session {number} does not match its commitment")
+            )
             return
         self.secrets[commitment] = secret
         self.out.sessions_revealed += 1
@@ -125,7 +127,11 @@ class Checker:
             return  # no commitment in force: an ordinary roll
         if claimed != expected:
             what = "carries no commitment" if claimed is None else "claims a commitment this session did not make"
-            self.out.problems.append(DiceProblem(seq, ruling, f"roll '{data.get('name')}' {what}: it was not derived from the session's secret"))
+            self.out.problems.append(
+                DiceProblem(
+                    seq, ruling, f"roll '{data.get('name')}' {what}: it was not derived from the session's secret"
+                )
+            )
             return
         self.pending.append(_Die(seq, ruling, derived_name or str(data.get("name")), data))
 
@@ -142,9 +148,13 @@ class Checker:
             self.out.dice_checked += len(faces)
             self.out.rolls_checked += 1
             if faces != want:
-                self.out.problems.append(DiceProblem(
-                    die.seq, die.ruling, f"roll '{die.data.get('name')}' shows {faces} but the revealed secret gives {want}",
-                ))
+                self.out.problems.append(
+                    DiceProblem(
+                        die.seq,
+                        die.ruling,
+                        f"roll '{die.data.get('name')}' shows {faces} but the revealed secret gives {want}",
+                    )
+                )
         return self.out
 
 

@@ -14,7 +14,7 @@ import sqlite3
 from typing import Any
 
 from ledger.errors import StoreError
-from ledger.target import Target
+from ledger.storage.target import Target
 
 TABLE = "ledger_dice_secrets"
 DDL = f"CREATE TABLE IF NOT EXISTS {TABLE} (commitment VARCHAR(64) PRIMARY KEY, secret VARCHAR(64) NOT NULL)"
@@ -34,10 +34,19 @@ class DiceSecrets:
                 return sqlite3.connect(t.path, timeout=30, isolation_level=None)
             import psycopg
 
-            return psycopg.connect(host=t.host, port=t.port, user=t.user, password=t.password or None, dbname=t.dbname,
-                                   autocommit=True, connect_timeout=5)
+            return psycopg.connect(
+                host=t.host,
+                port=t.port,
+                user=t.user,
+                password=t.password or None,
+                dbname=t.dbname,
+                autocommit=True,
+                connect_timeout=5,
+            )
         except Exception as e:
-            raise StoreError(f"can't open the dice secrets at {t.describe()}: {str(e).splitlines()[0] if str(e) else e}") from None
+            raise StoreError(
+                f"can't open the dice secrets at {t.describe()}: {str(e).splitlines()[0] if str(e) else e}"
+            ) from None
 
     def _run(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         conn = self._connect()
@@ -88,7 +97,7 @@ def new_secret() -> tuple[bytes, str]:
     """A fresh session secret and its commitment."""
     import secrets as random_source
 
-    from ledger.commitment import SECRET_BYTES, commit
+    from ledger.audit.dice_proof import SECRET_BYTES, commit
 
     secret = random_source.token_bytes(SECRET_BYTES)
     return secret, commit(secret)
@@ -97,7 +106,7 @@ def new_secret() -> tuple[bytes, str]:
 def reveal(d: Any, number: int, secret_hex: str | None) -> dict[str, Any]:
     """At `session end`: record the secret of a session that committed its dice (the decider's part)."""
     from ledger.aggregates import Campaign
-    from ledger.commitment import commit
+    from ledger.audit.dice_proof import commit
 
     entry: dict[str, Any] = next((s for s in d.campaign.domain["sessions"] if s["number"] == number), {})
     commitment = entry.get("commitment")

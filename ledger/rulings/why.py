@@ -7,12 +7,12 @@ from uuid import UUID
 
 from ledger.aggregates import SHEET_EVENTS, live_records, ruling_id
 from ledger.errors import BadInput, no_character
+from ledger.model.sheet import Sheet, apply_effect
 from ledger.rules import get_rules
-from ledger.sheet import Sheet, apply_effect
 
 if TYPE_CHECKING:
     from ledger.aggregates import Campaign
-    from ledger.store import EventStore
+    from ledger.storage.store import EventStore
 
 
 def value_of(sheet: Sheet | None, field: str) -> Any:
@@ -41,7 +41,9 @@ def _describe(field: str, before: Any, after: Any, kind: str, data: dict[str, An
     return f"{before} -> {after}{detail}"
 
 
-def explain(store: EventStore, campaign: Campaign, amended: dict[int, list[dict[str, Any]]], name: str, field: str | None) -> dict[str, Any]:
+def explain(
+    store: EventStore, campaign: Campaign, amended: dict[int, list[dict[str, Any]]], name: str, field: str | None
+) -> dict[str, Any]:
     """The live rulings that changed `field` on the character's sheet, in order, with who and when."""
     entry = campaign.character(name)
     if entry is None:
@@ -53,7 +55,13 @@ def explain(store: EventStore, campaign: Campaign, amended: dict[int, list[dict[
     records = live_records(history, campaign.dead_set(), amendments)
     current = Sheet.from_dict(store.repository.get(aid).sheet)
     rules = get_rules(campaign.system)
-    known = {"hp", "max_hp", "count"} | set(current.resources) | set(current.counters) | set(current.traits) | set(rules.conditions)
+    known = (
+        {"hp", "max_hp", "count"}
+        | set(current.resources)
+        | set(current.counters)
+        | set(current.traits)
+        | set(rules.conditions)
+    )
     if field not in known:
         raise BadInput(f"'{field}' is not on {current.name}'s sheet", "try hp, a condition, a resource or a counter")
     steps: list[dict[str, Any]] = []
@@ -66,14 +74,32 @@ def explain(store: EventStore, campaign: Campaign, amended: dict[int, list[dict[
             sheet = apply_effect(sheet, kind, p["data"])
         after = value_of(sheet, field)
         if after != before and not (before is None and after is False):
-            change = "added with it" if kind == "CharacterAdded" and not isinstance(after, bool) else _describe(field, before, after, kind, p.get("data", {}))
-            steps.append({"ruling": number, "event": kind, "change": change if kind != "CharacterAdded" else f"{after} when added"})
+            change = (
+                "added with it"
+                if kind == "CharacterAdded" and not isinstance(after, bool)
+                else _describe(field, before, after, kind, p.get("data", {}))
+            )
+            steps.append(
+                {
+                    "ruling": number,
+                    "event": kind,
+                    "change": change if kind != "CharacterAdded" else f"{after} when added",
+                }
+            )
     _envelopes(store, steps, campaign.live_amendments())
-    doc: dict[str, Any] = {"name": current.name, "field": field, "value": value_of(current, field), "because": steps, "notes": []}
+    doc: dict[str, Any] = {
+        "name": current.name,
+        "field": field,
+        "value": value_of(current, field),
+        "because": steps,
+        "notes": [],
+    }
     implied = rules.derived(current).get("implied", [])
     if field in implied and field not in current.conditions:
         doc["value"] = True
-        doc["notes"].append(f"{field} is implied by {', '.join(c for c in current.conditions) or 'the sheet'} (not imposed itself)")
+        doc["notes"].append(
+            f"{field} is implied by {', '.join(c for c in current.conditions) or 'the sheet'} (not imposed itself)"
+        )
     return doc
 
 

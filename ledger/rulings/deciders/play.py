@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.deciders import economy
-from ledger.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note
 from ledger.errors import BadInput, Conflict, LedgerError
 from ledger.rules.contract import Recovery
-from ledger.ruling import Draft
+from ledger.rulings.deciders import economy
+from ledger.rulings.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note
+from ledger.rulings.draft import Draft
 
 Intent = dict[str, Any]
 Result = dict[str, Any]
@@ -82,7 +82,12 @@ def attack(d: Draft, i: Intent) -> Result:
     own_rolls(d, rules, "attack", a.name, t.name, i["options"])
     apply_and_settle(d, rules, rules.attack(a, t, i["options"], d.dice))
     warning = economy.tally(d, rules, a, "attack", i["options"], t.name)
-    return {"attacker": d.sheet(a.name).to_dict(), "target": d.sheet(t.name).to_dict(), **({"warning": warning} if warning else {}), **turn_note(d, a.name)}
+    return {
+        "attacker": d.sheet(a.name).to_dict(),
+        "target": d.sheet(t.name).to_dict(),
+        **({"warning": warning} if warning else {}),
+        **turn_note(d, a.name),
+    }
 
 
 def check(d: Draft, i: Intent) -> Result:
@@ -149,7 +154,11 @@ def act(d: Draft, i: Intent) -> Result:
     own_rolls(d, rules, f"act {i['action']}", sheet.name, other.name if other else None, i["options"])
     apply_and_settle(d, rules, rules.perform(i["action"], sheet, other, i["options"], d.dice))
     warning = economy.tally(d, rules, sheet, f"act {i['action']}", i["options"], other.name if other else None)
-    result = {"character": d.sheet(sheet.name).to_dict(), **({"warning": warning} if warning else {}), **turn_note(d, sheet.name)}
+    result = {
+        "character": d.sheet(sheet.name).to_dict(),
+        **({"warning": warning} if warning else {}),
+        **turn_note(d, sheet.name),
+    }
     if other is not None:
         result["against"] = d.sheet(other.name).to_dict()
     return result

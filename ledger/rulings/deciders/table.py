@@ -1,0 +1,35 @@
+"""The deciders of stored command names, derived from the catalog (ledger/catalog.py): how a recorded ruling
+is decided again (ledger/rulings/rederive.py) and how a new one is decided (`Ledger.record`).
+
+Undo, redo, retraction and `init` have no decider: they are decided from the log itself
+(ledger/rulings/undo.py, ledger/rulings/rederive.py), never re-derived.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from ledger.catalog import STORED, Command
+from ledger.errors import NotFound
+from ledger.rulings.draft import Draft
+
+Decider = Callable[[Draft, Any], Any]
+
+
+def decider(spec: Command) -> Decider:
+    """The decider a command declares (its module is imported on first use: a one-shot write loads only its own)."""
+    if spec.decider is None:
+        raise NotFound(f"'{spec.name}' is decided from the log itself, not by a decider")
+    module, _, function = spec.decider.rpartition(".")
+    fn: Decider = getattr(importlib.import_module(f"ledger.rulings.deciders.{module}"), function)
+    return fn
+
+
+def decider_of(command: str) -> Decider:
+    """The decider of a recorded command, by its stored name."""
+    spec = STORED.get(command)
+    if spec is None or spec.decider is None:
+        raise NotFound(f"no decider for the recorded command '{command}'")
+    return decider(spec)
