@@ -29,8 +29,8 @@ from collections.abc import Callable
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.dirname(HERE)]
 
-import campaign
-from startup import BASELINE, WRITE_BASELINE
+import campaign  # noqa: E402  (found through the sys.path line above)
+from startup import BASELINE, WRITE_BASELINE  # noqa: E402
 
 SHELL_LINES = [  # a cycle that leaves Ann as it found her; the undo refolds her (the costliest undo there is)
     "condition add Ann prone",
@@ -69,7 +69,10 @@ def startup_and_growth(ledger: str, small: str, big: str, runs: int, events: int
     """Sections 1 and 2: fresh processes only."""
     env = {**os.environ, "LEDGER_SEED": "1", "LEDGER_ACTOR": "bench"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: the project's own modules load from .pyc too
-    one = lambda db, *a: lambda: timed([ledger, "--db", db, *a], env)
+
+    def one(db: str, *a: str) -> Callable[[], float]:
+        return lambda: timed([ledger, "--db", db, *a], env)
+
     m = alternate(
         runs,
         {

@@ -81,7 +81,7 @@ def init_for(cls: Any, fields: dict[str, dataclasses.Field[Any]]) -> Callable[..
             raise TypeError(
                 f"{qualname}.__init__() takes {count + 1} positional arguments but {len(args) + 1} were given"
             )
-        for n, v in zip(names, args):
+        for n, v in zip(names, args, strict=False):
             set_(self, n, v)
         for n in names[len(args) :]:
             if n in kwargs:

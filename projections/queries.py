@@ -253,7 +253,7 @@ def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
         if ruling in dead or ruling in amended or kind in ("undo", "redo", "retract"):
             continue
         candidates.append((ruling, seq, hp, top, at))
-    for ruling, (by, records) in amended.items():
+    for ruling, (_by, records) in amended.items():
         if ruling in dead:
             continue
         for i, rec in enumerate(records):
