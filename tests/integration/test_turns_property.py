@@ -36,7 +36,7 @@ def run(led: Ledger, system: str, o: tuple[Any, ...]) -> None:
         led.damage(o[1], o[2])
     elif kind == "start":
         names = [e["name"] for e in led.campaign().domain["roster"].values()]
-        led.start_encounter(names, init={n: v for n, v in zip(names, o[1], strict=False)}  # the drawn values outnumber the roster at times)
+        led.start_encounter(names, init=dict(zip(names, o[1], strict=False)))  # more values drawn than names at times
     elif kind == "next":
         led.next_turn()
     elif kind == "delay":
