@@ -122,8 +122,11 @@ def retract(app: AppContext, ruling: int, yes: bool, dry_run: bool, rolls: tuple
         click.echo(diff_text(shown))
         if not click.confirm("Append this retraction?", default=False):
             raise BadInput("not confirmed: nothing appended")
-    fixed = {r.name: r for r in plan.rolled}
-    result = app.ledger.retract(ruling, rolls=entered, fixed=fixed)
+    # the plan shown is the plan committed: Ledger.retract re-checks the log head under the writer lock and plans
+    # again only if another writer moved it meanwhile (and then says so)
+    result = app.ledger.retract(ruling, rolls=entered, plan=plan)
+    if result.get("replanned") and not app.as_json:
+        click.echo("note: another writer added to the log after the plan was shown; planned again", err=True)
     app.wrote(result, lambda r: diff_text(r).replace("Retracting", "retracted", 1))
 
 

@@ -52,6 +52,11 @@ class Plan:
     kinds: dict[str, str] = field(default_factory=dict)
     created: list[str] = field(default_factory=list)  # aggregates the re-derived history makes that the log has not
     rolled: list[Roll] = field(default_factory=list)
+    head: tuple[int, str] = (0, "")  # the campaign's version and chain head the plan was made at
+
+    def current(self, campaign: Campaign) -> bool:
+        """Whether the log head is where it was when this plan was made (so committing it appends what was shown)."""
+        return self.head == (campaign.version, campaign.last_hash)
 
     def summary(self) -> dict[str, Any]:
         """Plain data for --json and the text diff."""
@@ -186,7 +191,7 @@ class Rederiver:
     def plan(self) -> Plan:
         """Re-derive every later live play ruling and compare outcomes and final states."""
         target: Ruling = self.store.repository.get(ruling_id(self.target))
-        plan = Plan(self.target, target.command, self.number)
+        plan = Plan(self.target, target.command, self.number, head=(self.campaign.version, self.campaign.last_hash))
         self.world[CAMPAIGN_ID] = self.load(CAMPAIGN_ID)
         new_amend = dict(self.amend)
         for n in range(self.target + 1, self.number):
