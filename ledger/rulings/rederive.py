@@ -38,6 +38,7 @@ class Change:
     after: Records
     refused: str | None
     dice: list[dict[str, Any]]
+    hp: dict[str, list[int | None]] = field(default_factory=dict)  # each record's character's HP before it
 
 
 @dataclass
@@ -53,16 +54,23 @@ class Plan:
     created: list[str] = field(default_factory=list)  # aggregates the re-derived history makes that the log has not
     rolled: list[Roll] = field(default_factory=list)
     head: tuple[int, str] = (0, "")  # the campaign's version and chain head the plan was made at
+    system: str = ""
+    names: dict[str, str] = field(default_factory=dict)  # character aggregate id -> name
 
     def current(self, campaign: Campaign) -> bool:
         """Whether the log head is where it was when this plan was made (so committing it appends what was shown)."""
         return self.head == (campaign.version, campaign.last_hash)
 
     def summary(self) -> dict[str, Any]:
-        """Plain data for --json and the text diff."""
-        return {
+        """Plain data for --json and the text diff: every re-derived ruling in full, then which of them change an
+        outcome and which only shift values (ledger/rulings/rediff.py)."""
+        from ledger.rulings.rediff import readable
+
+        out = {
             "target": self.target,
             "command": self.command,
+            "system": self.system,
+            "names": self.names,
             "rederived": [
                 {
                     "ruling": c.ruling,
@@ -71,6 +79,7 @@ class Plan:
                     "before": c.before,
                     "after": c.after,
                     "new_dice": c.dice,
+                    "hp_before": c.hp,
                 }
                 for c in self.changes
             ],
@@ -80,6 +89,7 @@ class Plan:
                 for r in self.rolled
             ],
         }
+        return {**out, **readable(out)}
 
 
 class ReplayDice:
@@ -192,6 +202,7 @@ class Rederiver:
         """Re-derive every later live play ruling and compare outcomes and final states."""
         target: Ruling = self.store.repository.get(ruling_id(self.target))
         plan = Plan(self.target, target.command, self.number, head=(self.campaign.version, self.campaign.last_hash))
+        plan.system = self.campaign.system
         self.world[CAMPAIGN_ID] = self.load(CAMPAIGN_ID)
         new_amend = dict(self.amend)
         for n in range(self.target + 1, self.number):
@@ -201,14 +212,29 @@ class Rederiver:
             if ruling.kind in META or ruling.kind == "retract":
                 continue
             before = self._effective(n, ruling)
-            after, refused, dice = self._decide_again(n, ruling)
+            after, refused, dice, hp = self._decide_again(n, ruling)
             plan.rolled += dice
             if _grouped(before) != _grouped(after) or dice:
                 data = [r.to_data() | {"name": r.name.split(".", 1)[1]} for r in dice]
-                plan.changes.append(Change(n, ruling.command, before, after, refused, data))
+                change = Change(n, ruling.command, before, after, refused, data)
+                change.hp = {"before": [None] * len(before), "after": hp}
+                plan.changes.append(change)
                 new_amend[n] = after
         self._final_states(plan, target, new_amend)
+        plan.names = self._names(plan)
         return plan
+
+    def _names(self, plan: Plan) -> dict[str, str]:
+        """Every character the plan mentions, by aggregate id (the roster's names, or the re-derived world's)."""
+        names = {e["id"]: e["name"] for e in self.campaign.domain["roster"].values()}
+        for aid, agg in self.world.items():
+            if isinstance(agg, Character) and agg.sheet:
+                names.setdefault(aid.hex, str(agg.sheet.get("name", "")))
+        for hex_id, (b, a) in plan.states.items():
+            sheet = a.get("sheet") or b.get("sheet")
+            if plan.kinds.get(hex_id) == "Character" and sheet:
+                names.setdefault(hex_id, str(sheet.get("name", "")))
+        return names
 
     def _effective(self, n: int, ruling: Ruling) -> Records:
         """The outcome ruling n has now: its live amendment's records, or its original events."""
@@ -231,7 +257,7 @@ class Rederiver:
                     rolls[data["name"]] = Roll.from_data(data)
         return rolls
 
-    def _decide_again(self, n: int, ruling: Ruling) -> tuple[Records, str | None, list[Roll]]:
+    def _decide_again(self, n: int, ruling: Ruling) -> tuple[Records, str | None, list[Roll], list[int | None]]:
         """Decide ruling n again in the world; a refusal now leaves the world as it was."""
         saved = copy.deepcopy(self.world)
         dice = ReplayDice(n, self._recorded_dice(n, ruling), self.box, self.fixed)
@@ -251,17 +277,14 @@ class Rederiver:
             decider_of(ruling.command)(sim, dict(ruling.intent))
         except LedgerError as e:
             self.world = saved
-            return [], e.message, []
+            return [], e.message, [], []
         for ch in sim.characters.values():
             self.world[ch.id] = ch
         for agg in sim.extra_aggregates:
             self.world[agg.id] = agg
-        records = [
-            {"aggregate": e.originator_id.hex, "type": type(e).__name__, "data": payload(e)}
-            for e in sim.events
-            if folds(e) and type(e).__name__ not in ("RulingRecorded", "DiceRolled")
-        ]
-        return records, None, dice.new
+        kept = [e for e in sim.events if folds(e) and type(e).__name__ not in ("RulingRecorded", "DiceRolled")]
+        records = [{"aggregate": e.originator_id.hex, "type": type(e).__name__, "data": payload(e)} for e in kept]
+        return records, None, dice.new, [sim.hp_before.get(id(e)) for e in kept]
 
     def _final_states(self, plan: Plan, target: Ruling, new_amend: dict[int, Records]) -> None:
         """Every aggregate the target or a re-derived ruling touches, refolded with the new outcomes."""
