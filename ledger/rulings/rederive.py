@@ -20,12 +20,15 @@ from ledger.errors import Conflict, LedgerError, NotFound
 from ledger.model.dice import DiceBox, DiceSpec, Roll
 from ledger.rulings.deciders.table import decider_of
 from ledger.rulings.draft import Draft
+from ledger.rulings.walk import Walk
 
 if TYPE_CHECKING:
     from ledger.storage.store import EventStore
 
 META = ("undo", "redo")
 Records = list[dict[str, Any]]
+Outcome = tuple[Records, str | None, list[Roll], list[int | None], list[str]]
+Decided = tuple[Records, str | None, list[Roll], list[int | None], list[str], Draft | None]
 
 
 @dataclass
@@ -39,6 +42,7 @@ class Change:
     refused: str | None
     dice: list[dict[str, Any]]
     hp: dict[str, list[int | None]] = field(default_factory=dict)  # each record's character's HP before it
+    reads: list[str] | None = None  # what the new decision read
 
 
 @dataclass
@@ -56,6 +60,7 @@ class Plan:
     head: tuple[int, str] = (0, "")  # the campaign's version and chain head the plan was made at
     system: str = ""
     names: dict[str, str] = field(default_factory=dict)  # character aggregate id -> name
+    decided: int = 0  # how many later rulings were decided again
 
     def current(self, campaign: Campaign) -> bool:
         """Whether the log head is where it was when this plan was made (so committing it appends what was shown)."""
@@ -84,6 +89,7 @@ class Plan:
                 for c in self.changes
             ],
             "states": {k: {"kind": self.kinds[k], "before": b, "after": a} for k, (b, a) in self.states.items()},
+            "decided_again": self.decided,
             "new_rolls": [
                 {"ruling": int(r.name.split(".")[0]), **r.to_data(), "name": r.name.split(".", 1)[1]}
                 for r in self.rolled
@@ -132,8 +138,13 @@ def current_fields(aggregate: Any) -> dict[str, Any]:
     return aggregate.restorable()
 
 
-class Rederiver:
-    """Plans (and lets the caller commit) the retraction of one ruling."""
+class Rederiver(Walk):
+    """Plans (and lets the caller commit) the retraction of one ruling.
+
+    Incremental (the default): a later ruling is decided again only if an aggregate it read differs, at that
+    point, from the history as it stands (ledger/rulings/walk.py); with `incremental=False` every later live
+    ruling is decided again (as before reads were recorded: the property tests compare the two).
+    """
 
     def __init__(
         self,
@@ -144,23 +155,30 @@ class Rederiver:
         entered: dict[str, str],
         fixed: dict[str, Roll],
         committed: Mapping[str, Any] | None = None,
+        *,
+        incremental: bool = True,
     ) -> None:
         self.store = store
         self.campaign = campaign
         self.target = target
         self.number = campaign.rulings + 1
+        self.incremental = incremental
         # `committed`: the open session's dice commitment and secret (ledger/storage/secrets.py session_dice), if any
         self.box = DiceBox(
             entered=entered, seed=seed, salt=f"retract/{self.number}", ruling=self.number, **(committed or {})
         )
         self.fixed = fixed
         self.histories: dict[UUID, list[Any]] = {}
+        self.by_ruling: dict[UUID, dict[int, list[Any]]] = {}
+        self.rulings: dict[int, Ruling] = {}
         hyp = copy.copy(campaign)
         hyp.dead = {**campaign.dead, str(target): self.number}
         self.dead = hyp.dead_set()
-        live = hyp.live_amendments()
-        self.amend = {n: self._amendment_records(n, by) for n, by in live.items()}
+        self.live = hyp.live_amendments()
+        self.amend = {n: self._amendment(n, by)["records"] for n, by in self.live.items()}
         self.world: dict[UUID, Any] = {}
+        self.decided = 0  # how many later rulings were decided again
+        self.start_walk()
 
     # -- history access ---------------------------------------------------------------------
     def history(self, aid: UUID) -> list[Any]:
@@ -169,8 +187,14 @@ class Rederiver:
             self.histories[aid] = list(self.store.events.get(aid))
         return self.histories[aid]
 
-    def _amendment_records(self, n: int, by: int) -> Records:
-        return self.store.repository.get(ruling_id(by)).amendments[str(n)]["records"]
+    def ruling(self, n: int) -> Ruling:
+        """Ruling n's aggregate (cached)."""
+        if n not in self.rulings:
+            self.rulings[n] = self.store.repository.get(ruling_id(n))
+        return self.rulings[n]
+
+    def _amendment(self, n: int, by: int) -> dict[str, Any]:
+        return dict(self.ruling(by).amendments[str(n)])
 
     def _mine(self, aid: UUID, amend: dict[int, Records], below: int | None = None) -> dict[int, Records]:
         return {
@@ -178,50 +202,66 @@ class Rederiver:
         }
 
     # -- the world before the target --------------------------------------------------------
-    def load(self, aid: UUID) -> Any:
-        """An aggregate as it stood before the target ruling (kept in the world once loaded)."""
-        if aid in self.world:
-            return self.world[aid]
-        from eventsourcing.application import AggregateNotFoundError
-
+    def hypothetical(self, aid: UUID) -> Any:
+        """An aggregate as it stood before the target ruling in the history without it (None: not there)."""
         history = self.history(aid)
         if not history:
-            raise AggregateNotFoundError(aid)
+            return None
         before = self.dead | {n for n in range(self.target, self.number)}
         if not live_records(history, before, self._mine(aid, self.amend, self.target)):
-            raise AggregateNotFoundError(aid)
+            return None
         aggregate: Any = copy.deepcopy(self.store.repository.get(aid))
         event_class, fields = type(aggregate).restoration(history, before, self._mine(aid, self.amend, self.target))
         aggregate.trigger_event(event_class, ruling=0, **fields)
         aggregate.pending_events.clear()
+        return aggregate
+
+    def load(self, aid: UUID) -> Any:
+        """An aggregate as it stood before the target ruling (kept in the world once loaded): every-ruling mode."""
+        if aid in self.world:
+            return self.world[aid]
+        from eventsourcing.application import AggregateNotFoundError
+
+        aggregate = self.hypothetical(aid)
+        if aggregate is None:
+            raise AggregateNotFoundError(aid)
         self.world[aid] = aggregate
         return aggregate
 
     # -- re-deriving ------------------------------------------------------------------------
     def plan(self) -> Plan:
-        """Re-derive every later live play ruling and compare outcomes and final states."""
-        target: Ruling = self.store.repository.get(ruling_id(self.target))
+        """Re-derive the later live play rulings that can change and compare outcomes and final states."""
+        target = self.ruling(self.target)
         plan = Plan(self.target, target.command, self.number, head=(self.campaign.version, self.campaign.last_hash))
         plan.system = self.campaign.system
-        self.world[CAMPAIGN_ID] = self.load(CAMPAIGN_ID)
+        if self.incremental:
+            self.dirty_at_start(target)
+        else:
+            self.world[CAMPAIGN_ID] = self.load(CAMPAIGN_ID)
         new_amend = dict(self.amend)
         for n in range(self.target + 1, self.number):
-            if n in self.dead:
+            if n in self.dead or self.skip(n):
                 continue
-            ruling: Ruling = self.store.repository.get(ruling_id(n))
+            ruling = self.ruling(n)
             if ruling.kind in META or ruling.kind == "retract":
                 continue
             before = self._effective(n, ruling)
-            after, refused, dice, hp = self._decide_again(n, ruling)
+            self.decided += 1
+            if self.incremental:
+                after, refused, dice, hp, reads = self.decide_at(n, ruling, before)
+            else:
+                after, refused, dice, hp, reads = self._decide_again(n, ruling)
             plan.rolled += dice
             if _grouped(before) != _grouped(after) or dice:
                 data = [r.to_data() | {"name": r.name.split(".", 1)[1]} for r in dice]
-                change = Change(n, ruling.command, before, after, refused, data)
-                change.hp = {"before": [None] * len(before), "after": hp}
+                change = Change(n, ruling.command, before, after, refused, data, reads=reads)
+                change.hp = {"before": self.hp_before(n, before), "after": hp}
                 plan.changes.append(change)
                 new_amend[n] = after
+            self.forget(n)
         self._final_states(plan, target, new_amend)
         plan.names = self._names(plan)
+        plan.decided = self.decided
         return plan
 
     def _names(self, plan: Plan) -> dict[str, str]:
@@ -236,6 +276,15 @@ class Rederiver:
                 names.setdefault(hex_id, str(sheet.get("name", "")))
         return names
 
+    def events_of(self, aid: UUID, n: int) -> list[Any]:
+        """The stored events ruling n wrote on an aggregate (its history indexed by ruling once)."""
+        if aid not in self.by_ruling:
+            index: dict[int, list[Any]] = {}
+            for e in self.history(aid):
+                index.setdefault(e.ruling, []).append(e)
+            self.by_ruling[aid] = index
+        return self.by_ruling[aid].get(n, [])
+
     def _effective(self, n: int, ruling: Ruling) -> Records:
         """The outcome ruling n has now: its live amendment's records, or its original events."""
         if n in self.amend:
@@ -243,8 +292,8 @@ class Rederiver:
         out: Records = []
         ids = [ruling_id(n), *(UUID(h) for h in ruling.touched)]
         for aid in ids:
-            for e in self.history(aid):
-                if e.ruling == n and folds(e) and type(e).__name__ not in ("RulingRecorded", "DiceRolled"):
+            for e in self.events_of(aid, n):
+                if folds(e) and type(e).__name__ not in ("RulingRecorded", "DiceRolled"):
                     out.append({"aggregate": aid.hex, "type": type(e).__name__, "data": payload(e)})
         return out
 
@@ -253,17 +302,17 @@ class Rederiver:
         for by in self.campaign.amended.get(str(n), []) if hasattr(self.campaign, "amended") else []:
             if by not in self.dead:
                 data: dict[str, Any]
-                for data in self.store.repository.get(ruling_id(by)).amendments[str(n)]["dice"]:
+                for data in self._amendment(n, by)["dice"]:
                     rolls[data["name"]] = Roll.from_data(data)
         return rolls
 
-    def _decide_again(self, n: int, ruling: Ruling) -> tuple[Records, str | None, list[Roll], list[int | None]]:
-        """Decide ruling n again in the world; a refusal now leaves the world as it was."""
-        saved = copy.deepcopy(self.world)
+    def decide(self, n: int, ruling: Ruling, campaign: Any, loader: Any) -> Decided:
+        """Decide ruling n again on `campaign` and what `loader` gives: records, refusal, new dice, HP before each
+        record, what it read, and the draft (None if refused)."""
         dice = ReplayDice(n, self._recorded_dice(n, ruling), self.box, self.fixed)
         sim = Draft(
             self.store,
-            self.world[CAMPAIGN_ID],
+            campaign,
             n,
             kind=ruling.kind,
             command=ruling.command,
@@ -272,19 +321,27 @@ class Rederiver:
             at=ruling.at,
             dice=dice,  # type: ignore[arg-type]
         )
-        sim.loader = self.load
+        sim.loader = loader
         try:
             decider_of(ruling.command)(sim, dict(ruling.intent))
         except LedgerError as e:
+            return [], e.message, [], [], sorted(sim.reads), None
+        kept = [e for e in sim.events if folds(e) and type(e).__name__ not in ("RulingRecorded", "DiceRolled")]
+        records = [{"aggregate": e.originator_id.hex, "type": type(e).__name__, "data": payload(e)} for e in kept]
+        return records, None, dice.new, [sim.hp_before.get(id(e)) for e in kept], sorted(sim.reads), sim
+
+    def _decide_again(self, n: int, ruling: Ruling) -> Outcome:
+        """Decide ruling n again in the world of every aggregate; a refusal now leaves the world as it was."""
+        saved = copy.deepcopy(self.world)
+        records, refused, dice, hp, reads, sim = self.decide(n, ruling, self.world[CAMPAIGN_ID], self.load)
+        if sim is None:
             self.world = saved
-            return [], e.message, [], []
+            return records, refused, dice, hp, reads
         for ch in sim.characters.values():
             self.world[ch.id] = ch
         for agg in sim.extra_aggregates:
             self.world[agg.id] = agg
-        kept = [e for e in sim.events if folds(e) and type(e).__name__ not in ("RulingRecorded", "DiceRolled")]
-        records = [{"aggregate": e.originator_id.hex, "type": type(e).__name__, "data": payload(e)} for e in kept]
-        return records, None, dice.new, [sim.hp_before.get(id(e)) for e in kept]
+        return records, refused, dice, hp, reads
 
     def _final_states(self, plan: Plan, target: Ruling, new_amend: dict[int, Records]) -> None:
         """Every aggregate the target or a re-derived ruling touches, refolded with the new outcomes."""
@@ -348,7 +405,7 @@ def validate_target(campaign: Campaign, target: int) -> None:
 def commit(d: Draft, plan: Plan) -> dict[str, Any]:
     """Append the retraction: the target marked, each amended outcome, each restored state."""
     store = d.store
-    target: Ruling = store.repository.get(ruling_id(plan.target))
+    target: Ruling = store.repository.get(ruling_id(plan.target))  # fresh: the planner's copies are never written
     d.extra_aggregates.append(target)
     d.trigger(target, Ruling.RulingRetracted, actor=d.actor, at=d.at)
     for c in plan.changes:
@@ -360,6 +417,7 @@ def commit(d: Draft, plan: Plan) -> dict[str, Any]:
             records=c.after,
             dice=c.dice,
             refused=c.refused,
+            reads=c.reads,
         )
     d.campaign_event(
         Campaign.RetractionRecorded, touches=False, target=plan.target, amended=[c.ruling for c in plan.changes]
