@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling, folds, live_records, payload, ruling_id
+from ledger.encounter import Encounter
 from ledger.errors import Conflict, LedgerError, NotFound
 from ledger.model.dice import DiceBox, DiceSpec, Roll
 from ledger.rulings.deciders.table import decider_of
@@ -26,6 +27,19 @@ if TYPE_CHECKING:
     from ledger.storage.store import EventStore
 
 META = ("undo", "redo")
+UNFOLDED = frozenset(  # the stored topics of events no refold reads (ledger/aggregates.py folds)
+    f"{c.__module__}:{c.__qualname__}"
+    for c in (
+        Campaign.RulingChained,
+        Campaign.RulingUndone,
+        Campaign.RulingRedone,
+        Campaign.RetractionRecorded,
+        Campaign.CampaignRestored,
+        Ruling.Touched,
+        Character.StateRestored,
+        Encounter.EncounterRestored,
+    )
+)
 Records = list[dict[str, Any]]
 Outcome = tuple[Records, str | None, list[Roll], list[int | None], list[str]]
 Decided = tuple[Records, str | None, list[Roll], list[int | None], list[str], Draft | None]
@@ -182,9 +196,11 @@ class Rederiver(Walk):
 
     # -- history access ---------------------------------------------------------------------
     def history(self, aid: UUID) -> list[Any]:
-        """An aggregate's stored events (cached)."""
+        """An aggregate's stored events that fold (cached): restorations and bookkeeping are never decoded."""
         if aid not in self.histories:
-            self.histories[aid] = list(self.store.events.get(aid))
+            decode = self.store.mapper.to_domain_event
+            stored = self.store.recorder.select_events(aid)
+            self.histories[aid] = [decode(e) for e in stored if e.topic not in UNFOLDED]
         return self.histories[aid]
 
     def ruling(self, n: int) -> Ruling:

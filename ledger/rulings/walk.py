@@ -44,6 +44,7 @@ class _Gone:
 
 GONE = _Gone()
 HP_EVENTS = ("DamageApplied", "HealthRecovered")
+CHAIN_TOPIC = f"{Campaign.RulingChained.__module__}:{Campaign.RulingChained.__qualname__}"
 
 
 def advance(kind: type, fields: Fields | None, records: list[Record]) -> Fields:
@@ -94,7 +95,7 @@ def reads_of(link: Any, amendment: Mapping[str, Any] | None) -> list[str] | None
     if amendment is not None:
         reads = amendment.get("reads")
         return list(reads) if reads is not None else None
-    recorded = getattr(link, "reads", None) if link is not None else None
+    recorded = link.get("reads") if link is not None else None
     return list(recorded) if recorded is not None else None
 
 
@@ -129,6 +130,7 @@ class Walk:
         self.shadows: dict[UUID, Shadow] = {}
         self.templates: dict[UUID, Any] = {}
         self.links: dict[int, Any] = {}
+        self.suspects: dict[str, bool] = {}
 
     # -- the history as it stands -----------------------------------------------------------
     def template(self, aid: UUID) -> Any:
@@ -162,9 +164,7 @@ class Walk:
     # -- where the two histories part -------------------------------------------------------
     def dirty_at_start(self, target: Ruling) -> None:
         """The aggregates that differ just after the contested ruling, in the world as the history without it has them."""
-        for e in self.history(CAMPAIGN_ID):
-            if isinstance(e, Campaign.RulingChained) and e.number > self.target:
-                self.links[e.number] = e
+        self.links = self.chain_links()
         candidates = {CAMPAIGN_ID.hex, *target.touched}
         candidates.update(r["aggregate"] for r in self._effective(self.target, target))
         moved = (self.now_dead ^ self.dead) - {self.target}
@@ -180,6 +180,29 @@ class Walk:
             if (hyp.restorable() if hyp is not None else None) != self.shadow(aid).before(self.target + 1):
                 self.world[aid] = hyp if hyp is not None else GONE
 
+    def chain_links(self) -> dict[int, dict[str, Any]]:
+        """The chain links of the rulings after the target, by number, read raw (the campaign's events from the
+        first one a later ruling wrote, found by bisecting its versions: what comes before is never read)."""
+        recorder, decode = self.store.recorder, self.store.mapper.transcoder.decode
+
+        def ruling_at(version: int) -> int:
+            found = recorder.select_events(CAMPAIGN_ID, gt=version - 1, limit=1)
+            return int(decode(found[0].state)["ruling"]) if found else self.number
+
+        low, high = 1, self.campaign.version + 1  # the first version whose ruling is after the target
+        while low < high:
+            mid = (low + high) // 2
+            if ruling_at(mid) > self.target:
+                high = mid
+            else:
+                low = mid + 1
+        links = {}
+        for e in recorder.select_events(CAMPAIGN_ID, gt=low - 1):
+            if e.topic == CHAIN_TOPIC:
+                link = decode(e.state)
+                links[int(link["number"])] = link
+        return links
+
     def skip(self, n: int) -> bool:
         """Whether ruling n keeps its recorded outcome without being decided (or is not a play ruling at all)."""
         if not self.incremental:
@@ -187,14 +210,23 @@ class Walk:
         link = self.links.get(n)
         if link is None:
             return False
-        if link.kind in ("undo", "redo", "retract"):
+        if link["kind"] in ("undo", "redo", "retract"):
             return True
         by = self.now_live.get(n)
         reads = reads_of(link, self._amendment(n, by) if by is not None else None)
         if reads is None or stale(n, by or n, self.retractions):
             return False
         dirty = {aid.hex for aid in self.world}
-        return not any(h in dirty for h in reads)
+        return not any(h in dirty or self.suspect(h) for h in reads)
+
+    def suspect(self, hex_id: str) -> bool:
+        """Whether an aggregate was made by a ruling now retracted or amended: it may then be in the store while
+        the live history has no record of it, so a decision that read it may have seen what a refold does not."""
+        if hex_id not in self.suspects:
+            first = self.store.recorder.select_events(UUID(hex_id), limit=1)
+            made = self.store.mapper.to_domain_event(first[0]).ruling if first else None
+            self.suspects[hex_id] = made is not None and (made in self.now_dead or made in self.now_live)
+        return self.suspects[hex_id]
 
     # -- deciding one ruling again ----------------------------------------------------------
     def decide_at(self, n: int, ruling: Ruling, before: list[dict[str, Any]]) -> Any:
