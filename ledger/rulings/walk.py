@@ -224,7 +224,7 @@ class Walk:
         the live history has no record of it, so a decision that read it may have seen what a refold does not."""
         if hex_id not in self.suspects:
             first = self.store.recorder.select_events(UUID(hex_id), limit=1)
-            made = self.store.mapper.to_domain_event(first[0]).ruling if first else None
+            made = int(self.store.mapper.transcoder.decode(first[0].state)["ruling"]) if first else None
             self.suspects[hex_id] = made is not None and (made in self.now_dead or made in self.now_live)
         return self.suspects[hex_id]
 
