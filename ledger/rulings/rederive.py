@@ -21,7 +21,7 @@ from ledger.errors import Conflict, LedgerError, NotFound
 from ledger.model.dice import DiceBox, DiceSpec, Roll
 from ledger.rulings.deciders.table import decider_of
 from ledger.rulings.draft import Draft
-from ledger.rulings.walk import Walk
+from ledger.rulings.walk import Walk, decoded, rows
 
 if TYPE_CHECKING:
     from ledger.storage.store import EventStore
@@ -198,15 +198,23 @@ class Rederiver(Walk):
     def history(self, aid: UUID) -> list[Any]:
         """An aggregate's stored events that fold (cached): restorations and bookkeeping are never decoded."""
         if aid not in self.histories:
-            decode = self.store.mapper.to_domain_event
-            stored = self.store.recorder.select_events(aid)
-            self.histories[aid] = [decode(e) for e in stored if e.topic not in UNFOLDED]
+            self.histories[aid] = decoded(self.store, aid, rows(self.store, aid, skip=UNFOLDED))
         return self.histories[aid]
 
     def ruling(self, n: int) -> Ruling:
-        """Ruling n's aggregate (cached)."""
+        """Ruling n's aggregate (cached), folded from its events in one read (they also serve `events_of`)."""
         if n not in self.rulings:
-            self.rulings[n] = self.store.repository.get(ruling_id(n))
+            from eventsourcing.application import AggregateNotFoundError
+
+            from ledger.storage.store import project_fast
+
+            aid = ruling_id(n)
+            found = rows(self.store, aid)
+            if not found:
+                raise AggregateNotFoundError(aid)
+            events = decoded(self.store, aid, found)
+            self.histories.setdefault(aid, [e for (_, t, _), e in zip(found, events, strict=True) if t not in UNFOLDED])
+            self.rulings[n] = project_fast(None, events)
         return self.rulings[n]
 
     def _amendment(self, n: int, by: int) -> dict[str, Any]:

@@ -12,9 +12,11 @@ change are loaded as the history stands at that point (`Shadow`: each aggregate'
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
+
+import orjson
 
 from ledger.aggregates import (
     CAMPAIGN_ID,
@@ -45,6 +47,48 @@ class _Gone:
 GONE = _Gone()
 HP_EVENTS = ("DamageApplied", "HealthRecovered")
 CHAIN_TOPIC = f"{Campaign.RulingChained.__module__}:{Campaign.RulingChained.__qualname__}"
+
+
+def rows(
+    store: EventStore,
+    aid: UUID,
+    *,
+    since: int = 0,
+    topic: str | None = None,
+    skip: frozenset[str] = frozenset(),
+    limit: int | None = None,
+) -> list[tuple[int, str, bytes]]:
+    """An aggregate's stored events after version `since` as (version, topic, state), read raw on the recorder's
+    own connection: of one topic, or without the topics in `skip` (what is left out is never even fetched)."""
+    recorder = store.recorder
+    sqlite = type(recorder).__module__.endswith("sqlite")
+    mark = "?" if sqlite else "%s"
+    sql = f"SELECT originator_version, topic, state FROM {recorder.events_table_name} WHERE originator_id = {mark}"
+    sql += f" AND originator_version > {mark}"
+    params: list[Any] = [aid.hex if sqlite else aid, since]
+    if topic is not None:
+        sql += f" AND topic = {mark}"
+        params.append(topic)
+    if skip:
+        sql += f" AND topic NOT IN ({', '.join([mark] * len(skip))})"
+        params += sorted(skip)
+    sql += " ORDER BY originator_version" + (f" LIMIT {int(limit)}" if limit is not None else "")
+    with recorder.datastore.transaction(commit=False) as cur:
+        cur.execute(sql, params)
+        found = cur.fetchall()
+    out = []
+    for r in found:
+        v, t, state = (r["originator_version"], r["topic"], r["state"]) if isinstance(r, dict) else tuple(r)
+        out.append((int(v), str(t), bytes(state)))
+    return out
+
+
+def decoded(store: EventStore, aid: UUID, found: list[tuple[int, str, bytes]]) -> list[Any]:
+    """Raw rows of one aggregate as its domain events."""
+    from eventsourcing.persistence import StoredEvent
+
+    decode = store.mapper.to_domain_event
+    return [decode(StoredEvent(originator_id=aid, originator_version=v, topic=t, state=s)) for v, t, s in found]
 
 
 def advance(kind: type, fields: Fields | None, records: list[Record]) -> Fields:
@@ -90,13 +134,13 @@ def live_retractions(campaign: Campaign) -> list[tuple[int, int]]:
     return [(int(t), by) for t, by in campaign.dead.items() if int(t) in dead and by not in meta]
 
 
-def reads_of(link: Any, amendment: Mapping[str, Any] | None) -> list[str] | None:
-    """What the decision that made a ruling's current outcome read: its amendment's, else its chain link's."""
+def reads_of(link: Any, amendment: Mapping[str, Any] | None) -> Iterable[str] | None:
+    """What the decision that made a ruling's current outcome read (aggregate ids): its amendment's, else its
+    chain link's; None when it was not recorded."""
     if amendment is not None:
-        reads = amendment.get("reads")
-        return list(reads) if reads is not None else None
-    recorded = link.get("reads") if link is not None else None
-    return list(recorded) if recorded is not None else None
+        reads: Iterable[str] | None = amendment.get("reads")
+        return reads
+    return link.get("reads") if link is not None else None
 
 
 class Walk:
@@ -131,6 +175,7 @@ class Walk:
         self.templates: dict[UUID, Any] = {}
         self.links: dict[int, Any] = {}
         self.suspects: dict[str, bool] = {}
+        self.dirty: set[str] = set()  # the world's ids, as the reads name them
 
     # -- the history as it stands -----------------------------------------------------------
     def template(self, aid: UUID) -> Any:
@@ -148,12 +193,13 @@ class Walk:
             self.shadows[aid] = Shadow(type(template) if template is not None else Character, records)
         return self.shadows[aid]
 
-    def build(self, aid: UUID, fields: Fields) -> Any:
-        """An aggregate carrying `fields`, for a decision to read and change (never saved)."""
-        aggregate: Any = copy.deepcopy(self.template(aid))
+    def build(self, like: Any, fields: Fields) -> Any:
+        """An aggregate like `like` carrying `fields`, for a decision to read and change (never saved)."""
+        aggregate: Any = copy.copy(like)
+        aggregate._pending_events = []
         event_class, _ = type(aggregate).restoration([], set(), {})
-        aggregate.trigger_event(event_class, ruling=0, **copy.deepcopy(fields))
-        aggregate.pending_events.clear()
+        aggregate.trigger_event(event_class, ruling=0, **orjson.loads(orjson.dumps(fields)))
+        aggregate._pending_events = []
         return aggregate
 
     def is_ruling(self, aid: UUID) -> bool:
@@ -179,15 +225,16 @@ class Walk:
             hyp = self.hypothetical(aid)
             if (hyp.restorable() if hyp is not None else None) != self.shadow(aid).before(self.target + 1):
                 self.world[aid] = hyp if hyp is not None else GONE
+        self.dirty = {aid.hex for aid in self.world}
 
     def chain_links(self) -> dict[int, dict[str, Any]]:
         """The chain links of the rulings after the target, by number, read raw (the campaign's events from the
         first one a later ruling wrote, found by bisecting its versions: what comes before is never read)."""
-        recorder, decode = self.store.recorder, self.store.mapper.transcoder.decode
+        decode = self.store.mapper.transcoder.decode
 
         def ruling_at(version: int) -> int:
-            found = recorder.select_events(CAMPAIGN_ID, gt=version - 1, limit=1)
-            return int(decode(found[0].state)["ruling"]) if found else self.number
+            found = rows(self.store, CAMPAIGN_ID, since=version - 1, limit=1)
+            return int(decode(found[0][2])["ruling"]) if found else self.number
 
         low, high = 1, self.campaign.version + 1  # the first version whose ruling is after the target
         while low < high:
@@ -197,10 +244,9 @@ class Walk:
             else:
                 low = mid + 1
         links = {}
-        for e in recorder.select_events(CAMPAIGN_ID, gt=low - 1):
-            if e.topic == CHAIN_TOPIC:
-                link = decode(e.state)
-                links[int(link["number"])] = link
+        for _, _, state in rows(self.store, CAMPAIGN_ID, since=low - 1, topic=CHAIN_TOPIC):
+            link = orjson.loads(state)  # plain data but for its timestamp, which is never read here
+            links[int(link["number"])] = link
         return links
 
     def skip(self, n: int) -> bool:
@@ -214,17 +260,19 @@ class Walk:
             return True
         by = self.now_live.get(n)
         reads = reads_of(link, self._amendment(n, by) if by is not None else None)
-        if reads is None or stale(n, by or n, self.retractions):
+        if reads is None or (self.retractions and stale(n, by or n, self.retractions)):
             return False
-        dirty = {aid.hex for aid in self.world}
-        return not any(h in dirty or self.suspect(h) for h in reads)
+        for h in reads:
+            if h in self.dirty or self.suspects.get(h) or (h not in self.suspects and self.suspect(h)):
+                return False
+        return True
 
     def suspect(self, hex_id: str) -> bool:
         """Whether an aggregate was made by a ruling now retracted or amended: it may then be in the store while
         the live history has no record of it, so a decision that read it may have seen what a refold does not."""
         if hex_id not in self.suspects:
-            first = self.store.recorder.select_events(UUID(hex_id), limit=1)
-            made = int(self.store.mapper.transcoder.decode(first[0].state)["ruling"]) if first else None
+            first = rows(self.store, UUID(hex_id), limit=1)
+            made = int(self.store.mapper.transcoder.decode(first[0][2])["ruling"]) if first else None
             self.suspects[hex_id] = made is not None and (made in self.now_dead or made in self.now_live)
         return self.suspects[hex_id]
 
@@ -236,18 +284,19 @@ class Walk:
 
         loaded: dict[UUID, Any] = {}
 
-        def load(aid: UUID) -> Any:
+        def load(aid: UUID) -> Any:  # a copy: the world changes only once the decision stands
             if aid in loaded:
                 return loaded[aid]
             if aid in self.world:
-                aggregate = self.world[aid]
-                if aggregate is GONE:
+                held = self.world[aid]
+                if held is GONE:
                     raise AggregateNotFoundError(aid)
+                aggregate = self.build(held, held.restorable())
             else:
                 fields = self.shadow(aid).before(n)
                 if fields is None:
                     raise AggregateNotFoundError(aid)
-                aggregate = self.build(aid, fields)
+                aggregate = self.build(self.template(aid), fields)
             loaded[aid] = aggregate
             return aggregate
 
@@ -258,13 +307,10 @@ class Walk:
                 hp = ((fields or {}).get("sheet") or {}).get("hp")
                 if type(hp) is int:
                     self.before_hp[r["aggregate"]] = hp
-        saved = copy.deepcopy(self.world)
         campaign = load(CAMPAIGN_ID)
         records, refused, dice, hp, reads, sim = self.decide(n, ruling, campaign, load)
         made: dict[UUID, Any] = {}
-        if sim is None:
-            self.world = saved
-        else:
+        if sim is not None:
             made = {a.id: a for a in [*loaded.values(), *sim.characters.values(), *sim.extra_aggregates]}
         touched = {UUID(r["aggregate"]) for r in [*before, *records]} | set(made)
         touched.discard(ruling_id(n))
@@ -275,12 +321,13 @@ class Walk:
                 aggregate = self.world[aid]
             else:
                 fields = self.shadow(aid).before(n)
-                aggregate = self.build(aid, fields) if fields is not None else GONE
+                aggregate = self.build(self.template(aid), fields) if fields is not None else GONE
             now = self.shadow(aid).before(n + 1)
             if (aggregate.restorable() if aggregate is not GONE else None) == now:
                 self.world.pop(aid, None)
             else:
                 self.world[aid] = aggregate
+        self.dirty = {aid.hex for aid in self.world}
         return records, refused, dice, hp, reads
 
     def hp_before(self, n: int, records: list[dict[str, Any]]) -> list[int | None]:
@@ -296,3 +343,5 @@ class Walk:
         """Drop what was cached for ruling n alone."""
         if n != self.target:
             self.rulings.pop(n, None)  # type: ignore[attr-defined]
+            self.histories.pop(ruling_id(n), None)  # type: ignore[attr-defined]
+            self.by_ruling.pop(ruling_id(n), None)  # type: ignore[attr-defined]
