@@ -60,7 +60,7 @@ def rows(
 ) -> list[tuple[int, str, bytes]]:
     """An aggregate's stored events after version `since` as (version, topic, state), read raw on the recorder's
     own connection: of one topic, or without the topics in `skip` (what is left out is never even fetched)."""
-    recorder = store.recorder
+    recorder: Any = store.recorder  # a SQLite or PostgreSQL recorder: both have a table name and a datastore
     sqlite = type(recorder).__module__.endswith("sqlite")
     mark = "?" if sqlite else "%s"
     sql = f"SELECT originator_version, topic, state FROM {recorder.events_table_name} WHERE originator_id = {mark}"
