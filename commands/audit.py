@@ -58,7 +58,8 @@ def _sentence(plan: dict[str, Any], c: dict[str, Any], side: str) -> str:
     from ledger.rulings.rediff import events
 
     hp = (c.get("hp_before") or {}).get(side)
-    return sentence(events(c[side], plan.get("names", {}), hp), system=plan.get("system", "")) or "nothing happens."
+    said = sentence(events(c[side], plan.get("names", {}), hp), system=plan.get("system", ""))
+    return said or ("" if side == "retracted" else "nothing happens.")
 
 
 def _ruling_lines(plan: dict[str, Any], c: dict[str, Any]) -> list[str]:
@@ -79,7 +80,8 @@ def diff_text(plan: dict[str, Any], full: bool = False) -> str:
     """The re-derived diff as a GM reads it: changed outcomes (each as its sentence before and after), then one
     line per character whose values only shift, then the rolls never made, then the final states; `full` tells
     every re-derived ruling as its two sentences."""
-    lines = [f"Retracting ruling {plan['target']} ({plan['command']}):"]
+    was = _sentence(plan, {"retracted": plan.get("retracted", [])}, "retracted") if plan.get("retracted") else ""
+    lines = [f"Retracting ruling {plan['target']} ({plan['command']}):" + (f" {was}" if was else "")]
     if not plan["rederived"] and not plan["states"]:
         lines.append("  changes nothing else.")
     outcomes = set(plan.get("outcomes", [c["ruling"] for c in plan["rederived"]]))

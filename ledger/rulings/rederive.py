@@ -75,6 +75,7 @@ class Plan:
     system: str = ""
     names: dict[str, str] = field(default_factory=dict)  # character aggregate id -> name
     decided: int = 0  # how many later rulings were decided again
+    retracted: Records = field(default_factory=list)  # the contested ruling's outcome as it stands
 
     def current(self, campaign: Campaign) -> bool:
         """Whether the log head is where it was when this plan was made (so committing it appends what was shown)."""
@@ -90,6 +91,7 @@ class Plan:
             "command": self.command,
             "system": self.system,
             "names": self.names,
+            "retracted": self.retracted,
             "rederived": [
                 {
                     "ruling": c.ruling,
@@ -258,6 +260,7 @@ class Rederiver(Walk):
         target = self.ruling(self.target)
         plan = Plan(self.target, target.command, self.number, head=(self.campaign.version, self.campaign.last_hash))
         plan.system = self.campaign.system
+        plan.retracted = self._effective(self.target, target)
         if self.incremental:
             self.dirty_at_start(target)
         else:

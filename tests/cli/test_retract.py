@@ -201,6 +201,8 @@ def test_json_keeps_every_re_derived_ruling_and_says_which_change_an_outcome(two
 
 
 def test_the_committed_retraction_prints_the_same_readable_diff(two: Cli):
-    """`--yes` prints what it appended in the same order: outcomes, shifts, final states."""
+    """`--yes` prints what it appended in the same order: the retracted ruling's sentence, outcomes, shifts, final states."""
     out = two.ok("retract", "5", "--yes").stdout
-    assert out.startswith("ruling 10: retracted ruling 5 (damage):\nNo outcome changes.\nValues that only shift:")
+    assert out.startswith(
+        "ruling 10: retracted ruling 5 (damage): Bob takes 1 damage: HP 6 -> 5.\nNo outcome changes.\nValues that only shift:"
+    )
