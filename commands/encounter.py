@@ -13,6 +13,17 @@ from commands.registry import command, group
 from ledger import catalog as C
 from ledger.errors import BadInput
 from ledger.model.dice import parse_roll_options
+from ledger.model.event_names import (
+    DELAYED_TURN_TAKEN,
+    DICE_ROLLED,
+    ENCOUNTER_ENDED,
+    ENCOUNTER_STARTED,
+    OPENED,
+    PARTICIPANT_JOINED,
+    PARTICIPANT_REMOVED,
+    TURN_ADVANCED,
+    TURN_DELAYED,
+)
 
 ROLLS_HELP = (
     "Enter physical dice NAME=FACES (repeatable); a roll not given is rolled by the ledger. Initiative rolls are "
@@ -23,14 +34,14 @@ TURN_ROLLS_HELP = (
     "ongoing-NAME (affliction checks), power and toughness (ongoing damage)."
 )
 OWN_EVENTS = {
-    "Opened",
-    "EncounterStarted",
-    "TurnAdvanced",
-    "TurnDelayed",
-    "DelayedTurnTaken",
-    "ParticipantJoined",
-    "ParticipantRemoved",
-    "EncounterEnded",
+    OPENED,
+    ENCOUNTER_STARTED,
+    TURN_ADVANCED,
+    TURN_DELAYED,
+    DELAYED_TURN_TAKEN,
+    PARTICIPANT_JOINED,
+    PARTICIPANT_REMOVED,
+    ENCOUNTER_ENDED,
 }
 
 
@@ -68,7 +79,7 @@ def turn_text(lead: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]
 
         events = r.get("events", [])
         said = sentence(events, system=r.get("system", "")) or f"{lead(r)}."
-        dice = [f"  {dice_line(e['data'])}" for e in events if e["type"] == "DiceRolled"]
+        dice = [f"  {dice_line(e['data'])}" for e in events if e["type"] == DICE_ROLLED]
         skipped = [f"{x['name']} ({x['why']})" for x in r.get("skipped") or []]  # who the turn passed over, and why
         notes = (f" (passed over: {', '.join(skipped)})" if skipped else "") + forced(r)
         return "\n".join([said[:-1] + notes + "." if notes else said, order_text(r), *dice])
@@ -282,24 +293,24 @@ def log_text(doc: dict[str, Any]) -> str:
             lines += [
                 f"      {own_event(e['type'], e['data'], word)}"
                 for e in r["events"]
-                if e["type"] in OWN_EVENTS and e["type"] != "Opened"
+                if e["type"] in OWN_EVENTS and e["type"] != OPENED
             ]
     return "\n".join(lines)
 
 
 def own_event(kind: str, d: dict[str, Any], word: str) -> str:
     """An encounter event in words."""
-    if kind == "EncounterStarted":
+    if kind == ENCOUNTER_STARTED:
         return "order: " + ", ".join(f"{e['name']} {e['initiative']}" for e in d["order"])
-    if kind == "TurnAdvanced":
+    if kind == TURN_ADVANCED:
         return f"turn ends; next: {d['current']} ({word} {d['round']})"
-    if kind == "TurnDelayed":
+    if kind == TURN_DELAYED:
         return f"{d['name']} delays; next: {d['current']} ({word} {d['round']})"
-    if kind == "DelayedTurnTaken":
+    if kind == DELAYED_TURN_TAKEN:
         return f"turn ends; {d['name']} stops delaying and acts now"
-    if kind == "ParticipantJoined":
+    if kind == PARTICIPANT_JOINED:
         joined = next((e for e in d["order"] if e["name"] == d["name"]), {"initiative": "?"})
         return f"{d['name']} joins at initiative {joined['initiative']}"
-    if kind == "ParticipantRemoved":
+    if kind == PARTICIPANT_REMOVED:
         return f"{d['name']} leaves the encounter; {d['current']}'s turn ({word} {d['round']})"
     return "the encounter ends"

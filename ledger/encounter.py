@@ -14,6 +14,7 @@ from eventsourcing.domain import Aggregate
 
 from ledger.aggregates import NAMESPACE, Amendments, live_records
 from ledger.digest import uuid5
+from ledger.model.event_names import OPENED
 from ledger.model.lean import LeanEventType
 
 ENCOUNTER_ID = uuid5(NAMESPACE, "encounter")
@@ -168,7 +169,7 @@ def fold_encounter(records: Iterable[tuple[int, str, dict[str, Any]]]) -> dict[s
     """An encounter's state from its live records (ruling, event type, payload)."""
     state = blank_encounter()
     for _, kind, p in records:
-        state = blank_encounter() if kind == "Opened" else {**state, **{k: v for k, v in p.items() if k in state}}
+        state = blank_encounter() if kind == OPENED else {**state, **{k: v for k, v in p.items() if k in state}}
     return state
 
 

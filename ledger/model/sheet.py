@@ -11,6 +11,21 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Any
 
+from ledger.model.event_names import (
+    ATTACK_RESOLVED,
+    CHECK_RESOLVED,
+    CONDITION_IMPOSED,
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    DAMAGE_APPLIED,
+    EFFECT_RESOLVED,
+    HEALTH_RECOVERED,
+    MINIONS_DEFEATED,
+    NOTE_RECORDED,
+    RESISTANCE_RESOLVED,
+    RESOURCE_CHANGED,
+    TRAITS_CHANGED,
+)
 from ledger.record import record
 
 Value = int | str
@@ -18,25 +33,25 @@ Value = int | str
 # Effects that change a character's sheet (each becomes an event on the Character aggregate).
 SHEET_EFFECTS = frozenset(
     {
-        "DamageApplied",  # {amount, hp, counters?}: hp is the value after floors and thresholds
-        "HealthRecovered",  # {amount, hp, counters?}
-        "ConditionImposed",  # {condition, note?}
-        "ConditionRemoved",  # {condition, note?}
-        "CountersChanged",  # {counters: {key: int | None}}: None deletes the key
-        "ResourceChanged",  # {resource, delta, value}
-        "MinionsDefeated",  # {defeated, count}
-        "TraitsChanged",  # {traits: {key: value | None}}
+        DAMAGE_APPLIED,  # {amount, hp, counters?}: hp is the value after floors and thresholds
+        HEALTH_RECOVERED,  # {amount, hp, counters?}
+        CONDITION_IMPOSED,  # {condition, note?}
+        CONDITION_REMOVED,  # {condition, note?}
+        COUNTERS_CHANGED,  # {counters: {key: int | None}}: None deletes the key
+        RESOURCE_CHANGED,  # {resource, delta, value}
+        MINIONS_DEFEATED,  # {defeated, count}
+        TRAITS_CHANGED,  # {traits: {key: value | None}}
     }
 )
 
 # Effects that record a resolution without changing any sheet (events on the Ruling aggregate).
 RULING_EFFECTS = frozenset(
     {
-        "CheckResolved",  # a check against a DC, threshold or opposed check
-        "AttackResolved",  # hit or miss, with totals and the defense it met
-        "ResistanceResolved",  # a resistance check (H&H Toughness vs power), its degree and outcome
-        "EffectResolved",  # any other rule outcome worth reading in the log (durations, chains)
-        "NoteRecorded",  # free text for the GM's record
+        CHECK_RESOLVED,  # a check against a DC, threshold or opposed check
+        ATTACK_RESOLVED,  # hit or miss, with totals and the defense it met
+        RESISTANCE_RESOLVED,  # a resistance check (H&H Toughness vs power), its degree and outcome
+        EFFECT_RESOLVED,  # any other rule outcome worth reading in the log (durations, chains)
+        NOTE_RECORDED,  # free text for the GM's record
     }
 )
 
@@ -141,23 +156,23 @@ def apply_effect_dict(sheet: dict[str, Any], event: str, data: Mapping[str, Any]
     The one definition of what each effect does: the aggregates and the read models fold plain data
     through it, and `apply_effect` wraps it for the rules' Sheet values.
     """
-    if event in ("DamageApplied", "HealthRecovered"):
+    if event in (DAMAGE_APPLIED, HEALTH_RECOVERED):
         out = {**sheet, "hp": data["hp"]}
         if "counters" in data:
             out["counters"] = _merge(sheet.get("counters", {}), data["counters"])
         return out
-    if event == "ConditionImposed":
+    if event == CONDITION_IMPOSED:
         conditions = sheet.get("conditions", [])
         return sheet if data["condition"] in conditions else {**sheet, "conditions": [*conditions, data["condition"]]}
-    if event == "ConditionRemoved":
+    if event == CONDITION_REMOVED:
         return {**sheet, "conditions": [c for c in sheet.get("conditions", []) if c != data["condition"]]}
-    if event == "CountersChanged":
+    if event == COUNTERS_CHANGED:
         return {**sheet, "counters": _merge(sheet.get("counters", {}), data["counters"])}
-    if event == "ResourceChanged":
+    if event == RESOURCE_CHANGED:
         return {**sheet, "resources": {**sheet.get("resources", {}), data["resource"]: data["value"]}}
-    if event == "MinionsDefeated":
+    if event == MINIONS_DEFEATED:
         return {**sheet, "count": data["count"]}
-    if event == "TraitsChanged":
+    if event == TRAITS_CHANGED:
         return {**sheet, "traits": _merge(sheet.get("traits", {}), data["traits"])}
     return sheet
 

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal
 
 from ledger.errors import BadInput, did_you_mean
 from ledger.model.dice import Dice, DiceSpec, parse_notation
-from ledger.model.sheet import Effect, Sheet, Value
+from ledger.model.sheet import RESOURCE_CHANGED, Effect, Sheet, Value
 from ledger.record import record
 from ledger.rules.options import Opt, Role, parse_options, suggest
 
@@ -215,7 +215,7 @@ class RuleSystem:
             )
         value = sheet.resources[resource] + n
         data = {"resource": resource, "delta": n, "value": value, "reason": reason or "award"}
-        return [Effect("ResourceChanged", sheet.name, data)]
+        return [Effect(RESOURCE_CHANGED, sheet.name, data)]
 
     def hazard(self, sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
         """An environmental hazard check."""

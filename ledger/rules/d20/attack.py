@@ -7,7 +7,7 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.dice import Dice, DiceSpec, Roll, d20, parse_notation
-from ledger.model.sheet import Effect, Sheet
+from ledger.model.sheet import ATTACK_RESOLVED, CONDITION_IMPOSED, COUNTERS_CHANGED, Effect, Sheet
 from ledger.record import record
 from ledger.rules.d20.core import (
     CHARGE_DR,
@@ -154,8 +154,8 @@ def roll_data(roll: Roll, dr: int) -> dict[str, Any]:
 def charge_effects(sheet: Sheet) -> list[Effect]:
     """A charge: the charger is charging and loses 2 DR until their next turn."""
     return [
-        Effect("ConditionImposed", sheet.name, {"condition": "charging"}),
-        Effect("CountersChanged", sheet.name, {"counters": {CHARGE_DR: CHARGE_DR_PENALTY}}),
+        Effect(CONDITION_IMPOSED, sheet.name, {"condition": "charging"}),
+        Effect(COUNTERS_CHANGED, sheet.name, {"counters": {CHARGE_DR: CHARGE_DR_PENALTY}}),
     ]
 
 
@@ -250,7 +250,7 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     effects: list[Effect] = []
     if "charging" in opt_names(options, "modifiers") and not attacker.has("charging"):
         effects += charge_effects(attacker)
-    effects.append(Effect("AttackResolved", target.name, data))
+    effects.append(Effect(ATTACK_RESOLVED, target.name, data))
     if instant:
         effects += death_effects(target, f"killed outright by {attacker.name} (three rolls broke the DR)")
     elif damage and damage["dealt"] > 0:

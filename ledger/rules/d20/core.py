@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.model.sheet import Effect, Sheet
+from ledger.model.sheet import COUNTERS_CHANGED, DAMAGE_APPLIED, Effect, Sheet
 from ledger.rules.common import set_conditions
 from ledger.rules.d20.options import COVER
 
@@ -101,17 +101,17 @@ def damage_effects(sheet: Sheet, amount: int, *, subdual: bool, note: str = "") 
     if subdual:
         counters = {SUBDUAL: sheet.counter(SUBDUAL) + amount}
         data: dict[str, Any] = {"amount": amount, "hp": sheet.hp, "subdual": True, "counters": counters, **extra}
-        return [Effect("DamageApplied", sheet.name, data), *condition_effects(sheet, sheet.hp, counters)]
+        return [Effect(DAMAGE_APPLIED, sheet.name, data), *condition_effects(sheet, sheet.hp, counters)]
     hp = sheet.hp - amount
     data = {"amount": amount, "hp": hp, **extra}
-    return [Effect("DamageApplied", sheet.name, data), *condition_effects(sheet, hp, {})]
+    return [Effect(DAMAGE_APPLIED, sheet.name, data), *condition_effects(sheet, hp, {})]
 
 
 def death_effects(sheet: Sheet, note: str) -> list[Effect]:
     """Death outright: HP set to -10, the threshold of death (Damage), whatever it was."""
     amount = max(sheet.hp - DEATH_HP, 0)
     data = {"amount": amount, "hp": min(sheet.hp, DEATH_HP), "instant-death": True, "note": note}
-    return [Effect("DamageApplied", sheet.name, data), *condition_effects(sheet, DEATH_HP, {}, note)]
+    return [Effect(DAMAGE_APPLIED, sheet.name, data), *condition_effects(sheet, DEATH_HP, {}, note)]
 
 
 def require_able(sheet: Sheet, action: str) -> None:
@@ -137,7 +137,7 @@ def exertion_effects(sheet: Sheet, action: str) -> list[Effect]:
     note = f"disabled and did something major ({action})"
     counters = {COLLAPSED: 1}
     return [
-        Effect("CountersChanged", sheet.name, {"counters": counters}),
+        Effect(COUNTERS_CHANGED, sheet.name, {"counters": counters}),
         *condition_effects(sheet, sheet.hp, counters, note),
     ]
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from ledger.errors import BadInput
 from ledger.model.dice import Dice, DiceSpec, d20, parse_notation
-from ledger.model.sheet import Effect, Sheet, Value
+from ledger.model.sheet import CONDITION_IMPOSED, CONDITION_REMOVED, COUNTERS_CHANGED, Effect, Sheet, Value
 from ledger.rules.common import parse_int
 from ledger.rules.contract import Action, Recovery, RuleSystem
 from ledger.rules.d20 import economy
@@ -155,11 +155,11 @@ class D20(RuleSystem):
         """Impose a GM-ruled condition; unconscious is remembered, the other HP conditions follow HP only."""
         if condition == "unconscious":
             counters = {KNOCKED_OUT: 1}
-            changed = Effect("CountersChanged", sheet.name, {"counters": counters})
+            changed = Effect(COUNTERS_CHANGED, sheet.name, {"counters": counters})
             return [changed, *condition_effects(sheet, sheet.hp, counters, "ruled by the GM")]
         if condition in HP_CONDITIONS:
             raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
-        return [Effect("ConditionImposed", sheet.name, {"condition": condition})]
+        return [Effect(CONDITION_IMPOSED, sheet.name, {"condition": condition})]
 
     def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
         """Remove a GM-ruled condition; unconsciousness from HP or subdual damage stays until they heal."""
@@ -168,12 +168,12 @@ class D20(RuleSystem):
                 raise BadInput(f"{sheet.name} is not unconscious")
             counters: dict[str, int | None] = {KNOCKED_OUT: None, COLLAPSED: None}
             effects = condition_effects(sheet, sheet.hp, counters, "ruled by the GM")
-            if not any(e.event == "ConditionRemoved" for e in effects):
+            if not any(e.event == CONDITION_REMOVED for e in effects):
                 raise BadInput(f"{sheet.name} is unconscious from their damage", "use recover to heal them")
-            return [Effect("CountersChanged", sheet.name, {"counters": counters}), *effects]
+            return [Effect(COUNTERS_CHANGED, sheet.name, {"counters": counters}), *effects]
         if condition in HP_CONDITIONS:
             raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
-        return [Effect("ConditionRemoved", sheet.name, {"condition": condition})]
+        return [Effect(CONDITION_REMOVED, sheet.name, {"condition": condition})]
 
     def dr(self, sheet: Sheet, options: Mapping[str, Any]) -> int:
         """DR = 10 + Dex modifier + armor + power bonus + cover (option `cover`; a charger loses 2)."""

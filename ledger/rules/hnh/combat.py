@@ -13,7 +13,15 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice
-from ledger.model.sheet import Effect, Sheet, apply_all
+from ledger.model.sheet import (
+    ATTACK_RESOLVED,
+    CHECK_RESOLVED,
+    COUNTERS_CHANGED,
+    EFFECT_RESOLVED,
+    Effect,
+    Sheet,
+    apply_all,
+)
 from ledger.record import record
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
 from ledger.rules.hnh.checks import (
@@ -190,11 +198,11 @@ def resolve_aid(helper: Sheet, target: Sheet, options: Mapping[str, Any], dice: 
         "degrees": deg,
         "aid_bonus": bonus,
     }
-    out = [Effect("CheckResolved", helper.name, data)]
+    out = [Effect(CHECK_RESOLVED, helper.name, data)]
     ally = str(options.get("ally") or "")
     if ally and bonus:  # Aid: "for 1 round" -- kept on the ally until used or their next turn ends
         key = f"aid-{data['aid_for']}:{target.name}"
-        out.append(Effect("CountersChanged", ally, {"counters": {key: bonus}}))
+        out.append(Effect(COUNTERS_CHANGED, ally, {"counters": {key: bonus}}))
     return out
 
 
@@ -228,10 +236,10 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     options, counters = _lasting(attacker, target, options, counters)
     if attacker.counter("aim") and w.range not in ("perception", "area"):  # Aim: the next attack is the aimed one
         moves.add("aim")
-    pre = [Effect("CountersChanged", attacker.name, {"counters": counters})] if counters else []
+    pre = [Effect(COUNTERS_CHANGED, attacker.name, {"counters": counters})] if counters else []
     pre += end_aim(attacker, "aim used") + trance
     if w.range == "beyond":  # Range: "out of range and cannot be attacked (automatic miss)"
-        return [*pre, Effect("AttackResolved", target.name, {**base, "hit": False, "reason": "beyond long range"})]
+        return [*pre, Effect(ATTACK_RESOLVED, target.name, {**base, "hit": False, "reason": "beyond long range"})]
     rank = w.rank + (1 if "power" in moves else 0) - (1 if "accurate" in moves else 0)
     if "slam" in moves:
         rank = max(_int(options, "speed", 0), rank) + (1 if options.get("full-speed") else 0)
@@ -241,7 +249,7 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     else:
         hit, critical, data = attack_check(attacker, target, w, moves, options, dice, base)
     if not hit:
-        return [*pre, Effect("AttackResolved", target.name, data)]
+        return [*pre, Effect(ATTACK_RESOLVED, target.name, data)]
     if "team" in moves:
         td = _int(options, "team-degrees", 0)
         rank += 2 if td >= 3 else 1 if td >= 1 else 0
@@ -251,11 +259,11 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     extra = 1 if critical and kind == "increased" else 0
     worst = critical and kind == "increased" and target.minion
     data.update(rank=rank, critical_effect=kind if critical else None)
-    out = [*pre, Effect("AttackResolved", target.name, data)]
+    out = [*pre, Effect(ATTACK_RESOLVED, target.name, data)]
     if critical and kind == "added":
         out.append(
             Effect(
-                "EffectResolved",
+                EFFECT_RESOLVED,
                 target.name,
                 {
                     "critical": "added",

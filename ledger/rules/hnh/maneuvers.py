@@ -15,7 +15,15 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.dice import Dice
-from ledger.model.sheet import Effect, Sheet, apply_all
+from ledger.model.sheet import (
+    CHECK_RESOLVED,
+    COUNTERS_CHANGED,
+    EFFECT_RESOLVED,
+    TRAITS_CHANGED,
+    Effect,
+    Sheet,
+    apply_all,
+)
 from ledger.rules.hnh.checks import (
     Rolled,
     active_defense,
@@ -88,14 +96,14 @@ def grab(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Di
         hit, info = strike(actor, target, dice, unarmed_bonus(actor))
         data.update(info)
         if not hit:
-            return [Effect("EffectResolved", target.name, data)]
+            return [Effect(EFFECT_RESOLVED, target.name, data)]
     else:
         require_able(actor, "grab")
     mine = roll_check(dice, "strength", strength + check_penalty(actor), "ability")
     theirs = roll_check(dice, "against", target.trait("strength") + check_penalty(target), "ability")
     res = opposed(actor, mine, target, theirs)
     data.update(res, improving=holding)
-    out = [Effect("EffectResolved", target.name, data)]
+    out = [Effect(EFFECT_RESOLVED, target.name, data)]
     if res["winner"] == actor.name:
         cond = "bound" if holding or res["degrees"] >= 2 else "restrained"
         out += impose_effects(target, cond, f"grabbed by {actor.name}")
@@ -108,8 +116,8 @@ def grab(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Di
 
 def _hold(actor: Sheet, target: Sheet) -> list[Effect]:
     out = [
-        Effect("CountersChanged", actor.name, {"counters": {f"grabbing:{target.name}": 1}}),
-        Effect("CountersChanged", target.name, {"counters": {f"grabbed-by:{actor.name}": 1}}),
+        Effect(COUNTERS_CHANGED, actor.name, {"counters": {f"grabbing:{target.name}": 1}}),
+        Effect(COUNTERS_CHANGED, target.name, {"counters": {f"grabbed-by:{actor.name}": 1}}),
     ]
     me = actor
     for c in ("hindered", "vulnerable"):
@@ -125,8 +133,8 @@ def release_effects(holder: Sheet, held: Sheet, note: str) -> list[Effect]:
     out = [removed(held, c, note) for c in ("restrained", "bound") if c in held.conditions]
     out += [removed(holder, c, note) for c in ("hindered", "vulnerable") if c in holder.conditions]
     out += [
-        Effect("CountersChanged", holder.name, {"counters": {f"grabbing:{held.name}": None}}),
-        Effect("CountersChanged", held.name, {"counters": {f"grabbed-by:{holder.name}": None}}),
+        Effect(COUNTERS_CHANGED, holder.name, {"counters": {f"grabbing:{held.name}": None}}),
+        Effect(COUNTERS_CHANGED, held.name, {"counters": {f"grabbed-by:{holder.name}": None}}),
     ]
     return out
 
@@ -150,7 +158,7 @@ def escape(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: 
     dc = max(holder.trait("strength"), _int(options, "rank", 0))
     success, deg = versus_dc(r, dc)
     data = {"action": "escape", "trait": key, **r.data(), "dc": dc, "success": success, "degrees": deg}
-    out = [Effect("CheckResolved", actor.name, data)]
+    out = [Effect(CHECK_RESOLVED, actor.name, data)]
     return out + (release_effects(holder, actor, "escaped") if success else [])
 
 
@@ -161,13 +169,13 @@ def trip(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Di
     hit, info = strike(actor, target, dice, unarmed_bonus(actor), modifier=-1)
     data: dict[str, Any] = {"action": "trip", "attacker": actor.name, "target": target.name, **info}
     if not hit:
-        return [Effect("EffectResolved", target.name, data)]
+        return [Effect(EFFECT_RESOLVED, target.name, data)]
     power = roll_check(dice, "power", _int(options, "rank", actor.trait("strength")), "power")
     skill = "acrobatics" if "acrobatics" in target.traits else "agility"
     theirs = roll_check(dice, "against", trait_bonus(target, skill)[1] + check_penalty(target), "ability")
     res = opposed(actor, power, target, theirs)
     data.update(res, resisted_with=skill)
-    out = [Effect("EffectResolved", target.name, data)]
+    out = [Effect(EFFECT_RESOLVED, target.name, data)]
     if res["winner"] == actor.name and "prone" not in target.conditions:
         out += impose_effects(target, "prone", f"tripped by {actor.name}")
     return out
@@ -194,13 +202,13 @@ def disarm(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: 
         **info,
     }
     if not hit:
-        return [Effect("EffectResolved", target.name, data)]
+        return [Effect(EFFECT_RESOLVED, target.name, data)]
     power = roll_check(dice, "power", _int(options, "rank", actor.trait("strength")), "power")
     resist = target.trait("strength") if held else _int(options, "binding", 0)
     theirs = roll_check(dice, "against", resist, "ability" if held else "passive")
     res = opposed(actor, power, target, theirs)
     data.update(res, dropped=res["winner"] == actor.name)
-    return [Effect("EffectResolved", target.name, data)]
+    return [Effect(EFFECT_RESOLVED, target.name, data)]
 
 
 def smash(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
@@ -219,7 +227,7 @@ def smash(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
         **info,
     }
     if not hit:
-        return [Effect("EffectResolved", target.name, data)]
+        return [Effect(EFFECT_RESOLVED, target.name, data)]
     power = roll_check(dice, "power", _int(options, "rank", actor.trait("strength")), "power")
     resist = roll_check(dice, "toughness", _int(options, "object-toughness", 0), "passive")
     diff = resist.total - power.total
@@ -227,7 +235,7 @@ def smash(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
     steps = 0 if diff >= 0 else degrees(diff)  # Damaging Objects: 1 bent, 2 broken, 3+ destroyed; cumulative
     state = OBJECT_STATES[min(3, before + steps)]
     data.update(power=power.data(), resistance=resist.data(), difference=diff, object_state=state)
-    return [Effect("EffectResolved", target.name, data)]
+    return [Effect(EFFECT_RESOLVED, target.name, data)]
 
 
 # -- Feint, Demoralize, Aim ----------------------------------------------------------------------------------
@@ -245,13 +253,13 @@ def feint(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
     res = opposed(actor, mine, target, theirs)
     out = [
         Effect(
-            "EffectResolved",
+            EFFECT_RESOLVED,
             target.name,
             {"action": "feint", "attacker": actor.name, "target": target.name, "resisted_with": best, **res},
         )
     ]
     if res["winner"] == actor.name:
-        out.append(Effect("CountersChanged", actor.name, {"counters": {f"feint:{target.name}": 1}}))
+        out.append(Effect(COUNTERS_CHANGED, actor.name, {"counters": {f"feint:{target.name}": 1}}))
     return out
 
 
@@ -266,7 +274,7 @@ def demoralize(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], di
     res = opposed(actor, mine, target, theirs)
     out = [
         Effect(
-            "EffectResolved",
+            EFFECT_RESOLVED,
             target.name,
             {"action": "demoralize", "attacker": actor.name, "target": target.name, "skill": skill, **res},
         )
@@ -277,13 +285,13 @@ def demoralize(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], di
     if cond in target.conditions:
         return out
     out += impose_effects(target, cond, f"demoralized by {actor.name}")
-    return out + [Effect("CountersChanged", target.name, {"counters": {f"until-end-of-turn:{cond}": 1}})]
+    return out + [Effect(COUNTERS_CHANGED, target.name, {"counters": {f"until-end-of-turn:{cond}": 1}})]
 
 
 def aim(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
     """Aim: the next attack gets the aim bonus; vulnerable while aiming (until that attack or the next turn ends)."""
     require_able(actor, "aim")
-    out = [Effect("CountersChanged", actor.name, {"counters": {"aim": 1}})]
+    out = [Effect(COUNTERS_CHANGED, actor.name, {"counters": {"aim": 1}})]
     if "vulnerable" not in actor.conditions:
         out += impose_effects(actor, "vulnerable", "aiming")
     return out
@@ -293,7 +301,7 @@ def end_aim(sheet: Sheet, note: str) -> list[Effect]:
     """Aim is spent (or lost): the counter and the aiming vulnerability go."""
     if not sheet.counter("aim"):
         return []
-    out = [Effect("CountersChanged", sheet.name, {"counters": {"aim": None}})]
+    out = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {"aim": None}})]
     return out + ([removed(sheet, "vulnerable", note)] if "vulnerable" in sheet.conditions else [])
 
 
@@ -310,11 +318,11 @@ def turn_ended(sheet: Sheet) -> list[Effect]:
     done: dict[str, int | None] = {k: None for k, v in sheet.counters.items() if k.startswith("feint:") and v >= 2}
     if sheet.counter("aid-running"):  # Aid: "for 1 round" -- to the end of the ally's next turn
         done.update({k: None for k in sheet.counters if k.startswith(("aid-attack:", "aid-defense:", "aid-running"))})
-    out = [Effect("CountersChanged", sheet.name, {"counters": done})] if done else []
+    out = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": done})] if done else []
     if sheet.counter("aim") >= 2:
         out += end_aim(sheet, "aim not used")
     elif sheet.counter("aim"):
-        out.append(Effect("CountersChanged", sheet.name, {"counters": {"aim": 2}}))
+        out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {"aim": 2}}))
     return out
 
 
@@ -331,20 +339,20 @@ def extra_effort(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], 
         )
     out = [
         Effect(
-            "EffectResolved",
+            EFFECT_RESOLVED,
             actor.name,
             {"action": "extra-effort", "benefit": benefit, "cost": "fatigued at the start of the next turn"},
         ),
-        Effect("CountersChanged", actor.name, {"counters": {"extra-effort": 1}}),
+        Effect(COUNTERS_CHANGED, actor.name, {"counters": {"extra-effort": 1}}),
     ]
     if benefit == "strength":  # "Increase the hero's Strength rank by +1 for 1 round"
         out += [
             Effect(
-                "TraitsChanged",
+                TRAITS_CHANGED,
                 actor.name,
                 {"traits": {"strength": actor.trait("strength") + 1}, "note": "extra effort"},
             ),
-            Effect("CountersChanged", actor.name, {"counters": {"extra-strength": 1}}),
+            Effect(COUNTERS_CHANGED, actor.name, {"counters": {"extra-strength": 1}}),
         ]
     return out
 
@@ -355,14 +363,14 @@ def effort_cost(sheet: Sheet) -> list[Effect]:
     if sheet.counter("extra-strength"):
         out += [
             Effect(
-                "TraitsChanged",
+                TRAITS_CHANGED,
                 sheet.name,
                 {"traits": {"strength": sheet.trait("strength") - 1}, "note": "extra effort over"},
             ),
-            Effect("CountersChanged", sheet.name, {"counters": {"extra-strength": None}}),
+            Effect(COUNTERS_CHANGED, sheet.name, {"counters": {"extra-strength": None}}),
         ]
     if sheet.counter("extra-effort"):
-        out.append(Effect("CountersChanged", sheet.name, {"counters": {"extra-effort": None}}))
+        out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {"extra-effort": None}}))
         now = apply_all(sheet, out)
         if not now.has("dead"):
             out += impose_effects(now, "fatigued", "extra effort")
@@ -380,5 +388,5 @@ def seize_initiative(actor: Sheet, other: Sheet | None, options: Mapping[str, An
         raise ImpossibleAction(f"{actor.name} is already set to seize the initiative")
     return [
         pay(actor, 1, "seize-initiative"),
-        Effect("CountersChanged", actor.name, {"counters": {"seize-initiative": 1}}),
+        Effect(COUNTERS_CHANGED, actor.name, {"counters": {"seize-initiative": 1}}),
     ]

@@ -10,7 +10,7 @@ from typing import Any
 
 from ledger.errors import BadInput
 from ledger.model.dice import Dice
-from ledger.model.sheet import Effect, Sheet
+from ledger.model.sheet import CHECK_RESOLVED, NOTE_RECORDED, Effect, Sheet
 from ledger.rules.pnp import options as declared
 from ledger.rules.pnp.core import (
     DEFAULT_THRESHOLD,
@@ -70,15 +70,15 @@ def narration(
         raise BadInput(f"a {row.outcome} allows no embellishment or compromise", f"{narrator} narrates alone")
     notes = []
     if emb:
-        notes.append(Effect("NoteRecorded", actor, {"kind": "embellishment", "by": embellisher, "text": emb}))
+        notes.append(Effect(NOTE_RECORDED, actor, {"kind": "embellishment", "by": embellisher, "text": emb}))
     if comp:
         notes.append(
             Effect(
-                "NoteRecorded", actor, {"kind": "compromise", "by": narrator, "instead_of": embellisher, "text": comp}
+                NOTE_RECORDED, actor, {"kind": "compromise", "by": narrator, "instead_of": embellisher, "text": comp}
             )
         )
     if note:
-        notes.append(Effect("NoteRecorded", actor, {"kind": "note", "text": note}))
+        notes.append(Effect(NOTE_RECORDED, actor, {"kind": "note", "text": note}))
     return data, notes
 
 
@@ -134,7 +134,7 @@ def check(
     net = successes - data["threshold"]
     told, notes = narration(challenge_row(net), sheet.name, _opponent_voice(opponent), given)
     data.update(successes=successes, **rerolled, net=net, **told, adversity_due=adversity_due + other.adversity_due)
-    return [*costs, *other.costs, Effect("CheckResolved", sheet.name, data), *notes]
+    return [*costs, *other.costs, Effect(CHECK_RESOLVED, sheet.name, data), *notes]
 
 
 def chase_trait(sheet: Sheet, named: str) -> tuple[str, int]:
@@ -185,4 +185,4 @@ def chase(a: Sheet, b: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Ef
         "successes": successes, **rerolled, "net": net, **told, "adversity_due": adversity_due + other.adversity_due,
         **other.data(), **({"opponent_successes_before_reroll": o_rerolled["successes_before_reroll"]} if o_rerolled else {}),
     }  # fmt: skip
-    return [*costs, *other.costs, Effect("CheckResolved", a.name, data), *notes]
+    return [*costs, *other.costs, Effect(CHECK_RESOLVED, a.name, data), *notes]

@@ -10,7 +10,7 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice, pool
-from ledger.model.sheet import Effect, Sheet, Value, is_gm_pool
+from ledger.model.sheet import RESOURCE_CHANGED, Effect, Sheet, Value, is_gm_pool
 from ledger.record import record
 from ledger.rules.pnp.options import EFFECT_CONDITIONS
 
@@ -267,7 +267,7 @@ def other_boost(given: Mapping[str, Any], sheet: Sheet | None, prefix: str) -> B
 def resource_changed(sheet: Sheet, resource: str, delta: int, **why: Any) -> Effect:
     """A ResourceChanged effect from the sheet's current value."""
     value = sheet.resources.get(resource, 0) + delta
-    return Effect("ResourceChanged", sheet.name, {"resource": resource, "delta": delta, "value": value, **why})
+    return Effect(RESOURCE_CHANGED, sheet.name, {"resource": resource, "delta": delta, "value": value, **why})
 
 
 def charge(sheet: Sheet, *, extra_dice: int, reroll: bool) -> tuple[list[Effect], int]:
@@ -287,7 +287,7 @@ def charge(sheet: Sheet, *, extra_dice: int, reroll: bool) -> tuple[list[Effect]
             have -= cost
             effects.append(
                 Effect(
-                    "ResourceChanged",
+                    RESOURCE_CHANGED,
                     sheet.name,
                     {"resource": "resolve", "delta": -cost, "value": have, "purpose": purpose},
                 )

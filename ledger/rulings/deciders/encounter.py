@@ -25,6 +25,7 @@ from ledger.encounter import (
 )
 from ledger.errors import BadInput, Conflict, ImpossibleAction, NotFound
 from ledger.model.dice import DiceSpec, Roll
+from ledger.model.event_names import EFFECT_RESOLVED
 from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import RuleSystem
 from ledger.rules.options import suggest
@@ -214,7 +215,7 @@ def scene(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     if enc is not None and enc.active:
         raise Conflict(f"encounter {enc.state['number']} is running", "ledger encounter end ends it and its scene")
     ended = end_scene(d, rules)
-    d.apply([Effect("EffectResolved", "", {"scene": "ended", "ended_for": ended})])
+    d.apply([Effect(EFFECT_RESOLVED, "", {"scene": "ended", "ended_for": ended})])
     return {"scene_ended_for": ended}
 
 
@@ -309,7 +310,7 @@ def initiative(d: Draft, rules: RuleSystem, name: str, given: int | None = None)
     if given is None:
         total, effects = rules.initiative(sheet, OwnedDice(d, sheet.name, {"initiative": roll_name(d, sheet.name)}))
     else:
-        total, effects = given, [Effect("EffectResolved", sheet.name, {"initiative": given, "entered": True})]
+        total, effects = given, [Effect(EFFECT_RESOLVED, sheet.name, {"initiative": given, "entered": True})]
     d.apply(effects)
     cid = d.character(name).id.hex
     lead = -SEIZED if first else -total
@@ -343,11 +344,7 @@ def rolloffs(d: Draft, rules: RuleSystem, entries: list[Entry]) -> None:
                 e["sort"].append(-results[e["name"]])
             if results:
                 d.apply(
-                    [
-                        Effect(
-                            "EffectResolved", "", {"initiative-tie": sorted(results), "rolloff": results, "round": rnd}
-                        )
-                    ]
+                    [Effect(EFFECT_RESOLVED, "", {"initiative-tie": sorted(results), "rolloff": results, "round": rnd})]
                 )
     for e in entries:
         e["sort"].append(e["name"].casefold())
