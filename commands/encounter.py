@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import click
@@ -24,6 +24,7 @@ from ledger.model.event_names import (
     TURN_ADVANCED,
     TURN_DELAYED,
 )
+from ledger.rulings.intents import Recorded
 
 ROLLS_HELP = (
     "Enter physical dice NAME=FACES (repeatable); a roll not given is rolled by the ledger. Initiative rolls are "
@@ -52,7 +53,7 @@ def round_word(system: str) -> str:
     return word(system)
 
 
-def order_text(v: dict[str, Any]) -> str:
+def order_text(v: Mapping[str, Any]) -> str:
     """The running encounter: round, whose turn, and the order with initiatives."""
     head = f"encounter {v['encounter']} ({v['system']}), {round_word(v['system'])} {v['round']}: {v['current']}'s turn"
     width = max((len(e["name"]) for e in v["order"]), default=4)
@@ -71,10 +72,10 @@ def order_text(v: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def turn_text(lead: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]], str]:
+def turn_text(lead: Callable[[Recorded], str]) -> Callable[[Recorded], str]:
     """A renderer: a lead line, the order, then what the rules did."""
 
-    def text(r: dict[str, Any]) -> str:
+    def text(r: Recorded) -> str:
         from ledger.rulings.describe import dice_line, sentence
 
         events = r.get("events", [])
@@ -87,7 +88,7 @@ def turn_text(lead: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]
     return text
 
 
-def forced(r: dict[str, Any]) -> str:
+def forced(r: Recorded) -> str:
     """A note when the turn that came up was a delayer's, forced on them."""
     return (
         f" ({r['current']} delayed until their place came round again: this turn is forced)" if r.get("forced") else ""
@@ -149,7 +150,7 @@ def parse_inits(values: tuple[str, ...]) -> dict[str, int]:
     return out
 
 
-def passed_over(r: dict[str, Any]) -> str:
+def passed_over(r: Recorded) -> str:
     """A note naming who the turn passed over and why."""
     skipped = [f"{s['name']} ({s['why']})" for s in r.get("skipped") or []]
     return f" (passed over: {', '.join(skipped)})" if skipped else ""
@@ -246,7 +247,7 @@ def end(app: AppContext) -> None:
     app.wrote(result, ended)
 
 
-def ended(r: dict[str, Any]) -> str:
+def ended(r: Recorded) -> str:
     """`Encounter 1 ends after 2 rounds.`, with what ending it did (scene effects), then any dice."""
     from ledger.rulings.describe import ruling_lines
 

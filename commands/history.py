@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import click
@@ -161,7 +162,7 @@ def redo(app: AppContext) -> None:
     app.wrote(app.ledger.redo(), lambda r: restored(f"Redid ruling {r['target']} ({r['command']})", r))
 
 
-def restored(lead: str, r: dict[str, Any]) -> str:
+def restored(lead: str, r: Mapping[str, Any]) -> str:
     """`Undid ruling 8 (damage); Bob restored to HP 6.`: the lead, then every state it brought back."""
     from ledger.rulings.describe import clause
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import field
-from typing import Any
+from typing import Any, TypedDict
 
 from ledger.model.event_names import (
     ATTACK_RESOLVED,
@@ -29,6 +29,24 @@ from ledger.model.event_names import (
 from ledger.record import record
 
 Value = int | str
+
+
+class SheetData(TypedDict):
+    """A sheet as plain data (`Sheet.to_dict`): what events, snapshots, projections and `--json` output carry."""
+
+    name: str
+    system: str
+    traits: dict[str, Value]
+    hp: int
+    max_hp: int
+    conditions: list[str]
+    resources: dict[str, int]
+    counters: dict[str, int]
+    powers: dict[str, dict[str, Any]]
+    minion: bool
+    count: int
+    pc: bool
+
 
 # Effects that change a character's sheet (each becomes an event on the Character aggregate).
 SHEET_EFFECTS = frozenset(
@@ -99,7 +117,7 @@ class Sheet:
         """A system-specific counter (bruises, subdual damage, ...); 0 when never set."""
         return self.counters.get(key, 0)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SheetData:
         """Plain data for events, snapshots and projections."""
         return {
             "name": self.name,
@@ -181,7 +199,7 @@ def apply_effect(sheet: Sheet, event: str, data: Mapping[str, Any]) -> Sheet:
     """The next sheet after a sheet effect (the Sheet-valued face of `apply_effect_dict`)."""
     if event not in SHEET_EFFECTS:
         return sheet
-    return Sheet.from_dict(apply_effect_dict(sheet.to_dict(), event, data))
+    return Sheet.from_dict(apply_effect_dict(dict(sheet.to_dict()), event, data))
 
 
 def apply_all(sheet: Sheet, effects: list[Effect]) -> Sheet:

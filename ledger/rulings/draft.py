@@ -6,7 +6,7 @@ it chains the ruling's hash to the previous one and writes every event in one tr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ledger import digest
@@ -109,7 +109,7 @@ class Draft:
         *,
         kind: str,
         command: str,
-        intent: dict[str, Any],
+        intent: Mapping[str, Any],
         actor: str,
         at: str,
         dice: DiceBox,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
@@ -40,6 +39,7 @@ from ledger.rules.d20.core import (
     require_alive,
 )
 from ledger.rules.d20.options import ACTION_KINDS, CHARGE_ATTACK
+from ledger.rules.options import Options
 
 SUBDUAL_FADE_PER_LEVEL = (
     1  # docs/interpretations.md (d20 Supers): subdual fades 1 point per hour per level (level 1 if not given)
@@ -91,7 +91,7 @@ def resolve_check(
     trait: str,
     dc: int | None,
     against: tuple[Sheet, str] | None,
-    options: Mapping[str, Any],
+    options: Options,
     dice: Dice,
 ) -> list[Effect]:
     """d20 + modifier against a DC or an opposed check; natural 1 always fails, natural 20 always succeeds."""
@@ -121,7 +121,7 @@ def resolve_check(
     return effects
 
 
-def fade_rate(sheet: Sheet, options: Mapping[str, Any]) -> int:
+def fade_rate(sheet: Sheet, options: Options) -> int:
     """Subdual points that fade per hour: the option, else 1 per level (level 1 when not given)."""
     rate = opt_int(options, "subdual-rate", SUBDUAL_FADE_PER_LEVEL * max(sheet.trait("level", 1), 1))
     if rate < 0:
@@ -129,9 +129,7 @@ def fade_rate(sheet: Sheet, options: Mapping[str, Any]) -> int:
     return rate
 
 
-def resolve_recover(
-    sheet: Sheet, hours: int, amount: int | None, cause: str, options: Mapping[str, Any]
-) -> list[Effect]:
+def resolve_recover(sheet: Sheet, hours: int, amount: int | None, cause: str, options: Options) -> list[Effect]:
     """Regular damage heals by the amount the GM rules (up to max HP); subdual fades with the hours."""
     require_alive(sheet, "recover")
     if hours < 0:
@@ -153,7 +151,7 @@ def resolve_recover(
     return [Effect(HEALTH_RECOVERED, sheet.name, data), *condition_effects(sheet, hp, counters, f"recovered: {cause}")]
 
 
-def running_distance(sheet: Sheet, options: Mapping[str, Any]) -> int:
+def running_distance(sheet: Sheet, options: Options) -> int:
     """Running: 4 x normal speed (the speed option when armor modifies it)."""
     speed = opt_int(options, "speed", sheet.trait("speed", DEFAULT_SPEED))
     if speed < 0:
@@ -161,7 +159,7 @@ def running_distance(sheet: Sheet, options: Mapping[str, Any]) -> int:
     return RUN_MULTIPLIER * speed
 
 
-def resolve_run(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
+def resolve_run(sheet: Sheet, options: Options) -> list[Effect]:
     """Running: move 4 x speed and make no attack until the next turn."""
     require_able(sheet, "run")
     data = {"action": "run", "character": sheet.name, "distance": running_distance(sheet, options)}
@@ -171,7 +169,7 @@ def resolve_run(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
     return effects + exertion_effects(sheet, "run")
 
 
-def resolve_charge(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
+def resolve_charge(sheet: Sheet, options: Options) -> list[Effect]:
     """Charge: like a run, but +2 to attack rolls and -2 to DR until the charger's next turn."""
     require_able(sheet, "charge")
     data = {
@@ -187,7 +185,7 @@ def resolve_charge(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
     return effects + exertion_effects(sheet, "charge")
 
 
-def resolve_action(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
+def resolve_action(sheet: Sheet, options: Options) -> list[Effect]:
     """Any other action in a round, as the GM names it: full, partial or free (Attacks)."""
     kind = opt_choice(options, "kind", ACTION_KINDS) or "partial"
     if kind != "free":

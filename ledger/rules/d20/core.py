@@ -9,6 +9,7 @@ from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.sheet import COUNTERS_CHANGED, DAMAGE_APPLIED, Effect, Sheet
 from ledger.rules.common import set_conditions
 from ledger.rules.d20.options import COVER
+from ledger.rules.options import Options
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
 CONDITIONS = frozenset({"disabled", "dying", "unconscious", "dead", "flat-footed", "prone", "running", "charging"})
@@ -142,7 +143,7 @@ def exertion_effects(sheet: Sheet, action: str) -> list[Effect]:
     ]
 
 
-def opt_int(options: Mapping[str, Any], key: str, default: int) -> int:
+def opt_int(options: Options, key: str, default: int) -> int:
     """An integer option (an int or a numeral string)."""
     v = options.get(key)
     if v is None:
@@ -161,7 +162,7 @@ _TRUE = {"true", "yes", "1", "on", ""}
 _FALSE = {"false", "no", "0", "off"}
 
 
-def opt_bool(options: Mapping[str, Any], key: str, default: bool = False) -> bool:
+def opt_bool(options: Options, key: str, default: bool = False) -> bool:
     """A flag option (a bool, or yes/no, true/false, 1/0)."""
     v = options.get(key)
     if v is None:
@@ -176,7 +177,7 @@ def opt_bool(options: Mapping[str, Any], key: str, default: bool = False) -> boo
     raise BadInput(f"option '{key}' is a flag: yes or no, got '{v}'")
 
 
-def opt_choice(options: Mapping[str, Any], key: str, choices: tuple[str, ...]) -> str | None:
+def opt_choice(options: Options, key: str, choices: tuple[str, ...]) -> str | None:
     """One of a fixed set of words, or None when not given."""
     v = options.get(key)
     if v is None or v is False:
@@ -187,7 +188,7 @@ def opt_choice(options: Mapping[str, Any], key: str, choices: tuple[str, ...]) -
     return s
 
 
-def opt_names(options: Mapping[str, Any], key: str) -> list[str]:
+def opt_names(options: Options, key: str) -> list[str]:
     """A list of names: a list/tuple, or one comma-separated string."""
     v = options.get(key)
     if v is None:

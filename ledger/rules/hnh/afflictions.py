@@ -27,6 +27,7 @@ from ledger.rules.hnh.checks import degrees, roll_check
 from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, impose_effects, wake, withdraw
 from ledger.rules.hnh.health import passive_roll, take_out_minion
 from ledger.rules.hnh.options import FLAGS
+from ledger.rules.options import Options
 
 ROUNDS_PER_MINUTE = 10
 OUT_OF_THE_FIGHT = frozenset({"incapacitated", "asleep", "paralyzed"})  # a group member so afflicted has fallen
@@ -69,7 +70,7 @@ def parse_conditions(value: Any) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
-def affliction_from(name: str, power: Mapping[str, Any], options: Mapping[str, Any]) -> Affliction:
+def affliction_from(name: str, power: Mapping[str, Any], options: Options) -> Affliction:
     """The Affliction a power (or the options) describes; options override the power."""
     rank = int(options.get("rank", power.get("rank", 0)) or 0)
     defense = str(options.get("resisted-by", power.get("resisted-by", "fortitude"))).lower()

@@ -6,7 +6,6 @@ Routine Opposition, Graded Checks, Team Checks, Defense Checks) and conditions.t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Literal
 
 from ledger.errors import BadInput, did_you_mean
@@ -14,6 +13,7 @@ from ledger.model.dice import Dice, fudge
 from ledger.model.sheet import CHECK_RESOLVED, Effect, Sheet
 from ledger.record import record
 from ledger.rules.hnh.conditions import check_penalty, effective, require_able
+from ledger.rules.options import Options
 
 Kind = Literal["attack", "active", "passive", "ability", "power"]
 ABILITIES = ("strength", "agility", "fighting", "dexterity", "stamina", "intellect", "awareness", "presence")
@@ -177,7 +177,7 @@ def resolve_check(
     trait: str,
     dc: int | None,
     against: tuple[Sheet, str] | None,
-    options: Mapping[str, Any],
+    options: Options,
     dice: Dice,
 ) -> list[Effect]:
     """A check against a DC (roll `check`) or opposed (rolls `check` and `against`), with team bonus."""

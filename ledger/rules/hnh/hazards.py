@@ -28,6 +28,7 @@ from ledger.rules.hnh.checks import degrees
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
 from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, passive_roll, resolve_damage, set_hp
 from ledger.rules.hnh.options import INTERVALS
+from ledger.rules.options import Options
 
 KINDS = (
     "heat",
@@ -51,7 +52,7 @@ DECOMPRESSION_DC = 10
 VACUUM_DC = 5
 
 
-def _int(options: Mapping[str, Any], key: str, default: int | None = None) -> int:
+def _int(options: Options, key: str, default: int | None = None) -> int:
     v = options.get(key, default)
     if v is None:
         raise BadInput(f"this hazard needs {key}")
@@ -110,7 +111,7 @@ def end_hazard(sheet: Sheet, kind: str) -> list[Effect]:
     return out + ([_counters(sheet, keys)] if keys else [])
 
 
-def temperature(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def temperature(sheet: Sheet, kind: str, options: Options, dice: Dice) -> list[Effect]:
     """Heat And Cold / Starvation And Thirst: Fortitude DC 0 +1 per previous check, failure a level of fatigue."""
     extra: dict[str, Any] = {}
     if kind in DEADLY_DAYS:
@@ -136,7 +137,7 @@ def temperature(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice)
     return out
 
 
-def suffocation(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def suffocation(sheet: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """Suffocation: hold breath 10 + 2 x Stamina rounds, then Fortitude DC 0 +1 per success each round."""
     stage = sheet.counter("hazard:suffocation-stage")
     if stage == 1:  # "on the following round he is dying and his HP becomes -1"
@@ -156,7 +157,7 @@ def suffocation(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Ef
     return out + impose_effects(apply_all(sheet, out), "incapacitated", "suffocation")
 
 
-def vacuum(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def vacuum(sheet: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """Vacuum: holding breath is Fortitude DC 5 +1 per round, success costs a Stamina rank; then suffocation."""
     stage = sheet.counter("hazard:vacuum-stage")
     if stage == 1:  # "the next round, he becomes incapacitated"
@@ -182,7 +183,7 @@ def vacuum(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]
     ]
 
 
-def decompression(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def decompression(sheet: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """Rapid Decompression: from the third round, Fortitude DC 10: failure stunned, two degrees incapacitated."""
     rounds = _int(options, "rounds")
     if rounds < 3:
@@ -199,7 +200,7 @@ def decompression(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[
     return out + impose_effects(apply_all(sheet, out), cond, "decompression sickness")
 
 
-def falling(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def falling(sheet: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """Falling: damage rank (distance - size) x 2, at most 18; prone if accidental or the Toughness check failed."""
     distance = _int(options, "distance-rank")
     rank = min((distance - _int(options, "size", 0)) * 2, _int(options, "max-rank", FALL_MAX))
@@ -218,7 +219,7 @@ def falling(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect
     return out
 
 
-def resolve_hazard(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def resolve_hazard(sheet: Sheet, kind: str, options: Options, dice: Dice) -> list[Effect]:
     """One exposure to a hazard (one check at its interval), or its end with `ended`."""
     kind = kind.strip().lower()
     if kind not in KINDS:

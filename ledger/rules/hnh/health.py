@@ -26,6 +26,7 @@ from ledger.model.sheet import (
 from ledger.rules.common import set_conditions
 from ledger.rules.hnh.checks import Rolled, check_penalty, defense_rank, degrees, roll_check
 from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, wake
+from ledger.rules.options import Options
 
 MAX_HP = 6  # Health Points: "Maximum HP ... is always equal to 6"
 MINION_MAX_HP = 1  # "Minions who always have a maximum HP of 1"
@@ -141,7 +142,7 @@ def resolve_damage(
     rank: int,
     dice: Dice,
     *,
-    options: Mapping[str, Any] | None = None,
+    options: Options | None = None,
     extra_dc: int = 0,
     worst: bool = False,
     finishing: bool = False,

@@ -9,7 +9,6 @@ only once it has ended).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput
@@ -29,19 +28,20 @@ from ledger.rules.hnh.checks import degrees
 from ledger.rules.hnh.conditions import impose_effects, removed
 from ledger.rules.hnh.health import HP_FLOOR, passive_roll, resolve_damage, set_hp
 from ledger.rules.hnh.powers import ABILITY_FLOOR, WEAKENED
+from ledger.rules.options import Options
 
 SLEEP_STAGES = ((10, "incapacitated"), (5, "exhausted"), (2, "fatigued"))  # days without sleep -> condition
 HELD = "weaken-held:"
 
 
-def _int(options: Mapping[str, Any], key: str, default: int | None = None) -> int:
+def _int(options: Options, key: str, default: int | None = None) -> int:
     v = options.get(key, default)
     if v is None:
         raise BadInput(f"this hazard needs {key}", f"give -o {key}=N")
     return int(v)
 
 
-def sleep_deprivation(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def sleep_deprivation(sheet: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """Sleep Deprivation: a day is free; then fatigued, exhausted after 5 days, incapacitated after 10 (no check)."""
     days = _int(options, "days")
     stage = next((c for d, c in SLEEP_STAGES if days >= d), None)
@@ -63,7 +63,7 @@ def sleep_deprivation(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> l
     return out + impose_effects(sheet, stage, note)
 
 
-def forced_labor(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def forced_labor(sheet: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """Forced Labor: Fortitude DC 1 +1 per previous check; failure fatigued, exhausted, asleep (forced awake: dazed), then dying."""
     previous = _int(options, "previous-checks", sheet.counter("hazard:forced-labor"))
     dc = 1 + previous
@@ -91,7 +91,7 @@ def forced_labor(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[E
     return out + impose_effects(now, "fatigued", "forced labor")  # fatigued -> exhausted -> asleep
 
 
-def contagion(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def contagion(sheet: Sheet, kind: str, options: Options, dice: Dice) -> list[Effect]:
     """Disease and Radiation: Fortitude against DC = rank (each day), failing into an Affliction, Weaken or Damage."""
     rank = _int(options, "rank")
     effect = str(options.get("effect") or ("weaken" if kind == "radiation" else "affliction"))
@@ -121,7 +121,7 @@ def contagion(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -
     return out + _weaken(sheet, kind, trait, rank, rank - r.total)
 
 
-def _infect(sheet: Sheet, name: str, rank: int, options: Mapping[str, Any], success: bool, deg: int) -> list[Effect]:
+def _infect(sheet: Sheet, name: str, rank: int, options: Options, success: bool, deg: int) -> list[Effect]:
     """A disease as an Affliction: failure infects at the degrees of failure; a later success ends it."""
     existing = next(((a, d) for a, d in ongoing(sheet) if a.name == name), None)
     if existing is None and "conditions" not in options:
@@ -170,7 +170,7 @@ def _weaken(sheet: Sheet, kind: str, trait: str, rank: int, points: int) -> list
     return out
 
 
-def cure(sheet: Sheet, kind: str, options: Mapping[str, Any]) -> list[Effect]:
+def cure(sheet: Sheet, kind: str, options: Options) -> list[Effect]:
     """A disease or radiation ends (cured, left behind): its Weaken points start returning; a named disease ends."""
     out: list[Effect] = []
     held = {k: None for k in sheet.counters if k.startswith(HELD)}

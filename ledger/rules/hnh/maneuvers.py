@@ -10,7 +10,6 @@ start of the next turn), extra-strength (the +1 Strength ends at the start of th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
@@ -37,6 +36,7 @@ from ledger.rules.hnh.checks import (
 )
 from ledger.rules.hnh.conditions import impose_effects, removed, require_able
 from ledger.rules.hnh.victory import pay
+from ledger.rules.options import Options
 
 OBJECT_STATES = ("intact", "bent", "broken", "destroyed")
 EFFORTS = ("action", "bonus", "increased-rank", "power-stunt", "resistance", "retry", "speed", "strength")
@@ -47,7 +47,7 @@ def _need(other: Sheet | None) -> Sheet:
     return other
 
 
-def _int(options: Mapping[str, Any], key: str, default: int) -> int:
+def _int(options: Options, key: str, default: int) -> int:
     v = options.get(key)
     return default if v is None else int(v)
 
@@ -86,7 +86,7 @@ def unarmed_bonus(sheet: Sheet) -> int:
 
 
 # -- Grab, Escape, release ------------------------------------------------------------------------------
-def grab(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def grab(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Grab: attack check, then Strength against Strength; win by 1 degree restrained, by 2 bound; improving a hold."""
     target = _need(other)
     strength = max(actor.trait("strength"), _int(options, "rank", 0))  # "use whichever is higher"
@@ -139,7 +139,7 @@ def release_effects(holder: Sheet, held: Sheet, note: str) -> list[Effect]:
     return out
 
 
-def release(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def release(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Release a grabbed target (a free action)."""
     target = _need(other)
     if not actor.counter(f"grabbing:{target.name}"):
@@ -147,7 +147,7 @@ def release(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice:
     return release_effects(actor, target, "released")
 
 
-def escape(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def escape(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Escape: a skill check (Athletics, or `trait`) against the routine check of the holder's Strength."""
     holder = _need(other)
     if not actor.counter(f"grabbed-by:{holder.name}"):
@@ -163,7 +163,7 @@ def escape(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: 
 
 
 # -- Trip, Disarm, Smash ---------------------------------------------------------------------------------
-def trip(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def trip(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Trip: close attack at -1 against Parry; then damage rank against Acrobatics (or Agility): the loser is prone."""
     target = _need(other)
     hit, info = strike(actor, target, dice, unarmed_bonus(actor), modifier=-1)
@@ -181,7 +181,7 @@ def trip(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Di
     return out
 
 
-def disarm(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def disarm(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Disarm: attack at -1 (-2 hand held, -1 more ranged); then damage rank against Strength (held) or the binding's Toughness."""
     target = _need(other)
     held = options.get("held", True) is not False
@@ -211,7 +211,7 @@ def disarm(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: 
     return [Effect(EFFECT_RESOLVED, target.name, data)]
 
 
-def smash(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def smash(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Smash: attack the holder's defense (-1 for a held object); then damage against the object's Toughness."""
     target = _need(other)
     held = options.get("held", True) is not False
@@ -239,7 +239,7 @@ def smash(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
 
 
 # -- Feint, Demoralize, Aim ----------------------------------------------------------------------------------
-def feint(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def feint(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Feint: Deception against the better of the target's Deception or Insight; success: vulnerable to the next attack."""
     target = _need(other)
     require_able(actor, "feint")
@@ -263,7 +263,7 @@ def feint(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
     return out
 
 
-def demoralize(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def demoralize(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Demoralize: Intimidation against the better of Insight or Will; impaired (disabled at 4 degrees) until the end of the target's next turn."""
     target = _need(other)
     require_able(actor, "demoralize")
@@ -288,7 +288,7 @@ def demoralize(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], di
     return out + [Effect(COUNTERS_CHANGED, target.name, {"counters": {f"until-end-of-turn:{cond}": 1}})]
 
 
-def aim(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def aim(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Aim: the next attack gets the aim bonus; vulnerable while aiming (until that attack or the next turn ends)."""
     require_able(actor, "aim")
     out = [Effect(COUNTERS_CHANGED, actor.name, {"counters": {"aim": 1}})]
@@ -327,7 +327,7 @@ def turn_ended(sheet: Sheet) -> list[Effect]:
 
 
 # -- Extra Effort, Seize Initiative --------------------------------------------------------------------------
-def extra_effort(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def extra_effort(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Extra Effort: one benefit (once per turn); fatigued at the start of the next turn."""
     require_able(actor, "use extra effort")
     benefit = str(options.get("benefit") or "")
@@ -377,7 +377,7 @@ def effort_cost(sheet: Sheet) -> list[Effect]:
     return out
 
 
-def seize_initiative(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def seize_initiative(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Seize Initiative: with the advantage, a victory point makes the hero go first when initiative is next rolled."""
     if actor.trait("seize-initiative") <= 0:
         raise ImpossibleAction(

@@ -31,6 +31,7 @@ from ledger.rules.hnh.afflictions import change_degree, ongoing, slug
 from ledger.rules.hnh.checks import ABILITIES, DEFENSES, Rolled, defense_rank, degrees, find_power, roll_check
 from ledger.rules.hnh.conditions import impose_effects, require_able
 from ledger.rules.hnh.health import passive_roll, set_hp
+from ledger.rules.options import Options
 
 HEALING_DC = 2  # Healing: "Make a DC 2 Healing power check"
 ABILITY_FLOOR = -5  # Weaken: "Abilities weakened to a rank of -5 (which is the minimum) become debilitated"
@@ -38,7 +39,7 @@ WEAKENED = "weakened:"
 ABSENT = "weakened-absent:"
 
 
-def power_rank(sheet: Sheet, effect: str, options: Mapping[str, Any]) -> int:
+def power_rank(sheet: Sheet, effect: str, options: Options) -> int:
     """The rank given, else the rank of the sheet's first power of that effect."""
     if "rank" in options:
         return int(options["rank"])
@@ -49,7 +50,7 @@ def power_rank(sheet: Sheet, effect: str, options: Mapping[str, Any]) -> int:
 
 
 # -- Healing -----------------------------------------------------------------------------------------
-def heal(healer: Sheet, subject: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def heal(healer: Sheet, subject: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Healing: power check (roll `power`) against DC 2; the difference is HP healed; Restorative also clears bruises."""
     require_able(healer, "heal")
     target = subject or healer
@@ -90,7 +91,7 @@ def heal(healer: Sheet, subject: Sheet | None, options: Mapping[str, Any], dice:
 
 
 # -- Weaken -----------------------------------------------------------------------------------------
-def weaken_trait(options: Mapping[str, Any], power: Mapping[str, Any]) -> str:
+def weaken_trait(options: Options, power: Mapping[str, Any]) -> str:
     """The weakened trait: option `trait`, else the power's."""
     trait = str(options.get("trait") or power.get("trait") or "").strip().lower()
     if not trait:
@@ -191,7 +192,7 @@ def weaken_recovery(sheet: Sheet) -> list[Effect]:
 
 
 # -- Nullify ------------------------------------------------------------------------------------------
-def resolve_nullify(attacker: Sheet, target: Sheet, rank: int, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def resolve_nullify(attacker: Sheet, target: Sheet, rank: int, options: Options, dice: Dice) -> list[Effect]:
     """Nullify rank against the targeted effect's rank or the target's Will, whichever is higher (or an affliction's rank)."""
     name = str(options.get("nullify") or "").strip()
     if not name:

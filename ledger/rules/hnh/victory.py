@@ -27,7 +27,7 @@ from ledger.model.sheet import (
 from ledger.record import record
 from ledger.rules.hnh.conditions import closure, imposed, remove_effects, removed, require_able
 from ledger.rules.hnh.health import VP
-from ledger.rules.options import Role
+from ledger.rules.options import Options, Role
 
 STARTING_VP = 2  # the-basics.txt, Victory Points: "Players start each in game day with 2 Victory points"
 RECOVERABLE = ("dazed", "fatigued", "stunned", "asleep", "exhausted")  # Recover: and asleep/exhausted convert
@@ -190,7 +190,7 @@ def improved(
     owners: Mapping[str, Role],
     actor: Sheet | None,
     other: Sheet | None,
-    options: Mapping[str, Any],
+    options: Options,
     dice: Dice,
     rule: Rule,
 ) -> list[Effect]:
@@ -222,7 +222,7 @@ def improved(
 
 
 # -- Defend ---------------------------------------------------------------------------------------
-def defend(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def defend(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Defend: until the next turn, the chosen active defense's dice count at least 1; no attack this turn."""
     require_able(actor, "defend")
     which = str(options.get("defense") or "")

@@ -5,12 +5,12 @@ Text: prowlers-and-paragons.txt, Challenge Rolls; Thresholds; Embellishments; Co
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput
 from ledger.model.dice import Dice
 from ledger.model.sheet import CHECK_RESOLVED, NOTE_RECORDED, Effect, Sheet
+from ledger.rules.options import Options
 from ledger.rules.pnp import options as declared
 from ledger.rules.pnp.core import (
     DEFAULT_THRESHOLD,
@@ -56,9 +56,7 @@ def threshold(value: str | int) -> int:
     return n
 
 
-def narration(
-    row: Narration, actor: str, opponent: str, given: Mapping[str, Any]
-) -> tuple[dict[str, Any], list[Effect]]:
+def narration(row: Narration, actor: str, opponent: str, given: Options) -> tuple[dict[str, Any], list[Effect]]:
     """Who narrates and who may embellish, and the embellishment, compromise and note given, as notes."""
     names = {"actor": actor, "opponent": opponent}
     narrator, embellisher = names[row.narrator], names[row.embellisher] if row.embellisher else None
@@ -93,7 +91,7 @@ def check(
     *,
     dc: int | None,
     against: tuple[Sheet, str] | None,
-    options: Mapping[str, Any],
+    options: Options,
     dice: Dice,
 ) -> list[Effect]:
     """A challenge roll: successes minus a threshold (a number, a named one, or the opponent's successes)."""
@@ -158,7 +156,7 @@ def _chase_dice(sheet: Sheet, key: str, rank: int, other: Sheet, other_key: str)
     return (ceil_half(rank) if halved else rank), halved
 
 
-def chase(a: Sheet, b: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def chase(a: Sheet, b: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """A chase: an opposed roll of Agility or Travel Powers; `b` rolls first ('against'), then `a` ('chase')."""
     given = check_options(options, CHASE_OPTIONS, "chase")
     if a.name == b.name:

@@ -5,7 +5,6 @@ Text: prowlers-and-paragons.txt, Combat; Range and Movement; Attacks and Defense
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
@@ -21,6 +20,7 @@ from ledger.model.sheet import (
     Effect,
     Sheet,
 )
+from ledger.rules.options import Options
 from ledger.rules.pnp import options as declared
 from ledger.rules.pnp.core import (
     EFFECT_CONDITIONS,
@@ -127,7 +127,7 @@ def best_defense(sheet: Sheet) -> tuple[str, int, str]:
     return key, rank, kind
 
 
-def choose_defense(target: Sheet, given: Mapping[str, Any], effect: str | None, resist: str) -> tuple[str, int, str]:
+def choose_defense(target: Sheet, given: Options, effect: str | None, resist: str) -> tuple[str, int, str]:
     """The trait the target rolls: Threat for minions, the named resistance, a GM override, or the best defense."""
     if target.minion:
         return THREAT, target.trait(THREAT), "threat"
@@ -149,7 +149,7 @@ def choose_defense(target: Sheet, given: Mapping[str, Any], effect: str | None, 
     return key, rank, kind
 
 
-def _effect_name(given: Mapping[str, Any], attacker: Sheet, trait: str) -> str | None:
+def _effect_name(given: Options, attacker: Sheet, trait: str) -> str | None:
     """The special effect this attack inflicts, if any (option 'effect', else the power's own)."""
     name = norm(opt_text(given, "effect") or str(power_meta(attacker, trait).get("effect", "")))
     if not name:
@@ -161,7 +161,7 @@ def _effect_name(given: Mapping[str, Any], attacker: Sheet, trait: str) -> str |
     return name
 
 
-def attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def attack(attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """An attack roll against the target's defense roll; net successes become damage, pages or defeated minions."""
     given = check_options(options, ATTACK_OPTIONS, "attack")
     require_able(attacker, "attack")

@@ -25,6 +25,7 @@ from ledger.model.sheet import (
 )
 from ledger.rules.common import parse_int
 from ledger.rules.contract import Action, Recovery, RuleSystem
+from ledger.rules.options import Options
 from ledger.rules.pnp import checks as pnp_checks
 from ledger.rules.pnp import combat as pnp_combat
 from ledger.rules.pnp import options as declared
@@ -50,12 +51,12 @@ from ledger.rules.pnp.options import RANGES
 from ledger.rules.pnp.resources import GAIN_REASONS, SPEND_PURPOSES, starting_adversity
 
 
-def _chase(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def _chase(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     assert other is not None  # Action.other == "needed"
     return pnp_checks.chase(actor, other, options, dice)
 
 
-def _move(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def _move(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     for k in ("from", "to"):
         if k not in options:
             raise BadInput(f"a move needs -o {k}=RANGE", f"ranges: {', '.join(RANGES)}")
@@ -174,13 +175,13 @@ class PnP(RuleSystem):
         *,
         dc: int | None,
         against: tuple[Sheet, str] | None,
-        options: Mapping[str, Any],
+        options: Options,
         dice: Dice,
     ) -> list[Effect]:
         """A challenge roll against a threshold or an opponent's roll; see options.py."""
         return pnp_checks.check(sheet, trait, dc=dc, against=against, options=options, dice=dice)
 
-    def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    def attack(self, attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
         """An attack roll against the target's best defense; see options.py."""
         return pnp_combat.attack(attacker, target, options, dice)
 
@@ -265,7 +266,7 @@ class PnP(RuleSystem):
             out["defense"] = {"trait": key, "rank": rank, "kind": kind}
         return out
 
-    def entered_spec(self, name: str, text: str, options: Mapping[str, Any]) -> DiceSpec:
+    def entered_spec(self, name: str, text: str, options: Options) -> DiceSpec:
         """A pool of as many d6 as were entered."""
         return pool(len([p for p in text.split(",") if p.strip()]))
 
