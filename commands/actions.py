@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,7 +14,9 @@ from ledger import catalog as C
 from ledger.errors import BadInput
 from ledger.model.dice import parse_roll_options
 from ledger.rules.options import split_pairs
-from ledger.rulings.intents import Recorded
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import Recorded
 
 
 def rolls_for(command: str) -> str:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from commands.context import AppContext, pass_app
 from commands.registry import command, group
 from ledger import catalog as C
 from ledger.rules import system_keys
-from ledger.rulings.intents import Recorded
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import Recorded
 
 
 @command(C.INIT)

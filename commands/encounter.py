@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,7 +24,9 @@ from ledger.model.event_names import (
     TURN_ADVANCED,
     TURN_DELAYED,
 )
-from ledger.rulings.intents import Recorded
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import Recorded
 
 ROLLS_HELP = (
     "Enter physical dice NAME=FACES (repeatable); a roll not given is rolled by the ledger. Initiative rolls are "

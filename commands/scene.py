@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from commands.context import AppContext, pass_app
 from commands.registry import command, group
 from ledger import catalog as C
-from ledger.rulings.intents import Recorded
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import Recorded
 
 
 @group(C.SCENE)

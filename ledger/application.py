@@ -12,7 +12,7 @@ import random
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
 from ledger import catalog as C
@@ -30,28 +30,31 @@ from ledger.rules import get_rules
 from ledger.rules.contract import RuleSystem
 from ledger.rulings import undo
 from ledger.rulings.draft import Draft
-from ledger.rulings.intents import (
-    ActIntent,
-    AttackIntent,
-    CharacterAddIntent,
-    CheckIntent,
-    ConditionIntent,
-    DamageIntent,
-    EncounterStartIntent,
-    GainIntent,
-    HazardIntent,
-    InitIntent,
-    InitResult,
-    Intent,
-    Recorded,
-    RecoverIntent,
-    ReviveIntent,
-    SessionStartIntent,
-    SpendIntent,
-    Undone,
-)
 from ledger.storage.secrets import DiceSecrets, new_secret, session_dice
 from ledger.storage.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import (
+        ActIntent,
+        AttackIntent,
+        CharacterAddIntent,
+        CheckIntent,
+        ConditionIntent,
+        DamageIntent,
+        EncounterStartIntent,
+        EncounterView,
+        GainIntent,
+        HazardIntent,
+        InitIntent,
+        InitResult,
+        Intent,
+        Recorded,
+        RecoverIntent,
+        ReviveIntent,
+        SessionStartIntent,
+        SpendIntent,
+        Undone,
+    )
 
 MAX_RETRIES = 200
 _TRAIT_KEY = re.compile(r"^[a-z][a-z0-9\-]*$")
@@ -200,9 +203,8 @@ class Ledger:
 
     def record(self, spec: Command, intent: Intent, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """Record one ruling of a declared command, decided by its declared decider from `intent`."""
-        return cast(
-            Recorded, self.rule(spec, intent, rolls=rolls)
-        )  # the decider's result type is one of Recorded's parts
+        # the decider's result (its own type, ledger/rulings/intents.py) with the ruling's number and events
+        return cast("Recorded", self.rule(spec, intent, rolls=rolls))
 
     def options(self, command: str, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Options typed and validated against the campaign's rules, before anything is decided."""
@@ -455,7 +457,7 @@ class Ledger:
         return self.record(C.ACT, intent, rolls=rolls)
 
     # -- encounters -------------------------------------------------------------------------
-    def encounter(self) -> dict[str, Any]:
+    def encounter(self) -> EncounterView:
         """The running encounter: number, round, whose turn, and the order with initiatives."""
         from eventsourcing.application import AggregateNotFoundError
 
@@ -528,7 +530,7 @@ class Ledger:
                 raise Conflict("nothing to undo")
             return undo.set_live(self.store, d, target, live=False)
 
-        return cast(Undone, self.rule(C.UNDO, {}, decide))
+        return cast("Undone", self.rule(C.UNDO, {}, decide))
 
     def redo(self) -> Undone:
         """Restore the latest undone ruling (until a new ruling is made)."""
@@ -538,7 +540,7 @@ class Ledger:
                 raise Conflict("nothing to redo")
             return undo.set_live(self.store, d, d.campaign.redo[-1], live=True)
 
-        return cast(Undone, self.rule(C.REDO, {}, decide))
+        return cast("Undone", self.rule(C.REDO, {}, decide))
 
     def plan_retraction(self, target: int, *, rolls: Mapping[str, str] | None = None) -> Any:
         """What retracting ruling `target` would change (nothing is appended): see ledger/rulings/rederive.py."""

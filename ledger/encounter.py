@@ -17,6 +17,9 @@ from ledger.digest import uuid5
 from ledger.model.event_names import OPENED
 from ledger.model.lean import LeanEventType
 
+if TYPE_CHECKING:
+    from ledger.rulings.intents import Participant
+
 ENCOUNTER_ID = uuid5(NAMESPACE, "encounter")
 
 Entry = dict[str, Any]  # {"name", "id", "initiative", "sort": [...], "delayed": bool}
@@ -210,6 +213,6 @@ def take_delayed(order: list[Entry], turn: int, name: str) -> tuple[list[Entry],
     return [*rest[:at], moved, *rest[at:]], at
 
 
-def public(order: list[Entry]) -> list[dict[str, Any]]:
+def public(order: list[Entry]) -> list[Participant]:
     """The order as `encounter show` prints it."""
     return [{"name": e["name"], "initiative": e["initiative"], "delayed": bool(e.get("delayed"))} for e in order]

@@ -4,10 +4,12 @@ One TypedDict per stored command name of ledger/catalog.py. They are plain dicts
 JSON is what it always was; they let mypy check the keys that flow from the CLI through `Ledger`, the
 deciders and back. Keys that old rulings may lack (the deciders read them with `.get`) are NotRequired: an
 old ledger's intents keep deciding the same.
+
+Read by mypy alone: every module imports it under TYPE_CHECKING (its classes would cost a one-shot command
+a few milliseconds to build).
 """
 
-from __future__ import annotations
-
+from collections.abc import Mapping
 from typing import Any, NotRequired, Required, TypedDict
 
 from ledger.model.sheet import SheetData, Value
@@ -206,6 +208,9 @@ Intent = (
     | NoIntent
     | RetractIntent
 )
+
+
+Result = Mapping[str, Any]  # what a decider answers: one of the result types below
 
 
 # -- results: the parts --------------------------------------------------------------------------------

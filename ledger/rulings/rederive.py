@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling, folds, live_records, payload, ruling_id
@@ -23,6 +23,7 @@ from ledger.rulings.deciders.table import decider_of
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
+    from ledger.rulings.intents import Intent
     from ledger.storage.store import EventStore
 
 META = ("undo", "redo")
@@ -244,7 +245,8 @@ class Rederiver:
         )
         sim.loader = self.load
         try:
-            decider_of(ruling.command)(sim, dict(ruling.intent))
+            stored = cast("Intent", dict(ruling.intent))  # JSON read back: the intent its command recorded
+            decider_of(ruling.command)(sim, stored)
         except LedgerError as e:
             self.world = saved
             return [], e.message, []

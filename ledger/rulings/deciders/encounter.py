@@ -10,7 +10,7 @@ rules' own names (hnh: `fortitude` for the dying check, `ongoing-NAME` for affli
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.aggregates import name_key
 from ledger.encounter import (
@@ -31,6 +31,20 @@ from ledger.rules.contract import RuleSystem
 from ledger.rules.options import suggest
 from ledger.rulings.deciders.common import rules_of
 from ledger.rulings.draft import Draft
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import (
+        EncounterEndResult,
+        EncounterStartIntent,
+        EncounterView,
+        JoinIntent,
+        JoinResult,
+        NameIntent,
+        NoIntent,
+        SceneEnded,
+        TurnIntent,
+        TurnResult,
+    )
 
 JOINED_LATE = 1_000  # sorts a newcomer after everyone it ties with (gameplay.txt, Initiative: "in the existing order")
 ROLLOFF_ROUNDS = 3
@@ -55,7 +69,7 @@ class OwnedDice:
 
 
 # -- deciders -----------------------------------------------------------------------------------
-def start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def start(d: Draft, i: EncounterStartIntent) -> EncounterView:
     enc = load(d)
     if enc.active:
         raise Conflict(f"encounter {enc.state['number']} is still running", "end it first: ledger encounter end")
@@ -93,7 +107,7 @@ def start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return view(enc.state)
 
 
-def next_(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def next_(d: Draft, i: TurnIntent) -> TurnResult:
     enc = running(d)
     rules = rules_of(d)
     st = enc.state
@@ -106,7 +120,7 @@ def next_(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return {**view(enc.state), "forced": forced, "skipped": skipped}
 
 
-def delay(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def delay(d: Draft, i: TurnIntent) -> TurnResult:
     enc = running(d)
     rules = rules_of(d)
     st = enc.state
@@ -122,7 +136,7 @@ def delay(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return {**view(enc.state), "delayed": me["name"], "forced": forced, "skipped": skipped}
 
 
-def act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def act(d: Draft, i: NameIntent) -> EncounterView:
     enc = running(d)
     rules = rules_of(d)
     st = enc.state
@@ -138,7 +152,7 @@ def act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return view(enc.state)
 
 
-def join(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def join(d: Draft, i: JoinIntent) -> JoinResult:
     enc = running(d)
     rules = rules_of(d)
     sheet = d.sheet(i["name"])
@@ -157,7 +171,7 @@ def join(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return {**view(enc.state), "joined": sheet.name, "initiative": entry["initiative"]}
 
 
-def remove(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def remove(d: Draft, i: NameIntent) -> TurnResult:
     """A participant leaves the fight (the GM's ruling); the order and whose turn it is stay right."""
     enc = running(d)
     rules = rules_of(d)
@@ -193,7 +207,7 @@ def remove(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return {**view(enc.state), "removed": who["name"], "forced": forced, "skipped": skipped}
 
 
-def end(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def end(d: Draft, i: NoIntent) -> EncounterEndResult:
     enc = running(d)
     rules = rules_of(d)
     for e in enc.state["order"]:
@@ -203,10 +217,13 @@ def end(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     number = enc.state["number"]
     ended = end_scene(d, rules) if rules.scenes else []
     d.trigger(enc, Encounter.EncounterEnded, number=number, active=False, ended=d.number)
-    return {"encounter": number, "rounds": enc.state["round"], **({"scene_ended_for": ended} if rules.scenes else {})}
+    result: EncounterEndResult = {"encounter": number, "rounds": enc.state["round"]}
+    if rules.scenes:
+        result["scene_ended_for"] = ended
+    return result
 
 
-def scene(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def scene(d: Draft, i: NoIntent) -> SceneEnded:
     """End the scene outside an encounter (P&P: effects "for the rest of the scene" end, with their defeats)."""
     rules = rules_of(d)
     if not rules.scenes:
@@ -242,7 +259,7 @@ def current(d: Draft) -> Encounter | None:
 
 
 # -- helpers (pure but for the draft they record into) -----------------------------------------
-def view(state: Mapping[str, Any]) -> dict[str, Any]:
+def view(state: Mapping[str, Any]) -> EncounterView:
     """The `encounter show` document (CLI.md): round, current, order with initiative; plus number and system."""
     order = state["order"]
     return {
