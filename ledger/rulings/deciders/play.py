@@ -39,9 +39,7 @@ def roll(d: Draft, i: RollIntent) -> RollResult:
     """A free roll (roll name `roll`), for a character or no one."""
     spec = rules_of(d).roll_spec(i["expr"])
     owner = i.get("for")
-    if owner:
-        d.roll_owners["roll"] = d.character(owner).name
-    d.roll_specs["roll"] = spec
+    d.expect_roll("roll", spec, owner=d.character(owner).name if owner else None)
     r = d.dice.take("roll", spec)
     d.flush_dice()
     return {"roll": r.to_data()}
