@@ -11,19 +11,21 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling, folds, live_records, payload, ruling_id
 from ledger.encounter import Encounter
 from ledger.errors import Conflict, LedgerError, NotFound
 from ledger.model.dice import DiceBox, Roll
+from ledger.model.event_names import DICE_ROLLED, RULING_RECORDED
 from ledger.rulings.deciders.table import decider_of
 from ledger.rulings.draft import Draft
 from ledger.rulings.plan import Change, Plan, ReplayDice
 from ledger.rulings.walk import Walk, decoded, rows
 
 if TYPE_CHECKING:
+    from ledger.rulings.intents import Intent
     from ledger.storage.store import EventStore
 
 META = ("undo", "redo")
@@ -217,7 +219,7 @@ class Rederiver(Walk):
         ids = [ruling_id(n), *(UUID(h) for h in ruling.touched)]
         for aid in ids:
             for e in self.events_of(aid, n):
-                if folds(e) and type(e).__name__ not in ("RulingRecorded", "DiceRolled"):
+                if folds(e) and type(e).__name__ not in (RULING_RECORDED, DICE_ROLLED):
                     out.append({"aggregate": aid.hex, "type": type(e).__name__, "data": payload(e)})
         return out
 
@@ -247,10 +249,11 @@ class Rederiver(Walk):
         )
         sim.loader = loader
         try:
-            decider_of(ruling.command)(sim, dict(ruling.intent))
+            stored = cast("Intent", dict(ruling.intent))  # JSON read back: the intent its command recorded
+            decider_of(ruling.command)(sim, stored)
         except LedgerError as e:
             return [], e.message, [], [], sorted(sim.reads), None
-        kept = [e for e in sim.events if folds(e) and type(e).__name__ not in ("RulingRecorded", "DiceRolled")]
+        kept = [e for e in sim.events if folds(e) and type(e).__name__ not in (RULING_RECORDED, DICE_ROLLED)]
         records = [{"aggregate": e.originator_id.hex, "type": type(e).__name__, "data": payload(e)} for e in kept]
         return records, None, dice.new, [sim.hp_before.get(id(e)) for e in kept], sorted(sim.reads), sim
 

@@ -30,6 +30,7 @@ from ledger.aggregates import (
     ruling_id,
 )
 from ledger.encounter import Encounter, fold_encounter
+from ledger.model.event_names import DAMAGE_APPLIED, HEALTH_RECOVERED
 
 if TYPE_CHECKING:
     from ledger.storage.store import EventStore
@@ -45,7 +46,7 @@ class _Gone:
 
 
 GONE = _Gone()
-HP_EVENTS = ("DamageApplied", "HealthRecovered")
+HP_EVENTS = (DAMAGE_APPLIED, HEALTH_RECOVERED)
 CHAIN_TOPIC = f"{Campaign.RulingChained.__module__}:{Campaign.RulingChained.__qualname__}"
 
 
