@@ -151,7 +151,9 @@ class Campaign(Aggregate):
         """Bookkeeping: ruling `number` was recorded with this hash after `prev_hash`.
 
         `scheme` (absent in the first release's links: scheme 1) says what the hash covers (ledger/rulings/draft.py);
-        `snapshots` records the digest of each snapshot the ruling took (ledger/snapshots.py).
+        `snapshots` records the digest of each snapshot the ruling took (ledger/snapshots.py); `reads` (absent
+        before it was recorded) every aggregate the ruling's decider read, with the version it read (0: not there),
+        so a retraction finds the later rulings that read what it changes without deciding them.
         """
 
         number: int
@@ -160,6 +162,7 @@ class Campaign(Aggregate):
         hash: str
         scheme: int
         snapshots: dict[str, Any]
+        reads: dict[str, int] | None = None
 
         def apply(self, aggregate: Any) -> None:
             """Advance the chain; a new play ruling ends the redo stack."""
@@ -360,17 +363,19 @@ class Ruling(Aggregate):
             aggregate.dice = {**aggregate.dice, self.data["name"]: self.data}
 
     class OutcomeAmended(Event):
-        """This retraction re-derived ruling `target`: its new outcome records, new dice, or its refusal."""
+        """This retraction re-derived ruling `target`: its new outcome records, new dice, or its refusal, and the
+        aggregates the new decision read (`reads`, absent before it was recorded)."""
 
         target: int
         command: str
         records: list[dict[str, Any]]
         dice: list[dict[str, Any]]
         refused: str | None
+        reads: list[str] | None = None
 
         def apply(self, aggregate: Any) -> None:
             """Hold the new outcome of the re-derived ruling."""
-            entry = {"records": self.records, "dice": self.dice, "refused": self.refused}
+            entry = {"records": self.records, "dice": self.dice, "refused": self.refused, "reads": self.reads}
             aggregate.amendments = {**aggregate.amendments, str(self.target): entry}
 
     class Resolved(Event):
@@ -571,9 +576,9 @@ def live_records(history: Iterable[Any], dead: set[int], amendments: Amendments)
     return out
 
 
-def fold_character(records: Iterable[Record]) -> dict[str, Any]:
-    """A character's state from its live records."""
-    active, sheet = False, None
+def fold_character(records: Iterable[Record], start: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A character's state from its live records (after `start`, a state this fold gave, if given)."""
+    active, sheet = (start["active"], start["sheet"]) if start else (False, None)
     for _, kind, p in records:
         if kind == CHARACTER_ADDED:
             active, sheet = True, p["sheet"]
@@ -582,9 +587,9 @@ def fold_character(records: Iterable[Record]) -> dict[str, Any]:
     return {"active": active, "sheet": sheet}
 
 
-def fold_campaign(records: Iterable[Record]) -> dict[str, Any]:
-    """A campaign's roster and sessions from its live records."""
-    domain: dict[str, Any] = {}
+def fold_campaign(records: Iterable[Record], start: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A campaign's roster and sessions from its live records (after `start`, a domain this fold gave, if given)."""
+    domain: dict[str, Any] = dict(start or {})
     for _, kind, p in records:
         if kind == CAMPAIGN_CREATED:
             domain = blank_campaign_domain(p["system"], p["name"], p["settings"])

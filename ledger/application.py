@@ -559,30 +559,45 @@ class Ledger:
         ).plan()
 
     def retract(
-        self, target: int, *, rolls: Mapping[str, str] | None = None, fixed: Mapping[str, Any] | None = None
+        self,
+        target: int,
+        *,
+        rolls: Mapping[str, str] | None = None,
+        fixed: Mapping[str, Any] | None = None,
+        plan: Any = None,
     ) -> dict[str, Any]:
         """Retract a contested ruling: re-derive later rulings and append the retraction with the amended outcomes.
 
-        `fixed` holds rolls an earlier plan made (so a confirmed plan appends exactly what was shown).
+        `plan` is the plan shown to the GM (`plan_retraction`): under the writer lock, if the log head has not
+        moved since it was made, exactly that plan is committed, without deciding anything again; if another
+        writer moved the head, the retraction is planned again there, keeping the plan's new rolls (and `fixed`,
+        rolls an earlier plan made), and the result says `"replanned": true`.
         """
         from ledger.rulings.rederive import Rederiver, commit, validate_target
 
         entered = _retract_rolls(rolls)
+        kept = {**dict(fixed or {}), **({r.name: r for r in plan.rolled} if plan is not None else {})}
+        replanned = False
 
         def decide(d: Draft) -> dict[str, Any]:
+            nonlocal replanned
             validate_target(d.campaign, target)
-            plan = Rederiver(
+            if plan is not None and plan.target == target and plan.current(d.campaign):
+                return commit(d, plan)  # the head is where the plan saw it: commit the plan that was shown
+            replanned = plan is not None  # another writer moved the head (or no plan was shown): plan here
+            fresh = Rederiver(
                 self.store,
                 self.seed,
                 d.campaign,
                 target,
                 entered,
-                dict(fixed or {}),
+                kept,
                 session_dice(self.dice_secrets, d.campaign),
             ).plan()
-            return commit(d, plan)
+            return commit(d, fresh)
 
-        return self.rule(C.RETRACT, {"target": target}, decide)
+        result = self.rule(C.RETRACT, {"target": target}, decide)
+        return {**result, "replanned": replanned}
 
     # -- the record itself: verify, export, import -------------------------------------------
     def verify(self, *, expect: str | None = None, dice: bool = False) -> Any:

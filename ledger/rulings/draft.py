@@ -131,6 +131,9 @@ class Draft:
         ] = {}  # id(event) -> the character's HP just before it (for the output's `HP 6 -> 1`)
         self._flushed: set[str] = set()
         self.campaign: Campaign = campaign  # type: ignore[assignment]
+        # every aggregate the decider read, with the version read (0: not there): kept in the chain link, so a
+        # retraction knows which later rulings read what it changes (ledger/rulings/rederive.py)
+        self.reads: dict[str, int] = {CAMPAIGN_ID.hex: campaign.version} if campaign is not None else {}
         session = campaign.open_session if campaign is not None else None
         if command == "session start" and campaign is not None:
             session = len(campaign.domain["sessions"]) + 1  # the opening ruling belongs to the session it opens
@@ -270,8 +273,15 @@ class Draft:
         return ch
 
     def load(self, aggregate_id: Any) -> Any:
-        """Any aggregate as this ruling sees it (the store in play; the re-derived world in a retraction)."""
-        return self.loader(aggregate_id)
+        """Any aggregate as this ruling sees it (the store in play; the re-derived world in a retraction), noted
+        as read (an aggregate not there yet is read too: its absence can decide)."""
+        try:
+            aggregate = self.loader(aggregate_id)
+        except Exception:
+            self.reads.setdefault(aggregate_id.hex, 0)
+            raise
+        self.reads.setdefault(aggregate_id.hex, int(getattr(aggregate, "version", 0) or 0))
+        return aggregate
 
     def sheet(self, name: str) -> Sheet:
         """The current sheet of a character, as this ruling has left it so far."""
@@ -316,6 +326,7 @@ class Draft:
             hash=PLACEHOLDER,
             scheme=SCHEME,
             snapshots=snapshots or {},
+            reads=self.reads,
         )
         mapper = self.store.mapper
         digest = link_hash(prev, stored, mapper.to_stored_event(link))
