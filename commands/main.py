@@ -235,7 +235,7 @@ def load(*modules: str) -> None:
         if name not in _loaded:
             _loaded.add(name)
             importlib.import_module(f"commands.{name}")
-            attach(cli, name)
+            attach(cli)
 
 
 def main() -> None:
