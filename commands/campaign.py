@@ -86,4 +86,7 @@ def ended_text(r: dict[str, Any]) -> str:
         return line
     if r["revealed"]:
         return line + f"\ndice secret revealed: {r['revealed']} (check: ledger verify --dice)"
-    return line + "\nwarning: this session's dice secret was not in the database; its dice can't be verified"
+    return line + (
+        "\nwarning: this session's dice secret was lost (not in the database, or not the one committed);"
+        " its dice can't be verified and `ledger verify --dice` fails this session"
+    )

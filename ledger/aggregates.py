@@ -123,6 +123,28 @@ class Campaign(Aggregate):
             """Note the secret on the session."""
             apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
 
+    class DiceScheme(Event):
+        """Session `number` derives its committed dice by scheme `version` (ledger/audit/dice_proof.py); with
+        `player_dice`, heroes' rolls come from their players' pages. Absent: version 1, the first release's."""
+
+        number: int
+        version: int
+        player_dice: bool
+
+        def apply(self, aggregate: Any) -> None:
+            """Note the scheme on the session."""
+            apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
+
+    class DiceCounted(Event):
+        """Bookkeeping: session `number`'s next committed roll has counter `next` (never refolded: undo keeps it)."""
+
+        number: int
+        next: int
+
+        def apply(self, aggregate: Any) -> None:
+            """Advance the session's counter of committed rolls."""
+            aggregate.dice_counter = {**getattr(aggregate, "dice_counter", {}), str(self.number): self.next}
+
     class CampaignRestored(Event):
         """Roster and sessions set to the refold of live rulings (after undo or redo)."""
 
@@ -280,6 +302,11 @@ def apply_campaign_domain(domain: dict[str, Any], kind: str, p: Mapping[str, Any
     elif kind == "DiceCommitted":
         domain["sessions"] = [
             {**s, "commitment": p["commitment"]} if s["number"] == p["number"] else s for s in domain["sessions"]
+        ]
+    elif kind == "DiceScheme":
+        domain["sessions"] = [
+            {**s, "scheme": p["version"], "player_dice": p["player_dice"]} if s["number"] == p["number"] else s
+            for s in domain["sessions"]
         ]
     elif kind == "DiceRevealed":
         domain["sessions"] = [
@@ -522,6 +549,7 @@ for _kept in (
     Campaign.RulingUndone,
     Campaign.RulingRedone,
     Campaign.RetractionRecorded,
+    Campaign.DiceCounted,
     Ruling.Touched,
 ):
     setattr(_kept, "bookkeeping", True)
