@@ -204,7 +204,7 @@ class Draft:
         out = []
         for e in self.events:
             name = type(e).__name__
-            if name in ("RulingRecorded", "Touched", "RulingChained"):
+            if name in ("RulingRecorded", "Touched", "RulingChained", "DiceCounted", "DiceScheme"):
                 continue
             data = getattr(e, "data", None)
             if data is None:
