@@ -98,9 +98,10 @@ class Pages:
             or not isinstance(body.get("request"), str)
         ):
             return 400, "a roll needs its request and the page's nonce"
-        held = self.nonces.pop(body["nonce"], None)
+        held = self.nonces.get(body["nonce"])
         if held is None or held[0] != hero_key or held[1] != body["request"]:
             return 403, "this page's answer is not valid (already sent, or not for this request): reload the page"
+        del self.nonces[body["nonce"]]  # spent: a replay of this POST is refused
         request = self.players.request(body["request"])
         if request is None or request["hero_key"] != hero_key:
             return 403, "no such request on this page"
