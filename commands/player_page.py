@@ -12,8 +12,10 @@ import asyncio
 import secrets
 import time
 from collections import deque
+from pathlib import Path
 from typing import Any
 
+HERE = Path(__file__).parent / "screen"  # the page's template and script (beside the screen's)
 NONCE_BYTES = 16
 MAX_NONCES = 10_000  # pages' nonces kept at once (oldest dropped first)
 GET_RATE = (240, 60.0)  # at most 240 reads a minute per token (a page polls once a second)
@@ -148,8 +150,6 @@ def routes(screen: Any, headers: dict[str, str]) -> list[Any]:
     from starlette.requests import Request
     from starlette.responses import JSONResponse, PlainTextResponse, Response
     from starlette.routing import Route
-
-    from commands.serve import HERE
 
     pages = Pages(screen)
     screen.pages_state = pages

@@ -198,7 +198,7 @@ def test_a_lost_secret_refuses_ledger_rolls_but_takes_entered_dice(cli: Cli, db:
     )
 
 
-@pytest.mark.parametrize("flag", ["--commit-dice"])
+@pytest.mark.parametrize("flag", ["--commit-dice", "--player-dice"])
 def test_session_start_help_documents_the_flag(cli: Cli, flag: str):
     """CLI.md, second round: `session start --commit-dice` is documented in --help."""
     assert flag in cli.ok("session", "start", "--help").stdout
