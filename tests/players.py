@@ -21,7 +21,7 @@ def table(cli: Cli) -> dict[str, str]:
     cli.ok("init", "--system", "hnh", "--name", "The table")
     cli.ok("character", "add", "Ann", "--trait", "fighting=4", "--trait", "agility=1", "--pc")
     cli.ok("character", "add", "Cat", "--trait", "fighting=2", "--trait", "intellect=7", "--pc")
-    cli.ok("character", "add", "Bob", "--trait", "toughness=2")
+    cli.ok("character", "add", "Bob", "--trait", "toughness=9")
     cli.ok("session", "start", "--player-dice")
     paths = {}
     for hero in ("Ann", "Cat"):

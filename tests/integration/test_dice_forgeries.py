@@ -48,7 +48,7 @@ def played(cli: Cli, *, end: bool = True) -> None:
     """hnh: a committed session with two attacks the ledger rolls and a free roll entered by hand."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--trait", "fighting=4", "--pc")
-    cli.ok("character", "add", "Bob", "--trait", "toughness=2", "--trait", "parry=2")
+    cli.ok("character", "add", "Bob", "--trait", "toughness=9", "--trait", "parry=2")  # outlasts two rank-3 hits
     cli.ok("session", "start", "--commit-dice")
     cli.ok("attack", "Ann", "Bob", "--rank", "3")
     cli.ok("roll", "3dF", "--roll", "roll=+,+,+")
@@ -87,7 +87,7 @@ def test_a_swapped_secret_refuses_the_roll_in_one_line(cli: Cli, db: str):
     played(cli, end=False)
     side_table(db, "UPDATE ledger_dice_secrets SET secret = '" + "ab" * 32 + "'")
     before = len(raw_log(db))
-    r = cli("attack", "Ann", "Bob", "--rank", "3")
+    r = cli("roll", "3dF")
     assert r.exit_code == 2 and r.stderr.startswith("error: the dice secret") and r.stderr.count("\n") <= 2
     assert len(raw_log(db)) == before
     out = cli.ok("session", "end").stdout  # the session still ends, with a warning, and fails verify --dice

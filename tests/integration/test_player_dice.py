@@ -7,6 +7,7 @@ posted to the page as its script posts it. Rolls are H&H's (rules/hnh: an attack
 from __future__ import annotations
 
 import signal
+import time
 
 import orjson
 
@@ -200,3 +201,34 @@ def test_only_the_pages_own_pending_request_can_be_answered_once(cli: Cli, db: s
         assert late[0] == 410
         statuses = [post(server, paths["Cat"], {"request": "x", "nonce": "y", "seed": SEED})[0] for _ in range(12)]
         assert statuses[-1] == 429 and set(statuses[:5]) == {403}
+
+
+def test_the_link_names_the_address_the_phones_reach(cli: Cli, db: str):
+    """CLI.md (repo docs): `player link NAME --base URL` prints the page under the address `serve` is reached at."""
+    table(cli)
+    doc = cli.json("player", "link", "Ann", "--base", "http://192.168.1.20:9000")
+    assert doc["url"].startswith("http://192.168.1.20:9000/p/") and doc["name"] == "Ann"  # type: ignore[index]
+    gone = cli.json("player", "revoke", "Ann")
+    again = cli.json("player", "revoke", "Ann")
+    assert gone["revoked"] is True and again["revoked"] is False  # type: ignore[index]
+
+
+def test_a_heros_defense_against_an_npc_is_asked_of_their_page(cli: Cli, db: str):
+    """docs/interpretations.md, Player dice (hnh-site/gameplay.txt: the target makes its defense checks): when an NPC
+    attacks a linked hero, the hero's defense roll is asked of that hero's page; the NPC's attack is the ledger's."""
+    paths = table(cli)
+    with serving(db) as server:
+        proc = waiting(db, "attack", "Bob", "Ann", "--rank", "2", "--roll", "attack=-,-,-", "--wait", "60")
+        asked_for = []
+        while proc.poll() is None:
+            doc = state(server, paths["Ann"])
+            if doc["request"] is None:
+                time.sleep(0.1)
+                continue
+            asked_for.append(doc["request"]["roll"])
+            post(server, paths["Ann"], {"request": doc["request"]["id"], "nonce": doc["nonce"], "seed": SEED})
+        code, _, err = finish(proc)
+    assert code == 0, err
+    assert asked_for[0] == "defense" and "attack" not in asked_for
+    sources = {st["data"]["name"]: st["data"]["source"] for _, t, st in decoded(db) if t.endswith("DiceRolled")}
+    assert sources["defense"] == "player" and sources["attack"] == "entered"
