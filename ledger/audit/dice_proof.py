@@ -23,6 +23,20 @@ from typing import Any
 
 import orjson
 
+from ledger.model.event_names import (
+    CAMPAIGN_CREATED,
+    DICE_COMMITTED,
+    DICE_REVEALED,
+    DICE_ROLLED,
+    DICE_SCHEME,
+    OUTCOME_AMENDED,
+    RETRACTION_RECORDED,
+    RULING_RECORDED,
+    RULING_REDONE,
+    RULING_UNDONE,
+    SESSION_ENDED,
+)
+
 SCHEME = "hmac-sha256-v1"
 SCHEME_V2 = "hmac-sha256-v2"
 VERSION = 2  # the scheme new committed sessions use
@@ -143,29 +157,29 @@ class Checker:
         """Take one event (its topic and decoded state)."""
         kind = topic.rsplit(".", 1)[-1]
         ruling = state.get("ruling")
-        if kind == "CampaignCreated":
+        if kind == CAMPAIGN_CREATED:
             self.system = str(state.get("system", ""))
-        elif kind == "RulingRecorded":
+        elif kind == RULING_RECORDED:
             self.rulings[int(ruling or 0)] = state
-        elif kind == "DiceCommitted":
+        elif kind == DICE_COMMITTED:
             self._committed(seq, ruling, state)
-        elif kind == "DiceScheme":
+        elif kind == DICE_SCHEME:
             entry = self.sessions.get(int(state.get("number") or 0))
             if entry is not None:
                 entry.version = int(state.get("version") or 1)
-        elif kind == "SessionEnded":
+        elif kind == SESSION_ENDED:
             entry = self.sessions.get(int(state.get("number") or 0))
             if entry is not None:
                 entry.ended.append((seq, int(ruling or 0)))
-        elif kind == "DiceRevealed":
+        elif kind == DICE_REVEALED:
             self._reveal(seq, ruling, state)
-        elif kind in ("RulingUndone", "RetractionRecorded"):
+        elif kind in (RULING_UNDONE, RETRACTION_RECORDED):
             self.killers[int(state.get("target") or 0)] = int(ruling or 0)
-        elif kind == "RulingRedone":
+        elif kind == RULING_REDONE:
             self.killers.pop(int(state.get("target") or 0), None)
-        elif kind == "DiceRolled":
+        elif kind == DICE_ROLLED:
             self._die(seq, int(ruling or 0), state.get("data") or {}, None)
-        elif kind == "OutcomeAmended":
+        elif kind == OUTCOME_AMENDED:
             for data in state.get("dice") or []:
                 self._die(seq, int(ruling or 0), data, f"{state.get('target')}.{data.get('name')}")
 
