@@ -199,7 +199,7 @@ class Ledger:
         committed = session_dice(self.dice_secrets, campaign)
         if rolls and committed.get("scheme", 1) >= 2 and command != C.SESSION_START.name:
             # scheme 2: which dice were entered is part of the record (any intent may carry `entered`: intents.py)
-            intent = cast(Intent, {**intent, "entered": dict(rolls)})
+            intent = cast("Intent", {**intent, "entered": dict(rolls)})
         box = DiceBox(
             entered=dict(rolls or {}),
             seed=self.seed,
