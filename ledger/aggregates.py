@@ -22,6 +22,7 @@ from ledger.model.event_names import (
     CHECK_RESOLVED,
     DICE_COMMITTED,
     DICE_REVEALED,
+    DICE_SCHEME,
     EFFECT_RESOLVED,
     NOTE_RECORDED,
     RESISTANCE_RESOLVED,
@@ -137,6 +138,28 @@ class Campaign(Aggregate):
         def apply(self, aggregate: Any) -> None:
             """Note the secret on the session."""
             apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
+
+    class DiceScheme(Event):
+        """Session `number` derives its committed dice by scheme `version` (ledger/audit/dice_proof.py); with
+        `player_dice`, heroes' rolls come from their players' pages. Absent: version 1, the first release's."""
+
+        number: int
+        version: int
+        player_dice: bool
+
+        def apply(self, aggregate: Any) -> None:
+            """Note the scheme on the session."""
+            apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
+
+    class DiceCounted(Event):
+        """Bookkeeping: session `number`'s next committed roll has counter `next` (never refolded: undo keeps it)."""
+
+        number: int
+        next: int
+
+        def apply(self, aggregate: Any) -> None:
+            """Advance the session's counter of committed rolls."""
+            aggregate.dice_counter = {**getattr(aggregate, "dice_counter", {}), str(self.number): self.next}
 
     class CampaignRestored(Event):
         """Roster and sessions set to the refold of live rulings (after undo or redo)."""
@@ -298,6 +321,11 @@ def apply_campaign_domain(domain: dict[str, Any], kind: str, p: Mapping[str, Any
     elif kind == DICE_COMMITTED:
         domain["sessions"] = [
             {**s, "commitment": p["commitment"]} if s["number"] == p["number"] else s for s in domain["sessions"]
+        ]
+    elif kind == DICE_SCHEME:
+        domain["sessions"] = [
+            {**s, "scheme": p["version"], "player_dice": p["player_dice"]} if s["number"] == p["number"] else s
+            for s in domain["sessions"]
         ]
     elif kind == DICE_REVEALED:
         domain["sessions"] = [
