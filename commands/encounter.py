@@ -219,9 +219,21 @@ def show(app: AppContext) -> None:
     Marks are DEAD, DYING, DEFEATED and the like, and DELAYING; a minion group shows its count (Thugs x3).
     Example: ledger --json encounter show
     """
-    from projections.tracker import text, tracker
+    from projections.tracker import idle, text, tracker
 
-    app.emit(tracker(app.read), text)
+    found = tracker(app.read, required=False)
+    if found is None:
+        app.emit(idle(app.read), idle_text)
+        return
+    app.emit({"running": True, **found}, text)
+
+
+def idle_text(doc: dict[str, Any]) -> str:
+    """No encounter running: say so, then the last one's summary, if there was one."""
+    from ledger.rulings.summary import lines
+
+    last = doc.get("last")
+    return "\n".join(["no encounter is running", *(lines(last, round_word(last["system"])) if last else [])])
 
 
 @command(C.ENCOUNTER_END)
@@ -243,9 +255,17 @@ def ended(r: dict[str, Any]) -> str:
     word = round_word(system)
     lead = f"Encounter {r['encounter']} ends after {r['rounds']} {word}{'s' if r['rounds'] != 1 else ''}"
     rest = ruling_lines([e for e in r.get("events", []) if e["type"] not in OWN_EVENTS], system=system)
+    summary = summary_lines(r.get("summary"), word)
     if rest and not rest[0].startswith("  "):
-        return "\n".join([f"{lead}; {rest[0]}", *rest[1:]])
-    return "\n".join([f"{lead}.", *rest])
+        return "\n".join([f"{lead}; {rest[0]}", *rest[1:], *summary])
+    return "\n".join([f"{lead}.", *rest, *summary])
+
+
+def summary_lines(summary: dict[str, Any] | None, word: str) -> list[str]:
+    """The encounter's summary after its first line (which the ruling's sentence already says)."""
+    from ledger.rulings.summary import lines
+
+    return lines(summary, word)[1:] if summary else []
 
 
 @command(C.ENCOUNTER_LOG)

@@ -476,8 +476,15 @@ class Ledger:
         return self.record(C.ENCOUNTER_JOIN, {"name": name, "surprised": surprised}, rolls=rolls)
 
     def end_encounter(self) -> dict[str, Any]:
-        """End the running encounter; Surprised ends with the combat (conditions.txt, Surprised)."""
-        return self.record(C.ENCOUNTER_END, {})
+        """End the running encounter (Surprised ends with the combat: conditions.txt, Surprised), with its summary."""
+        result = self.record(C.ENCOUNTER_END, {})
+        return {**result, "summary": self.encounter_summary()}
+
+    def encounter_summary(self) -> dict[str, Any] | None:
+        """The latest encounter's summary: rounds, who fell and when, damage dealt and taken (ledger/rulings/summary.py)."""
+        from ledger.rulings.summary import from_store
+
+        return from_store(self.store, self.campaign())
 
     def end_scene(self) -> dict[str, Any]:
         """End the scene outside an encounter (P&P): effects for the rest of the scene end, with their defeats."""

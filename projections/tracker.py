@@ -76,6 +76,16 @@ def tracker(read: ReadSide, *, required: bool = True) -> dict[str, Any] | None:
     }
 
 
+def idle(read: ReadSide) -> dict[str, Any]:
+    """No encounter running: `{"running": false, "last": the last encounter's summary or None}`."""
+    from ledger.rulings.summary import from_log
+    from projections.queries import encounter_log
+
+    with read.engine.connect() as conn:
+        any_ = conn.execute(select(encounters.c.number).limit(1)).first()
+    return {"running": False, "last": from_log(encounter_log(read)) if any_ is not None else None}
+
+
 def text(v: dict[str, Any]) -> str:
     """The tracker as a compact aligned table, the screen a GM keeps open."""
     word = round_word(v["system"])
