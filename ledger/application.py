@@ -307,10 +307,35 @@ class Ledger:
         intent = {"target": target, "rank": rank, "options": self.options("damage", options)}
         return self.record(C.DAMAGE, intent, rolls=rolls)
 
-    def condition(self, target: str, condition: str, *, add: bool) -> dict[str, Any]:
-        """Impose or remove a known condition of the campaign's system."""
+    def condition(
+        self,
+        target: str,
+        condition: str,
+        *,
+        add: bool,
+        rounds: int | None = None,
+        until: str | None = None,
+        of: str | None = None,
+        scene: bool = False,
+    ) -> dict[str, Any]:
+        """Impose or remove a known condition of the campaign's system; an imposed one may have a duration:
+        `rounds` (ends at the end of the bearer's Nth turn from now), `until` start|end `of` WHO's next turn, or the
+        `scene` (ledger/rules/durations.py)."""
         cond = condition.strip().lower().replace(" ", "-").replace("_", "-")
-        intent = {"target": target, "condition": cond}
+        intent: dict[str, Any] = {"target": target, "condition": cond}
+        given = [x for x in (rounds is not None, until is not None or of is not None, scene) if x]
+        if given and not add:
+            raise BadInput("a duration is for condition add", "leave out --rounds, --until, --of and --scene")
+        if len(given) > 1:
+            raise BadInput("give one duration: --rounds N, --until start|end --of WHO, or --scene")
+        if rounds is not None:
+            intent["rounds"] = whole("rounds", rounds)
+        if until is not None or of is not None:
+            if until not in ("start", "end") or not of:
+                raise BadInput("--until takes start or end, with --of WHO", "for example --until end --of Bob")
+            intent["until"], intent["of"] = until, of
+        if scene:
+            intent["scene"] = True
         if add:
             return self.record(C.CONDITION_ADD, intent)
         return self.record(C.CONDITION_REMOVE, intent)

@@ -88,7 +88,8 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
     if enc is not None:
         for row in enc["order"]:
             row["standing"] = standing(row, vis)
-            row["notes"] = [c for c in row["conditions"] if c not in row["marks"]]
+            timed = row.get("left") or {}
+            row["notes"] = [f"{c} {timed[c]}" if c in timed else c for c in row["conditions"] if c not in row["marks"]]
     roster = (
         []
         if enc is not None

@@ -185,6 +185,11 @@ class RuleSystem:
         """
         return not sheet.has("dead") and not (sheet.minion and sheet.count <= 0)
 
+    def timed(self, sheet: Sheet) -> dict[str, str]:
+        """What is left of the rules' own timed effects, by condition, as the tracker shows durations
+        (ledger/rules/durations.py `left`): `2` (rounds or pages), `until start of NAME`, `scene`."""
+        return {}
+
     def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """What happens as a character's turn starts."""
         return []

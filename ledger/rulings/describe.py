@@ -125,7 +125,7 @@ def change(e: Event, before: int | None = None) -> str:
     if t == "ConditionImposed":
         return f"now {d.get('condition')}"
     if t == "ConditionRemoved":
-        return f"no longer {d.get('condition')}"
+        return f"no longer {d.get('condition')}" + (f" ({d['expired']})" if d.get("expired") else "")
     if t == "MinionsDefeated":
         n = d.get("defeated", 0)
         return f"{n} {'falls' if n == 1 else 'fall'}, {d.get('count')} left"

@@ -127,6 +127,17 @@ class PnP(RuleSystem):
             effects += pnp_resources.start_of_issue_gm(gm, len(heroes))
         return effects
 
+    def timed(self, sheet: Sheet) -> dict[str, str]:
+        """Special effects' pages left, or `scene` (prowlers-and-paragons.txt, Attacks: "last 1 page for every 2 net
+        successes ... for the rest of the scene")."""
+        from ledger.rules.pnp.options import EFFECT_CONDITIONS
+
+        return {
+            EFFECT_CONDITIONS.get(n, n): "scene" if p == SCENE else str(p)
+            for n, p in effect_counters(sheet).items()
+            if p
+        }
+
     def scene_ended(self, sheet: Sheet) -> list[Effect]:
         """Special effects end with the scene, and so does defeat by one (not defeat at 0 Health)."""
         return pnp_combat.end_of_scene(sheet)

@@ -200,6 +200,10 @@ def end(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
         if sheet is not None and "surprised" in sheet.conditions:
             d.apply(rules.remove(sheet, "surprised"))
     number = enc.state["number"]
+    from ledger.rulings.deciders import durations
+
+    kinds = durations.ENCOUNTER_KINDS + (("scene",) if rules.scenes else ())
+    durations.at_end(d, rules, kinds, "the encounter ended")
     ended = end_scene(d, rules) if rules.scenes else []
     d.trigger(enc, Encounter.EncounterEnded, number=number, active=False, ended=d.number)
     return {"encounter": number, "rounds": enc.state["round"], **({"scene_ended_for": ended} if rules.scenes else {})}
@@ -213,6 +217,9 @@ def scene(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     enc = current(d)
     if enc is not None and enc.active:
         raise Conflict(f"encounter {enc.state['number']} is running", "ledger encounter end ends it and its scene")
+    from ledger.rulings.deciders import durations
+
+    durations.at_end(d, rules, ("scene",), "the scene ended")
     ended = end_scene(d, rules)
     d.apply([Effect("EffectResolved", "", {"scene": "ended", "ended_for": ended})])
     return {"scene_ended_for": ended}
@@ -436,3 +443,6 @@ def turn_hook(d: Draft, rules: RuleSystem, entry: Entry, when: str) -> None:
     )
     hook = rules.start_of_turn if when == "start" else rules.end_of_turn
     d.apply(hook(sheet, OwnedDice(d, sheet.name)))
+    from ledger.rulings.deciders import durations
+
+    durations.at_turn(d, rules, sheet.name, when)
