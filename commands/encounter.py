@@ -112,7 +112,8 @@ def start(
 
     \b
     hnh 3dF + Agility + Improved Initiative (ties: Dodge, Agility, Awareness, then a roll-off);
-    d20 1d20 + Dex modifier; pnp no roll: Edge. A minion group is one participant.
+    d20 1d20 + Dex modifier; pnp no roll: Edge. A minion group is one participant; the name of a group
+    added with `character add NAME --copies N` brings NAME 1 .. NAME N.
     Example: ledger encounter start Ann Bob Thugs --surprised Thugs --roll Ann=+,0,-
     Rolled at the table: ledger encounter start Ann Bob --init Ann=14 --init Bob=9
     """
@@ -198,17 +199,26 @@ def act(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
 
 
 @command(C.ENCOUNTER_JOIN)
-@click.argument("name")
-@click.option("--surprised", is_flag=True, help="hnh: the newcomer is Surprised.")
+@click.argument("names", nargs=-1, required=True)
+@click.option("--surprised", is_flag=True, help="hnh: the newcomers are Surprised.")
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
 @pass_app
-def join(app: AppContext, name: str, surprised: bool, rolls: tuple[str, ...]) -> None:
-    """A character joins mid-fight: rolls initiative and acts when their place in the order comes.
+def join(app: AppContext, names: tuple[str, ...], surprised: bool, rolls: tuple[str, ...]) -> None:
+    """Characters join mid-fight: each rolls initiative and acts when their place in the order comes.
 
+    The name of a group added with `character add NAME --copies N` brings NAME 1 .. NAME N.
     Example: ledger encounter join Cy --roll Cy=0,0,+
     """
-    result = app.ledger.join_encounter(name, surprised=surprised, rolls=parse_roll_options(rolls))
-    app.wrote(result, turn_text(lambda r: f"{r['joined']} joins at initiative {r['initiative']}"))
+    result = app.ledger.join_encounter(list(names), surprised=surprised, rolls=parse_roll_options(rolls))
+    app.wrote(result, turn_text(joined_text))
+
+
+def joined_text(r: dict[str, Any]) -> str:
+    """`Cy joins at initiative 7`, or each newcomer's initiative."""
+    found = r.get("initiatives") or {r["joined"]: r["initiative"]}
+    if len(found) == 1:
+        return f"{r['joined']} joins at initiative {r['initiative']}"
+    return "join at initiative " + ", ".join(f"{n} {v}" for n, v in found.items())
 
 
 @command(C.ENCOUNTER_SHOW)

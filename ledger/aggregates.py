@@ -81,6 +81,16 @@ class Campaign(Aggregate):
             """Map the name to the character's aggregate id."""
             apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
 
+    class CharacterRetired(Event):
+        """A character left the roster (out of lists, trackers and completion); its history is kept."""
+
+        name: str
+        character_id: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Move the name from the roster to the retired."""
+            apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
+
     class SessionStarted(Event):
         """A play session opened."""
 
@@ -271,6 +281,9 @@ def apply_campaign_domain(domain: dict[str, Any], kind: str, p: Mapping[str, Any
     """Apply one roster or session record (event type name and payload) to a campaign's domain (in place)."""
     if kind == "CharacterEnrolled":
         domain["roster"] = {**domain["roster"], name_key(p["name"]): {"name": p["name"], "id": p["character_id"]}}
+    elif kind == "CharacterRetired":
+        domain["roster"] = {k: v for k, v in domain["roster"].items() if v["id"] != p["character_id"]}
+        domain["retired"] = [*domain.get("retired", []), {"name": p["name"], "id": p["character_id"]}]
     elif kind == "SessionStarted":
         domain["sessions"] = [*domain["sessions"], {"number": p["number"], "title": p["title"], "started": p["at"]}]
         domain["open_session"] = p["number"]
@@ -475,6 +488,13 @@ class Character(Aggregate):
     class TraitsChanged(SheetEvent):
         """Traits changed."""
 
+    class CharacterRetired(Event):
+        """The character left play by the GM's ruling (`character retire`): no longer active; its history is kept."""
+
+        def apply(self, aggregate: Any) -> None:
+            """Out of play."""
+            aggregate.active = False
+
     class StateRestored(Event):
         """Sheet set to the refold of its live events (after undo or redo)."""
 
@@ -567,6 +587,8 @@ def fold_character(records: Iterable[Record]) -> dict[str, Any]:
     for _, kind, p in records:
         if kind == "CharacterAdded":
             active, sheet = True, p["sheet"]
+        elif kind == "CharacterRetired":
+            active = False
         elif kind in SHEET_EVENTS and sheet is not None:
             sheet = apply_effect_dict(sheet, kind, p["data"])
     return {"active": active, "sheet": sheet}

@@ -253,13 +253,18 @@ class Ledger:
         powers: Mapping[str, Mapping[str, Any]] | None = None,
         typed_traits: Mapping[str, Any] | None = None,
         power_parts: Mapping[str, Mapping[str, str]] | None = None,
+        copies: int | None = None,
     ) -> dict[str, Any]:
-        """Add a character with validated traits (and powers' parts, typed by the campaign's rules)."""
+        """Add a character with validated traits (and powers' parts, typed by the campaign's rules); with `copies`,
+        NAME 1 .. NAME N with the same sheet, in one ruling."""
         name = check_name(name)
         count = whole("count", count)
         if count > 1 and not minion:
             raise BadInput("--count is for minion groups", "add --minion")
         intent: dict[str, Any] = {"name": name, "traits": dict(traits), "minion": minion, "count": count, "pc": pc}
+        if copies is not None:
+            intent["copies"] = whole("copies", copies)
+            check_name(f"{name} {copies}")
         if power_parts:
             powers = {**(powers or {}), **self.rules().power_parts(power_parts, traits)}
         if powers:
@@ -267,6 +272,30 @@ class Ledger:
         if typed_traits:
             intent["typed_traits"] = dict(typed_traits)
         return self.record(C.CHARACTER_ADD, intent)
+
+    def copy_character(
+        self, name: str, new: str, *, copies: int | None = None, count: int | None = None
+    ) -> dict[str, Any]:
+        """A new character NEW with NAME's stat block (traits, powers), fresh; `copies`: NEW 1 .. NEW N."""
+        intent: dict[str, Any] = {"name": name, "new": check_name(new)}
+        if copies is not None:
+            intent["copies"] = whole("copies", copies)
+            check_name(f"{new} {copies}")
+        if count is not None:
+            intent["count"] = whole("count", count)
+        return self.record(C.CHARACTER_COPY, intent)
+
+    def set_traits(self, name: str, traits: Mapping[str, str]) -> dict[str, Any]:
+        """Change a character's traits by the GM's ruling (values the rules can't hold are refused)."""
+        if not traits:
+            raise BadInput(
+                "give at least one --trait KEY=VALUE", "for example: ledger character set Ann --trait agility=4"
+            )
+        return self.record(C.CHARACTER_SET, {"name": name, "traits": dict(traits)})
+
+    def retire_character(self, name: str) -> dict[str, Any]:
+        """Take a character out of play, keeping its history (`character list --all` still shows it)."""
+        return self.record(C.CHARACTER_RETIRE, {"name": name})
 
     def import_character(self, path: str, *, pc: bool = True) -> dict[str, Any]:
         """Add a character from a character-creator save file (JSON), if the campaign's system reads them."""
@@ -495,10 +524,16 @@ class Ledger:
         return self.record(C.ENCOUNTER_ACT, {"name": name}, rolls=rolls)
 
     def join_encounter(
-        self, name: str, *, surprised: bool = False, rolls: Mapping[str, str] | None = None
+        self, name: str | Sequence[str], *, surprised: bool = False, rolls: Mapping[str, str] | None = None
     ) -> dict[str, Any]:
-        """Roll initiative for a newcomer and slot them into the running order (they act when their place comes)."""
-        return self.record(C.ENCOUNTER_JOIN, {"name": name, "surprised": surprised}, rolls=rolls)
+        """Roll initiative for newcomers and slot them into the running order (they act when their place comes)."""
+        names = [name] if isinstance(name, str) else list(name)
+        if not names:
+            raise BadInput("name who joins", "ledger encounter join Cy")
+        intent: dict[str, Any] = {"name": names[0], "surprised": surprised}
+        if len(names) > 1:
+            intent["names"] = names
+        return self.record(C.ENCOUNTER_JOIN, intent, rolls=rolls)
 
     def end_encounter(self) -> dict[str, Any]:
         """End the running encounter (Surprised ends with the combat: conditions.txt, Surprised), with its summary."""

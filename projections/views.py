@@ -141,6 +141,8 @@ class Batch:
             if st["sheet"] is not None:
                 row["obj"] = st["sheet"]
             row["active"] = st["active"]
+        elif name == "CharacterRetired":
+            row["active"] = False
         elif name in SHEET_EFFECTS:
             row["obj"] = apply_effect_dict(row["obj"], name, st["data"])
         else:

@@ -59,7 +59,7 @@ def start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     if enc.active:
         raise Conflict(f"encounter {enc.state['number']} is still running", "end it first: ledger encounter end")
     rules = rules_of(d)
-    sheets = [d.sheet(n) for n in i["names"]]
+    sheets = [d.sheet(n) for n in expand(d, i["names"])]
     keys = [name_key(s.name) for s in sheets]
     for s in sheets:
         if keys.count(name_key(s.name)) > 1:
@@ -138,22 +138,46 @@ def act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
 
 
 def join(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+    """Newcomers join mid-fight (one or several names; a `--copies` group's name brings all its members)."""
     enc = running(d)
     rules = rules_of(d)
-    sheet = d.sheet(i["name"])
-    st = enc.state
-    if find(st["order"], sheet.name) is not None:
-        raise Conflict(f"{sheet.name} is already in the encounter")
-    require_able(sheet)
-    if i["surprised"]:
-        surprise(d, rules, sheet.name)
-    entry = initiative(d, rules, sheet.name)
-    entry["sort"].append(JOINED_LATE)
-    at = slot(st["order"], entry)
-    order = [*st["order"][:at], entry, *st["order"][at:]]
-    turn = st["turn"] + 1 if at <= st["turn"] else st["turn"]
-    d.trigger(enc, Encounter.ParticipantJoined, name=sheet.name, turn=turn, order=order)
-    return {**view(enc.state), "joined": sheet.name, "initiative": entry["initiative"]}
+    joined: dict[str, int] = {}
+    for name in expand(d, i.get("names") or [i["name"]]):
+        sheet = d.sheet(name)
+        st = enc.state
+        if find(st["order"], sheet.name) is not None:
+            raise Conflict(f"{sheet.name} is already in the encounter")
+        require_able(sheet)
+        if i["surprised"]:
+            surprise(d, rules, sheet.name)
+        entry = initiative(d, rules, sheet.name)
+        entry["sort"].append(JOINED_LATE)
+        at = slot(st["order"], entry)
+        order = [*st["order"][:at], entry, *st["order"][at:]]
+        turn = st["turn"] + 1 if at <= st["turn"] else st["turn"]
+        d.trigger(enc, Encounter.ParticipantJoined, name=sheet.name, turn=turn, order=order)
+        joined[sheet.name] = entry["initiative"]
+    first = next(iter(joined))
+    return {**view(enc.state), "joined": ", ".join(joined), "initiative": joined[first], "initiatives": joined}
+
+
+def expand(d: Draft, names: list[str]) -> list[str]:
+    """The names given, with the name of a `--copies` group (no character of its own) standing for NAME 1 .. NAME N."""
+    import re
+
+    out: list[str] = []
+    for name in names:
+        if d.campaign.character(name) is not None:
+            out.append(name)
+            continue
+        pattern = re.compile(re.escape(name.strip()) + r" (\d+)", re.IGNORECASE)
+        members = [
+            (int(m.group(1)), e["name"])
+            for e in d.campaign.domain["roster"].values()
+            if (m := pattern.fullmatch(e["name"])) is not None
+        ]
+        out += [n for _, n in sorted(members)] if members else [name]
+    return out
 
 
 def remove(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
