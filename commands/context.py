@@ -184,6 +184,8 @@ class AppContext:
 
         shown = safe_tree(result)  # names and text as typed, made safe for a terminal
         body = text(shown) if callable(text) else text
+        if result.get("side_down"):
+            body += "\n" + ("Every foe is down." if result["side_down"] == "foes" else "Every hero is down.")
         first, nl, rest = f"ruling {result['ruling']}: {body}".partition("\n")
         click.echo((paint(first) if colour_on() else first) + nl + rest)
         if self.verbose and result.get("events"):

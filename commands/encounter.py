@@ -69,9 +69,9 @@ def turn_text(lead: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]
         events = r.get("events", [])
         said = sentence(events, system=r.get("system", "")) or f"{lead(r)}."
         dice = [f"  {dice_line(e['data'])}" for e in events if e["type"] == "DiceRolled"]
-        skipped = [f"{x['name']} ({x['why']})" for x in r.get("skipped") or []]  # who the turn passed over, and why
-        notes = (f" (passed over: {', '.join(skipped)})" if skipped else "") + forced(r)
-        return "\n".join([said[:-1] + notes + "." if notes else said, order_text(r), *dice])
+        notes = passed_over(r) + forced(r)  # who the turn passed over, and why
+        lines = [said[:-1] + notes + "." if notes else said, *up_line(r), order_text(r), *dice]
+        return "\n".join(lines)
 
     return text
 
@@ -140,9 +140,26 @@ def parse_inits(values: tuple[str, ...]) -> dict[str, int]:
 
 
 def passed_over(r: dict[str, Any]) -> str:
-    """A note naming who the turn passed over and why."""
-    skipped = [f"{s['name']} ({s['why']})" for s in r.get("skipped") or []]
-    return f" (passed over: {', '.join(skipped)})" if skipped else ""
+    """A note naming who the turn passed over and why: `(Villain is dying: no turn)`."""
+    skipped = [f"{s['name']} is {s['why']}: no turn" for s in r.get("skipped") or []]
+    return f" ({'; '.join(skipped)})" if skipped else ""
+
+
+def up_line(r: dict[str, Any]) -> list[str]:
+    """Who is up, with HP (Health) and conditions: `up: Bob  HP 4/10  dazed 1`; or why they can take no action."""
+    u = r.get("up")
+    if not u:
+        return []
+    from ledger.rules import health_word
+
+    timed = u.get("left") or {}
+    conditions = ", ".join(f"{c} {timed[c]}" if c in timed else c for c in u.get("conditions") or ())
+    count = f" x{u['count']}" if "count" in u else ""
+    line = f"up: {u['name']}{count}  {health_word(r.get('system', ''))} {u['hp']}/{u['max_hp']}"
+    line += f"  {conditions}" if conditions else ""
+    if u.get("no_action"):
+        line += f"  ({u['name']} is {u['no_action']}: no action)"
+    return [line]
 
 
 @command(C.ENCOUNTER_NEXT)
@@ -156,7 +173,7 @@ def next_(app: AppContext, rolls: tuple[str, ...]) -> None:
     Example: ledger encounter next
     """
     result = app.ledger.next_turn(rolls=parse_roll_options(rolls))
-    app.wrote(result, turn_text(lambda r: "next turn" + passed_over(r) + forced(r)))
+    app.wrote(result, turn_text(lambda r: "next turn"))
 
 
 @command(C.ENCOUNTER_REMOVE)
@@ -169,7 +186,7 @@ def remove(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
     If it was NAME's turn, the next one's starts. Example: ledger encounter remove Thugs
     """
     result = app.ledger.remove_from_encounter(name, rolls=parse_roll_options(rolls))
-    app.wrote(result, turn_text(lambda r: f"{r['removed']} leaves the encounter" + passed_over(r) + forced(r)))
+    app.wrote(result, turn_text(lambda r: f"{r['removed']} leaves the encounter"))
 
 
 @command(C.ENCOUNTER_DELAY)
@@ -182,7 +199,7 @@ def delay(app: AppContext, rolls: tuple[str, ...]) -> None:
     Example: ledger encounter delay
     """
     result = app.ledger.delay_turn(rolls=parse_roll_options(rolls))
-    app.wrote(result, turn_text(lambda r: f"{r['delayed']} delays" + passed_over(r) + forced(r)))
+    app.wrote(result, turn_text(lambda r: f"{r['delayed']} delays"))
 
 
 @command(C.ENCOUNTER_ACT)

@@ -133,6 +133,8 @@ class Ledger:
                     number = campaign.rulings + 1
                     draft = self._draft(campaign, number, spec.kind, command, intent, rolls)
                     result = decide(draft)
+                    if spec.kind == "play" and draft.campaign is not None:
+                        result = {**result, **_sides(draft)}
                     self._commit(draft)
             except IntegrityError:
                 # another writer took this ruling number: back off a little (jittered) and decide again
@@ -509,15 +511,15 @@ class Ledger:
 
     def next_turn(self, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """End the current turn (end-of-turn hook), pass to the next who takes turns (start-of-turn hook)."""
-        return self.record(C.ENCOUNTER_NEXT, {"pass_over": True}, rolls=rolls)
+        return self.record(C.ENCOUNTER_NEXT, {"pass_over": 2}, rolls=rolls)
 
     def delay_turn(self, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """The current character delays their whole turn; the next one's turn starts (no end-of-turn hook yet)."""
-        return self.record(C.ENCOUNTER_DELAY, {"pass_over": True}, rolls=rolls)
+        return self.record(C.ENCOUNTER_DELAY, {"pass_over": 2}, rolls=rolls)
 
     def remove_from_encounter(self, name: str, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A participant leaves the fight; if it was their turn, the next one's starts."""
-        return self.record(C.ENCOUNTER_REMOVE, {"name": name}, rolls=rolls)
+        return self.record(C.ENCOUNTER_REMOVE, {"name": name, "pass_over": 2}, rolls=rolls)
 
     def act_now(self, name: str, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A delaying character takes their turn after the current one's ends; their initiative moves there."""
@@ -666,6 +668,13 @@ class Ledger:
 
         campaign = self.campaign()
         return explain(self.store, campaign, undo.amendments(self.store, campaign), name, field)
+
+
+def _sides(draft: Draft) -> dict[str, Any]:
+    """Whether the ruling left every combatant of one side of the running encounter down (said, not recorded)."""
+    from ledger.rulings.deciders.encounter import sides_down
+
+    return sides_down(draft)
 
 
 def _retract_rolls(rolls: Mapping[str, str] | None) -> dict[str, str]:

@@ -198,6 +198,15 @@ class HnH(RuleSystem):
             return True
         return any(v and (k.startswith(TURN_COUNTED) or k in TURN_COUNTED) for k, v in sheet.counters.items())
 
+    def no_action(self, sheet: Sheet) -> str | None:
+        """The turn comes (gameplay.txt, Taking Your Turn: "even if you are incapacitated or dead you still get a turn")
+        but the stunned, incapacitated, dying and dead take no action in it (conditions.txt, Stunned)."""
+        if sheet.has("dead"):
+            return "dead"
+        if "stunned" in effective(sheet.conditions):
+            return next((c for c in ("dying", "incapacitated", "asleep", "entranced") if sheet.has(c)), "stunned")
+        return None
+
     def timed(self, sheet: Sheet) -> dict[str, str]:
         """Conditions that last until the start or end of the bearer's next turn (gameplay.txt, Starting/Ending Your Turn)."""
         out = {}

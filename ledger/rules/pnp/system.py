@@ -62,6 +62,14 @@ def _move(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
     ]
 
 
+def stun_note(sheet: Sheet, doing: str) -> list[Effect]:
+    """A warning in the ruling when a stunned character acts (recorded all the same: the GM's call)."""
+    if not sheet.has("stunned"):
+        return []
+    text = f"{sheet.name} is stunned and {doing} all the same (what a stun stops is the GM's call)"
+    return [Effect("NoteRecorded", sheet.name, {"kind": "warning", "text": text})]
+
+
 class PnP(RuleSystem):
     """Prowlers & Paragons."""
 
@@ -182,8 +190,13 @@ class PnP(RuleSystem):
         return pnp_checks.check(sheet, trait, dc=dc, against=against, options=options, dice=dice)
 
     def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
-        """An attack roll against the target's best defense; see options.py."""
-        return pnp_combat.attack(attacker, target, options, dice)
+        """An attack roll against the target's best defense; see options.py. A stunned attacker is noted, not
+        refused: the text names the Stun Power's effect but not what a stun stops (docs/interpretations.md)."""
+        return [*stun_note(attacker, "attacks"), *pnp_combat.attack(attacker, target, options, dice)]
+
+    def no_action(self, sheet: Sheet) -> str | None:
+        """A stunned character's turn comes (the stun's pages tick at its end); the GM rules what they may do."""
+        return "stunned" if sheet.has("stunned") else None
 
     def damage(self, sheet: Sheet, amount: int, *, subdual: bool) -> list[Effect]:
         """Damage reduces Health; at 0 the character is defeated. On minions, each point defeats one."""

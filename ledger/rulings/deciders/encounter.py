@@ -98,11 +98,11 @@ def next_(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     st = enc.state
     turn_hook(d, rules, st["order"][st["turn"]], "end")
     turn, rnd, order, forced, skipped = advance(
-        d, rules, st["order"], st["turn"], st["round"], bool(i.get("pass_over"))
+        d, rules, st["order"], st["turn"], st["round"], int(i.get("pass_over") or 0)
     )
     d.trigger(enc, Encounter.TurnAdvanced, round=rnd, turn=turn, current=order[turn]["name"], order=order)
     turn_hook(d, rules, order[turn], "start")
-    return {**view(enc.state), "forced": forced, "skipped": skipped}
+    return {**view(enc.state), "forced": forced, "skipped": skipped, "up": up(d, rules, order[turn]["name"])}
 
 
 def delay(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
@@ -113,7 +113,7 @@ def delay(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
         raise Conflict("there is no one else to wait for")
     me = st["order"][st["turn"]]
     marked = [{**e, "delayed": True} if n == st["turn"] else e for n, e in enumerate(st["order"])]
-    turn, rnd, order, forced, skipped = advance(d, rules, marked, st["turn"], st["round"], bool(i.get("pass_over")))
+    turn, rnd, order, forced, skipped = advance(d, rules, marked, st["turn"], st["round"], int(i.get("pass_over") or 0))
     d.trigger(
         enc, Encounter.TurnDelayed, name=me["name"], round=rnd, turn=turn, current=order[turn]["name"], order=order
     )
@@ -201,7 +201,7 @@ def remove(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     if at < turn:
         turn -= 1
     elif at == turn:  # their turn ends with them gone: the next in order is up (a new round if they were last)
-        turn, rnd, order, forced, skipped = advance(d, rules, order, at - 1, rnd, True)
+        turn, rnd, order, forced, skipped = advance(d, rules, order, at - 1, rnd, int(i.get("pass_over", 1)))
     d.trigger(
         enc,
         Encounter.ParticipantRemoved,
@@ -410,40 +410,84 @@ def rolloff_spec(d: Draft, rules: RuleSystem, name: str) -> DiceSpec | None:
 
 
 def advance(
-    d: Draft, rules: RuleSystem, order: list[Entry], turn: int, rnd: int, pass_over: bool
+    d: Draft, rules: RuleSystem, order: list[Entry], turn: int, rnd: int, pass_over: int
 ) -> tuple[int, int, list[Entry], bool, list[dict[str, str]]]:
     """The next turn after `turn`: (turn, round, order, forced, skipped), passing over who has no more turns.
 
     Who takes turns is the rules' call (`RuleSystem.takes_turn`): the dead and fully defeated groups are
     passed over, an H&H dying character keeps the turn that brings the dying check. Rulings recorded before
-    the pass-over (intents without `pass_over`) are decided again as they were.
+    the pass-over (intents without `pass_over`) are decided again as they were; from `pass_over` 2 on, whoever the
+    rules give no turn at all (`RuleSystem.no_turn`: d20's dying and unconscious) is passed over too, and the
+    durations their turn counts still tick.
     """
     turn, rnd, order, forced = step(order, turn, rnd)
     skipped: list[dict[str, str]] = []
     if not pass_over:
         return turn, rnd, order, forced, skipped
     for _ in range(len(order)):
-        why = out_of_turns(d, rules, order[turn])
+        why = out_of_turns(d, rules, order[turn], pass_over)
         if why is None:
             return turn, rnd, order, forced, skipped
         skipped.append({"name": order[turn]["name"], "why": why})
+        if pass_over >= 2:
+            from ledger.rulings.deciders import durations
+
+            for when in ("start", "end"):  # their turn passes: what it counts still counts
+                durations.at_turn(d, rules, order[turn]["name"], when)
         turn, rnd, order, forced = step(order, turn, rnd)
     raise Conflict("no one left in the encounter takes a turn", "end it: ledger encounter end")
 
 
-def out_of_turns(d: Draft, rules: RuleSystem, entry: Entry) -> str | None:
-    """Why a participant gets no turn (dead, defeated, ...), or None if the rules give them one."""
+def out_of_turns(d: Draft, rules: RuleSystem, entry: Entry, level: int = 1) -> str | None:
+    """Why a participant gets no turn (dead, defeated, dying, ...), or None if the rules give them one."""
     sheet = live_sheet(d, entry)
     if sheet is None:
         return "no longer in play"
     if rules.takes_turn(sheet):
-        return None
+        return rules.no_turn(sheet) if level >= 2 else None
     found = next((c for c in ("dead", "defeated") if sheet.has(c)), None)
     if found:
         return found
     if sheet.minion and sheet.count <= 0:
-        return "defeated: no one left standing"
+        return "defeated (no one left standing)"
     return "out of the fight"
+
+
+def up(d: Draft, rules: RuleSystem, name: str) -> dict[str, Any]:
+    """Who is up: HP (Health), conditions with what is left of them, and why they can take no action, if so."""
+    from ledger.rules.durations import left
+
+    sheet = d.sheet(name)
+    plain = sheet.to_dict()
+    out = {"name": sheet.name, "hp": sheet.hp, "max_hp": sheet.max_hp, "conditions": list(sheet.conditions)}
+    out["left"] = left(plain)
+    if sheet.minion:
+        out["count"] = sheet.count
+    why = rules.no_action(sheet)
+    return {**out, **({"no_action": why} if why else {})}
+
+
+def sides_down(d: Draft) -> dict[str, Any]:
+    """`{"side_down": "heroes"|"foes"}` when this ruling left every combatant of one side down (out of turns)."""
+    enc = current(d)
+    if enc is None or not enc.active:
+        return {}
+    if not any(e["id"] in d.touched for e in enc.order):
+        return {}
+    rules = rules_of(d)
+    sheets = [(e, live_sheet(d, e)) for e in enc.order]
+    down = {True: [], False: []}  # type: dict[bool, list[bool]]
+    for _, s in sheets:
+        if s is not None:
+            fallen = not rules.takes_turn(s) or rules.no_turn(s) is not None or any(s.has(c) for c in DOWN)
+            down[s.pc].append(fallen)
+    for pc, side in ((False, "foes"), (True, "heroes")):
+        if down[pc] and all(down[pc]) and down[not pc]:
+            return {"side_down": side}
+    return {}
+
+
+DOWN = ("dead", "dying", "defeated", "incapacitated", "unconscious")
 
 
 def live_sheet(d: Draft, entry: Entry) -> Sheet | None:
