@@ -129,6 +129,6 @@ def character_retire(d: Draft, i: Intent) -> Result:
     if enc is not None and enc.active and find(enc.order, ch.name) is not None:
         encounter.remove(d, {"name": ch.name})
     d.trigger(ch, Character.CharacterRetired)
-    d.touched[ch.id.hex] = None
+    d.touch(ch.id)
     d.campaign_event(Campaign.CharacterRetired, name=ch.name, character_id=ch.id.hex)
     return {"retired": ch.name, "character": dict(ch.sheet)}
