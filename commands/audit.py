@@ -96,8 +96,9 @@ def diff_text(plan: dict[str, Any]) -> str:
     metavar="N.NAME=FACES",
     help="Faces for a roll re-derivation needs that was never made (e.g. 7.damage=5); otherwise the ledger rolls it and says so.",
 )
+@click.option("--reason", default=None, metavar="TEXT", help="Why it is retracted (kept in the ruling, shown in log).")
 @pass_app
-def retract(app: AppContext, ruling: int, yes: bool, dry_run: bool, rolls: tuple[str, ...]) -> None:
+def retract(app: AppContext, ruling: int, yes: bool, dry_run: bool, rolls: tuple[str, ...], reason: str | None) -> None:
     """Retract a contested ruling: later rulings are re-derived from their recorded intent and dice.
 
     Shows what changes (HP, conditions, deaths, defeated minions, resources, refused rulings) and, on
@@ -108,6 +109,7 @@ def retract(app: AppContext, ruling: int, yes: bool, dry_run: bool, rolls: tuple
     Examples:
       ledger retract 12 --dry-run
       ledger retract 12 --yes --roll 15.damage=4
+      ledger retract 12 --yes --reason "the thug was behind cover"
     """
     entered = parse_roll_options(rolls)
     plan = app.ledger.plan_retraction(ruling, rolls=entered)
@@ -123,7 +125,7 @@ def retract(app: AppContext, ruling: int, yes: bool, dry_run: bool, rolls: tuple
         if not click.confirm("Append this retraction?", default=False):
             raise BadInput("not confirmed: nothing appended")
     fixed = {r.name: r for r in plan.rolled}
-    result = app.ledger.retract(ruling, rolls=entered, fixed=fixed)
+    result = app.ledger.retract(ruling, rolls=entered, fixed=fixed, reason=reason)
     app.wrote(result, lambda r: diff_text(r).replace("Retracting", "retracted", 1))
 
 
@@ -148,7 +150,8 @@ def _why_text(doc: dict[str, Any]) -> str:
     lines = [f"{doc['name']} {doc['field']} = {doc['value']}"]
     for step in doc["because"]:
         sess = f" session {step['session']}" if step.get("session") else ""
-        lines.append(f"  ruling {step['ruling']}{sess} ({step['command']}, {step['actor']}): {step['change']}")
+        note = f" (note: {step['note']})" if step.get("note") else ""
+        lines.append(f"  ruling {step['ruling']}{sess} ({step['command']}, {step['actor']}): {step['change']}{note}")
     for note in doc.get("notes", []):
         lines.append(f"  note: {note}")
     return "\n".join(lines)

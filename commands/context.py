@@ -23,8 +23,16 @@ class AppContext:
     """Lazily opened ledger (write side) and read side for one CLI invocation or one shell."""
 
     def __init__(
-        self, *, db: str | None, seed: int | None, actor: str | None, as_json: bool, verbose: bool = False
+        self,
+        *,
+        db: str | None,
+        seed: int | None,
+        actor: str | None,
+        as_json: bool,
+        verbose: bool = False,
+        note: str | None = None,
     ) -> None:
+        self.note = note  # `--note TEXT`: kept in the intent of the ruling this command records
         self.db = db
         self.seed = seed
         self.actor = actor
@@ -72,11 +80,11 @@ class AppContext:
     def ledger(self) -> Ledger:
         """The write side (imports eventsourcing only when a command needs it)."""
         if self._host is not None:
-            return self._host.ledger
+            return self._host.ledger.with_note(self.note)
         if self._ledger is None:
             from ledger.application import Ledger
 
-            self._ledger = Ledger(self.db, actor=self.actor, seed=self.seed)
+            self._ledger = Ledger(self.db, actor=self.actor, seed=self.seed, note=self.note)
         return self._ledger
 
     @property

@@ -34,6 +34,7 @@ from ledger.storage.secrets import DiceSecrets, new_secret, session_dice
 from ledger.storage.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target
 
 MAX_RETRIES = 200
+NOTE_MAX = 500  # characters in a `--note` or `--reason`
 _TRAIT_KEY = re.compile(r"^[a-z][a-z0-9\-]*$")
 
 Decide = Callable[[Draft], dict[str, Any]]
@@ -56,13 +57,23 @@ def default_actor() -> str:
 class Ledger:
     """A campaign ledger on one database: every GM command, each one ruling."""
 
-    def __init__(self, target: str | None = None, *, actor: str | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self, target: str | None = None, *, actor: str | None = None, seed: int | None = None, note: str | None = None
+    ) -> None:
         self.target: Target = parse_target(target)
+        self.note = (
+            check_text("note", note) if note is not None else None
+        )  # `--note TEXT`: kept in every ruling's intent
         self.actor = actor or default_actor()
         self.seed = seed
         self.dice_secrets = DiceSecrets(self.target)
         self._store: EventStore | None = None
         self._lock = WriterLock(self.target)
+
+    def with_note(self, note: str | None) -> Ledger:
+        """This ledger, recording `note` in the intent of its next rulings (a session shell's line sets its own)."""
+        self.note = check_text("note", note) if note is not None else None
+        return self
 
     @property
     def store(self) -> EventStore:
@@ -126,6 +137,8 @@ class Ledger:
             decide = lambda d: fn(d, intent)  # noqa: E731
 
         command = spec.stored or spec.name
+        if self.note and "note" not in intent:
+            intent = {**intent, "note": self.note}
         for attempt in range(MAX_RETRIES):
             try:
                 with self._lock:
@@ -591,7 +604,12 @@ class Ledger:
         ).plan()
 
     def retract(
-        self, target: int, *, rolls: Mapping[str, str] | None = None, fixed: Mapping[str, Any] | None = None
+        self,
+        target: int,
+        *,
+        rolls: Mapping[str, str] | None = None,
+        fixed: Mapping[str, Any] | None = None,
+        reason: str | None = None,
     ) -> dict[str, Any]:
         """Retract a contested ruling: re-derive later rulings and append the retraction with the amended outcomes.
 
@@ -614,7 +632,8 @@ class Ledger:
             ).plan()
             return commit(d, plan)
 
-        return self.rule(C.RETRACT, {"target": target}, decide)
+        intent: dict[str, Any] = {"target": target, **({"reason": check_text("reason", reason)} if reason else {})}
+        return self.rule(C.RETRACT, intent, decide)
 
     # -- the record itself: verify, export, import -------------------------------------------
     def verify(self, *, expect: str | None = None, dice: bool = False) -> Any:
@@ -668,6 +687,20 @@ class Ledger:
 
         campaign = self.campaign()
         return explain(self.store, campaign, undo.amendments(self.store, campaign), name, field)
+
+
+def check_text(what: str, text: str | None) -> str:
+    """A note or reason: printable text of at most NOTE_MAX characters."""
+    from ledger.model.bounds import safe
+
+    value = (text or "").strip()
+    if not value:
+        raise BadInput(f"--{what} needs some text")
+    if len(value) > NOTE_MAX:
+        raise BadInput(f"--{what} is {len(value)} characters long; at most {NOTE_MAX}")
+    if safe(value) != value:
+        raise BadInput(f"--{what} holds control characters", "type plain text")
+    return value
 
 
 def _sides(draft: Draft) -> dict[str, Any]:
