@@ -37,7 +37,11 @@ def summarise(
             elif e.get("type") == "ConditionImposed" and data.get("condition") in FALLS:
                 if (who, data["condition"]) not in down:
                     down.add((who, data["condition"]))
-                    fell.append({"name": who, "as": data["condition"], "ruling": r["ruling"], "round": r["round"]})
+                    same = next((f for f in fell if f["name"] == who and f["round"] == r["round"]), None)
+                    if same is not None:  # more of the same fall: `dying, unconscious`
+                        same["as"] += f", {data['condition']}"
+                    else:
+                        fell.append({"name": who, "as": data["condition"], "ruling": r["ruling"], "round": r["round"]})
             elif e.get("type") == "MinionsDefeated" and int(data.get("defeated") or 0) > 0:
                 fell.append(
                     {
@@ -145,3 +149,20 @@ def from_store(store: Any, campaign: Any) -> dict[str, Any] | None:
             }
         )
     return summarise(st["number"], st["system"], int(st["round"]), [e["name"] for e in joined], flat)
+
+
+def from_history(rulings: Iterable[Mapping[str, Any]], number: int, system: str) -> dict[str, Any]:
+    """The summary of encounter `number` from a shared history's rulings (each with its `encounter` and `round`;
+    retracted ones left out), as the Markdown and HTML exports head the encounter with it."""
+    mine = [r for r in rulings if r.get("encounter") == number and not r.get("retracted")]
+    names: list[str] = []
+    for r in mine:
+        for e in r.get("events") or ():
+            data = e.get("data") or {}
+            if e.get("type") == "EncounterStarted" and data.get("number") == number:
+                names = [o["name"] for o in data.get("order") or ()]
+            elif e.get("type") == "ParticipantJoined" and data.get("name") not in names:
+                names.append(str(data.get("name")))
+    flat = [{**r, "round": r.get("round") or 1} for r in mine]
+    rounds = max((int(r["round"]) for r in flat), default=0)
+    return summarise(number, system, rounds, names, flat)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.conftest import Cli
 
 
@@ -50,7 +52,7 @@ def test_the_end_summary_counts_rounds_falls_and_damage_dealt_and_taken(cli: Cli
     r = cli.ok("encounter", "end")
     lines = r.stdout.splitlines()
     assert lines[0].startswith("ruling ") and "ends after 2 rounds" in lines[0]
-    assert any(ln.startswith("Fell: Bob dying (round 2)") for ln in lines)
+    assert "Fell: Bob dying, unconscious (round 2)." in lines
     assert [ln.split() for ln in lines if ln.strip().startswith(("Ann ", "Bob "))] == [
         ["Ann", "dealt", "11", "taken", "0"],
         ["Bob", "dealt", "0", "taken", "11"],
@@ -58,7 +60,12 @@ def test_the_end_summary_counts_rounds_falls_and_damage_dealt_and_taken(cli: Cli
     doc = cli.json("encounter", "show")
     assert isinstance(doc, dict)
     assert doc["last"]["rounds"] == 2
-    assert doc["last"]["fell"][0] | {"ruling": 0} == {"name": "Bob", "as": "dying", "round": 2, "ruling": 0}
+    assert doc["last"]["fell"][0] | {"ruling": 0} == {
+        "name": "Bob",
+        "as": "dying, unconscious",
+        "round": 2,
+        "ruling": 0,
+    }
     assert doc["last"]["combatants"] == [
         {"name": "Ann", "dealt": 11, "taken": 0},
         {"name": "Bob", "dealt": 0, "taken": 11},
@@ -76,3 +83,21 @@ def test_an_undone_hit_is_left_out_of_the_summary(cli: Cli) -> None:
         {"name": "Ann", "dealt": 0, "taken": 0},
         {"name": "Bob", "dealt": 0, "taken": 0},
     ]
+
+
+def test_the_same_summary_heads_the_encounter_in_the_markdown_and_html_exports(cli: Cli, tmp_path: Path) -> None:
+    """d20-supers.txt, Damage ("dying"): the exports head each encounter with the summary `encounter end` prints."""
+    d20_fight(cli)
+    cli.ok("attack", "Ann", "Bob", "--damage", "1d8", "--roll", "attack=18", "--roll", "damage=6")
+    cli.ok("damage", "Bob", "--amount", "5")
+    cli.ok("encounter", "end")
+    md, html = tmp_path / "h.md", tmp_path / "h.html"
+    cli.ok("export", "--format", "md", "-o", str(md))
+    cli.ok("export", "--format", "html", "-o", str(html))
+    text = md.read_text()
+    head = text.index("### Encounter 1")
+    assert text.index("**Summary.** Encounter 1: 1 round. Fell: Bob dying, unconscious (round 1).") > head
+    assert "| Ann | 6 | 0 |" in text and "| Bob | 0 | 11 |" in text
+    page = html.read_text()
+    assert "<strong>Summary.</strong> Encounter 1: 1 round. Fell: Bob dying, unconscious (round 1).</p>" in page
+    assert "<tr><td>Bob</td><td>0</td><td>11</td></tr>" in page
