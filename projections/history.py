@@ -16,8 +16,8 @@ from sqlalchemy import select
 
 from ledger.errors import NotFound
 from ledger.model.sheet import is_gm_pool
-from ledger.rules import title as system_title
 from ledger.rules import round_word
+from ledger.rules import title as system_title
 from ledger.rulings.describe import HpFold, event_line, intent_line, ruling_lines
 from projections import queries
 from projections.db import ReadSide, encounter_log, hp_timeline, rulings, sheets
