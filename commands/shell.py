@@ -219,7 +219,9 @@ def turn_line(
     for step in range(1, len(order)):
         name = names[(at + step) % len(order)]
         sheet = by_id.get(name.casefold())
-        if sheet is not None and not rules.takes_turn(Sheet.from_dict(sheet)):
+        if sheet is not None and (
+            not rules.takes_turn(Sheet.from_dict(sheet)) or rules.no_turn(Sheet.from_dict(sheet)) is not None
+        ):
             continue
         upcoming.append(show(name))
         if len(upcoming) == 2:

@@ -125,8 +125,12 @@ def from_store(store: Any, campaign: Any) -> dict[str, Any] | None:
         mine = {n: [r for r in recs if r["aggregate"] == aid.hex] for n, recs in amended.items()}
         return [r for r in live_records(store.events.get(aid), dead, mine) if r[0] >= st["started"]]
 
-    marks = rounds_by_ruling(live(ENCOUNTER_ID))
-    joined = [e for e in st["order"]]
+    own = live(ENCOUNTER_ID)
+    marks = rounds_by_ruling(own)
+    joined: list[dict[str, Any]] = []  # everyone who took part, removed and retired ones too, in order of joining
+    for _, kind, p in own:
+        if kind in ("EncounterStarted", "ParticipantJoined"):
+            joined += [e for e in p["order"] if all(e["id"] != j["id"] for j in joined)]
     by_ruling: dict[int, list[dict[str, Any]]] = {}
     from uuid import UUID
 
