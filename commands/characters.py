@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -13,6 +13,9 @@ from commands.params import number
 from commands.registry import command, group
 from ledger import catalog as C
 from ledger.errors import BadInput
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import Recorded
 
 
 def parse_traits(values: tuple[str, ...]) -> dict[str, str]:
@@ -114,12 +117,12 @@ def add(
     app.wrote(result, added("added "))
 
 
-def added(lead: str) -> Callable[[dict[str, Any]], str]:
+def added(lead: str) -> Callable[[Recorded], str]:
     """The lines of a ruling that added one character or several copies."""
 
-    def text(r: dict[str, Any]) -> str:
+    def text(r: Recorded) -> str:
         many = r.get("characters") or [r["character"]]
-        head = f"{lead}{len(many)} copies" + (f" of {r['from']}" if r.get("from") else "") if len(many) > 1 else ""
+        head = f"{lead}{len(many)} copies" + (f" of {r['source']}" if r.get("source") else "") if len(many) > 1 else ""
         lines = [lead + render.sheet_line(_brief(c)) for c in many]
         return "\n".join([head, *[f"  {ln[len(lead) :]}" for ln in lines]]) if head else lines[0]
 
@@ -138,7 +141,7 @@ def copy(app: AppContext, name: str, new: str, copies: int | None, count: int | 
     Example: ledger character copy Thug Bruiser
     """
     result = app.ledger.copy_character(name, new, copies=copies, count=count)
-    app.wrote(result, added(f"copied {result['from']}: " if not result.get("characters") else "copied "))
+    app.wrote(result, added(f"copied {result['source']}: " if not result.get("characters") else "copied "))
 
 
 @command(C.CHARACTER_SET)
@@ -168,7 +171,7 @@ def retire(app: AppContext, name: str) -> None:
     app.wrote(result, lambda r: f"{r['retired']} retires from play (history kept; character list --all shows it).")
 
 
-def _brief(sheet: dict) -> dict:
+def _brief(sheet: Mapping[str, Any]) -> dict[str, Any]:
     return {**sheet, "conditions": sheet.get("conditions", [])}
 
 

@@ -11,6 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ledger.model.event_names import (
+    CONDITION_IMPOSED,
+    DAMAGE_APPLIED,
+    ENCOUNTER_STARTED,
+    MINIONS_DEFEATED,
+    PARTICIPANT_JOINED,
+)
+
 # Conditions that take a combatant out of the fight (or near it), as the summary names a fall.
 FALLS = ("dead", "dying", "defeated", "unconscious", "incapacitated", "disabled", "staggered")
 ATTACKER_KEYS = {"attack": "attacker", "act": "name", "hazard": None}
@@ -29,12 +37,12 @@ def summarise(
         by = (r.get("intent") or {}).get(key) if key else None
         for e in r.get("events") or ():
             who, data = e.get("character") or "", e.get("data") or {}
-            if e.get("type") == "DamageApplied" and isinstance(data.get("amount"), int):
+            if e.get("type") == DAMAGE_APPLIED and isinstance(data.get("amount"), int):
                 taken[who] = taken.get(who, 0) + int(data["amount"])
                 if by and str(by).casefold() != who.casefold():
                     name = next((n for n in dealt if n.casefold() == str(by).casefold()), str(by))
                     dealt[name] = dealt.get(name, 0) + int(data["amount"])
-            elif e.get("type") == "ConditionImposed" and data.get("condition") in FALLS:
+            elif e.get("type") == CONDITION_IMPOSED and data.get("condition") in FALLS:
                 if (who, data["condition"]) not in down:
                     down.add((who, data["condition"]))
                     same = next((f for f in fell if f["name"] == who and f["round"] == r["round"]), None)
@@ -42,7 +50,7 @@ def summarise(
                         same["as"] += f", {data['condition']}"
                     else:
                         fell.append({"name": who, "as": data["condition"], "ruling": r["ruling"], "round": r["round"]})
-            elif e.get("type") == "MinionsDefeated" and int(data.get("defeated") or 0) > 0:
+            elif e.get("type") == MINIONS_DEFEATED and int(data.get("defeated") or 0) > 0:
                 fell.append(
                     {
                         "name": who,
@@ -90,9 +98,9 @@ def from_log(doc: Mapping[str, Any]) -> dict[str, Any]:
     for t in doc["turns"]:
         for r in t["rulings"]:
             for e in r["events"]:
-                if e["type"] == "EncounterStarted":
+                if e["type"] == ENCOUNTER_STARTED:
                     names = [o["name"] for o in e["data"]["order"]]
-                elif e["type"] == "ParticipantJoined" and e["data"].get("name") not in names:
+                elif e["type"] == PARTICIPANT_JOINED and e["data"].get("name") not in names:
                     names.append(e["data"]["name"])
             flat.append({**r, "round": t["round"] or 1})
     return summarise(doc["number"], doc["system"], int(doc["round"] or 0), names, flat)
@@ -129,7 +137,7 @@ def from_store(store: Any, campaign: Any) -> dict[str, Any] | None:
     marks = rounds_by_ruling(own)
     joined: list[dict[str, Any]] = []  # everyone who took part, removed and retired ones too, in order of joining
     for _, kind, p in own:
-        if kind in ("EncounterStarted", "ParticipantJoined"):
+        if kind in (ENCOUNTER_STARTED, PARTICIPANT_JOINED):
             joined += [e for e in p["order"] if all(e["id"] != j["id"] for j in joined)]
     by_ruling: dict[int, list[dict[str, Any]]] = {}
     from uuid import UUID
@@ -163,9 +171,9 @@ def from_history(rulings: Iterable[Mapping[str, Any]], number: int, system: str)
     for r in mine:
         for e in r.get("events") or ():
             data = e.get("data") or {}
-            if e.get("type") == "EncounterStarted" and data.get("number") == number:
+            if e.get("type") == ENCOUNTER_STARTED and data.get("number") == number:
                 names = [o["name"] for o in data.get("order") or ()]
-            elif e.get("type") == "ParticipantJoined" and data.get("name") not in names:
+            elif e.get("type") == PARTICIPANT_JOINED and data.get("name") not in names:
                 names.append(str(data.get("name")))
     flat = [{**r, "round": r.get("round") or 1} for r in mine]
     rounds = max((int(r["round"]) for r in flat), default=0)

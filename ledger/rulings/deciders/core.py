@@ -4,28 +4,41 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.aggregates import Campaign
 from ledger.errors import BadInput, Conflict
-from ledger.model.sheet import Effect, is_gm_pool
+from ledger.model.event_names import TRAITS_CHANGED
+from ledger.model.sheet import Effect, Sheet, SheetData, is_gm_pool
 from ledger.rulings.deciders.common import GM, resource_holder, rules_of
 from ledger.rulings.draft import Draft
 
-Intent = dict[str, Any]
-Result = dict[str, Any]
+if TYPE_CHECKING:
+    from ledger.rulings.intents import (
+        CharacterAddIntent,
+        CharacterCopyIntent,
+        CharacterResult,
+        CharacterSetIntent,
+        NameIntent,
+        RetireResult,
+        SessionEndIntent,
+        SessionResult,
+        SessionStartIntent,
+    )
+
 TRAIT_KEY = re.compile(r"^[a-z][a-z0-9\-]*$")
 
 
-def session_start(d: Draft, i: Intent) -> Result:
+def session_start(d: Draft, i: SessionStartIntent) -> SessionResult:
     """Open a play session (and run what the system does at one: P&P's new issue)."""
     if d.campaign.open_session is not None:
         raise Conflict(f"session {d.campaign.open_session} is still open", "end it first: ledger session end")
     number = len(d.campaign.domain["sessions"]) + 1
     title = i.get("title") or f"Session {number}"
     d.campaign_event(Campaign.SessionStarted, number=number, title=title, at=d.at)
-    if i.get("commitment"):  # verifiable dice: only the secret's SHA-256 (ledger/audit/dice_proof.py)
-        d.campaign_event(Campaign.DiceCommitted, number=number, commitment=i["commitment"])
+    commitment = i.get("commitment")
+    if commitment:  # verifiable dice: only the secret's SHA-256 (ledger/audit/dice_proof.py)
+        d.campaign_event(Campaign.DiceCommitted, number=number, commitment=commitment)
     rules = rules_of(d)
     heroes = [d.sheet(e["name"]) for e in d.campaign.domain["roster"].values() if e["name"] != GM]
     heroes = [h for h in heroes if h.pc]
@@ -33,10 +46,13 @@ def session_start(d: Draft, i: Intent) -> Result:
     d.apply(rules.session_started(heroes, gm))
     if i.get("new_day"):
         d.apply(rules.day_started(heroes))
-    return {"session": number, "title": title, **({"commitment": i["commitment"]} if i.get("commitment") else {})}
+    result: SessionResult = {"session": number, "title": title}
+    if commitment:
+        result["commitment"] = commitment
+    return result
 
 
-def session_end(d: Draft, i: Intent) -> Result:
+def session_end(d: Draft, i: SessionEndIntent) -> SessionResult:
     """Close the open play session."""
     number = d.campaign.open_session
     if number is None:
@@ -66,37 +82,43 @@ def copy_names(name: str, copies: int | None) -> list[str]:
     return [name] if not copies else [f"{name} {n}" for n in range(1, copies + 1)]
 
 
-def character_add(d: Draft, i: Intent) -> Result:
+def character_add(d: Draft, i: CharacterAddIntent) -> CharacterResult:
     """A new character from validated traits (and, from a creator file, typed traits and powers); with `copies`,
     NAME 1 .. NAME N with the same sheet, in one ruling."""
     rules = rules_of(d)
     parsed: dict[str, Any] = {**dict(i.get("typed_traits") or {}), **parse_traits(d, i["traits"])}
-    sheets = []
+    sheets: list[SheetData] = []
     for name in copy_names(i["name"], i.get("copies")):
         sheet = rules.new_sheet(name, parsed, minion=i["minion"], count=i["count"], pc=i["pc"])
         if i.get("powers"):
             sheet = replace(sheet, powers={k: dict(v) for k, v in i["powers"].items()})
         d.add_character(sheet)
         sheets.append(sheet.to_dict())
-    return {"character": sheets[0], **({"characters": sheets} if i.get("copies") else {})}
+    result: CharacterResult = {"character": sheets[0]}
+    if i.get("copies"):
+        result["characters"] = sheets
+    return result
 
 
-def character_copy(d: Draft, i: Intent) -> Result:
+def character_copy(d: Draft, i: CharacterCopyIntent) -> CharacterResult:
     """A new character with another's stat block: its traits, powers, minion group and PC flag, fresh (full HP, no
     conditions, starting resources); `copies` makes NEW 1 .. NEW N."""
     rules = rules_of(d)
     source = d.sheet(i["name"])
-    sheets = []
+    sheets: list[SheetData] = []
     for name in copy_names(i["new"], i.get("copies")):
         count = int(i.get("count") or max(source.count, 1))
         sheet = rules.new_sheet(name, dict(source.traits), minion=source.minion, count=count, pc=source.pc)
         sheet = replace(sheet, powers={k: dict(v) for k, v in source.powers.items()})
         d.add_character(sheet)
         sheets.append(sheet.to_dict())
-    return {"character": sheets[0], "from": source.name, **({"characters": sheets} if i.get("copies") else {})}
+    result: CharacterResult = {"character": sheets[0], "source": source.name}
+    if i.get("copies"):
+        result["characters"] = sheets
+    return result
 
 
-def character_set(d: Draft, i: Intent) -> Result:
+def character_set(d: Draft, i: CharacterSetIntent) -> CharacterResult:
     """Change traits by the GM's ruling; the max HP (Health) they give follows, and HP moves with it (the damage
     taken stays the same)."""
     rules = rules_of(d)
@@ -112,11 +134,11 @@ def character_set(d: Draft, i: Intent) -> Result:
     if fresh.max_hp != sheet.max_hp:
         data["max_hp"] = fresh.max_hp
         data["hp"] = min(fresh.max_hp, sheet.hp + fresh.max_hp - sheet.max_hp)
-    d.apply([Effect("TraitsChanged", sheet.name, data)])
+    d.apply([Effect(TRAITS_CHANGED, sheet.name, data)])
     return {"character": d.sheet(sheet.name).to_dict()}
 
 
-def character_retire(d: Draft, i: Intent) -> Result:
+def character_retire(d: Draft, i: NameIntent) -> RetireResult:
     """Take a character out of play (lists, trackers, completion), keeping its history; out of a running encounter too."""
     from ledger.aggregates import Character
     from ledger.encounter import find
@@ -131,4 +153,4 @@ def character_retire(d: Draft, i: Intent) -> Result:
     d.trigger(ch, Character.CharacterRetired)
     d.touch(ch.id)
     d.campaign_event(Campaign.CharacterRetired, name=ch.name, character_id=ch.id.hex)
-    return {"retired": ch.name, "character": dict(ch.sheet)}
+    return {"retired": ch.name, "character": Sheet.from_dict(ch.sheet).to_dict()}

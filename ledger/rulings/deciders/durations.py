@@ -7,13 +7,17 @@ asks the campaign's rules to remove what ran out, and records it with the reason
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.errors import BadInput, LedgerError, NotFound
+from ledger.model.event_names import CONDITION_REMOVED, COUNTERS_CHANGED
 from ledger.model.sheet import Effect, Sheet, is_gm_pool
 from ledger.rules import durations
 from ledger.rules.contract import RuleSystem
 from ledger.rulings.draft import Draft
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import ConditionIntent
 
 ENCOUNTER_KINDS = ("rounds", "rounds-held", "rounds-total", "until-start", "until-end")
 
@@ -39,12 +43,12 @@ def run_out(d: Draft, rules: RuleSystem, sheet: Sheet, changes: dict[str, Any], 
             continue
         effects += [
             Effect(e.event, e.target, {**e.data, "expired": why})
-            if e.event == "ConditionRemoved" and e.data.get("condition") == condition
+            if e.event == CONDITION_REMOVED and e.data.get("condition") == condition
             else e
             for e in removed
         ]
     if changes:
-        effects.append(Effect("CountersChanged", sheet.name, {"counters": changes}))
+        effects.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": changes}))
     d.apply(effects)
 
 
@@ -64,7 +68,7 @@ def at_end(d: Draft, rules: RuleSystem, kinds: tuple[str, ...], why: str) -> Non
             run_out(d, rules, sheet, changes, [(c, why) for c in ended])
 
 
-def impose(d: Draft, rules: RuleSystem, sheet: Sheet, condition: str, i: dict[str, Any]) -> list[Effect]:
+def impose(d: Draft, rules: RuleSystem, sheet: Sheet, condition: str, i: ConditionIntent) -> list[Effect]:
     """The counters that give a condition being imposed its duration (`--rounds`, `--until --of`, `--scene`)."""
     from eventsourcing.application import AggregateNotFoundError
 
@@ -76,7 +80,7 @@ def impose(d: Draft, rules: RuleSystem, sheet: Sheet, condition: str, i: dict[st
     if scene:
         if not rules.scenes:
             raise rules.refuse("a scene", "count it in rounds: --rounds N")
-        return [Effect("CountersChanged", sheet.name, {"counters": durations.counters_for(condition, scene=True)})]
+        return [Effect(COUNTERS_CHANGED, sheet.name, {"counters": durations.counters_for(condition, scene=True)})]
     try:
         enc = d.load(ENCOUNTER_ID)
     except AggregateNotFoundError:
@@ -99,4 +103,4 @@ def impose(d: Draft, rules: RuleSystem, sheet: Sheet, condition: str, i: dict[st
 
             raise BadInput(f"--of {i.get('of')}: not in the encounter", suggest(str(i.get("of")), order))
         counters = durations.counters_for(condition, until=until, of=of, held=up == of)
-    return [Effect("CountersChanged", sheet.name, {"counters": counters})]
+    return [Effect(COUNTERS_CHANGED, sheet.name, {"counters": counters})]
