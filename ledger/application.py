@@ -179,6 +179,8 @@ class Ledger:
         command = spec.stored or spec.name
         if self.note and "note" not in intent:
             intent = cast("Intent", {**intent, "note": self.note})
+        if spec.kind == "play" and "side_down" not in intent and self._fighting():
+            intent = cast("Intent", {**intent, "side_down": 1})  # it records a side all down (deciders/table.py)
         answers: dict[str, dict[str, Any]] = {}  # roll name -> a player's answer ({"seed": hex} or {"faces": text})
         for attempt in range(MAX_RETRIES):
             entered = {**dict(rolls or {}), **{n: a["faces"] for n, a in answers.items() if "faces" in a}}
@@ -189,7 +191,7 @@ class Ledger:
                     number = campaign.rulings + 1
                     draft = self._draft(campaign, number, spec.kind, command, intent, entered, seeds)
                     result = decide(draft)
-                    if spec.kind == "play" and draft.campaign is not None:
+                    if spec.kind == "play" and draft.campaign is not None and not intent.get("side_down"):
                         result = {**result, **_sides(draft)}
                     self._commit(draft)
             except IntegrityError:
@@ -203,6 +205,17 @@ class Ledger:
                 continue
             return {"ruling": number, **result, "events": draft.summary()}
         raise StoreError("the ledger is too busy: another writer kept winning", "try the command again")
+
+    def _fighting(self) -> bool:
+        """Whether an encounter is running (a play ruling recorded now records a side all down)."""
+        from eventsourcing.application import AggregateNotFoundError
+
+        from ledger.encounter import ENCOUNTER_ID
+
+        try:
+            return bool(self.store.repository.get(ENCOUNTER_ID).active)
+        except AggregateNotFoundError:
+            return False
 
     def _draft(
         self,

@@ -24,9 +24,11 @@ EventSummary = dict[str, Any]  # one event of a ruling as the command's output s
 
 # -- intents ---------------------------------------------------------------------------------------------
 class Noted(TypedDict, total=False):
-    """What every intent may carry: the GM's `--note TEXT` (given with any ruling; changes nothing decided)."""
+    """What every intent may carry: the GM's `--note TEXT` (given with any ruling; changes nothing decided), and
+    `side_down` (1: a play ruling recorded while an encounter ran records that it left one side all down)."""
 
     note: str
+    side_down: int
 
 
 class InitIntent(Noted):

@@ -500,6 +500,14 @@ def sides_down(d: Draft) -> dict[str, Any]:
     return {}
 
 
+def record_sides(d: Draft) -> dict[str, Any]:
+    """`sides_down`, recorded in the ruling (an EffectResolved the describer reads: `every foe is down`)."""
+    found = sides_down(d)
+    if found:
+        d.apply([Effect(EFFECT_RESOLVED, "", {"side_down": found["side_down"]})])
+    return found
+
+
 DOWN = ("dead", "dying", "defeated", "incapacitated", "unconscious")
 
 

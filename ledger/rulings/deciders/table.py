@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ledger.catalog import STORED, Command
 from ledger.errors import NotFound
@@ -28,7 +28,19 @@ def decider(spec: Command) -> Decider:
         raise NotFound(f"'{spec.name}' is decided from the log itself, not by a decider")
     module, _, function = spec.decider.rpartition(".")
     fn: Decider = getattr(importlib.import_module(f"ledger.rulings.deciders.{module}"), function)
-    return fn
+    if spec.kind != "play":
+        return fn
+
+    def decide(d: Draft, intent: Intent) -> Result:
+        """The command's decider; then (intents with `side_down`) the record that one side is all down, if it is."""
+        result = fn(d, intent)
+        if not intent.get("side_down"):
+            return result  # recorded before it was recorded (or outside an encounter): said, never recorded
+        from ledger.rulings.deciders.encounter import record_sides
+
+        return cast("Result", {**result, **record_sides(d)})
+
+    return decide
 
 
 def decider_of(command: str) -> Decider:
