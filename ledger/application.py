@@ -29,6 +29,7 @@ from ledger.model.sheet import Sheet
 from ledger.rules import get_rules
 from ledger.rules.contract import RuleSystem
 from ledger.rulings import undo
+from ledger.rulings.deciders.table import TRACKER
 from ledger.rulings.draft import Draft
 from ledger.storage.secrets import DiceSecrets, new_secret, session_dice
 from ledger.storage.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target
@@ -179,8 +180,10 @@ class Ledger:
         command = spec.stored or spec.name
         if self.note and "note" not in intent:
             intent = cast("Intent", {**intent, "note": self.note})
-        if spec.kind == "play" and "side_down" not in intent and self._fighting():
-            intent = cast("Intent", {**intent, "side_down": 1})  # it records a side all down (deciders/table.py)
+        if spec.kind == "play" and "tracker" not in intent and self._fighting():
+            intent = cast(
+                "Intent", {**intent, "tracker": TRACKER}
+            )  # (what it decides: ledger/rulings/deciders/table.py)
         answers: dict[str, dict[str, Any]] = {}  # roll name -> a player's answer ({"seed": hex} or {"faces": text})
         for attempt in range(MAX_RETRIES):
             entered = {**dict(rolls or {}), **{n: a["faces"] for n, a in answers.items() if "faces" in a}}
@@ -191,7 +194,7 @@ class Ledger:
                     number = campaign.rulings + 1
                     draft = self._draft(campaign, number, spec.kind, command, intent, entered, seeds)
                     result = decide(draft)
-                    if spec.kind == "play" and draft.campaign is not None and not intent.get("side_down"):
+                    if spec.kind == "play" and draft.campaign is not None and not intent.get("tracker"):
                         result = {**result, **_sides(draft)}
                     self._commit(draft)
             except IntegrityError:
@@ -207,7 +210,7 @@ class Ledger:
         raise StoreError("the ledger is too busy: another writer kept winning", "try the command again")
 
     def _fighting(self) -> bool:
-        """Whether an encounter is running (a play ruling recorded now records a side all down)."""
+        """Whether an encounter is running (a play ruling recorded now is decided by the tracker's version 2)."""
         from eventsourcing.application import AggregateNotFoundError
 
         from ledger.encounter import ENCOUNTER_ID

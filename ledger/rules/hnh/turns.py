@@ -56,6 +56,23 @@ def until_effects(sheet: Sheet, condition: str, until: str) -> list[Effect]:
     return out + [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {f"until-{until}-of-turn:{condition}": 1}})]
 
 
+def as_duration(effect: Effect) -> Effect:
+    """An effect whose `until-start-of-turn:COND` / `until-end-of-turn:COND` counters become the durations that end
+    COND at the start or end of the bearer's next turn (ledger/rules/durations.py: `until-start:NAME:COND`)."""
+    from ledger.rules.durations import counters_for
+
+    if effect.event != COUNTERS_CHANGED:
+        return effect
+    counters: dict[str, Any] = {}
+    for key, value in (effect.data.get("counters") or {}).items():
+        when = next((w for w in UNTIL if key.startswith(f"until-{w}-of-turn:")), None)
+        if when is None or not value:
+            counters[key] = value
+        else:
+            counters.update(counters_for(key[len(f"until-{when}-of-turn:") :], until=when, of=effect.target))
+    return Effect(effect.event, effect.target, {**effect.data, "counters": counters})
+
+
 def _expire(sheet: Sheet, until: str) -> list[Effect]:
     """End the conditions that last until this point of the turn."""
     out: list[Effect] = []

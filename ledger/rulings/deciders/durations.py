@@ -52,6 +52,40 @@ def run_out(d: Draft, rules: RuleSystem, sheet: Sheet, changes: dict[str, Any], 
     d.apply(effects)
 
 
+def version(d: Draft) -> int:
+    """The tracker's version this ruling is decided by (`tracker` in its intent; ledger/rulings/deciders/table.py)."""
+    return int((d.intent or {}).get("tracker") or 0)
+
+
+def own(d: Draft, rules: RuleSystem, effects: list[Effect]) -> list[Effect]:
+    """The rules' own timed effects as durations (`RuleSystem.own_timed`), in rulings of the tracker's version 2;
+    rulings recorded before it keep the rules' own counting, decided again as they were."""
+    from ledger.rulings.deciders.table import TRACKER
+
+    return rules.own_timed(effects) if version(d) >= TRACKER else effects
+
+
+def left_to_durations(d: Draft, sheet: Sheet, when: str, effects: list[Effect]) -> list[Effect]:
+    """A turn hook's effects without the removals of the bearer's conditions a duration ends at this very point of
+    their turn (version 2: the duration ends them, saying why, as it ends the GM's)."""
+    from ledger.rulings.deciders.table import TRACKER
+
+    if version(d) < TRACKER:
+        return effects
+    own_key = durations.name_key(sheet.name)
+    ending = {
+        p[2]
+        for k, v in sheet.counters.items()
+        if v == 1 and (p := durations.parse(k)) is not None and p[0] == f"until-{when}"
+        if p[1] is not None and durations.name_key(p[1]) == own_key
+    }
+    return [
+        e
+        for e in effects
+        if not (e.event == CONDITION_REMOVED and e.target == sheet.name and e.data.get("condition") in ending)
+    ]
+
+
 def at_turn(d: Draft, rules: RuleSystem, who: str, when: str) -> None:
     """The start or end of `who`'s turn: every duration counted by it ticks; what runs out ends."""
     for sheet in list(bearers(d)):

@@ -533,7 +533,7 @@ def turn_hook(d: Draft, rules: RuleSystem, entry: Entry, when: str) -> None:
         )
     )
     hook = rules.start_of_turn if when == "start" else rules.end_of_turn
-    d.apply(hook(sheet, OwnedDice(d, sheet.name)))
     from ledger.rulings.deciders import durations
 
+    d.apply(durations.left_to_durations(d, sheet, when, hook(sheet, OwnedDice(d, sheet.name))))
     durations.at_turn(d, rules, sheet.name, when)

@@ -15,6 +15,10 @@ from ledger.catalog import STORED, Command
 from ledger.errors import NotFound
 from ledger.rulings.draft import Draft
 
+TRACKER = 2  # the tracker's version a play ruling recorded during an encounter carries (`tracker` in its intent):
+# from 2 the ruling records a side all down, and the rules' own timed effects run out as durations
+# (ledger/rulings/deciders/durations.py `own`); rulings without it are decided again as they were
+
 if TYPE_CHECKING:  # the intent types cost a one-shot command their import: mypy alone reads them
     from ledger.rulings.intents import Intent, Result
 
@@ -32,9 +36,11 @@ def decider(spec: Command) -> Decider:
         return fn
 
     def decide(d: Draft, intent: Intent) -> Result:
-        """The command's decider; then (intents with `side_down`) the record that one side is all down, if it is."""
+        """The command's decider; then (intents with `tracker` 2) the record that one side is all down, if it is."""
         result = fn(d, intent)
-        if not intent.get("side_down"):
+        from ledger.rulings.deciders.durations import version
+
+        if version(d) < TRACKER:
             return result  # recorded before it was recorded (or outside an encounter): said, never recorded
         from ledger.rulings.deciders.encounter import record_sides
 
