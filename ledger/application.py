@@ -29,7 +29,6 @@ from ledger.model.sheet import Sheet
 from ledger.rules import get_rules
 from ledger.rules.contract import RuleSystem
 from ledger.rulings import undo
-from ledger.rulings.deciders.table import TRACKER
 from ledger.rulings.draft import Draft
 from ledger.storage.secrets import DiceSecrets, new_secret, session_dice
 from ledger.storage.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target
@@ -181,9 +180,9 @@ class Ledger:
         if self.note and "note" not in intent:
             intent = cast("Intent", {**intent, "note": self.note})
         if spec.kind == "play" and "tracker" not in intent and self._fighting():
-            intent = cast(
-                "Intent", {**intent, "tracker": TRACKER}
-            )  # (what it decides: ledger/rulings/deciders/table.py)
+            from ledger.rulings.deciders.durations import TRACKER  # what it decides: deciders/durations.py, table.py
+
+            intent = cast("Intent", {**intent, "tracker": TRACKER})
         answers: dict[str, dict[str, Any]] = {}  # roll name -> a player's answer ({"seed": hex} or {"faces": text})
         for attempt in range(MAX_RETRIES):
             entered = {**dict(rolls or {}), **{n: a["faces"] for n, a in answers.items() if "faces" in a}}
@@ -836,7 +835,7 @@ def check_text(what: str, text: str | None) -> str:
 
 def _sides(draft: Draft) -> dict[str, Any]:
     """Whether the ruling left every combatant of one side of the running encounter down (said, not recorded)."""
-    from ledger.rulings.deciders.encounter import sides_down
+    from ledger.rulings.deciders.turns import sides_down
 
     return sides_down(draft)
 

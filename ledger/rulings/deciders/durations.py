@@ -19,6 +19,9 @@ from ledger.rulings.draft import Draft
 if TYPE_CHECKING:
     from ledger.rulings.intents import ConditionIntent
 
+TRACKER = 2  # the tracker's version a play ruling recorded during an encounter carries (`tracker` in its intent):
+# from 2 the ruling records a side all down, and the rules' own timed effects run out as durations
+# (`own` below); rulings without it are decided again as they were
 ENCOUNTER_KINDS = ("rounds", "rounds-held", "rounds-total", "until-start", "until-end")
 
 
@@ -60,16 +63,12 @@ def version(d: Draft) -> int:
 def own(d: Draft, rules: RuleSystem, effects: list[Effect]) -> list[Effect]:
     """The rules' own timed effects as durations (`RuleSystem.own_timed`), in rulings of the tracker's version 2;
     rulings recorded before it keep the rules' own counting, decided again as they were."""
-    from ledger.rulings.deciders.table import TRACKER
-
     return rules.own_timed(effects) if version(d) >= TRACKER else effects
 
 
 def left_to_durations(d: Draft, sheet: Sheet, when: str, effects: list[Effect]) -> list[Effect]:
     """A turn hook's effects without the removals of the bearer's conditions a duration ends at this very point of
     their turn (version 2: the duration ends them, saying why, as it ends the GM's)."""
-    from ledger.rulings.deciders.table import TRACKER
-
     if version(d) < TRACKER:
         return effects
     own_key = durations.name_key(sheet.name)

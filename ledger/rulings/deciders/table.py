@@ -15,10 +15,6 @@ from ledger.catalog import STORED, Command
 from ledger.errors import NotFound
 from ledger.rulings.draft import Draft
 
-TRACKER = 2  # the tracker's version a play ruling recorded during an encounter carries (`tracker` in its intent):
-# from 2 the ruling records a side all down, and the rules' own timed effects run out as durations
-# (ledger/rulings/deciders/durations.py `own`); rulings without it are decided again as they were
-
 if TYPE_CHECKING:  # the intent types cost a one-shot command their import: mypy alone reads them
     from ledger.rulings.intents import Intent, Result
 
@@ -26,27 +22,33 @@ if TYPE_CHECKING:  # the intent types cost a one-shot command their import: mypy
     Decider = Callable[[Draft, Intent], Result]
 
 
+_MADE: dict[str, Decider] = {}  # each declared decider made once (the same function for the same command)
+
+
 def decider(spec: Command) -> Decider:
     """The decider a command declares (its module is imported on first use: a one-shot write loads only its own)."""
     if spec.decider is None:
         raise NotFound(f"'{spec.name}' is decided from the log itself, not by a decider")
+    known = _MADE.get(spec.decider)
+    if known is not None:
+        return known
     module, _, function = spec.decider.rpartition(".")
     fn: Decider = getattr(importlib.import_module(f"ledger.rulings.deciders.{module}"), function)
     if spec.kind != "play":
-        return fn
+        return _MADE.setdefault(spec.decider, fn)
 
     def decide(d: Draft, intent: Intent) -> Result:
         """The command's decider; then (intents with `tracker` 2) the record that one side is all down, if it is."""
         result = fn(d, intent)
-        from ledger.rulings.deciders.durations import version
+        from ledger.rulings.deciders.durations import TRACKER, version
 
         if version(d) < TRACKER:
             return result  # recorded before it was recorded (or outside an encounter): said, never recorded
-        from ledger.rulings.deciders.encounter import record_sides
+        from ledger.rulings.deciders.turns import record_sides
 
         return cast("Result", {**result, **record_sides(d)})
 
-    return decide
+    return _MADE.setdefault(spec.decider, decide)
 
 
 def decider_of(command: str) -> Decider:
