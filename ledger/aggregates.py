@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
-from uuid import UUID
+from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from ledger.digest import uuid5
 from ledger.model.lean import LeanEventType
 from ledger.model.sheet import apply_effect_dict
 

@@ -12,6 +12,7 @@ can't be checked at load, so they are never folded (verify still compares them w
 from __future__ import annotations
 
 from collections.abc import Iterator
+from hashlib import sha256
 from typing import Any
 from uuid import UUID
 
@@ -19,7 +20,6 @@ import orjson
 from eventsourcing.domain import Snapshot
 
 from ledger.aggregates import CAMPAIGN_ID
-from ledger.digest import sha256
 from ledger.model.lean import LeanEventType
 
 CHAIN_TOPIC = "ledger.aggregates:Campaign.RulingChained"

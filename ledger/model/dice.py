@@ -10,18 +10,17 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from ledger.errors import BadInput, StoreError
 from ledger.model.bounds import BOUNDS, clip
-from ledger.record import record
 
 Kind = Literal["fudge", "d20", "pool", "sum"]
 Source = Literal["rolled", "seeded", "entered"]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class DiceSpec:
     """What a roll needs: how many dice of which kind, and a flat modifier."""
 
@@ -136,7 +135,7 @@ def parse_faces(name: str, text: str, spec: DiceSpec) -> tuple[int, ...]:
     return tuple(faces)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Roll:
     """One named roll: every face, its total, where it came from, and whether a rule used it."""
 
@@ -201,7 +200,7 @@ class Dice(Protocol):
         ...
 
 
-@record
+@dataclass
 class DiceBox:
     """Faces for one ruling: entered faces first, else rolled (seeded per ruling and name, or system RNG).
 
@@ -275,7 +274,7 @@ class DiceBox:
         return out
 
 
-@record
+@dataclass
 class RecordedDice:
     """Replay: hand back exactly the faces a ruling recorded; never roll."""
 

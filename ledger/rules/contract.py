@@ -9,13 +9,12 @@ default methods here with one clear line (`NotInThisSystem`), never probed with 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from ledger.errors import BadInput, did_you_mean
 from ledger.model.dice import Dice, DiceSpec, parse_notation
 from ledger.model.sheet import Effect, Sheet, Value
-from ledger.record import record
 from ledger.rules.options import Opt, Role, parse_options, suggest
 
 Perform = Callable[[Sheet, "Sheet | None", Mapping[str, Any], Dice], list[Effect]]
@@ -25,7 +24,7 @@ class NotInThisSystem(BadInput):
     """A command or option the campaign's rule system does not have."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Action:
     """A system-specific action, `ledger act NAME ACTION`: its options, rolls and the rule that performs it."""
 
@@ -38,7 +37,7 @@ class Action:
     other: Literal["needed", "optional", "none"] = "none"  # the second character (`--against NAME`)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Recovery:
     """What a `recover` command asks for; each system reads the parts its rules have."""
 

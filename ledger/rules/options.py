@@ -11,10 +11,10 @@ Values are kept as given: `no`, `off`, `0` and an empty list are values, never "
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from ledger.errors import BadInput, close_match
-from ledger.record import record
 
 Kind = Literal["flag", "int", "choice", "names", "ints", "text", "dice"]
 Role = Literal["actor", "other", "-"]  # whose a named roll is: the acting character, the other one, or no one's
@@ -24,7 +24,7 @@ FALSE = frozenset({"no", "false", "off", "n", "0"})
 METAVARS: dict[str, str] = {"flag": "yes|no", "int": "N", "names": "A,B", "ints": "N,N", "text": "TEXT", "dice": "EXPR"}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Opt:
     """One option a command understands in one rule system."""
 

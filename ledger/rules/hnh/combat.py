@@ -8,13 +8,12 @@ Vulnerable, Defenseless), effect-damage.txt, effect-affliction.txt.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice
 from ledger.model.sheet import Effect, Sheet, apply_all
-from ledger.record import record
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
 from ledger.rules.hnh.checks import (
     Rolled,
@@ -34,7 +33,7 @@ from ledger.rules.hnh.powers import resolve_nullify, resolve_weaken, weaken_trai
 RANGE_PENALTY = {"close": 0, "ranged": 0, "medium": -1, "long": -2}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Weapon:
     """What the attacker strikes with."""
 

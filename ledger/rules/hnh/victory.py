@@ -10,13 +10,12 @@ rank ends with that turn), defend:DEFENSE (until the start of the character's ne
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.dice import Dice, DiceSpec, Roll
 from ledger.model.sheet import Effect, Sheet, apply_all
-from ledger.record import record
 from ledger.rules.hnh.conditions import closure, imposed, remove_effects, removed, require_able
 from ledger.rules.hnh.health import VP
 from ledger.rules.options import Role
@@ -154,7 +153,7 @@ def feats_at_end(sheet: Sheet) -> list[Effect]:
 
 
 # -- Improve Roll ---------------------------------------------------------------------------------
-@record
+@dataclass
 class Improving:
     """Dice that re-roll the named rolls (as NAME-reroll) and hand back the better of the two."""
 
