@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -31,7 +31,6 @@ from ledger.storage.target import Target
 metadata = MetaData()
 # 64-bit on PostgreSQL (its INTEGER is 32-bit); SQLite's INTEGER is already 64-bit and stays the rowid alias
 Big = BigInteger().with_variant(Integer(), "sqlite")
-SCHEMA = 2  # the read models' layout: 2 = 64-bit numbers; an older layout is rebuilt (see ReadSide.ensure_tables)
 FOLDS = 3  # the version of the folds (views.py, fold.py): bump it whenever a fold changes what a view holds, and
 # every ledger's views are folded again on next use (verify compares the views with a fresh fold of today's code)
 
@@ -345,15 +344,6 @@ class ReadSide:
         )
         chain, touched = BOOKKEEPING_PATTERNS
         return [tuple(r) for r in conn.execute(sql, {"chain": chain, "touched": touched}).all()]
-
-    def iter_events(self, conn: Any, after: int = 0, batch: int = 5000) -> Iterator[RawEvent]:
-        """Every event after `after`, in batches."""
-        while True:
-            chunk = self.read_events(conn, after, batch)
-            if not chunk:
-                return
-            yield from chunk
-            after = chunk[-1].seq
 
     def close(self) -> None:
         """Dispose of the engine's connections."""

@@ -364,9 +364,3 @@ def rebuild(read: ReadSide, progress: Progress | None = None) -> int:
         with read.engine.begin() as conn:
             for ix in indexes:
                 ix.create(conn, checkfirst=True)
-
-
-def is_behind(read: ReadSide) -> bool:
-    """Whether events exist that the views don't include yet."""
-    with read.engine.connect() as conn:
-        return read.max_seq(conn) > position(conn)

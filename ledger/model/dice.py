@@ -2,7 +2,7 @@
 
 A `Roll` keeps every face. Rules never roll: they ask a `Dice` provider for a named roll of a given
 `DiceSpec` and get faces back. In play the provider is a `DiceBox` (entered faces first, otherwise the
-ledger rolls); in replay it is a `RecordedDice` that hands back exactly what was recorded.
+ledger rolls); in replay it is ledger/rulings/rederive.py's `ReplayDice`, which hands back exactly what was recorded.
 """
 
 from __future__ import annotations
@@ -272,23 +272,6 @@ class DiceBox:
                 raise BadInput(f"this command takes no roll named '{name}'", f"rolls: {known}")
             out.append(Roll(name, spec, parse_faces(name, text, spec), "entered", used=False))
         return out
-
-
-@dataclass
-class RecordedDice:
-    """Replay: hand back exactly the faces a ruling recorded; never roll."""
-
-    rolls: dict[str, Roll]
-    taken: dict[str, Roll] = field(default_factory=dict)
-
-    def take(self, name: str, spec: DiceSpec) -> Roll:
-        """Return the recorded roll `name`; a roll that was never made is an error for the caller."""
-        if name not in self.rolls:
-            raise BadInput(f"roll '{name}' was never made in this ruling")
-        rec = self.rolls[name]
-        roll = Roll(name, spec, rec.faces, rec.source)
-        self.taken[name] = roll
-        return roll
 
 
 def show_faces(data: dict) -> str:

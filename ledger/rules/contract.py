@@ -54,7 +54,6 @@ class RuleSystem:
 
     key: ClassVar[str]
     title: ClassVar[str]
-    core_traits: ClassVar[tuple[str, ...]]
     conditions: ClassVar[frozenset[str]]
     options: ClassVar[Mapping[str, tuple[Opt, ...]]] = {}  # command -> the options its rules read
     rolls: ClassVar[Mapping[str, Mapping[str, Role]]] = {}  # command -> roll name -> whose roll it is

@@ -120,7 +120,6 @@ from ledger.model.sheet import Effect, Sheet
 class Toy(RuleSystem):
     key = "toy"
     title = "Toy"
-    core_traits = ("grit",)
     conditions = frozenset({"dazed"})
     options = declared.OPTIONS
     rolls = declared.ROLLS

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.model.dice import RecordedDice, Roll, fudge
+from ledger.model.dice import DiceBox
 from ledger.model.sheet import Effect, Sheet
 from ledger.rules.hnh.checks import degrees, team_bonus
 from ledger.rules.hnh.system import RULES
@@ -168,8 +168,8 @@ def test_checking_a_trait_the_character_lacks_is_bad_input():
 
 
 def test_faces_that_are_not_fudge_faces_are_bad_input():
-    """the-basics.txt, The Dice: every check is 3 Fudge dice; a recorded d6 face is refused."""
-    bad = RecordedDice({"check": Roll("check", fudge(), (4, 1, 2), "entered")})
+    """the-basics.txt, The Dice: every check is 3 Fudge dice; an entered d6 face is refused."""
+    bad = DiceBox(entered={"check": "4,1,2"})
     with pytest.raises(BadInput):
         RULES.check(hero(athletics=1), "athletics", dc=0, against=None, options={}, dice=bad)
 

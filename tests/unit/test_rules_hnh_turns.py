@@ -20,6 +20,11 @@ def hero(hp: int = 6, conditions: tuple[str, ...] = (), traits: dict[str, int] |
     return replace(s, hp=hp, conditions=conditions, counters=counters)
 
 
+def until(sheet: Sheet, condition: str, when: str) -> list[Effect]:
+    """The effects of `ledger act NAME until -o condition=C -o until=WHEN` (gameplay.txt, Taking Your Turn)."""
+    return RULES.actions["until"].perform(sheet, None, {"condition": condition, "until": when}, dice())
+
+
 def check(effects: list[Effect]) -> dict:
     """The CheckResolved data."""
     return dict(next(e.data for e in effects if e.event == "CheckResolved"))
@@ -56,16 +61,14 @@ def test_diehard_stabilizes_without_a_check():
 
 def test_start_of_turn_ends_surprise_and_until_start_effects():
     """conditions.txt, Surprised: 'removed at the start of your turn'; gameplay.txt, Starting Your Turn."""
-    h = apply_all(
-        hero(conditions=("surprised",)), RULES.impose_until(hero(conditions=("surprised",)), "vulnerable", "start")
-    )
+    h = apply_all(hero(conditions=("surprised",)), until(hero(conditions=("surprised",)), "vulnerable", "start"))
     after = apply_all(h, RULES.start_of_turn(h, dice()))
     assert after.conditions == () and not after.counters
 
 
 def test_end_of_turn_ends_until_end_effects():
     """gameplay.txt, Ending Your Turn: 'End any effects that last "until the end of your turn".'"""
-    h = apply_all(hero(), RULES.impose_until(hero(), "prone", "end"))
+    h = apply_all(hero(), until(hero(), "prone", "end"))
     assert h.has("prone")
     after = apply_all(h, RULES.end_of_turn(h, dice()))
     assert not after.has("prone")

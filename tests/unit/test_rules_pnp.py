@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.model.dice import DiceBox, DiceSpec, RecordedDice, Roll, pool
+from ledger.model.dice import DiceBox, DiceSpec, Roll, pool
 from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.pnp.checks import chase as pnp_chase
 from ledger.rules.pnp.combat import move as pnp_move
@@ -21,6 +21,7 @@ from ledger.rules.pnp.options import CHASE as CHASE_DECLS
 from ledger.rules.pnp.options import CHECK as CHECK_DECLS
 from ledger.rules.pnp.resources import start_of_issue, start_of_issue_gm
 from ledger.rules.pnp.system import RULES
+from ledger.rulings.rederive import ReplayDice
 
 TXT = "prowlers-and-paragons.txt"
 
@@ -282,7 +283,7 @@ def test_replay_from_recorded_faces_gives_the_same_ruling() -> None:
     ann, vex = hero(blast=3), npc(agility=2, might=3, toughness=3)
     live = box(attack="6,4,1", defense="2,1")
     first = RULES.attack(ann, vex, {"with": "blast"}, live)
-    assert RULES.attack(ann, vex, {"with": "blast"}, RecordedDice(dict(live.taken))) == first
+    assert RULES.attack(ann, vex, {"with": "blast"}, ReplayDice(1, dict(live.taken), DiceBox(), {})) == first
 
 
 # --- Attacks and Defenses ----------------------------------------------------------------------------------

@@ -88,7 +88,6 @@ class HnH(RuleSystem):
 
     key = "hnh"
     title = declared.TITLE
-    core_traits = (*ABILITIES, *DEFENSES)
     conditions = CONDITIONS
     options = declared.OPTIONS
     rolls = declared.ROLLS
@@ -162,13 +161,6 @@ class HnH(RuleSystem):
     def holds(self, sheet: Sheet, condition: str) -> bool:
         """Imposed, or a part of an imposed condition (a staggered character can lose dazed: conditions.txt)."""
         return condition in closure(sheet.conditions)
-
-    def impose_until(self, sheet: Sheet, condition: str, until: str) -> list[Effect]:
-        """Impose a condition that ends at the 'start' or 'end' of the character's next turn."""
-        condition = known(condition)
-        if condition in HP_CONDITIONS:
-            raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM")
-        return turns.until_effects(sheet, condition, until)
 
     def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
         """Remove a GM-ruled condition (or one part of a combined one); HP conditions follow HP only."""

@@ -226,8 +226,3 @@ def defend(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: 
         Effect("EffectResolved", actor.name, data),
         Effect("CountersChanged", actor.name, {"counters": {DEFEND + which: 1}}),
     ]
-
-
-def defending(sheet: Sheet, defense: str) -> bool:
-    """Whether the character took the Defend action for this defense."""
-    return bool(sheet.counter(DEFEND + defense))

@@ -23,7 +23,6 @@ from ledger.rules.pnp import resources as pnp_resources
 from ledger.rules.pnp.checks import GM
 from ledger.rules.pnp.combat import best_defense, effect_counters
 from ledger.rules.pnp.core import (
-    ABILITIES,
     CONDITIONS,
     EFFECT_CONDITIONS,
     EFFECT_PREFIX,
@@ -67,7 +66,6 @@ class PnP(RuleSystem):
 
     key = "pnp"
     title = declared.TITLE
-    core_traits = ABILITIES
     conditions = CONDITIONS
     options = declared.OPTIONS
     rolls = declared.ROLLS
