@@ -7,7 +7,8 @@ from typing import Any
 import click
 
 from commands.context import AppContext, pass_app
-from commands.options import gather, rules_options
+from commands.options import gather, roll_names, rules_options
+from commands.output import ruling_text
 from commands.params import number
 from commands.registry import command
 from ledger import catalog as C
@@ -18,8 +19,6 @@ from ledger.rules.options import split_pairs
 
 def rolls_for(command: str) -> str:
     """The roll names a command takes, per system, for --help."""
-    from commands.options import roll_names
-
     parts = [f"{s}: {', '.join(names)}" for s, names in roll_names(command).items() if names]
     return "; ".join(parts) or "none"
 
@@ -37,8 +36,6 @@ def roll_option(command: str) -> Any:
 
 def outcome(r: dict[str, Any]) -> str:
     """The ruling as a sentence, then its dice (commands/output.py; the raw events come with -v)."""
-    from commands.output import ruling_text
-
     return ruling_text(r)
 
 

@@ -13,6 +13,7 @@ from commands.registry import command
 from ledger import catalog as C
 from ledger.errors import BadInput
 from ledger.model.dice import parse_roll_options, show_faces
+from ledger.rulings.describe import event_line
 
 
 def _name(plan: dict[str, Any], hex_id: str) -> str:
@@ -27,8 +28,6 @@ def _name(plan: dict[str, Any], hex_id: str) -> str:
 
 def _record_line(r: dict[str, Any]) -> str:
     data = r["data"].get("data", r["data"]) if isinstance(r["data"], dict) else r["data"]
-    from ledger.rulings.describe import event_line
-
     return f"{r['type']}: {event_line({'type': r['type'], 'character': r.get('character'), 'data': data})}"
 
 

@@ -101,6 +101,7 @@ def _brief(sheet: dict) -> dict:
 @pass_app
 def list_(app: AppContext) -> None:
     """Every character in play, with HP and conditions."""
+    # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections import queries
 
     rows = queries.characters(app.read)
@@ -123,6 +124,7 @@ def show(app: AppContext, name: str, at: int | None) -> None:
 
     Example: ledger --json character show Ann --at 12
     """
+    # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections import queries
 
     if at is None:

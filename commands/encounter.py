@@ -13,6 +13,8 @@ from commands.registry import command, group
 from ledger import catalog as C
 from ledger.errors import BadInput
 from ledger.model.dice import parse_roll_options
+from ledger.rules import round_word as word
+from ledger.rulings.describe import HpFold, dice_line, intent_line, ruling_lines, sentence
 
 ROLLS_HELP = (
     "Enter physical dice NAME=FACES (repeatable); a roll not given is rolled by the ledger. Initiative rolls are "
@@ -36,8 +38,6 @@ OWN_EVENTS = {
 
 def round_word(system: str) -> str:
     """What the system calls a round (P&P: a page)."""
-    from ledger.rules import round_word as word
-
     return word(system)
 
 
@@ -64,8 +64,6 @@ def turn_text(lead: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]
     """A renderer: a lead line, the order, then what the rules did."""
 
     def text(r: dict[str, Any]) -> str:
-        from ledger.rulings.describe import dice_line, sentence
-
         events = r.get("events", [])
         said = sentence(events, system=r.get("system", "")) or f"{lead(r)}."
         dice = [f"  {dice_line(e['data'])}" for e in events if e["type"] == "DiceRolled"]
@@ -219,6 +217,7 @@ def show(app: AppContext) -> None:
     Marks are DEAD, DYING, DEFEATED and the like, and DELAYING; a minion group shows its count (Thugs x3).
     Example: ledger --json encounter show
     """
+    # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections.tracker import text, tracker
 
     app.emit(tracker(app.read), text)
@@ -237,8 +236,6 @@ def end(app: AppContext) -> None:
 
 def ended(r: dict[str, Any]) -> str:
     """`Encounter 1 ends after 2 rounds.`, with what ending it did (scene effects), then any dice."""
-    from ledger.rulings.describe import ruling_lines
-
     system = r.get("system") or ("pnp" if "scene_ended_for" in r else "")  # only P&P has scenes to end
     word = round_word(system)
     lead = f"Encounter {r['encounter']} ends after {r['rounds']} {word}{'s' if r['rounds'] != 1 else ''}"
@@ -256,6 +253,7 @@ def log(app: AppContext, number: int | None) -> None:
 
     NUMBER is the encounter (default: the latest). Example: ledger encounter log 1
     """
+    # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections import queries
 
     app.emit(queries.encounter_log(app.read, number), log_text, page=True)
@@ -263,8 +261,6 @@ def log(app: AppContext, number: int | None) -> None:
 
 def log_text(doc: dict[str, Any]) -> str:
     """An encounter's log, grouped by round and turn."""
-    from ledger.rulings.describe import HpFold, intent_line, ruling_lines
-
     fold = HpFold()
     word = round_word(doc["system"])
     end = f", ended at ruling {doc['ended']}" if doc["ended"] else " (running)"

@@ -13,6 +13,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+from click.shell_completion import CompletionItem
 
 from ledger.rules import declarations as declared_module
 from ledger.rules import system_keys
@@ -110,8 +111,6 @@ def complete(command: str) -> Callable[[click.Context, click.Parameter, str], li
     """Completion of `-o KEY=VALUE` from the declarations of every system."""
 
     def items(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-        from click.shell_completion import CompletionItem  # only when completing (a one-shot command never does)
-
         return [CompletionItem(text, help=h) for text, h in candidates(command, incomplete)]
 
     return items

@@ -9,9 +9,11 @@ import click
 
 from commands.context import AppContext, pass_app
 from commands.options import gather, rules_options
+from commands.output import ruling_text
 from commands.params import number
 from commands.registry import command, group
 from ledger import catalog as C
+from ledger.errors import BadInput
 from ledger.model.dice import parse_roll_options
 from ledger.rulings.describe import dice_line
 
@@ -70,13 +72,9 @@ def damage(
       ledger damage Ann --amount 3
       ledger damage Ann --rank 6 --roll power=+,0,0 --roll toughness=-,0,0
     """
-    from ledger.errors import BadInput
-
     opts = gather("damage", given)
     if (amount is None) == (rank is None):
         raise BadInput("give one of --amount N or --rank N", "for example: ledger damage Ann --amount 3")
-    from commands.output import ruling_text
-
     if rank is not None:
         result = app.ledger.resist_damage(target, rank, opts, rolls=parse_roll_options(rolls))
         app.wrote(result, ruling_text)
@@ -99,8 +97,6 @@ def condition() -> None:
 @pass_app
 def condition_add(app: AppContext, target: str, name: str) -> None:
     """Impose a condition. Example: ledger condition add Ann dazed"""
-    from commands.output import ruling_text
-
     app.wrote(app.ledger.condition(target, name, add=True), ruling_text)
 
 
@@ -110,6 +106,4 @@ def condition_add(app: AppContext, target: str, name: str) -> None:
 @pass_app
 def condition_remove(app: AppContext, target: str, name: str) -> None:
     """Remove a condition. Example: ledger condition remove Ann dazed"""
-    from commands.output import ruling_text
-
     app.wrote(app.ledger.condition(target, name, add=False), ruling_text)

@@ -7,6 +7,7 @@ from typing import Any
 from commands.context import AppContext, pass_app
 from commands.registry import command, group
 from ledger import catalog as C
+from ledger.rulings.describe import ruling_lines
 
 
 @group(C.SCENE)
@@ -16,8 +17,6 @@ def scene() -> None:
 
 def ended_text(r: dict[str, Any]) -> str:
     """`The scene ends (effects ended for Mara); Mara: no longer stunned.`, then any dice."""
-    from ledger.rulings.describe import ruling_lines
-
     who = ", ".join(r["scene_ended_for"]) or "no one"
     lead = f"The scene ends (effects ended for {who})"
     rest = ruling_lines(r.get("events", []))

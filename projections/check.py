@@ -13,6 +13,7 @@ import orjson
 from sqlalchemy import create_engine, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from ledger.model.bounds import safe
 from projections.db import VIEW_TABLES, ReadSide, metadata
 from projections.views import Batch, position, whole_rulings
 
@@ -108,8 +109,6 @@ def _norm(v: Any) -> Any:
 
 
 def _show(v: Any) -> str:
-    from ledger.model.bounds import safe
-
     s = safe(orjson.dumps(v, default=str).decode())
     return s if len(s) <= 40 else s[:37] + "..."
 

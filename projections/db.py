@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import sqlite3
+import tempfile
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -19,8 +23,11 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    column,
     create_engine,
     event,
+    inspect,
+    table,
     text,
 )
 from sqlalchemy.exc import SQLAlchemyError
@@ -255,8 +262,6 @@ class ReadSide:
             self._ensured = True
 
     def _upgrade_layout(self) -> None:
-        from sqlalchemy import inspect
-
         try:
             columns = {c["name"]: c["type"] for c in inspect(self.engine).get_columns("ledger_sheets")}
         except SQLAlchemyError:
@@ -331,8 +336,6 @@ class ReadSide:
 
     def stored_states(self) -> tuple[Any, Any, Any]:
         """The event log as a table to join the log view to: (table, position column, state column)."""
-        from sqlalchemy import column, table
-
         t = table(self.events_table, column(self.id_column), column("state"))
         return t, t.c[self.id_column], t.c.state
 
@@ -352,10 +355,6 @@ class ReadSide:
 
 def private_copy(target: Target) -> Target:
     """A consistent copy of a read-only SQLite ledger in a private temporary folder (removed at exit), to fold views into."""
-    import atexit
-    import shutil
-    import sqlite3
-    import tempfile
 
     folder = tempfile.mkdtemp(prefix="ledger-readonly-")
     atexit.register(shutil.rmtree, folder, True)

@@ -7,7 +7,8 @@ from typing import Any
 import orjson
 from sqlalchemy import and_, func, select
 
-from ledger.errors import BadInput, NotFound
+from ledger.errors import BadInput, NotFound, no_character
+from ledger.model.bounds import whole
 from ledger.model.sheet import SHEET_EFFECTS, Sheet, apply_effect, is_gm_pool
 from ledger.rules import get_rules
 from projections.db import (
@@ -180,6 +181,7 @@ def _with_bookkeeping(read: ReadSide, conn: Any, rows: list[Any], session: int |
 
 def retracted_rulings(conn: Any) -> set[int]:
     """Rulings retracted by a ruling that is itself live (undoing or retracting a retraction revives its target)."""
+    # lazy: the event classes (eventsourcing); kept out of `character list`
     from ledger.aggregates import retracted
 
     return retracted(
@@ -479,8 +481,6 @@ def session_number(read: ReadSide, value: str | int | None) -> int | None:
         return value
     text = str(value).strip().lower()
     if text.lstrip("+-").isdigit():
-        from ledger.model.bounds import whole
-
         return whole("session", text)
     if text not in ("current", "open", "now"):
         raise BadInput(
@@ -497,8 +497,6 @@ def session_number(read: ReadSide, value: str | int | None) -> int | None:
 
 def _no_character(read: ReadSide, name: str, suffix: str = "") -> NotFound:
     """The refusal of an unknown name, suggesting the nearest live character's name."""
-    from ledger.errors import no_character
-
     with read.engine.connect() as conn:
         known = [
             str(r[0])

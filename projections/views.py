@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ledger.errors import StoreError
 from ledger.model.sheet import SHEET_EFFECTS, Sheet, apply_effect_dict
@@ -240,8 +241,6 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
     the same events first); if the tracking position does not move, the views disagree with the log and the
     command ends with one line naming the problem and `ledger rebuild` as the fix. Never spins.
     """
-    from sqlalchemy.exc import SQLAlchemyError
-
     read.ensure_tables()
     refold_outdated(read)
     done, limit, collisions, stuck_at = 0, BATCH, 0, -1
@@ -303,8 +302,6 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
 
 def _collision(e: Exception) -> bool:
     """A duplicate key, from SQLAlchemy or from the driver itself (batches go through the driver's executemany)."""
-    from sqlalchemy.exc import IntegrityError
-
     return isinstance(e, IntegrityError) or any(c.__name__ == "IntegrityError" for c in type(e).__mro__)
 
 
@@ -321,8 +318,6 @@ def _first_line(e: Exception) -> str:
 def refold_outdated(read: ReadSide) -> None:
     """Views folded by another version of the folds (projections/db.py FOLDS; none recorded: the first release's)
     are emptied, to be folded again from the log: read models are only ever a fold of it, by today's code."""
-    from sqlalchemy.exc import SQLAlchemyError
-
     try:
         with read.engine.connect() as conn:
             row = conn.execute(select(tracking.c.position).where(tracking.c.name == LAYOUT)).first()

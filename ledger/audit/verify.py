@@ -10,7 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from uuid import UUID
 
+import orjson
+
+from ledger import snapshots as snaps
 from ledger.audit.chain import Problem, Walk, notifications, raw, walk_events
 
 
@@ -84,8 +88,6 @@ def integrity(recorder: Any) -> list[Problem]:
 
 def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
     """Compare every stored snapshot with a fresh fold of its aggregate's events (and with its chain link)."""
-    from ledger import snapshots as snaps
-
     rec = getattr(store.snapshots, "recorder", None)
     if rec is None:
         return 0, []
@@ -106,8 +108,6 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
     transcoder = store.mapper.transcoder
     for oid_text, versions in by_aggregate.items():
         try:
-            from uuid import UUID
-
             aid = UUID(oid_text)
         except ValueError:
             problems.append(Problem(0, None, f"a snapshot belongs to no aggregate ({oid_text[:20]}): ignored"))
@@ -157,8 +157,6 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
 
 def _fold_at(store: Any, aid: Any, versions: list[int]) -> dict[int, str]:
     """The digest of a fresh snapshot of an aggregate at each of `versions`, folding its events once."""
-    from ledger import snapshots as snaps
-
     out: dict[int, str] = {}
     if not versions:
         return out
@@ -175,8 +173,6 @@ def _fold_at(store: Any, aid: Any, versions: list[int]) -> dict[int, str]:
 
 def decoded(events: Iterable[Any]) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """(position, topic, decoded state) of stored events; an undecodable state reads as empty (the walk reports it)."""
-    import orjson
-
     for e in events:
         try:
             state = orjson.loads(e.state)
@@ -187,6 +183,7 @@ def decoded(events: Iterable[Any]) -> Iterator[tuple[int, str, dict[str, Any]]]:
 
 def dice_problems(events: Iterable[Any]) -> tuple[list[Problem], dict[str, int]]:
     """Every committed die of revealed sessions recomputed (ledger/audit/dice_proof.py): problems, and the counts verify reports."""
+    # lazy: committed dice only (hmac); kept out of verifying a ledger without them
     from ledger.audit.dice_proof import DiceCheck, check
 
     try:

@@ -238,6 +238,7 @@ class DiceBox:
         return roll
 
     def _committed(self, name: str, spec: DiceSpec) -> Roll:
+        # lazy: committed dice only (hmac); kept out of a one-shot write
         from ledger.audit.dice_proof import derive_faces
 
         if self.secret is None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ledger.errors import BadInput, close_match
+from ledger.model.dice import parse_notation
 
 Kind = Literal["flag", "int", "choice", "names", "ints", "text", "dice"]
 Role = Literal["actor", "other", "-"]  # whose a named roll is: the acting character, the other one, or no one's
@@ -58,8 +59,6 @@ class Opt:
         if self.kind == "names":
             return [self._choice(x, where) if self.choices else _name(x, self.name, where) for x in _items(raw)]
         if self.kind == "dice":
-            from ledger.model.dice import parse_notation
-
             text = _text(raw)
             parse_notation(text)  # BadInput on bad notation
             return text

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from hashlib import sha256
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
+from ledger import snapshots as snaps
 from ledger.aggregates import (
     CAMPAIGN_ID,
     RESOLUTION_EVENTS,
@@ -22,8 +24,10 @@ from ledger.aggregates import (
     ruling_id,
 )
 from ledger.errors import Conflict, no_character
+from ledger.model.bounds import check_actor, check_intent, check_stored
 from ledger.model.dice import DiceBox, DiceSpec, Roll
 from ledger.model.sheet import SHEET_EFFECTS, Effect, Sheet
+from ledger.storage.store import SNAPSHOT_INTERVAL, write_error
 
 if TYPE_CHECKING:
     from eventsourcing.persistence import StoredEvent
@@ -301,9 +305,6 @@ def commit(store: EventStore, draft: Draft) -> None:
     snapshotted before the link (the campaign at the version just before it), and the link records each
     snapshot's digest (ledger/snapshots.py).
     """
-    from ledger import snapshots as snaps
-    from ledger.model.bounds import check_actor, check_intent, check_stored
-    from ledger.storage.store import SNAPSHOT_INTERVAL
 
     check_intent(
         draft.intent
@@ -327,8 +328,6 @@ def commit(store: EventStore, draft: Draft) -> None:
                 taken.append(snaps.take(a, link_version))
     digests = {s.originator_id.hex: [s.originator_version, snaps.digest(mapper.transcoder, s)] for s in taken}
     stored.append(mapper.to_stored_event(draft.chain(stored, digests)))
-    from ledger.storage.store import write_error
-
     try:
         store.recorder.insert_events(stored)
     except Exception as e:
@@ -347,6 +346,4 @@ def commit(store: EventStore, draft: Draft) -> None:
 
 
 def _uuid(hex_id: str) -> Any:
-    from uuid import UUID
-
     return UUID(hex_id)

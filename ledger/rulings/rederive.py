@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from eventsourcing.application import AggregateNotFoundError
+
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling, folds, live_records, payload, ruling_id
 from ledger.errors import Conflict, LedgerError, NotFound
 from ledger.model.dice import DiceBox, DiceSpec, Roll
@@ -167,8 +169,6 @@ class Rederiver:
         """An aggregate as it stood before the target ruling (kept in the world once loaded)."""
         if aid in self.world:
             return self.world[aid]
-        from eventsourcing.application import AggregateNotFoundError
-
         history = self.history(aid)
         if not history:
             raise AggregateNotFoundError(aid)

@@ -17,13 +17,23 @@ from urllib.parse import quote
 from uuid import UUID
 
 import orjson
-from eventsourcing.application import Application, Repository
-from eventsourcing.persistence import JSONTranscoder, Mapper, Transcoder
+from eventsourcing.application import AggregateNotFoundError, Application, Repository
+from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
+from eventsourcing.persistence import (
+    DatetimeAsISO,
+    DecimalAsStr,
+    JSONTranscoder,
+    Mapper,
+    MapperDeserialisationError,
+    Transcoder,
+    UUIDAsHex,
+)
 from eventsourcing.utils import Environment
 
 from ledger.aggregates import Campaign, Character, Ruling
 from ledger.errors import StoreError
 from ledger.model.bounds import safe
+from ledger.snapshots import CheckedSnapshots
 from ledger.storage.target import DEFAULT_TARGET, Target, parse_target
 
 SNAPSHOT_INTERVAL = 50
@@ -116,9 +126,6 @@ class FastRepository(Repository[UUID]):
         self, aggregate_id: UUID, *, version: int | None = None, projector_func: Any = project_fast, **kwargs: Any
     ) -> Any:
         """Load an aggregate (snapshot + later events), folded with the fast projector; a damaged log is one StoreError."""
-        from eventsourcing.application import AggregateNotFoundError
-        from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
-        from eventsourcing.persistence import MapperDeserialisationError
 
         try:
             return super().get(aggregate_id, version=version, projector_func=projector_func, **kwargs)
@@ -160,8 +167,6 @@ class EventStore(Application[UUID]):
         another writer) instead of snapshot + up to 49 events; loads hand out copies, so a refused
         ruling leaves nothing behind in the cache.
         """
-        from ledger.snapshots import CheckedSnapshots
-
         snapshots = CheckedSnapshots(self) if self.snapshots is not None else None
         return FastRepository(
             event_store=self.events,
@@ -183,8 +188,6 @@ class EventStore(Application[UUID]):
 
 def plain_mapper() -> OwnTopicsMapper:
     """The store's mapper (the same transcoder and transcodings), without a database: for reading an export file."""
-    from eventsourcing.persistence import DatetimeAsISO, DecimalAsStr, UUIDAsHex
-
     transcoder = OrjsonTranscoder()
     for transcoding in (UUIDAsHex(), DecimalAsStr(), DatetimeAsISO()):  # Application.register_transcodings's
         transcoder.register(transcoding)
@@ -307,6 +310,7 @@ class WriterLock:
     def __enter__(self) -> WriterLock:
         if self.target.kind == "postgres":
             if self.conn is None:
+                # lazy: psycopg, for PostgreSQL only; kept out of a one-shot write
                 import psycopg
 
                 t = self.target

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from eventsourcing.application import AggregateNotFoundError
+
+from ledger.aggregates import name_key
 from ledger.errors import BadInput
 from ledger.model.dice import DiceSpec
 from ledger.model.sheet import Effect, Sheet
@@ -64,9 +67,7 @@ def turn_note(d: Draft, name: str) -> dict[str, Any]:
 
     Not a refusal: reactions, readied actions and opposed checks happen out of turn. The CLI says it on stderr.
     """
-    from eventsourcing.application import AggregateNotFoundError
-
-    from ledger.aggregates import name_key
+    # lazy: the encounter, only while one runs; kept out of a one-shot write
     from ledger.encounter import ENCOUNTER_ID, find
 
     try:

@@ -10,6 +10,7 @@ from ledger.aggregates import Campaign
 from ledger.errors import BadInput, Conflict
 from ledger.rulings.deciders.common import GM, resource_holder, rules_of
 from ledger.rulings.draft import Draft
+from ledger.storage.secrets import reveal
 
 Intent = dict[str, Any]
 Result = dict[str, Any]
@@ -41,8 +42,6 @@ def session_end(d: Draft, i: Intent) -> Result:
     if number is None:
         raise Conflict("no session is open", "start one: ledger session start")
     d.campaign_event(Campaign.SessionEnded, number=number, at=d.at)
-    from ledger.storage.secrets import reveal
-
     return {"session": number, **reveal(d, number, i.get("reveal"))}
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ledger.errors import BadInput, Conflict, LedgerError
 from ledger.rules.contract import Recovery
+from ledger.rules.options import suggest
 from ledger.rulings.deciders import economy
 from ledger.rulings.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note
 from ledger.rulings.draft import Draft
@@ -55,8 +56,6 @@ def _condition(d: Draft, i: Intent, *, add: bool) -> Result:
     rules = rules_of(d)
     cond = i["condition"]
     if cond not in rules.conditions:
-        from ledger.rules.options import suggest
-
         raise BadInput(f"unknown condition '{cond}' in {rules.title}", suggest(cond, rules.conditions))
     sheet = d.sheet(i["target"])
     if add and sheet.has(cond) and not rules.progresses(cond):
