@@ -3,7 +3,7 @@
 Run: python benchmarks/rebuild.py [--rulings N] [--runs N] [--seed N]
 A long hnh campaign is generated from a fixed seed (sessions, encounters turn by turn, attacks, damage,
 conditions, undo and redo), then both are timed alternately in the same run, so machine noise hits both alike.
-Prints events/s for each (medians) and their ratio (goal from issue 3: rebuild at least 25% of raw).
+Prints events/s for each (medians) and their ratio (goal, README.md Benchmarks: rebuild at least 25% of raw).
 """
 
 from __future__ import annotations

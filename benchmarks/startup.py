@@ -3,8 +3,8 @@ against the write side's import alone.
 
 Run: python benchmarks/startup.py [--runs N]
 Every command is a fresh process; they are measured alternately in the same run, so machine noise hits all alike.
-Prints the medians and the ratios: `character show` / BASELINE (goal from issue 2: at most 1.3x), and
-`roll 3dF`, `damage X --amount 1` / WRITE_BASELINE (goal from issue 17: at most 1.5x; a write never imports the
+Prints the medians and the ratios: `character show` / BASELINE (goal, README.md Benchmarks: at most 1.3x), and
+`roll 3dF`, `damage X --amount 1` / WRITE_BASELINE (goal, README.md Benchmarks: at most 1.5x; a write never imports the
 read side's SQLAlchemy: the views catch up on the next read).
 """
 

@@ -1,4 +1,4 @@
-"""The HTML report in a real headless browser (issue 8): self-contained, and its SVG HP chart is drawn."""
+"""The HTML report in a real headless browser (docs/export-format.md, Markdown and HTML): self-contained, and its SVG HP chart is drawn."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def screenshot(page: Path, png: Path, profile: Path) -> None:
 
 
 def test_html_report_draws_each_characters_hp_line_in_a_headless_browser(sqlite_db: str, tmp_path: Path):
-    """Issue 8, HTML: one self-contained page whose SVG HP timeline per character a real browser draws."""
+    """docs/export-format.md, Markdown and HTML: one self-contained page whose SVG HP timeline per character a real browser draws."""
     cli = Cli(sqlite_db)
     cli.ok("init", "--system", "d20", "--name", "Chart test")
     cli.ok("character", "add", "Ann", "--trait", "hp=20")

@@ -123,7 +123,7 @@ def test_hnh_falling_hazard_damages_by_distance(hnh: Cli):
 
 
 def test_hnh_character_import_and_attack_with_an_imported_power(cli: Cli):
-    """Issue 4, Import: imported powers (Damage ranks) are usable in attacks by name."""
+    """CLI.md, Commands (`character import`): imported powers (Damage ranks) are usable in attacks by name."""
     cli.ok("init", "--system", "hnh")
     r = cli.json("character", "import", str(FIXTURES / "energy-controller.json"))
     assert r["character"]["traits"]["toughness"] == 10  # fixtures/README.md: the best Protection rank (Force Field 10)
@@ -193,14 +193,14 @@ def test_d20_natural_twenty_chain_kills_outright(d20: Cli):
 
 @pytest.mark.parametrize("face", ["0", "21"])
 def test_d20_faces_outside_the_die_are_refused(d20: Cli, db: str, face: str):
-    """Issue 5: a d20 face of 0 or 21 is refused with exit 2 and nothing appended."""
+    """CLI.md, Entering dice: a d20 face of 0 or 21 is refused with exit 2 and nothing appended."""
     before = event_count(db)
     assert d20("attack", "Blaze", "Thug", "--roll", f"attack={face}").exit_code == 2
     assert event_count(db) == before
 
 
 def test_d20_unknown_weapon_expression_is_refused(d20: Cli, db: str):
-    """Issue 5: an unknown weapon expression is refused with exit 2."""
+    """DESIGN.md, Errors and bad input: an unknown weapon expression is refused with exit 2."""
     before = event_count(db)
     assert d20("attack", "Blaze", "Thug", "--damage", "sword").exit_code == 2
     assert event_count(db) == before
@@ -281,7 +281,7 @@ def test_pnp_each_net_success_defeats_one_minion(pnp: Cli):
 
 
 def test_pnp_pool_with_a_wrong_face_count_or_a_seven_is_refused(pnp: Cli, db: str):
-    """Issue 6: a pool given the wrong number of faces (or a face outside 1-6) is refused with exit 2, nothing appended."""
+    """CLI.md, Entering dice: a pool given the wrong number of faces (or a face outside 1-6) is refused with exit 2, nothing appended."""
     before = event_count(db)
     assert pnp("attack", "Mara", "Brute", "--with", "might", "--roll", "attack=6,6").exit_code == 2
     assert pnp("attack", "Mara", "Brute", "--with", "might", "--roll", "attack=7,6,4,1").exit_code == 2
@@ -296,7 +296,7 @@ def test_pnp_check_against_a_named_threshold(pnp: Cli):
 
 
 def test_pnp_resolve_spend_beyond_what_is_left_is_refused(pnp: Cli, db: str):
-    """Issue 6, Resolve and Adversity: a spend beyond what is left is refused."""
+    """prowlers-and-paragons.txt, Resolve and Adversity: a spend beyond what is left is refused."""
     pnp.ok("gain", "Mara", "resolve", "1", "--reason", "heroics")
     pnp.ok("spend", "Mara", "resolve", "1", "--purpose", "lucky-break")
     before = event_count(db)

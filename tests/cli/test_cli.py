@@ -173,13 +173,13 @@ def test_reads_before_init_are_refused_cleanly(cli: Cli):
 
 
 def test_an_uncreatable_database_is_exit_2(tmp_path):
-    """Issue 2, Errors: an uncreatable database: a clear message, exit 2, no traceback."""
+    """DESIGN.md, Errors and bad input: an uncreatable database: a clear message, exit 2, no traceback."""
     r = Cli(str(tmp_path / "missing" / "folder" / "x.ledger"))("init", "--system", "hnh")
     assert r.exit_code == 2 and "does not exist" in r.stderr
 
 
 def test_an_unreachable_postgres_is_exit_2():
-    """Issue 2, Errors: an unreachable database is a clear message and exit 2."""
+    """DESIGN.md, Errors and bad input: an unreachable database is a clear message and exit 2."""
     r = Cli("postgresql+psycopg://nobody@127.0.0.1:9/nowhere")("init", "--system", "hnh")
     assert r.exit_code == 2 and r.stderr.startswith("error: can't open the ledger")
 

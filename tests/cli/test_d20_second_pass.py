@@ -1,4 +1,4 @@
-"""d20 Supers, second pass (issue 15, items 1-6), through the real CLI; each test cites its passage."""
+"""d20 Supers, second pass (d20-supers.txt), through the real CLI; each test cites its passage."""
 
 from __future__ import annotations
 

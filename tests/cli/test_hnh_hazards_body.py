@@ -1,4 +1,4 @@
-"""Humans & Heroes hazards of the body (issue 14, item 16): sleep deprivation, forced labor, disease, radiation."""
+"""Humans & Heroes hazards of the body (hnh-site/gameplay.txt: Disease, Forced Labor, Radiation, ...): sleep deprivation, forced labor, disease, radiation."""
 
 from __future__ import annotations
 

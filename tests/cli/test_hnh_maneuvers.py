@@ -1,4 +1,4 @@
-"""Humans & Heroes actions and maneuvers (issue 14, item 15) through `ledger act`, citing their passages."""
+"""Humans & Heroes actions and maneuvers (hnh-site/gameplay.txt, Actions and Maneuvers sections) through `ledger act`, citing their passages."""
 
 from __future__ import annotations
 

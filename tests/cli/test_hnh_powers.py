@@ -1,4 +1,4 @@
-"""Humans & Heroes Healing, Weaken and Nullify (issue 14, item 14) through the real CLI."""
+"""Humans & Heroes Healing, Weaken and Nullify (each test cites its passage) through the real CLI."""
 
 from __future__ import annotations
 

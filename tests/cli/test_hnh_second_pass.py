@@ -1,4 +1,4 @@
-"""Humans & Heroes, second pass (issue 14, "Wrong today"): each rule through the real CLI, citing its passage."""
+"""Humans & Heroes, second pass (hnh-site/*.txt): each rule through the real CLI, citing its passage."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Humans & Heroes victory points and the Defend action (issue 14, item 13) through the real CLI."""
+"""Humans & Heroes victory points and the Defend action (hnh-site/the-basics.txt: Improve Roll, Heroic Feat, Recover; gameplay.txt: Defend - Standard Action) through the real CLI."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Typed options through the real CLI and the shell (issue 12): what the GM types is what the ledger records.
+"""Typed options through the real CLI and the shell (CLI.md, Additions agreed in the second round: `-o KEY=VALUE`): what the GM types is what the ledger records.
 
 Option values are kept as given (no, off and 0 are values), stored typed in the intent, and an unknown key or
 value is refused before anything is decided: one line, a suggestion, exit 2, nothing appended.

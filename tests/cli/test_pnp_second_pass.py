@@ -1,4 +1,4 @@
-"""Prowlers & Paragons, second pass (issue 15, items 7-12), through the real CLI; each test cites its passage."""
+"""Prowlers & Paragons, second pass (prowlers-and-paragons.txt), through the real CLI; each test cites its passage."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Whose turn it is (issue 13, item 2): passing over the dead and defeated, `encounter remove`, `--init`, out-of-turn notes."""
+"""Whose turn it is (CLI.md, Additions agreed in the second round): passing over the dead and defeated, `encounter remove`, `--init`, out-of-turn notes."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def test_d20_next_passes_over_the_dead_but_not_the_dying(cli: Cli) -> None:
 
 
 def test_when_no_one_takes_a_turn_next_is_refused_and_nothing_appended(cli: Cli) -> None:
-    """Issue 13 item 2: a fight with no one left to act is ended, not turned forever."""
+    """CLI.md, Additions agreed in the second round (`encounter next`): a fight with no one left to act is ended, not turned forever."""
     setup(cli, "hnh", ("Ann", "--pc"), ("Bob",))
     cli.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=3", "--init", "Bob=2")
     cli.ok("damage", "Ann", "--amount", "9")
@@ -246,7 +246,7 @@ def test_init_refusals(cli: Cli) -> None:
 
 
 def test_acting_out_of_turn_is_noted_on_stderr_and_recorded(cli: Cli) -> None:
-    """Issue 13 item 2: an action by someone who is not up prints a one-line note (reactions are legitimate)."""
+    """CLI.md, Additions agreed in the second round (`encounter next`): an action by someone who is not up prints a one-line note (reactions are legitimate)."""
     setup(cli, "hnh", ("Ann", "--trait", "awareness=2", "--pc"), ("Bob",), ("Cy",))
     r = cli.ok("check", "Bob", "awareness", "--dc", "5")
     assert r.stderr == ""  # no encounter: no turns

@@ -31,7 +31,10 @@ def test_hnh_hp_never_goes_below_minus_three_and_dead_replaces_other_conditions(
     hnh.condition("Ann", "dazed", add=True)
     hnh.damage("Ann", 50)
     s = hnh.sheet("Ann")
-    assert s.hp == -3 and set(s.conditions) == {"dead", "prone"}  # and the body falls prone (issue 14)
+    assert s.hp == -3 and set(s.conditions) == {
+        "dead",
+        "prone",
+    }  # and the body falls prone (conditions.txt, Incapacitated)
 
 
 def test_undo_restores_exactly_the_hp_before_a_clamped_hit(hnh):
@@ -90,7 +93,7 @@ def test_undo_of_session_start_closes_it(hnh):
 
 
 def test_undo_survives_a_process_restart(db):
-    """Issue 2, Undo and redo: across process restarts (a fresh Ledger on the same database)."""
+    """DESIGN.md, The ruling: the unit of play, of audit and of undo: across process restarts (a fresh Ledger on the same database)."""
     a = Ledger(db, actor="gm")
     a.init("d20")
     a.add_character("Bo", {"hp": "10"})
@@ -126,7 +129,7 @@ def test_nothing_to_undo_on_a_fresh_campaign(db):
     ],
 )
 def test_refusals_append_nothing(hnh, db, call, error):
-    """Issue 2, Errors: nothing appended on refusal (unknown character, duplicate name, negative damage, bad faces, bad trait value)."""
+    """DESIGN.md, Errors and bad input: nothing appended on refusal (unknown character, duplicate name, negative damage, bad faces, bad trait value)."""
     before = event_count(db)
     with pytest.raises(error):
         call(hnh)

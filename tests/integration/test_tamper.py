@@ -1,4 +1,4 @@
-"""Issue 18: random edits of events, chain links, snapshots and read-model rows in a ledger file, each caught by
+"""docs/verify.md, What `verify` checks: random edits of events, chain links, snapshots and read-model rows in a ledger file, each caught by
 `verify` (exit 1, or one line and exit 2) or harmless after `rebuild` (every state, loaded from the write side and
 read from the views, is the untouched ledger's). A fixed budget (EDITS, derandomized); `-s` prints the figures.
 """
@@ -208,7 +208,7 @@ def edit(draw: st.DrawFn) -> tuple[str, Any]:
 def test_every_tampering_is_caught_or_harmless_after_rebuild(
     original: tuple[Path, bytes], tmp_path: Path, batch: int
 ) -> None:
-    """Issue 18: each random edit is caught by verify, or rebuild makes it harmless (the ledger shows exactly what it did)."""
+    """docs/verify.md, What `verify` checks: each random edit is caught by verify, or rebuild makes it harmless (the ledger shows exactly what it did)."""
     path, shown = original
 
     @settings(
@@ -242,7 +242,7 @@ def test_every_tampering_is_caught_or_harmless_after_rebuild(
 
 
 def test_tamper_figures() -> None:
-    """The figures for the issue's closing note."""
+    """The figures: how many edits were tried and how each was caught."""
     print(
         f"\ntamper: {FIGURES['tried']} edits tried ({', '.join(f'{k[6:]} {v}' for k, v in sorted(FIGURES.items()) if k.startswith('tried '))}); "
         f"{FIGURES['caught by verify']} caught by verify, {FIGURES['harmless after rebuild']} harmless after rebuild"

@@ -1,4 +1,4 @@
-"""The shape of the code (DESIGN.md, Layout; issue 12): no import circle, and each part imports only what it may.
+"""The shape of the code (DESIGN.md, Layout): no import circle, and each part imports only what it may.
 
 Imports are read from the source with `ast`, imports inside functions and under TYPE_CHECKING included.
 """
@@ -82,7 +82,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_no_import_circle_among_the_projects_modules() -> None:
-    """Issue 12: there is no import circle among the project's modules (imports inside functions count)."""
+    """DESIGN.md, Layout: there is no import circle among the project's modules (imports inside functions count)."""
     assert _cycle(_graph()) is None, " -> ".join(_cycle(_graph()) or [])
 
 

@@ -162,7 +162,7 @@ def test_impaired_character_checks_at_minus_one():
 
 
 def test_checking_a_trait_the_character_lacks_is_bad_input():
-    """Issue, Bad input: a trait the character lacks is refused."""
+    """DESIGN.md, Errors and bad input: a trait the character lacks is refused."""
     with pytest.raises(BadInput):
         RULES.check(hero(), "acrobatics", dc=0, against=None, options={}, dice=dice(check="000"))
 

@@ -372,6 +372,6 @@ def test_dead_or_incapacitated_attackers_are_refused():
 
 
 def test_attacking_with_a_power_the_character_lacks_is_bad_input():
-    """Issue, Bad input: a power the character lacks."""
+    """DESIGN.md, Errors and bad input: a power the character lacks."""
     with pytest.raises(BadInput):
         RULES.attack(attacker(), target(), {"with": "laser-eyes"}, dice())

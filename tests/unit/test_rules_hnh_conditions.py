@@ -134,7 +134,7 @@ def test_removing_part_of_a_combined_condition_leaves_the_rest():
 
 
 def test_removing_a_condition_the_character_lacks_is_bad_input():
-    """Issue, Bad input: a condition the character lacks."""
+    """DESIGN.md, Errors and bad input: a condition the character lacks."""
     with pytest.raises(BadInput):
         RULES.remove(hero(), "dazed")
 

@@ -72,7 +72,7 @@ def test_powers_and_equipment_with_attack_bonus_and_affliction_conditions():
 
 
 def test_malformed_save_is_bad_input():
-    """Issue, Import: 'a malformed file raises BadInput'."""
+    """CLI.md, Commands (`character import`): a malformed file is bad input."""
     for bad in (
         {},
         {"Hero": {"name": "X"}},

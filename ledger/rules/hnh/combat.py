@@ -71,7 +71,7 @@ def weapon(attacker: Sheet, options: Mapping[str, Any]) -> Weapon:
         return Weapon(key, eff, _int(options, "rank", rank), _range(options, rng), bonus, p)
     if name.lower() in ("unarmed", "strength"):
         if "rank" not in options and "strength" not in attacker.traits:
-            # gameplay.txt, Strength And Damage: unarmed damage is Strength; a sheet without it can't say (issue 12)
+            # gameplay.txt, Strength And Damage: unarmed damage is Strength; a sheet without it can't say
             raise BadInput(
                 f"{attacker.name} has no Strength for an unarmed attack's rank", "give the effect rank: --rank N"
             )
