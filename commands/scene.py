@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from commands.context import AppContext, pass_app
 from commands.registry import command, group
 from ledger import catalog as C
 from ledger.rulings.describe import ruling_lines
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import Recorded
 
 
 @group(C.SCENE)
@@ -15,7 +18,7 @@ def scene() -> None:
     """Scenes (pnp): effects that last "for the rest of the scene" end with it."""
 
 
-def ended_text(r: dict[str, Any]) -> str:
+def ended_text(r: Recorded) -> str:
     """`The scene ends (effects ended for Mara); Mara: no longer stunned.`, then any dice."""
     who = ", ".join(r["scene_ended_for"]) or "no one"
     lead = f"The scene ends (effects ended for {who})"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -20,10 +20,12 @@ from eventsourcing.application import AggregateNotFoundError
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling, folds, live_records, payload, ruling_id
 from ledger.errors import Conflict, LedgerError, NotFound
 from ledger.model.dice import DiceBox, DiceSpec, Roll
+from ledger.model.event_names import DICE_ROLLED, RULING_RECORDED
 from ledger.rulings.deciders.table import decider_of
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
+    from ledger.rulings.intents import Intent
     from ledger.storage.store import EventStore
 
 META = ("undo", "redo")
@@ -213,7 +215,7 @@ class Rederiver:
         ids = [ruling_id(n), *(UUID(h) for h in ruling.touched)]
         for aid in ids:
             for e in self.history(aid):
-                if e.ruling == n and folds(e) and type(e).__name__ not in ("RulingRecorded", "DiceRolled"):
+                if e.ruling == n and folds(e) and type(e).__name__ not in (RULING_RECORDED, DICE_ROLLED):
                     out.append({"aggregate": aid.hex, "type": type(e).__name__, "data": payload(e)})
         return out
 
@@ -243,7 +245,8 @@ class Rederiver:
         )
         sim.loader = self.load
         try:
-            decider_of(ruling.command)(sim, dict(ruling.intent))
+            stored = cast("Intent", dict(ruling.intent))  # JSON read back: the intent its command recorded
+            decider_of(ruling.command)(sim, stored)
         except LedgerError as e:
             self.world = saved
             return [], e.message, []
@@ -254,7 +257,7 @@ class Rederiver:
         records = [
             {"aggregate": e.originator_id.hex, "type": type(e).__name__, "data": payload(e)}
             for e in sim.events
-            if folds(e) and type(e).__name__ not in ("RulingRecorded", "DiceRolled")
+            if folds(e) and type(e).__name__ not in (RULING_RECORDED, DICE_ROLLED)
         ]
         return records, None, dice.new
 
@@ -321,7 +324,7 @@ def commit(d: Draft, plan: Plan) -> dict[str, Any]:
     """Append the retraction: the target marked, each amended outcome, each restored state."""
     store = d.store
     target: Ruling = store.repository.get(ruling_id(plan.target))
-    d.extra_aggregates.append(target)
+    d.save_also(target)
     d.trigger(target, Ruling.RulingRetracted, actor=d.actor, at=d.at)
     for c in plan.changes:
         d.trigger(
@@ -339,16 +342,16 @@ def commit(d: Draft, plan: Plan) -> dict[str, Any]:
     for hex_id, (_, fields) in plan.states.items():
         aid = UUID(hex_id)
         if hex_id in plan.created:  # enters the log with the retraction, in the state the re-derived history gives it
-            d._take(Character._create(Character.CharacterAdded, id=aid, ruling=d.number, sheet=fields["sheet"]))
+            d.take(Character._create(Character.CharacterAdded, id=aid, ruling=d.number, sheet=fields["sheet"]))
         aggregate = (
             d.campaign if aid == CAMPAIGN_ID else store.repository.get(aid) if hex_id not in plan.created else None
         )
         if aggregate is None:
-            d.touched[hex_id] = None
+            d.touch(aid)
             continue
         event_class, _ = type(aggregate).restoration([], set(), {})
         d.trigger(aggregate, event_class, **fields)
         if aggregate is not d.campaign:
-            d.extra_aggregates.append(aggregate)
-        d.touched[hex_id] = None
+            d.save_also(aggregate)
+        d.touch(aid)
     return plan.summary()

@@ -22,9 +22,10 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.utils import resolve_topic
 
 from ledger import snapshots as snaps
-from ledger.audit.chain import CHAIN_TOPIC, walk_events
+from ledger.audit.chain import walk_events
 from ledger.errors import BadInput, Conflict, NotInitialised
 from ledger.model.bounds import safe
+from ledger.model.event_names import CHAIN_TOPIC
 from ledger.storage.store import own_topic, plain_mapper
 
 MAX_LINE = 64 * 2**20  # bytes in one line of an export: far above any event the ledger writes
