@@ -115,7 +115,8 @@ def main() -> None:
         print(f"ledger import (parse+check+write+snap): {imp:>10,.0f} events/s (median of {args.runs})")
         print(f"ratio: {imp / raw:.0%} of raw (goal >= 30%)")
         print(
-            f"read models catch-up after import:      {n / views_once(os.path.join(folder, f'imp{k}.ledger')):>10,.0f} events/s"
+            "read models catch-up after import:      "
+            f"{n / views_once(os.path.join(folder, f'imp{k}.ledger')):>10,.0f} events/s"
         )
     finally:
         shutil.rmtree(folder)

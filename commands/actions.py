@@ -33,7 +33,8 @@ def roll_option(command: str) -> Any:
         "rolls",
         multiple=True,
         metavar="NAME=FACES",
-        help=f"Enter physical dice (repeatable); a roll not given is rolled by the ledger. Rolls: {rolls_for(command)}.",
+        help="Enter physical dice (repeatable); a roll not given is rolled by the ledger. Rolls: "
+        f"{rolls_for(command)}.",
     )
 
 

@@ -75,7 +75,8 @@ def diff_text(plan: dict[str, Any]) -> str:
         lines += [f"    + {line}" for line in (_record_line(r) for r in c["after"]) if line not in before]
     for r in plan["new_rolls"]:
         lines.append(
-            f"  ruling {r['ruling']} needs a roll never made: {r['name']} {r['notation']} [{show_faces(r)}] = {r['total']} ({r['source']})"
+            f"  ruling {r['ruling']} needs a roll never made: {r['name']} {r['notation']} [{show_faces(r)}] = "
+            f"{r['total']} ({r['source']})"
         )
     if plan["states"]:
         lines.append("Then:")
@@ -93,7 +94,8 @@ def diff_text(plan: dict[str, Any]) -> str:
     "rolls",
     multiple=True,
     metavar="N.NAME=FACES",
-    help="Faces for a roll re-derivation needs that was never made (e.g. 7.damage=5); otherwise the ledger rolls it and says so.",
+    help="Faces for a roll re-derivation needs that was never made (e.g. 7.damage=5); otherwise the ledger rolls it "
+    "and says so.",
 )
 @pass_app
 def retract(app: AppContext, ruling: int, yes: bool, dry_run: bool, rolls: tuple[str, ...]) -> None:

@@ -49,7 +49,8 @@ class AppContext:
 
     @contextmanager
     def hosting(self) -> Iterator[None]:
-        """While active, each AppContext built with the same --db/--seed/--as borrows this one's open ledger and read side."""
+        """While active, each AppContext built with the same --db/--seed/--as borrows this one's open ledger and read
+        side."""
         token = _HOST.set(self)
         try:
             yield

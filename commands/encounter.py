@@ -113,7 +113,8 @@ def encounter() -> None:
     "inits",
     multiple=True,
     metavar="NAME=VALUE",
-    help="This participant's initiative total, rolled elsewhere (repeatable); it replaces their roll. Ties are still settled by the rules.",
+    help="This participant's initiative total, rolled elsewhere (repeatable); it replaces their roll. Ties are "
+    "still settled by the rules.",
 )
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
 @pass_app

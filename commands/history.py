@@ -90,7 +90,8 @@ def timeline_text(points: list[dict[str, Any]]) -> str:
     for p in points:
         sess = f"session {p['session']}" if p.get("session") else "no session"
         lines.append(
-            f"ruling {p['ruling']:>5}  {p['at']}  {sess:<11}  HP {p['hp']:>3}/{p['max_hp']:<3} {p.get('command') or ''}".rstrip()
+            f"ruling {p['ruling']:>5}  {p['at']}  {sess:<11}  HP {p['hp']:>3}/{p['max_hp']:<3} "
+            f"{p.get('command') or ''}".rstrip()
         )
     return "\n".join([*lines, "", *chart([p["hp"] for p in points], max(p["max_hp"] for p in points))])
 
@@ -242,7 +243,8 @@ def _verify_file(app: AppContext, path: str, dice: bool, expect: str | None) -> 
 
 
 def _report(app: AppContext, problems: list[Any], counts: dict[str, int], head: str) -> None:
-    """verify's output: one line per problem, a summary and the head hash (or one JSON document); exit 1 on any problem."""
+    """verify's output: one line per problem, a summary and the head hash (or one JSON document); exit 1 on any
+    problem."""
     if app.as_json:
         app.emit({"ok": not problems, "problems": [p.__dict__ for p in problems], **counts, "head": head})
     else:

@@ -97,7 +97,8 @@ def rules_options(command: str) -> Callable[[F], F]:
 
 
 def gather(command: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The rules options given: named ones (as given, 0 and no included) and `-o KEY=VALUE` pairs; pops them from params."""
+    """The rules options given: named ones (as given, 0 and no included) and `-o KEY=VALUE` pairs; pops them from
+    params."""
     out: dict[str, Any] = {}
     for name, _opt, _help in named(command):
         value = params.pop(name.replace("-", "_") + "_opt", None)

@@ -103,8 +103,10 @@ def markdown() -> str:
     out = [
         "# CLI reference",
         "",
-        "Generated from the commands and the rule systems' option declarations by `python -m commands.reference --write`;",
-        "a test fails while it is out of date. The agreed surface is ../shared/CLI.md; readings are in interpretations.md.",
+        "Generated from the commands and the rule systems' option declarations by `python -m "
+        "commands.reference --write`;",
+        "a test fails while it is out of date. The agreed surface is ../shared/CLI.md; readings are in "
+        "interpretations.md.",
         "",
     ]
     ctx = click.Context(cli, info_name="ledger", terminal_width=WIDTH, max_content_width=WIDTH, **cli.context_settings)

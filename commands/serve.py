@@ -25,7 +25,10 @@ from ledger.errors import BadInput
 POLL = 0.25  # seconds between looks at the log's head: a change shows within a second
 HEARTBEAT = 15.0  # seconds between keep-alive comments on an idle stream
 HERE = Path(__file__).parent / "screen"
-CSP = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri "
+    "'none'; form-action 'none'; frame-ancestors 'none'"
+)
 
 
 @command(C.SERVE)

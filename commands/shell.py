@@ -269,7 +269,8 @@ def _interactive(session: Session, *, input: Any = None, output: Any = None) -> 
 
     prompt = prompt_session(session, input=input, output=output)
     click.echo(
-        "ledger play: one command a line, as after `ledger`; Tab completes, Ctrl-R searches history; help lists commands; exit or Ctrl-D leaves."
+        "ledger play: one command a line, as after `ledger`; Tab completes, Ctrl-R searches history; help "
+        "lists commands; exit or Ctrl-D leaves."
     )
     number = 0
     while True:

@@ -117,7 +117,8 @@ class Campaign(Aggregate):
             apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
 
     class DiceCommitted(Event):
-        """Session `number` rolls its dice from a secret; only the secret's SHA-256 is recorded (ledger/audit/dice_proof.py)."""
+        """Session `number` rolls its dice from a secret; only the secret's SHA-256 is recorded
+        (ledger/audit/dice_proof.py)."""
 
         number: int
         commitment: str

@@ -139,7 +139,8 @@ class Ledger:
         *,
         rolls: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
-        """Decide and record one ruling of a declared command; on a concurrent writer's conflict, reload and decide again.
+        """Decide and record one ruling of a declared command; on a concurrent writer's conflict, reload and decide
+        again.
 
         Without `decide`, the command's declared decider (ledger/catalog.py) decides from the intent.
         """
@@ -578,8 +579,8 @@ class Ledger:
 
     # -- the record itself: verify, export, import -------------------------------------------
     def verify(self, *, expect: str | None = None, dice: bool = False) -> Any:
-        """Everything the write side trusts, checked (ledger/audit/verify.py): chain, versions, integrity, snapshots, and
-        with `dice` every committed die of revealed sessions. The read models are checked by the read side."""
+        """Everything the write side trusts, checked (ledger/audit/verify.py): chain, versions, integrity, snapshots,
+        and with `dice` every committed die of revealed sessions. The read models are checked by the read side."""
         # lazy: the chain walk, for verify; kept out of a one-shot write
         from ledger.audit.chain import notifications
         from ledger.audit.verify import dice_problems, verify_store

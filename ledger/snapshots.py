@@ -80,7 +80,10 @@ def problem(store: Any, snap: Any) -> str | None:
         return ""
     want = recorded(link_record(store.recorder, link_version), snap)
     if want != [snap.originator_version, digest(store.mapper.transcoder, snap)]:
-        return f"snapshot of aggregate {_hex(snap.originator_id)[:8]} at version {snap.originator_version} does not match the chain link that took it"
+        return (
+            f"snapshot of aggregate {_hex(snap.originator_id)[:8]} at version {snap.originator_version} does not "
+            "match the chain link that took it"
+        )
     return None
 
 

@@ -86,7 +86,8 @@ def _compare(table: Any, src: Any, dst: Any) -> list[str]:
             if cols:
                 c = cols[0]
                 out.append(
-                    f"read model {table.name}: row {k} has {c} {_show(a[c])}, the log says {_show(b[c])}; run: ledger rebuild"
+                    f"read model {table.name}: row {k} has {c} {_show(a[c])}, the log says {_show(b[c])}; run: "
+                    "ledger rebuild"
                 )
         if len(out) >= SHOWN:
             break

@@ -177,7 +177,8 @@ class RawEvent(NamedTuple):
 
 @lru_cache(maxsize=256)
 def topic_names(topic: str) -> tuple[str, str]:
-    """(aggregate class name, event class name) of an event topic such as `ledger.aggregates:Character.DamageApplied`."""
+    """(aggregate class name, event class name) of an event topic such as
+    `ledger.aggregates:Character.DamageApplied`."""
     path = topic.split(":", 1)[-1]
     return path.split(".", 1)[0], path.rsplit(".", 1)[-1]
 
@@ -218,7 +219,8 @@ def dumps(value: Any) -> str:
 
 
 def bulk_insert(conn: Any, table: Table, rows: Sequence[Sequence[Any]]) -> None:
-    """Insert many rows given as tuples in column order, JSON columns already dumped: one executemany, no per-row ORM work."""
+    """Insert many rows given as tuples in column order, JSON columns already dumped: one executemany, no per-row ORM
+    work."""
     if not rows:
         return
     pg = conn.dialect.name == "postgresql"
@@ -284,7 +286,8 @@ class ReadSide:
         return int(row[0] or 0)
 
     def read_events(self, conn: Any, after: int, limit: int, until: int | None = None) -> list[RawEvent]:
-        """Events after position `after`, in order, decoded with orjson (read on the driver's own cursor: no row objects)."""
+        """Events after position `after`, in order, decoded with orjson (read on the driver's own cursor: no row
+        objects)."""
         mark = "?" if self.kind == "sqlite" else "%s"
         stop = "" if until is None else f" AND {self.id_column} <= {mark}"
         sql = (
@@ -343,7 +346,8 @@ class ReadSide:
         return t, t.c[self.id_column], t.c.state
 
     def bookkeeping(self, conn: Any) -> list[tuple[int, str, Any]]:
-        """The ledger's own bookkeeping events (chain links, touched lists), straight from the event log: (position, topic, state)."""
+        """The ledger's own bookkeeping events (chain links, touched lists), straight from the event log: (position,
+        topic, state)."""
         sql = text(
             f"SELECT {self.id_column}, topic, state FROM {self.events_table} "
             f"WHERE topic LIKE :chain OR topic LIKE :touched ORDER BY {self.id_column}"
@@ -357,7 +361,8 @@ class ReadSide:
 
 
 def private_copy(target: Target) -> Target:
-    """A consistent copy of a read-only SQLite ledger in a private temporary folder (removed at exit), to fold views into."""
+    """A consistent copy of a read-only SQLite ledger in a private temporary folder (removed at exit), to fold views
+    into."""
 
     folder = tempfile.mkdtemp(prefix="ledger-readonly-")
     atexit.register(shutil.rmtree, folder, True)

@@ -225,7 +225,8 @@ def _hp_of(record: dict[str, Any]) -> int | None:
 
 
 def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
-    """Every HP change of a live character in the live history: retracted rulings left out, re-derived ones as amended."""
+    """Every HP change of a live character in the live history: retracted rulings left out, re-derived ones as
+    amended."""
     with read.engine.connect() as conn:
         row = conn.execute(
             select(sheets.c.character_id, sheets.c.max_hp, sheets.c.sheet).where(

@@ -275,7 +275,8 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
                         raise
                     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as x:
                         raise StoreError(
-                            f"an event after {start} of the log can't be read into the views ({type(x).__name__}): the ledger is damaged",
+                            f"an event after {start} of the log can't be read into the views "
+                            f"({type(x).__name__}): the ledger is damaged",
                             "run: ledger verify",
                         ) from None
                 batch.write(chunk[-1][0])

@@ -101,7 +101,8 @@ def raw(recorder: Any, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any
 
 
 def walk_events(events: Iterable[Any], expect: str | None = None) -> Walk:
-    """Check stored events (`id`, `originator_id`, `originator_version`, `topic`, `state`, optionally the decoded `ruling`) in order."""
+    """Check stored events (`id`, `originator_id`, `originator_version`, `topic`, `state`, optionally the decoded
+    `ruling`) in order."""
     walk = Walk()
     problems = walk.problems
     versions = walk.versions

@@ -57,7 +57,8 @@ def verify_store(store: Any, expect: str | None = None) -> Report:
             Problem(
                 0,
                 None,
-                f"the expected ruling hash {expect[:16]}... is no longer in the chain: history was rewritten or removed",
+                f"the expected ruling hash {expect[:16]}... is no longer in the chain: history was rewritten "
+                "or removed",
             )
         )
     return report
@@ -95,7 +96,8 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
     try:
         rows = raw(
             rec,
-            f"SELECT originator_id, originator_version FROM {rec.events_table_name} ORDER BY originator_id, originator_version",
+            f"SELECT originator_id, originator_version FROM {rec.events_table_name} ORDER BY originator_id, "
+            "originator_version",
         )
     except Exception as e:  # noqa: BLE001
         return 0, [
@@ -120,7 +122,8 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
                     Problem(
                         0,
                         None,
-                        f"snapshot of aggregate {aid.hex[:8]} at version {v} is beyond its last event ({head}): events were removed",
+                        f"snapshot of aggregate {aid.hex[:8]} at version {v} is beyond its last event "
+                        f"({head}): events were removed",
                     )
                 )
         folded = _fold_at(store, aid, [v for v in wanted if v <= head])
@@ -135,7 +138,8 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
                     Problem(
                         0,
                         None,
-                        f"snapshot of aggregate {aid.hex[:8]} at version {v} can't be read ({type(e).__name__}): it is ignored",
+                        f"snapshot of aggregate {aid.hex[:8]} at version {v} can't be read "
+                        f"({type(e).__name__}): it is ignored",
                     )
                 )
                 continue
@@ -145,7 +149,8 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
                     Problem(
                         0,
                         None,
-                        f"snapshot of aggregate {aid.hex[:8]} at version {v} differs from its events: it is ignored; run: ledger rebuild",
+                        f"snapshot of aggregate {aid.hex[:8]} at version {v} differs from its events: it is "
+                        "ignored; run: ledger rebuild",
                     )
                 )
                 continue
@@ -182,7 +187,8 @@ def decoded(events: Iterable[Any]) -> Iterator[tuple[int, str, dict[str, Any]]]:
 
 
 def dice_problems(events: Iterable[Any]) -> tuple[list[Problem], dict[str, int]]:
-    """Every committed die of revealed sessions recomputed (ledger/audit/dice_proof.py): problems, and the counts verify reports."""
+    """Every committed die of revealed sessions recomputed (ledger/audit/dice_proof.py): problems, and the counts verify
+    reports."""
     # lazy: committed dice only (hmac); kept out of verifying a ledger without them
     from ledger.audit.dice_proof import DiceCheck, check
 

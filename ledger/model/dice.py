@@ -130,7 +130,8 @@ def parse_faces(name: str, text: str, spec: DiceSpec) -> tuple[int, ...]:
             faces.append(face)
     if len(faces) != spec.count:
         raise BadInput(
-            f"roll '{name}' needs {spec.count} {'die' if spec.count == 1 else 'dice'} ({spec.notation}), got {len(faces)}"
+            f"roll '{name}' needs {spec.count} {'die' if spec.count == 1 else 'dice'} ({spec.notation}), got "
+            f"{len(faces)}"
         )
     return tuple(faces)
 

@@ -131,7 +131,8 @@ class RuleSystem:
         return ""
 
     def implied_by(self, sheet: Sheet, condition: str) -> tuple[str, ...]:
-        """The imposed conditions that bring `condition` with them (H&H: incapacitated brings stunned); none by default."""
+        """The imposed conditions that bring `condition` with them (H&H: incapacitated brings stunned); none by
+        default."""
         return ()
 
     def derived(self, sheet: Sheet) -> dict[str, Any]:

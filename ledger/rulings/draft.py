@@ -305,7 +305,8 @@ class Draft:
         return self.events
 
     def chain(self, stored: list[StoredEvent], snapshots: dict[str, list[Any]] | None = None) -> Any:
-        """The campaign's RulingChained event (scheme 2): its hash covers this ruling's stored events and the link itself."""
+        """The campaign's RulingChained event (scheme 2): its hash covers this ruling's stored events and the link
+        itself."""
         prev = self.campaign.last_hash or GENESIS
         link = self.trigger(
             self.campaign,
@@ -328,10 +329,10 @@ class Draft:
 def commit(store: EventStore, draft: Draft) -> None:
     """Write a ruling in one transaction: its events, the snapshots it takes and the chain link that vouches for them.
 
-    The intent, the actor and every number the events carry are checked first (ledger/model/bounds.py): a ruling
-    the read models could not hold is refused, never appended. An aggregate this ruling carries across a snapshot interval is
-    snapshotted before the link (the campaign at the version just before it), and the link records each
-    snapshot's digest (ledger/snapshots.py).
+    The intent, the actor and every number the events carry are checked first (ledger/model/bounds.py): a ruling the
+    read models could not hold is refused, never appended. An aggregate this ruling carries across a snapshot interval
+    is snapshotted before the link (the campaign at the version just before it), and the link records each snapshot's
+    digest (ledger/snapshots.py).
     """
 
     check_intent(

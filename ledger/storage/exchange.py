@@ -266,7 +266,8 @@ def _header(path: str, raw: bytes) -> dict[str, Any]:
         raise BadInput(f"{not_ours}: line 1 has no '{FORMAT}' header", hint)
     if header.get("version") not in READS or type(header.get("version")) is not int:
         raise BadInput(
-            f"{path} is export format version {header.get('version')}; this ledger reads versions {READS[0]} to {READS[-1]}",
+            f"{path} is export format version {header.get('version')}; this ledger reads versions {READS[0]} "
+            f"to {READS[-1]}",
             "upgrade ledger, or export again with this version",
         )
     for key, kind in (("events", int), ("rulings", int), ("final_hash", str)):
@@ -398,7 +399,8 @@ def _check_counts(path: str, header: dict[str, Any], lines: list[Line], snapshot
     announced = header["snapshots"] if header["version"] >= 2 else 0
     if len(snapshot_lines) != announced:
         raise BadInput(
-            f"{path} was changed or cut: it holds {len(snapshot_lines)} of the {announced} snapshots its header announces",
+            f"{path} was changed or cut: it holds {len(snapshot_lines)} of the {announced} snapshots its "
+            "header announces",
             "export it again, or copy the whole file",
         )
     want, got = header["events"], len(lines)

@@ -125,7 +125,8 @@ class FastRepository(Repository[UUID]):
     def get(
         self, aggregate_id: UUID, *, version: int | None = None, projector_func: Any = project_fast, **kwargs: Any
     ) -> Any:
-        """Load an aggregate (snapshot + later events), folded with the fast projector; a damaged log is one StoreError."""
+        """Load an aggregate (snapshot + later events), folded with the fast projector; a damaged log is one
+        StoreError."""
 
         try:
             return super().get(aggregate_id, version=version, projector_func=projector_func, **kwargs)
@@ -141,7 +142,8 @@ class FastRepository(Repository[UUID]):
             AttributeError,
         ) as e:
             raise StoreError(
-                f"aggregate {aggregate_id.hex[:8]} can't be loaded from the log ({type(e).__name__}): the ledger is damaged",
+                f"aggregate {aggregate_id.hex[:8]} can't be loaded from the log ({type(e).__name__}): the "
+                "ledger is damaged",
                 "run: ledger verify",
             ) from None
 
@@ -176,7 +178,8 @@ class EventStore(Application[UUID]):
         )
 
     def construct_mapper(self) -> Mapper[UUID]:
-        """eventsourcing's mapper, resolving only the ledger's own event types (a stored topic never imports a module)."""
+        """eventsourcing's mapper, resolving only the ledger's own event types (a stored topic never imports a
+        module)."""
         return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=OwnTopicsMapper)
 
     def construct_transcoder(self) -> Transcoder:

@@ -201,7 +201,8 @@ def test_verify_exits_1_with_one_line_per_problem(tmp_path):
     c.ok("damage", "Bo", "--amount", "2")
     con = sqlite3.connect(sqlite_db)
     con.execute(
-        "UPDATE stored_events SET state = replace(state, '\"amount\":2', '\"amount\":9') WHERE topic LIKE '%DamageApplied'"
+        "UPDATE stored_events SET state = replace(state, '\"amount\":2', '\"amount\":9') WHERE topic LIKE "
+        "'%DamageApplied'"
     )
     con.commit()
     con.close()
@@ -275,7 +276,8 @@ def test_ledger_alone_prints_help_and_exits_0():
 
 
 def test_a_damaged_event_is_reported_not_traced(tmp_path):
-    """CLI.md, Exit codes: verify exits 1 with one line per problem; other commands refuse in one line (no traceback)."""
+    """CLI.md, Exit codes: verify exits 1 with one line per problem; other commands refuse in one line (no
+    traceback)."""
     import sqlite3
 
     path = str(tmp_path / "damaged.ledger")

@@ -67,7 +67,8 @@ def test_a_full_d20_encounter_runs_turn_by_turn(cli: Cli):
 
 
 def test_a_full_pnp_encounter_runs_page_by_page(cli: Cli):
-    """CLI.md, Commands (`encounter`); prowlers-and-paragons.txt, Combat: act in order of Edge; every character acts each page."""
+    """CLI.md, Commands (`encounter`); prowlers-and-paragons.txt, Combat: act in order of Edge; every character acts
+    each page."""
     setup(
         cli,
         "pnp",
@@ -149,7 +150,8 @@ def test_encounter_show_rows_carry_hp_conditions_marks_count_and_up(cli: Cli):
     ],
 )
 def test_bad_encounter_input_is_one_error_line_exit_2_nothing_appended(cli: Cli, db: str, args: tuple[str, ...]):
-    """CLI.md, encounter: unknown participant, no encounter running, faces of the wrong kind: exit 2, nothing appended."""
+    """CLI.md, encounter: unknown participant, no encounter running, faces of the wrong kind: exit 2, nothing
+    appended."""
     setup(cli, "hnh", ("Ann",), ("Bob",))
     before = event_count(db)
     r = cli(*args)

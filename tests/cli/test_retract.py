@@ -30,7 +30,8 @@ def test_dry_run_shows_who_would_not_have_died_and_appends_nothing(fight: Cli, d
 
 
 def test_retract_across_sessions_re_derives_later_rulings(fight: Cli):
-    """DESIGN.md, What it is for: "that hit in session 3 should have missed": a later ruling is re-derived, not replayed as a delta."""
+    """DESIGN.md, What it is for: "that hit in session 3 should have missed": a later ruling is re-derived, not replayed
+    as a delta."""
     doc = fight.json("retract", "5", "--yes")
     assert [c["ruling"] for c in doc["rederived"]] == [8]
     ann = fight.json("character", "show", "Ann")
@@ -48,7 +49,8 @@ def test_retract_without_yes_off_a_terminal_is_refused(fight: Cli, db: str):
 
 
 def test_log_marks_the_retracted_ruling_and_undo_reinstates_it(fight: Cli):
-    """CLI.md, Commands (`retract`): the log marks retracted rulings with who and when; `undo` right after a retraction undoes it."""
+    """CLI.md, Commands (`retract`): the log marks retracted rulings with who and when; `undo` right after a retraction
+    undoes it."""
     fight.ok("retract", "5", "--yes")
     marked = {e["ruling"] for e in fight.json("log") if e["retracted"]}
     assert 5 in marked
@@ -79,7 +81,8 @@ def test_retracting_an_unknown_or_undo_ruling_is_refused(fight: Cli, db: str):
 
 
 def test_a_roll_never_made_is_rolled_and_named(cli: Cli):
-    """CLI.md, Commands (`retract`): where re-derivation needs a roll that was never made, the ledger rolls it (or takes --roll N.NAME) and says which."""
+    """CLI.md, Commands (`retract`): where re-derivation needs a roll that was never made, the ledger rolls it (or takes
+    --roll N.NAME) and says which."""
     cli.ok("init", "--system", "d20")
     cli.ok("character", "add", "Blaze", "--trait", "str=10", "--trait", "hp=10")
     cli.ok("character", "add", "Thug", "--trait", "dex=10", "--trait", "hp=10")
@@ -107,7 +110,8 @@ def test_why_explains_a_condition(fight: Cli):
 
 
 def test_timeline_and_earlier_sheets_follow_the_re_derived_history(fight: Cli):
-    """DESIGN.md, The ruling: the unit of play, of audit and of undo (undo and retraction refold): after a retraction the HP timeline and `show --at` read as the history without it."""
+    """DESIGN.md, The ruling: the unit of play, of audit and of undo (undo and retraction refold): after a retraction
+    the HP timeline and `show --at` read as the history without it."""
     fight.ok("retract", "5", "--yes")
     points = [(p["ruling"], p["hp"]) for p in fight.json("timeline", "Ann")]
     assert points == [(2, 6), (4, 2), (8, 0)]
@@ -124,7 +128,8 @@ def test_rebuild_after_a_retraction_gives_the_same_views(fight: Cli):
 
 
 def test_encounter_log_and_session_history_show_the_re_derived_outcomes(cli: Cli):
-    """DESIGN.md, The ruling: the unit of play, of audit and of undo (undo and retraction refold): the encounter log and the session history read as the history without the ruling."""
+    """DESIGN.md, The ruling: the unit of play, of audit and of undo (undo and retraction refold): the encounter log and
+    the session history read as the history without the ruling."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--trait", "toughness=2")
     cli.ok("character", "add", "Bob")

@@ -45,7 +45,8 @@ def lines(*cmds: str) -> str:
 
 
 def test_a_piped_script_prints_what_the_same_commands_print_one_shot(cli: Cli, tmp_path: Path) -> None:
-    """CLI.md, play: one command a line, the same commands; with --seed the same rolls as one-shot (docs/shell.md, Lines)."""
+    """CLI.md, play: one command a line, the same commands; with --seed the same rolls as one-shot (docs/shell.md,
+    Lines)."""
     for c in SETUP:
         cli.ok(*shlex.split(c), seed=5)
     one_shot = "".join(cli.ok(*shlex.split(c), seed=5).stdout for c in TABLE)
@@ -67,7 +68,8 @@ def _untimed(text: str) -> str:
 
 
 def test_blank_lines_and_comments_are_skipped_and_an_error_does_not_stop_the_script(db: str) -> None:
-    """CLI.md, Commands: play; docs/shell.md, From a pipe or a file (scripts): blank lines and # comments skipped; a failing line reports one error and the script goes on; exit 2."""
+    """CLI.md, Commands: play; docs/shell.md, From a pipe or a file (scripts): blank lines and # comments skipped; a
+    failing line reports one error and the script goes on; exit 2."""
     script = lines(
         *SETUP,
         "",
@@ -87,7 +89,8 @@ def test_blank_lines_and_comments_are_skipped_and_an_error_does_not_stop_the_scr
 
 
 def test_a_script_whose_every_line_succeeds_exits_0(db: str) -> None:
-    """docs/shell.md, From a pipe or a file (scripts): the exit status of a piped script is 0 if every line succeeded."""
+    """docs/shell.md, From a pipe or a file (scripts): the exit status of a piped script is 0 if every line
+    succeeded."""
     r = play(db, lines(*SETUP, "ledger damage Ann --amount 1"))  # a copied one-shot line keeps its `ledger`
     assert (r.returncode, r.stderr) == (0, "")
     assert "ruling 4: Ann takes 1 damage: HP 6 -> 5." in r.stdout
@@ -158,7 +161,8 @@ def test_a_script_file_argument_runs_like_a_pipe(db: str, tmp_path: Path) -> Non
 
 
 def test_a_shell_sees_what_another_process_wrote_between_its_lines(db: str) -> None:
-    """docs/shell.md, What the session keeps open, and what it does not: the open shell reloads the campaign and catches the views up for every line."""
+    """docs/shell.md, What the session keeps open, and what it does not: the open shell reloads the campaign and catches
+    the views up for every line."""
     p = subprocess.Popen(
         [*LEDGER, "--db", db, "play"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -174,7 +178,8 @@ def test_a_shell_sees_what_another_process_wrote_between_its_lines(db: str) -> N
 
 
 def test_the_shell_inside_the_shell_is_refused(db: str) -> None:
-    """docs/shell.md, Safety: one shell per process; `play` typed in the shell is an error line, and the shell goes on."""
+    """docs/shell.md, Safety: one shell per process; `play` typed in the shell is an error line, and the shell goes
+    on."""
     r = play(db, lines(*SETUP, "play", "damage Ann --amount 1"))
     assert "error: already in a session shell" in r.stderr and "ruling 4" in r.stdout
 

@@ -1,4 +1,5 @@
-"""Names and typos (DESIGN.md, Errors and bad input): a did-you-mean for every mistyped name; refusals by state say why."""
+"""Names and typos (DESIGN.md, Errors and bad input): a did-you-mean for every mistyped name; refusals by state say
+why."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def hnh(cli: Cli) -> Cli:
 
 
 def test_a_mistyped_character_name_gets_the_nearest_name(hnh: Cli) -> None:
-    """DESIGN.md, Errors and bad input (suggestions): write commands and read commands alike suggest the live character meant."""
+    """DESIGN.md, Errors and bad input (suggestions): write commands and read commands alike suggest the live character
+    meant."""
     assert refused(hnh, "damage", "An", "--amount", "1") == ("no character called 'An'", "did you mean 'Ann'?")
     assert refused(hnh, "attack", "Ann", "big bp") == ("no character called 'big bp'", "did you mean 'Big Bo'?")
     assert refused(hnh, "character", "show", "Energy Controler")[1] == "did you mean 'Energy Controller'?"
@@ -114,7 +116,8 @@ def test_removing_a_part_of_a_combined_condition_keeps_the_rest(hnh: Cli) -> Non
 
 
 def test_a_condition_that_comes_with_one_the_gm_cannot_remove_says_why(hnh: Cli) -> None:
-    """humans-and-heroes.txt, Health Points: dead "removes all other conditions" and follows HP alone; Dead brings Incapacitated."""
+    """humans-and-heroes.txt, Health Points: dead "removes all other conditions" and follows HP alone; Dead brings
+    Incapacitated."""
     hnh.ok("damage", "Ann", "--amount", "9")
     message, hint = refused(hnh, "condition", "remove", "Ann", "incapacitated")
     assert message.startswith("Ann is incapacitated only through an HP condition")  # said in the rules' terms
@@ -122,7 +125,8 @@ def test_a_condition_that_comes_with_one_the_gm_cannot_remove_says_why(hnh: Cli)
 
 
 def test_ways_back_hazards_and_participants_are_suggested(hnh: Cli) -> None:
-    """gameplay.txt, Death (Healing, Immortality); humans-and-heroes.txt, Hazards; gameplay.txt, Initiative and Delay."""
+    """gameplay.txt, Death (Healing, Immortality); humans-and-heroes.txt, Hazards; gameplay.txt, Initiative and
+    Delay."""
     hnh.ok("damage", "Big Bo", "--amount", "9")
     assert refused(hnh, "revive", "Big Bo", "--means", "heling") == (
         "unknown way back from death 'heling'",

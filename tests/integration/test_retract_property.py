@@ -100,7 +100,8 @@ def state(led: Ledger, db: str) -> tuple:  # type: ignore[type-arg]
     system="pnp", ops=[("session", True), ("add", "Bob"), ("session", False), ("session", True)], pick=0, seed=0
 )  # the GM's pool first made by a later ruling once the only hero is retracted
 def test_retracting_a_ruling_equals_a_fresh_ledger_without_it(system, ops, pick, seed):
-    """DESIGN.md, The ruling: the unit of play, of audit and of undo (undo and retraction refold): prove it with a property test over random campaigns in all three systems."""
+    """DESIGN.md, The ruling: the unit of play, of audit and of undo (undo and retraction refold): prove it with a
+    property test over random campaigns in all three systems."""
     with tempfile.TemporaryDirectory() as tmp:
         a_db, b_db = str(Path(tmp) / "a.ledger"), str(Path(tmp) / "b.ledger")
         a = Ledger(a_db, actor="gm", seed=seed)

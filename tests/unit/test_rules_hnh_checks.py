@@ -32,7 +32,8 @@ def test_degrees_divide_the_difference_by_three_rounded_up():
 
 
 def test_check_meets_dc_succeeds_and_counts_degrees():
-    """the-basics.txt, Graded Checks: 'a DC 10 check with a result of 13 is one degree of success, ... 8 ... failure'."""
+    """the-basics.txt, Graded Checks: 'a DC 10 check with a result of 13 is one degree of success, ... 8 ...
+    failure'."""
     d = one(
         RULES.check(hero(perception=13), "perception", dc=10, against=None, options={}, dice=dice(check="000")),
         "CheckResolved",

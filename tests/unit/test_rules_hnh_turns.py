@@ -149,7 +149,8 @@ def test_third_degree_affliction_checks_each_minute_not_each_turn():
 
 
 def test_progressive_affliction_worsens_at_the_next_turn_start():
-    """effect-affliction.txt, Progressive: 'fails to resist progresses to the second degree ... at the start of his next turn'."""
+    """effect-affliction.txt, Progressive: 'fails to resist progresses to the second degree ... at the start of his next
+    turn'."""
     h = hero()
     h = apply_all(
         h,
@@ -172,7 +173,8 @@ def test_recovery_one_hp_per_eight_hours():
 
 
 def test_restful_and_treated_recovery_stack_to_four_hp_in_eight_hours():
-    """gameplay.txt, Recovery: 'These two circumstances can stack so that a person may recover 4 HP overnight (8 hours)'."""
+    """gameplay.txt, Recovery: 'These two circumstances can stack so that a person may recover 4 HP overnight (8
+    hours)'."""
     h = hero(hp=1)
     assert apply_all(h, RULES.recover(h, Recovery(hours=8, restful=True, treated=False), dice())).hp == 3
     assert apply_all(h, RULES.recover(h, Recovery(hours=8, restful=True, treated=True), dice())).hp == 5
@@ -192,7 +194,8 @@ def test_treatment_check_dc_five_doubles_recovery():
 
 
 def test_bruises_fade_one_per_hour_in_the_same_way():
-    """gameplay.txt, Recovery: 'Bruised penalties are removed once per hour in the same fashion and at the same time.'"""
+    """gameplay.txt, Recovery: 'Bruised penalties are removed once per hour in the same fashion and at the same
+    time.'"""
     h = hero(bruises=5)
     assert (
         apply_all(h, RULES.recover(h, Recovery(hours=2, restful=True, treated=False), dice())).counter("bruises") == 1
@@ -207,7 +210,8 @@ def test_hp_gained_while_negative_stabilizes():
 
 
 def test_treatment_stabilizes_the_dying():
-    """conditions.txt, Dying: 'Another character can stabilize a dying character with a successful Treatment check (DC 5).'"""
+    """conditions.txt, Dying: 'Another character can stabilize a dying character with a successful Treatment check (DC
+    5).'"""
     h = hero(hp=-2, conditions=("dying",))
     after = apply_all(
         h,
@@ -274,7 +278,8 @@ def test_spending_victory_points_and_no_overspending():
 
 
 def test_harmful_ongoing_damage_at_the_end_of_each_turn():
-    """gameplay.txt, Ending Your Turn: 'Suffer from any harmful ongoing effects ... taking damage each turn ... in a fire'."""
+    """gameplay.txt, Ending Your Turn: 'Suffer from any harmful ongoing effects ... taking damage each turn ... in a
+    fire'."""
     h = apply_all(hero(), RULES.ongoing_damage(hero(), 4))
     after = apply_all(h, RULES.end_of_turn(h, dice(power="000", toughness="000")))
     assert after.hp == 4 and after.counter("bruises") == 1

@@ -171,7 +171,8 @@ class HnH(RuleSystem):
         return remove_effects(sheet, condition)
 
     def takes_turn(self, sheet: Sheet) -> bool:
-        """Everyone alive keeps their turn (the dying, for the dying check); the dead while their turn still tracks something.
+        """Everyone alive keeps their turn (the dying, for the dying check); the dead while their turn still tracks
+        something.
 
         gameplay.txt, Taking Your Turn: "even if you are incapacitated or dead you still get a turn in order to keep
         track of any ongoing effects that still apply": a dead character keeps turns while a turn-counted effect
@@ -317,7 +318,8 @@ class HnH(RuleSystem):
         return turns.tie_break_key(sheet)
 
     def spend(self, sheet: Sheet, resource: str, n: int, purpose: str | None) -> list[Effect]:
-        """Spend victory points on a use the text names (--purpose recover:dazed, heroic-feat:ADV, ...); no overspending."""
+        """Spend victory points on a use the text names (--purpose recover:dazed, heroic-feat:ADV, ...); no
+        overspending."""
         if resource != VP:
             raise BadInput(
                 f"Humans & Heroes has no resource '{resource}'", did_you_mean(resource, [VP], f"the resource is {VP}")

@@ -1,4 +1,5 @@
-"""Prowlers & Paragons (d6 pools): pure rules. Text: prowlers-and-paragons.txt; readings: docs/interpretations.md (Prowlers & Paragons).
+"""Prowlers & Paragons (d6 pools): pure rules. Text: prowlers-and-paragons.txt; readings: docs/interpretations.md
+(Prowlers & Paragons).
 
 The rules live beside this module: core (tables, traits), checks (challenge rolls, chases), combat (attacks,
 effects, movement) and resources (Resolve, Adversity); options.py declares what each command understands.

@@ -43,7 +43,8 @@ def running(d: Draft) -> Encounter | None:
 def tally(
     d: Draft, rules: RuleSystem, actor: Sheet, command: str, options: Mapping[str, Any], target: str | None = None
 ) -> str | None:
-    """Count one action of `actor` in the running encounter's round; refuse or warn as the campaign says. The warning, if any."""
+    """Count one action of `actor` in the running encounter's round; refuse or warn as the campaign says. The warning,
+    if any."""
     # lazy: the encounter, only while one runs; kept out of a one-shot write
     from ledger.encounter import ENCOUNTER_ID, Encounter, find
 
