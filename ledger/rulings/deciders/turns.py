@@ -1,7 +1,7 @@
 """The encounter's turns: who takes the next turn, who is up, whether a side is all down, and the turn hooks.
 
 The deciders of ledger/rulings/deciders/encounter.py call these as turns pass; each hook runs the rules' start- or
-end-of-turn processing (ledger/rules/contract.py) and then the durations it counts (ledger/rulings/deciders/durations.py).
+end-of-turn processing (ledger/rules/contract.py), then the durations it counts (deciders/durations.py).
 """
 
 from __future__ import annotations
