@@ -179,10 +179,6 @@ class Ledger:
         command = spec.stored or spec.name
         if self.note and "note" not in intent:
             intent = cast("Intent", {**intent, "note": self.note})
-        if spec.kind == "play" and "tracker" not in intent and self._fighting():
-            from ledger.rulings.deciders.durations import TRACKER  # what it decides: deciders/durations.py, table.py
-
-            intent = cast("Intent", {**intent, "tracker": TRACKER})
         answers: dict[str, dict[str, Any]] = {}  # roll name -> a player's answer ({"seed": hex} or {"faces": text})
         for attempt in range(MAX_RETRIES):
             entered = {**dict(rolls or {}), **{n: a["faces"] for n, a in answers.items() if "faces" in a}}
@@ -190,6 +186,10 @@ class Ledger:
             try:
                 with self._lock:
                     campaign = self.campaign()
+                    if spec.kind == "play" and "tracker" not in intent and self._fighting():
+                        from ledger.rulings.deciders.durations import TRACKER  # what it decides: deciders/durations.py
+
+                        intent = cast("Intent", {**intent, "tracker": TRACKER})
                     number = campaign.rulings + 1
                     draft = self._draft(campaign, number, spec.kind, command, intent, entered, seeds)
                     result = decide(draft)
