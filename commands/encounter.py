@@ -68,7 +68,7 @@ def turn_text(lead: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]
 
         events = r.get("events", [])
         said = sentence(events, system=r.get("system", "")) or f"{lead(r)}."
-        dice = [f"  {dice_line(e['data'])}" for e in events if e["type"] == "DiceRolled"]
+        dice = [f"  {dice_line(e['data'], events)}" for e in events if e["type"] == "DiceRolled"]
         skipped = [f"{x['name']} ({x['why']})" for x in r.get("skipped") or []]  # who the turn passed over, and why
         notes = (f" (passed over: {', '.join(skipped)})" if skipped else "") + forced(r)
         return "\n".join([said[:-1] + notes + "." if notes else said, order_text(r), *dice])

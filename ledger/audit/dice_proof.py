@@ -17,6 +17,8 @@ from typing import Any
 
 import orjson
 
+from ledger.model.notation import FUDGE
+
 SCHEME = "hmac-sha256-v1"
 SECRET_BYTES = 32
 
@@ -48,6 +50,22 @@ def derive_faces(secret: bytes, ruling: int, name: str, count: int, lo: int, hi:
 def face_range(data: dict[str, Any]) -> tuple[int, int]:
     """The faces a recorded roll's dice can show (from a DiceRolled payload)."""
     return (-1, 1) if data.get("kind") == "fudge" else (1, int(data.get("sides", 6)))
+
+
+def expected_faces(secret: bytes, ruling: int, name: str, data: dict[str, Any]) -> list[int]:
+    """The faces a committed roll must show: per die from its own size for an expression (`sizes`), else one range."""
+    faces = list(data.get("faces") or [])
+    if data.get("kind") == "expr" and isinstance(data.get("sizes"), list):
+        out = []
+        for i, size in enumerate(data["sizes"]):
+            if size == "%":
+                out.append(derive(secret, ruling, name, i, 0, 9) * 10)
+            else:
+                lo, hi = (-1, 1) if size == FUDGE else (1, int(size))
+                out.append(derive(secret, ruling, name, i, lo, hi))
+        return out
+    lo, hi = face_range(data)
+    return list(derive_faces(secret, ruling, name, len(faces), lo, hi))
 
 
 @dataclass(frozen=True)
@@ -143,8 +161,7 @@ class Checker:
             if secret is None:
                 self.out.dice_unrevealed += len(faces)
                 continue
-            lo, hi = face_range(die.data)
-            want = list(derive_faces(secret, die.ruling, die.name, len(faces), lo, hi))
+            want = expected_faces(secret, die.ruling, die.name, die.data)
             self.out.dice_checked += len(faces)
             self.out.rolls_checked += 1
             if faces != want:

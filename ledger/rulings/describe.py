@@ -11,8 +11,10 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ledger.model import notation
 from ledger.model.dice import show_faces
 from ledger.rules import round_word, title
+from ledger.rulings import dielines
 
 Event = Mapping[str, Any]
 
@@ -34,15 +36,22 @@ LONG_INTENT = 6  # an intent with more parts than this is summarised
 
 
 # -- dice -------------------------------------------------------------------------------------------
-def dice_line(d: Mapping[str, Any]) -> str:
-    """One roll: who and which roll, notation, faces, total; `entered` and `unused` when they apply."""
+def dice_line(d: Mapping[str, Any], ruling: Iterable[Event] = ()) -> str:
+    """One roll: who and which roll, notation, faces, every term the rules added (from the ruling's events), the
+    total used; `entered` and `unused` when they apply."""
     owner, name = d.get("for"), d.get("name")
     label = f"{owner} {name}" if owner and owner != name else str(name)
     notes = [
         n for n in ("entered" if d.get("source") == "entered" else "", "unused" if d.get("used") is False else "") if n
     ]
     tail = f" ({', '.join(notes)})" if notes else ""
-    return f"{label}: {d.get('notation', '')} [{show_faces(dict(d))}] = {d.get('total')}{tail}"
+    if d.get("kind") == "expr":  # an expression: its faces in place, `1d20 (14) + 1d4 (3) + 2 = 19`
+        text, single = notation.shown(str(d.get("notation", "")), list(d.get("faces") or []))
+        if not single:
+            return f"{label}: {text} = {d.get('total')}{tail}"
+    notation_shown, extra, total = dielines.terms(d, ruling)
+    added = "".join(f" {dielines.shown(t)}" for t in extra)
+    return f"{label}: {notation_shown or d.get('notation', '')} [{show_faces(dict(d))}]{added} = {total}{tail}"
 
 
 # -- intents ----------------------------------------------------------------------------------------
@@ -199,6 +208,8 @@ def _attack(d: Mapping[str, Any], who: str) -> tuple[str, str]:
             "colossal failure" if d.get("colossal-failure") else "",
             "spectacular success" if d.get("spectacular-success") and not d.get("critical") else "",
             "automatic" if d.get("automatic") else "",
+            *_declined(d),
+            _absorbed(d),
             str(d.get("reason") or ""),
             f"{d['effect']}"
             if d.get("effect")
@@ -211,6 +222,20 @@ def _attack(d: Mapping[str, Any], who: str) -> tuple[str, str]:
     ]
     tail = f" ({', '.join([score, *notes] if score else notes)})" if score or notes else ""
     return target, f"{attacker} {verb} {target}{weapon}{tail}"
+
+
+def _declined(d: Mapping[str, Any]) -> list[str]:
+    """d20: a natural 20 whose critical the GM declined (`-o confirm=no`), or an instant death declined."""
+    words = {"confirm": "critical declined", "death": "instant death declined"}
+    return [words.get(str(n), f"{n} declined") for n in d.get("declined") or []]
+
+
+def _absorbed(d: Mapping[str, Any]) -> str:
+    """d20: a hit whose damage the target's DN takes entirely."""
+    dmg = d.get("damage")
+    if isinstance(dmg, dict) and dmg.get("dn") and dmg.get("dealt") == 0:
+        return f"DN {dmg['dn']} absorbs all {dmg.get('raw')} damage"
+    return ""
 
 
 def _attack_score(d: Mapping[str, Any]) -> str:
@@ -459,7 +484,7 @@ def ruling_lines(
     """The sentence, then one line per die, then (verbose) every raw event."""
     evs = list(events)
     lines = [sentence(evs, fold, system)]
-    lines += [f"  {dice_line(e.get('data') or {})}" for e in evs if e["type"] == "DiceRolled"]
+    lines += [f"  {dice_line(e.get('data') or {}, evs)}" for e in evs if e["type"] == "DiceRolled"]
     if verbose:
         lines += [f"    {raw_line(e)}" for e in evs]
     return [x for x in lines if x]

@@ -91,12 +91,12 @@ class ReplayDice:
     def take(self, name: str, spec: DiceSpec) -> Roll:
         """Hand back the recorded roll; otherwise supply a new one and remember it."""
         rec = self.recorded.get(name)
-        if rec is not None and len(rec.faces) == spec.count:
+        if rec is not None and spec.accepts(rec.faces):
             roll = Roll(name, spec, rec.faces, rec.source)
         else:
             key = f"{self.number}.{name}"
             old = self.fixed.get(key)
-            roll = replace(old, spec=spec) if old and len(old.faces) == spec.count else self.box.take(key, spec)
+            roll = replace(old, spec=spec) if old and spec.accepts(old.faces) else self.box.take(key, spec)
             roll = replace(roll, name=name, spec=spec, used=True)  # keeps a committed die's commitment
             self.new.append(replace(roll, name=key))
         self.taken[name] = roll

@@ -147,6 +147,11 @@ def attack_modifiers(
     return {k: v for k, v in mods.items() if v}
 
 
+def _named(mods: dict[str, int]) -> dict[str, int]:
+    """The modifiers as a die line names them: a condition's penalty by its condition (Impaired, Disabled)."""
+    return {("disabled" if v == -2 else "impaired") if k == "conditions" else k: v for k, v in mods.items()}
+
+
 def validate(attacker: Sheet, target: Sheet, w: Weapon, moves: set[str], options: Mapping[str, Any]) -> None:
     """Refuse maneuvers the text forbids for this attack."""
     if w.range in ("perception", "area") and moves - {"team"}:
@@ -334,7 +339,7 @@ def attack_check(
     shown = "dc 0" if "finishing" in moves else defense_name
     data = {
         **base,
-        "attack": atk.data(),
+        "attack": {**atk.data(), "parts": {"attack": w.bonus, **_named(mods)}},  # the die line's terms
         "modifiers": mods,
         "defense": shown,
         "defense_check": dfn.data(),

@@ -116,12 +116,20 @@ def next_member(sheet: Sheet) -> list[Effect]:
     return out
 
 
+def resistance_parts(sheet: Sheet, defense: str) -> dict[str, int]:
+    """A passive defense's bonus by source: the defense, less bruises on Toughness (Bruised), a condition's penalty."""
+    parts = {defense: defense_rank(sheet, defense)}
+    if defense == "toughness" and sheet.counter("bruises"):
+        parts["bruises"] = -sheet.counter("bruises")
+    penalty = check_penalty(sheet)
+    if penalty:
+        parts["disabled" if penalty == -2 else "impaired"] = penalty
+    return parts
+
+
 def resistance_bonus(sheet: Sheet, defense: str) -> int:
     """A passive defense's bonus: Toughness less bruises (Bruised), plus conditions' penalties."""
-    base = defense_rank(sheet, defense)
-    if defense == "toughness":
-        base -= sheet.counter("bruises")
-    return base + check_penalty(sheet)
+    return sum(resistance_parts(sheet, defense).values())
 
 
 def resolve_damage(
@@ -153,7 +161,7 @@ def resolve_damage(
     data: dict[str, Any] = {
         **base,
         "power": power.data(),
-        "resistance": resist.data(),
+        "resistance": {**resist.data(), "parts": resistance_parts(target, defense)},  # the die line's terms
         "difference": diff,
         "outcome": outcome,
         "degrees": degrees(diff),
