@@ -190,7 +190,7 @@ def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str]) -> lis
                 "at": r["at"],
                 "retracted": r["number"] in dead,
                 "sentence": "The GM makes a ruling behind the screen." if secret else sentence(r, evs, vis, pcs),
-                "dice": [] if secret else [dice_text(e) for e in evs if e["type"] == "DiceRolled"],
+                "dice": [] if secret else [dice_text(e, evs) for e in evs if e["type"] == "DiceRolled"],
             }
         )
     return out
@@ -227,6 +227,6 @@ def _masked(e: dict[str, Any]) -> dict[str, Any]:
     return {**e, "type": "NoteRecorded", "data": {"note": f"{who} {words}"}, "masked": True}
 
 
-def dice_text(e: dict[str, Any]) -> str:
-    """One roll as a line, as the terminal says it."""
-    return dice_line(e["data"] or {})
+def dice_text(e: dict[str, Any], ruling: list[dict[str, Any]] | None = None) -> str:
+    """One roll as a line, as the terminal says it (with the terms its ruling's events give)."""
+    return dice_line(e["data"] or {}, ruling or ())

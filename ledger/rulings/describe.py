@@ -8,12 +8,13 @@ say through this module, so the terminal and a shared page never disagree.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ledger.model import notation
 from ledger.model.dice import show_faces
-from ledger.rules import round_word, title
+from ledger.rules import health_word, round_word, title
 from ledger.rulings import dielines
 
 Event = Mapping[str, Any]
@@ -39,6 +40,14 @@ LONG_INTENT = 6  # an intent with more parts than this is summarised
 def dice_line(d: Mapping[str, Any], ruling: Iterable[Event] = ()) -> str:
     """One roll: who and which roll, notation, faces, every term the rules added (from the ruling's events), the
     total used; `entered` and `unused` when they apply."""
+    head, faces, tail = dice_parts(d, ruling)
+    return f"{head} [{faces}]{tail}" if faces is not None else f"{head}{tail}"
+
+
+def dice_parts(d: Mapping[str, Any], ruling: Iterable[Event] = ()) -> tuple[str, str | None, str]:
+    """A die line in three parts, so an export can set the faces apart without searching the text (a name may
+    hold brackets): (`Guard [A] attack: 1d20+2`, `15`, ` = 17 (entered)`); faces None for an expression whose
+    faces sit inside it (`1d20 (14) + 1d4 (3) + 2`)."""
     owner, name = d.get("for"), d.get("name")
     label = f"{owner} {name}" if owner and owner != name else str(name)
     notes = [
@@ -48,10 +57,10 @@ def dice_line(d: Mapping[str, Any], ruling: Iterable[Event] = ()) -> str:
     if d.get("kind") == "expr":  # an expression: its faces in place, `1d20 (14) + 1d4 (3) + 2 = 19`
         text, single = notation.shown(str(d.get("notation", "")), list(d.get("faces") or []))
         if not single:
-            return f"{label}: {text} = {d.get('total')}{tail}"
-    notation_shown, extra, total = dielines.terms(d, ruling)
+            return f"{label}: {text}", None, f" = {d.get('total')}{tail}"
+    notation_shown, extra, total = dielines.terms(d, list(ruling))
     added = "".join(f" {dielines.shown(t)}" for t in extra)
-    return f"{label}: {notation_shown or d.get('notation', '')} [{show_faces(dict(d))}]{added} = {total}{tail}"
+    return f"{label}: {notation_shown or d.get('notation', '')}", show_faces(dict(d)), f"{added} = {total}{tail}"
 
 
 # -- intents ----------------------------------------------------------------------------------------
@@ -120,10 +129,11 @@ def _derived(t: str, d: Mapping[str, Any]) -> int | None:
 
 
 # -- one event ---------------------------------------------------------------------------------------
-def change(e: Event, before: int | None = None) -> str:
-    """What a sheet change does to its character, without the name: `HP 6 -> 1`, `now dazed`, `2 fall, 3 left`."""
+def change(e: Event, before: int | None = None, system: str = "") -> str:
+    """What a sheet change does to its character, without the name: `HP 6 -> 1` (`Health` in P&P), `now dazed`,
+    `2 fall, 3 left`."""
     t, d = e["type"], e.get("data") or {}
-    label = "HP"
+    label = health_word(system) if system else "HP"
     if t in HP_EVENTS:
         if d.get("subdual"):
             return f"takes {d.get('amount')} subdual damage (subdual {(d.get('counters') or {}).get('subdual', '?')})"
@@ -177,12 +187,13 @@ def clause(e: Event, system: str = "") -> tuple[str, str]:
         ):  # the sheet that holds P&P's GM pool (ledger.model.sheet.is_gm_pool)
             return str(s.get("name") or who), f"the GM's Adversity pool opens ({s.get('name', who)})"
         extra = f" x{s['count']}" if s.get("minion") and s.get("count", 1) != 1 else ""
-        hp = f": HP {s.get('hp')}/{s.get('max_hp')}" if s.get("max_hp") else ""
+        hp = f": {health_word(system) if system else 'HP'} {s.get('hp')}/{s.get('max_hp')}" if s.get("max_hp") else ""
         name = str(s.get("name") or who)
         return name, f"{name}{extra} joins the campaign{hp}"
     if t == "StateRestored":
         s = d.get("sheet") or {}
-        return who, f"{who} restored to HP {s.get('hp')}" if d.get("active") and s else f"{who} restored"
+        word = health_word(system) if system else "HP"
+        return who, f"{who} restored to {word} {s.get('hp')}" if d.get("active") and s else f"{who} restored"
     if t == "NoteRecorded":
         return who, str(d.get("note") or d.get("text") or "note")
     return who, _table(t, d, system) or _generic(t, d, who)
@@ -256,7 +267,13 @@ def _resistance(d: Mapping[str, Any], who: str) -> str:
     outcome = str(d.get("outcome") or "")
     deg = d.get("degrees")
     if outcome == "success" or outcome == "resisted":
-        return f"{who} resists with {defense}"
+        power, res = d.get("power"), d.get("resistance")
+        vs = (
+            f" ({res.get('total')} vs {power.get('total')})"
+            if isinstance(power, dict) and isinstance(res, dict)
+            else ""
+        )
+        return f"{who} resists with {defense}{vs}: no effect"
     by = f" by {deg} degree{'s' if deg != 1 else ''}" if isinstance(deg, int) and deg else ""
     return (
         f"{who} fails {defense}{by}" if outcome.startswith("fail") or by else f"{who} {defense}: {outcome}".rstrip(": ")
@@ -284,7 +301,9 @@ def _check(d: Mapping[str, Any], who: str) -> str:
     outcome = d.get("outcome") or ("success" if d.get("success") else "failure" if d.get("success") is False else "")
     deg = d.get("degrees")
     degrees = f" by {deg} degree{'s' if deg != 1 else ''}" if isinstance(deg, int) and deg and outcome else ""
-    return f"{_poss(who)} {what} check: {d.get('total')} {vs}".rstrip() + (f", {outcome}{degrees}" if outcome else "")
+    check = "check" if what == "check" else f"{what} check"
+    total = f" {d['total']}" if d.get("total") is not None else ""
+    return f"{_poss(who)} {check}:{total} {vs}".rstrip() + (f", {outcome}{degrees}" if outcome else "")
 
 
 def _poss(name: str) -> str:
@@ -301,7 +320,7 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
         bits = [
             f"{k.replace('_', ' ')} {_value(v)}"
             for k, v in d.items()
-            if k not in ("hazard", "character", "note") and not isinstance(v, (dict, list))
+            if k not in ("hazard", "character", "note") and v is not None and not isinstance(v, (dict, list))
         ]
         note = f": {d['note']}" if d.get("note") else ""
         return f"{who} faces {d['hazard']}" + (f" ({', '.join(bits)})" if bits else "") + note
@@ -326,7 +345,7 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
             + [
                 f"{k} {_value(v)}"
                 for k, v in d.items()
-                if k not in ("action", "character", "kind") and not isinstance(v, (dict, list))
+                if k not in ("action", "character", "kind") and v is not None and not isinstance(v, (dict, list))
             ]
         )
         return f"{who} {d['action']}s" + (f" ({extra})" if extra else "")
@@ -392,10 +411,14 @@ def _joined_at(d: Mapping[str, Any]) -> str:
 
 
 def _generic(t: str, d: Mapping[str, Any], who: str) -> str:
+    """An event no sentence knows, in words: its values (`scene ended`), else what kind of event it is."""
     scalars = ", ".join(
-        f"{k} {v}" for k, v in d.items() if k not in ("character", "for", "faces") and not isinstance(v, (dict, list))
+        f"{k.replace('_', ' ').replace('-', ' ')} {_value(v)}"
+        for k, v in d.items()
+        if k not in ("character", "for", "faces", "note") and v is not None and not isinstance(v, (dict, list))
     )
-    return f"{who + ' ' if who else ''}{t}" + (f": {scalars}" if scalars else "")
+    words = scalars or (str(d["note"]) if d.get("note") else re.sub(r"(?<!^)(?=[A-Z])", " ", t).lower())
+    return f"{who}: {words}" if who else words
 
 
 def event_line(e: Event, before: int | None = None, system: str = "") -> str:
@@ -405,7 +428,7 @@ def event_line(e: Event, before: int | None = None, system: str = "") -> str:
         return dice_line(d)
     if t == "RulingRecorded":
         return intent_line(str(d.get("command", "")), d.get("intent") or {})
-    words = change(e, before)
+    words = change(e, before, system)
     if words:
         return f"{e.get('character') or ''}: {words}".lstrip(": ")
     return clause(e, system)[1]
@@ -440,7 +463,7 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None, system: str = 
         who = e.get("character") or ""
         if t == "DamageApplied" and who in minion_hits and not (e.get("data") or {}).get("subdual"):
             continue  # the MinionsDefeated line says it better
-        words = change(e, before)
+        words = change(e, before, system)
         if words:
             if clauses and clauses[-1][0] == who:
                 clauses[-1][2].append(words)

@@ -9,7 +9,7 @@ of 1, DN).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 Term = tuple[str, int, str]  # ("+" or "x", value, what it is)
 D20_ROLLS = ("attack", "confirm", "death")
@@ -29,7 +29,7 @@ def terms(d: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> tuple[st
         if name == "damage" and isinstance(damage, dict) and damage.get("faces") == d.get("faces"):
             return None, damage_terms(damage, base), damage.get("dealt", base)
         parts = data.get("attack-parts")
-        if name in D20_ROLLS and isinstance(parts, dict) and sum(parts.values()) == d.get("modifier"):
+        if name in D20_ROLLS and _several(parts) and sum(parts.values()) == d.get("modifier"):
             shown: list[Term] = [("+", int(v), ABILITY_NAMES.get(str(k), str(k))) for k, v in parts.items() if v]
             return f"{d.get('count', 1) if 'count' in d else 1}d{d.get('sides', 20)}", shown, base
         for sub in _dicts(data):
@@ -38,11 +38,16 @@ def terms(d: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> tuple[st
                 diff = int(sub["total"]) - base
                 out = [("+", diff, "critical" if sub.get("critical") else "adjusted")] if diff else []
                 parts = sub.get("parts")
-                if isinstance(parts, dict) and sum(parts.values()) == d.get("modifier") and d.get("kind") == "fudge":
+                if _several(parts) and sum(parts.values()) == d.get("modifier") and d.get("kind") == "fudge":
                     named_parts: list[Term] = [("+", int(v), str(k)) for k, v in parts.items() if v]
                     return f"{len(d.get('faces') or [])}dF", named_parts + out, base + diff
                 return None, out, base + diff
     return None, [], base
+
+
+def _several(parts: Any) -> TypeGuard[dict[str, int]]:
+    """Parts worth naming: more than one (a lone trait reads plainly in the notation, 3dF+4)."""
+    return isinstance(parts, dict) and sum(1 for v in parts.values() if v) > 1
 
 
 def damage_terms(damage: Mapping[str, Any], base: int) -> list[Term]:

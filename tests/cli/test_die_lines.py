@@ -86,7 +86,7 @@ def test_a_resistance_names_the_bruises_and_the_critical_failure(cli):
     ).stdout
     line = next(ln for ln in out.splitlines() if "Ann toughness" in ln)
     assert "3dF [- - -] +4 toughness -1 bruises -1 critical = -1" in line
-    assert "Cy attack: 3dF [+ + 0] +6 attack = 8" in out
+    assert "Cy attack: 3dF+6 [+ + 0] = 8" in out
     assert all(adds_up(ln) for ln in die_lines(out))
 
 
