@@ -17,8 +17,6 @@ from typing import Any
 
 import orjson
 
-from ledger.model.notation import FUDGE
-
 SCHEME = "hmac-sha256-v1"
 SECRET_BYTES = 32
 
@@ -56,6 +54,8 @@ def expected_faces(secret: bytes, ruling: int, name: str, data: dict[str, Any]) 
     """The faces a committed roll must show: per die from its own size for an expression (`sizes`), else one range."""
     faces = list(data.get("faces") or [])
     if data.get("kind") == "expr" and isinstance(data.get("sizes"), list):
+        from ledger.model.notation import FUDGE
+
         out = []
         for i, size in enumerate(data["sizes"]):
             if size == "%":

@@ -11,12 +11,19 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from ledger.errors import BadInput, StoreError
-from ledger.model import notation
 from ledger.model.bounds import BOUNDS, clip
 from ledger.record import record
+
+
+def _notation() -> Any:
+    """ledger/model/notation.py, loaded only for an expression (the d20 library and its grammar take ~0.4 s)."""
+    from ledger.model import notation
+
+    return notation
+
 
 Kind = Literal["fudge", "d20", "pool", "sum", "expr"]
 Source = Literal["rolled", "seeded", "entered"]
@@ -49,14 +56,14 @@ class DiceSpec:
     @property
     def rolls_dice(self) -> bool:
         """Whether this rolls at least one die (`0d6` and `1+1` roll none)."""
-        return notation.has_dice(self.expr) if self.expr is not None else self.count > 0
+        return _notation().has_dice(self.expr) if self.expr is not None else self.count > 0
 
     def accepts(self, faces: tuple[int, ...]) -> bool:
         """Whether these faces are a whole roll of this spec (an expression's count depends on its faces)."""
         if self.expr is None:
             return len(faces) == self.count
         try:
-            notation.replay(self.expr, faces)
+            _notation().replay(self.expr, faces)
         except BadInput:
             return False
         return True
@@ -64,7 +71,7 @@ class DiceSpec:
     def total(self, faces: tuple[int, ...]) -> int:
         """The roll's total: a sum plus modifier, an expression's value, or for a pool the number of successes."""
         if self.expr is not None:
-            return notation.replay(self.expr, faces)[0]
+            return _notation().replay(self.expr, faces)[0]
         if self.kind == "pool":
             return pool_successes(faces)
         return sum(faces) + self.modifier
@@ -150,7 +157,7 @@ def number_of_dice(expr: str, digits: str) -> int:
 def expression_spec(expr: str) -> DiceSpec:
     """A dice expression the library reads (keep/drop, explode, reroll, min/max, arithmetic); BadInput says where not."""
     text = " ".join(expr.split())
-    notation.parse(text)
+    _notation().parse(text)
     return DiceSpec("expr", 0, 0, 0, text)
 
 
@@ -167,7 +174,7 @@ def parse_faces(name: str, text: str, spec: DiceSpec) -> tuple[int, ...]:
                 raise BadInput(f"roll '{name}': '{p}' is not a face", "faces are numbers, or +, - and 0 for Fudge dice")
             faces.append(_FUDGE_FACES.get(p, int(p) if p.lstrip("-").isdigit() else 0))
         try:
-            notation.replay(spec.expr, tuple(faces))
+            _notation().replay(spec.expr, tuple(faces))
         except BadInput as e:
             raise BadInput(f"roll '{name}': {e.message}", e.hint) from None
         return tuple(faces)
@@ -238,7 +245,7 @@ class Roll:
             "used": self.used,
         }
         if self.spec.expr is not None:
-            data["sizes"] = notation.sizes(self.spec.expr, self.faces)
+            data["sizes"] = _notation().sizes(self.spec.expr, self.faces)
         if self.commitment:
             data["commitment"] = self.commitment
         return data
@@ -352,9 +359,9 @@ def _expression_faces(expr: str, face: Callable[[int, int, int], int]) -> tuple[
     def draw(i: int, size: int | str) -> int:
         if size == "%":
             return face(i, 0, 9) * 10
-        return face(i, *notation.face_range(size))
+        return face(i, *_notation().face_range(size))
 
-    return tuple(notation.evaluate(expr, draw)[1])
+    return tuple(_notation().evaluate(expr, draw)[1])
 
 
 @record
@@ -378,7 +385,7 @@ def show_faces(data: dict) -> str:
     """A DiceRolled payload's faces as a GM reads them: + 0 - for Fudge dice, numbers otherwise."""
     fs = data.get("faces") or []
     if data.get("kind") == "expr":
-        return notation.shown(str(data.get("notation", "")), fs)[0]
+        return _notation().shown(str(data.get("notation", "")), fs)[0]
     if data.get("kind") == "fudge":
         return " ".join({1: "+", 0: "0", -1: "-"}.get(f, str(f)) for f in fs)
     return " ".join(str(f) for f in fs)

@@ -12,7 +12,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ledger.model import notation
 from ledger.model.dice import show_faces
 from ledger.rules import health_word, round_word, title
 from ledger.rulings import dielines
@@ -55,6 +54,8 @@ def dice_parts(d: Mapping[str, Any], ruling: Iterable[Event] = ()) -> tuple[str,
     ]
     tail = f" ({', '.join(notes)})" if notes else ""
     if d.get("kind") == "expr":  # an expression: its faces in place, `1d20 (14) + 1d4 (3) + 2 = 19`
+        from ledger.model import notation
+
         text, single = notation.shown(str(d.get("notation", "")), list(d.get("faces") or []))
         if not single:
             return f"{label}: {text}", None, f" = {d.get('total')}{tail}"
