@@ -13,6 +13,7 @@ from commands.registry import command, group
 from ledger import catalog as C
 from ledger.errors import BadInput
 from ledger.model.dice import parse_roll_options
+from ledger.rulings.describe import possessive
 
 ROLLS_HELP = (
     "Enter physical dice NAME=FACES (repeatable); a roll not given is rolled by the ledger. Initiative rolls are "
@@ -43,7 +44,7 @@ def round_word(system: str) -> str:
 
 def order_text(v: dict[str, Any]) -> str:
     """The running encounter: round, whose turn, and the order with initiatives."""
-    head = f"encounter {v['encounter']} ({v['system']}), {round_word(v['system'])} {v['round']}: {v['current']}'s turn"
+    head = f"encounter {v['encounter']} ({v['system']}), {round_word(v['system'])} {v['round']}: {possessive(str(v['current']))} turn"
     width = max((len(e["name"]) for e in v["order"]), default=4)
     lines = [head]
     passed = {s["name"]: s["why"] for s in v.get("skipped") or []}
@@ -270,7 +271,7 @@ def log_text(doc: dict[str, Any]) -> str:
     end = f", ended at ruling {doc['ended']}" if doc["ended"] else " (running)"
     lines = [f"encounter {doc['number']} ({doc['system']}): started at ruling {doc['started']}{end}"]
     for t in doc["turns"]:
-        lines.append(f"{word} {t['round']}, {t['actor']}'s turn" if t["actor"] else "initiative")
+        lines.append(f"{word} {t['round']}, {possessive(str(t['actor']))} turn" if t["actor"] else "initiative")
         for r in t["rulings"]:
             lines.append(f"  #{r['ruling']} {intent_line(r['command'], r['intent'])}")
             lines += [
@@ -301,5 +302,5 @@ def own_event(kind: str, d: dict[str, Any], word: str) -> str:
         joined = next((e for e in d["order"] if e["name"] == d["name"]), {"initiative": "?"})
         return f"{d['name']} joins at initiative {joined['initiative']}"
     if kind == "ParticipantRemoved":
-        return f"{d['name']} leaves the encounter; {d['current']}'s turn ({word} {d['round']})"
+        return f"{d['name']} leaves the encounter; {possessive(str(d['current']))} turn ({word} {d['round']})"
     return "the encounter ends"

@@ -287,14 +287,14 @@ def _check(d: Mapping[str, Any], who: str) -> str:
         return f"{who} rolls initiative {d.get('total')}"
     if "successes" in d:  # pnp pools
         vs = (
-            f"vs {_poss(d['opponent'])} {d.get('opponent_trait')}"
+            f"vs {possessive(d['opponent'])} {d.get('opponent_trait')}"
             if d.get("opponent")
             else f"vs threshold {d.get('threshold')}"
         )
-        return f"{_poss(who)} {what} check: {d['successes']} successes {vs}, {d.get('outcome')}"
+        return f"{possessive(who)} {what} check: {d['successes']} successes {vs}, {d.get('outcome')}"
     against = d.get("against")
     if isinstance(against, dict):
-        vs = f"vs {_poss(str(against.get('character')))} {against.get('trait')} {against.get('total')}"
+        vs = f"vs {possessive(str(against.get('character')))} {against.get('trait')} {against.get('total')}"
     elif d.get("dc") is not None:
         vs = f"vs DC {d['dc']}"
     else:
@@ -304,11 +304,11 @@ def _check(d: Mapping[str, Any], who: str) -> str:
     degrees = f" by {deg} degree{'s' if deg != 1 else ''}" if isinstance(deg, int) and deg and outcome else ""
     check = "check" if what == "check" else f"{what} check"
     total = f" {d['total']}" if d.get("total") is not None else ""
-    return f"{_poss(who)} {check}:{total} {vs}".rstrip() + (f", {outcome}{degrees}" if outcome else "")
+    return f"{possessive(who)} {check}:{total} {vs}".rstrip() + (f", {outcome}{degrees}" if outcome else "")
 
 
-def _poss(name: str) -> str:
-    """Ann -> Ann's, Goons -> Goons'."""
+def possessive(name: str) -> str:
+    """Ann -> Ann's, Goons -> Goons' (the one spelling everywhere a turn or a trait is someone's)."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
@@ -384,7 +384,7 @@ def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:
             "ParticipantJoined": f"{d.get('name')} joins the encounter{_joined_at(d)}",
         }.get(t, "")
         turn = (
-            (f"{round_word(system)} {d['round']}: " if "round" in d else "") + f"{_poss(d['current'])} turn"
+            (f"{round_word(system)} {d['round']}: " if "round" in d else "") + f"{possessive(d['current'])} turn"
             if d.get("current")
             else ""
         )
