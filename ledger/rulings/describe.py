@@ -349,7 +349,7 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
                 if k not in ("action", "character", "kind") and v is not None and not isinstance(v, (dict, list))
             ]
         )
-        return f"{who} {d['action']}s" + (f" ({extra})" if extra else "")
+        return f"{who} {_third_person(str(d['action']))}" + (f" ({extra})" if extra else "")
     if "recovered" in d:
         return f"{who} recovers nothing" + (f" ({d.get('cause')})" if d.get("cause") else "")
     if d.get("critical") == "added":
@@ -359,6 +359,18 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
     if "ended" in d and isinstance(d["ended"], list):
         return f"{who}: {', '.join(d['ended'])} ends" if d["ended"] else f"{who}: nothing ends"
     return _generic("EffectResolved", d, who)
+
+
+def _third_person(action: str) -> str:
+    """`crawl away` -> `crawls away`, `dash` -> `dashes`, `fly` -> `flies` (the verb is the first word)."""
+    verb, sep, rest = action.replace("-", " ").partition(" ")
+    if verb.endswith(("s", "sh", "ch", "x", "z")):
+        verb += "es"
+    elif verb.endswith("y") and verb[-2:-1] not in ("a", "e", "o", "u"):
+        verb = verb[:-1] + "ies"
+    else:
+        verb += "s"
+    return verb + sep + rest
 
 
 def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:

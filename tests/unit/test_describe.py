@@ -93,3 +93,21 @@ def test_a_contest_names_who_tried_what_on_whom() -> None:
     )
     bound = ev("ConditionImposed", "Thug", condition="bound")
     assert sentence([grab, bound]) == "Ann tries to grab Thug (7 vs 0, hits, Ann wins by 2 degrees): now bound."
+
+
+def test_no_sentence_shows_an_event_name_or_none() -> None:
+    """CLI.md, Output (a person reads sentences): an event no sentence knows says its values in words, never its
+    class name; a value never given (None) is left out; an action's verb agrees (`crawls away`)."""
+    said = sentence([ev("EffectResolved", None, scene="ended")])
+    assert said == "Scene ended." and "EffectResolved" not in said
+    moved = sentence([ev("EffectResolved", "Foe", action="move", **{"with": None})])
+    assert "None" not in moved and moved.startswith("Foe moves")
+    assert sentence([ev("EffectResolved", "Mook 3", action="crawl away")]) == "Mook 3 crawls away."
+    aid = sentence([ev("CheckResolved", "Ann", check="check", total=None, dc=0)])
+    assert "check check" not in aid and "None" not in aid
+
+
+def test_possessives_of_names_ending_in_s_are_one_spelling() -> None:
+    """The turn of a group named Goons is Goons' turn, in the log and in the tracker alike."""
+    assert event_line(ev("TurnAdvanced", None, round=1, current="Goons"), None, "pnp") == "page 1: Goons' turn"
+    assert event_line(ev("TurnAdvanced", None, round=1, current="Ann"), None, "hnh") == "round 1: Ann's turn"
