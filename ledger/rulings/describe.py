@@ -190,7 +190,7 @@ def clause(e: Event, system: str = "") -> tuple[str, str]:
         extra = f" x{s['count']}" if s.get("minion") and s.get("count", 1) != 1 else ""
         hp = f": {health_word(system) if system else 'HP'} {s.get('hp')}/{s.get('max_hp')}" if s.get("max_hp") else ""
         name = str(s.get("name") or who)
-        return name, f"{name}{extra} joins the campaign{hp}"
+        return name, f"{name}{extra} {'join' if extra else 'joins'} the campaign{hp}"  # a group of several: plural
     if t == "StateRestored":
         s = d.get("sheet") or {}
         word = health_word(system) if system else "HP"

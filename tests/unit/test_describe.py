@@ -111,3 +111,11 @@ def test_possessives_of_names_ending_in_s_are_one_spelling() -> None:
     """The turn of a group named Goons is Goons' turn, in the log and in the tracker alike."""
     assert event_line(ev("TurnAdvanced", None, round=1, current="Goons"), None, "pnp") == "page 1: Goons' turn"
     assert event_line(ev("TurnAdvanced", None, round=1, current="Ann"), None, "hnh") == "round 1: Ann's turn"
+
+
+def test_a_group_of_several_joins_in_the_plural() -> None:
+    """A minion group of five is several people: `Goons x5 join the campaign`; one character `joins`."""
+    group = ev("CharacterAdded", "Goons", sheet={"name": "Goons", "minion": True, "count": 5, "hp": 5, "max_hp": 5})
+    assert sentence([group], system="pnp") == "Goons x5 join the campaign: Health 5/5."
+    one = ev("CharacterAdded", "Ann", sheet={"name": "Ann", "hp": 6, "max_hp": 6})
+    assert sentence([one], system="hnh") == "Ann joins the campaign: HP 6/6."
