@@ -338,7 +338,12 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
         score = _attack_score(d) if isinstance(d.get("attack"), dict) else ""
         hit = "" if d.get("hit") is None else (", hits" if d["hit"] else ", misses")
         inner = (score + hit + how).lstrip(", ")
-        return f"{d['attacker']} tries to {d['action']} {d['target']}" + (f" ({inner})" if inner else "")
+        item = (
+            f": the {d.get('item', 'item')} is {'unharmed' if d['object_state'] == 'intact' else d['object_state']}"
+            if d.get("object_state")
+            else ""
+        )  # Smash: Damaging Objects, bent, broken or destroyed
+        return f"{d['attacker']} tries to {d['action']} {d['target']}" + (f" ({inner})" if inner else "") + item
     if d.get("action"):
         kind = f"a {d['kind']} action" if d.get("kind") else ""
         extra = ", ".join(

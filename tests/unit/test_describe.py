@@ -119,3 +119,9 @@ def test_a_group_of_several_joins_in_the_plural() -> None:
     assert sentence([group], system="pnp") == "Goons x5 join the campaign: Health 5/5."
     one = ev("CharacterAdded", "Ann", sheet={"name": "Ann", "hp": 6, "max_hp": 6})
     assert sentence([one], system="hnh") == "Ann joins the campaign: HP 6/6."
+
+
+def test_a_smash_says_what_became_of_the_object() -> None:
+    """hnh-site/gadgets-and-gear, Damaging Objects: a smash leaves the object bent, broken or destroyed."""
+    smash = ev("EffectResolved", "Cy", action="smash", attacker="Ann", target="Cy", item="shield", hit=True)
+    assert sentence([{**smash, "data": {**smash["data"], "object_state": "broken"}}]).endswith("the shield is broken.")
