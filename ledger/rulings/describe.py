@@ -165,6 +165,8 @@ def opening(e: Event) -> str:
     if t == "DamageApplied" and not d.get("subdual"):
         return f"{who} takes {d.get('amount')} damage"
     if t == "HealthRecovered":
+        if not d.get("amount"):  # nothing regained: say why, when the rules said
+            return f"{who} recovers nothing" + (f" ({d['note']})" if d.get("note") else "")
         return f"{who} recovers {d.get('amount')}"
     return who
 
