@@ -121,3 +121,18 @@ def test_a_hit_dn_absorbs_and_a_declined_critical_are_said(cli):
         "attack", "Cy", "Bob", "--damage", "1d8", "-o", "confirm=no", "--roll", "attack=20", "--roll", "damage=5"
     ).stdout
     assert "critical declined" in declined
+
+
+def test_a_condition_s_penalty_is_named_by_the_condition_that_brings_it(cli):
+    """hnh-site/conditions.txt, Exhausted (impaired and hindered) and Impaired (-1 on checks): the resistance's die
+    line names the -1 as `exhausted`, and still adds up."""
+    cli.ok("init", "--system", "hnh", "--name", "T")
+    cli.ok("character", "add", "Ann", "--trait", "toughness=4", "--trait", "parry=0", "--pc")
+    cli.ok("character", "add", "Cy", "--trait", "fighting=4")
+    cli.ok("condition", "add", "Ann", "exhausted")
+    out = cli.ok(
+        "attack", "Cy", "Ann", "--rank", "4", "--bonus", "6", "--roll", "attack=+,+,0", "--roll", "defense=-,-,0",
+        "--roll", "power=0,0,0", "--roll", "toughness=0,0,+",
+    ).stdout  # fmt: skip
+    assert "Ann toughness: 3dF [0 0 +] +4 toughness -1 exhausted = 4" in out
+    assert all(adds_up(ln) for ln in die_lines(out))

@@ -25,7 +25,7 @@ from ledger.rules.hnh.checks import (
     roll_check,
     versus_dc,
 )
-from ledger.rules.hnh.conditions import break_trance, effective, require_able
+from ledger.rules.hnh.conditions import break_trance, effective, penalty_source, require_able
 from ledger.rules.hnh.health import minion_rules, resolve_damage
 from ledger.rules.hnh.maneuvers import end_aim
 from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
@@ -147,9 +147,9 @@ def attack_modifiers(
     return {k: v for k, v in mods.items() if v}
 
 
-def _named(mods: dict[str, int]) -> dict[str, int]:
-    """The modifiers as a die line names them: a condition's penalty by its condition (Impaired, Disabled)."""
-    return {("disabled" if v == -2 else "impaired") if k == "conditions" else k: v for k, v in mods.items()}
+def _named(mods: dict[str, int], source: str) -> dict[str, int]:
+    """The modifiers as a die line names them: a condition's penalty by the condition that brings it (exhausted)."""
+    return {source if k == "conditions" else k: v for k, v in mods.items()}
 
 
 def validate(attacker: Sheet, target: Sheet, w: Weapon, moves: set[str], options: Mapping[str, Any]) -> None:
@@ -339,7 +339,7 @@ def attack_check(
     shown = "dc 0" if "finishing" in moves else defense_name
     data = {
         **base,
-        "attack": {**atk.data(), "parts": {"attack": w.bonus, **_named(mods)}},  # the die line's terms
+        "attack": {**atk.data(), "parts": {"attack": w.bonus, **_named(mods, penalty_source(attacker))}},  # die line
         "modifiers": mods,
         "defense": shown,
         "defense_check": dfn.data(),

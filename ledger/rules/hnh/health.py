@@ -13,7 +13,7 @@ from ledger.model.dice import Dice
 from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.common import set_conditions
 from ledger.rules.hnh.checks import Rolled, check_penalty, defense_rank, degrees, roll_check
-from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, wake
+from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, penalty_source, wake
 
 MAX_HP = 6  # Health Points: "Maximum HP ... is always equal to 6"
 MINION_MAX_HP = 1  # "Minions who always have a maximum HP of 1"
@@ -123,7 +123,7 @@ def resistance_parts(sheet: Sheet, defense: str) -> dict[str, int]:
         parts["bruises"] = -sheet.counter("bruises")
     penalty = check_penalty(sheet)
     if penalty:
-        parts["disabled" if penalty == -2 else "impaired"] = penalty
+        parts[penalty_source(sheet)] = penalty
     return parts
 
 
