@@ -18,12 +18,7 @@ def ended_text(r: dict[str, Any]) -> str:
     """`The scene ends (effects ended for Mara); Mara: no longer stunned.`, then any dice."""
     from ledger.rulings.describe import ruling_lines
 
-    who = ", ".join(r["scene_ended_for"]) or "no one"
-    lead = f"The scene ends (effects ended for {who})"
-    rest = ruling_lines(r.get("events", []))
-    if rest and not rest[0].startswith("  "):
-        return "\n".join([f"{lead}; {rest[0]}", *rest[1:]])
-    return "\n".join([f"{lead}.", *rest])
+    return "\n".join(ruling_lines(r.get("events", []), system="pnp")) or "The scene ends."
 
 
 @command(C.SCENE_END)

@@ -327,6 +327,9 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
         ]
         note = f": {d['note']}" if d.get("note") else ""
         return f"{who} faces {d['hazard']}" + (f" ({', '.join(bits)})" if bits else "") + note
+    if d.get("scene") == "ended":  # P&P: effects that last "for the rest of the scene" end with it
+        ended = [str(n) for n in d.get("ended_for") or []]
+        return f"the scene ends (effects ended for {', '.join(ended) or 'no one'})"
     if "revived" in d:
         return f"{who} is revived by {d.get('means')}" + (f" ({d['note']})" if d.get("note") else "")
     if d.get("action") and d.get("attacker") and d.get("target"):  # a contest: grab, trip, disarm, demoralize...
