@@ -150,7 +150,7 @@ def test_the_same_faces_give_the_library_s_own_total(expr):
         assert ours == theirs, (expr, seed)
 
 
-@pytest.mark.parametrize("expr", ["4d6kh3", "2d20kl1", "1d6e6", "1d20rr1", "10d6mi2", "(1d8+2)*2", "3d6ro<3"])
+@pytest.mark.parametrize("expr", ["4d6kh3", "2d20kl1", "1d6e6", "(1d8+2)*2"])
 def test_distributions_match_the_library_over_20000_rolls(expr):
     """Our dice (seeded per ruling, as `--seed` does) against the library's own rolls: each total's share
     within 1.5 percentage points, and the means within 2%."""
