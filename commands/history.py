@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import click
@@ -11,6 +12,7 @@ import click
 from commands.context import AppContext, pass_app
 from commands.registry import command
 from ledger import catalog as C
+from ledger.model.event_names import CAMPAIGN_CREATED, OPENED, RULING_RECORDED, STATE_RESTORED
 
 SESSION_HELP = "Only play session N; `current` for the open one."
 
@@ -51,16 +53,16 @@ def log_lines(events: list[dict[str, Any]]) -> str:
     from ledger.rulings.describe import HpFold, intent_line, ruling_lines
 
     fold = HpFold()
-    system = next((str(e["data"].get("system")) for e in events if e["type"] == "CampaignCreated"), "")
+    system = next((str(e["data"].get("system")) for e in events if e["type"] == CAMPAIGN_CREATED), "")
     by_ruling: dict[int, list[dict[str, Any]]] = {}
     for e in events:
         by_ruling.setdefault(e["ruling"], []).append(e)
     out: list[str] = []
     for evs in by_ruling.values():
-        asked = next((e["data"] for e in evs if e["type"] == "RulingRecorded"), None)
+        asked = next((e["data"] for e in evs if e["type"] == RULING_RECORDED), None)
         said = f": {intent_line(str(asked.get('command', '')), asked.get('intent') or {})}" if asked else ""
         out.append(_heading(evs[0]) + said)
-        lines = ruling_lines([e for e in evs if e["type"] != "RulingRecorded"], fold=fold, system=system)
+        lines = ruling_lines([e for e in evs if e["type"] != RULING_RECORDED], fold=fold, system=system)
         out += [f"    {line}" for line in lines] or ["    (bookkeeping only: ledger log -v shows it)"]
     return "\n".join(out) if out else "(no events)"
 
@@ -93,7 +95,7 @@ def timeline(app: AppContext, name: str) -> None:
     app.emit(points, timeline_text)
 
 
-INTERNAL = frozenset({"Opened"})  # an aggregate's creation that says nothing to a reader
+INTERNAL = frozenset({OPENED})  # an aggregate's creation that says nothing to a reader
 CHART_HEIGHT = 8
 CHART_WIDTH = 60
 
@@ -182,11 +184,11 @@ def redo(app: AppContext) -> None:
     app.wrote(app.ledger.redo(), lambda r: restored(f"Redid ruling {r['target']} ({r['command']})", r))
 
 
-def restored(lead: str, r: dict[str, Any]) -> str:
+def restored(lead: str, r: Mapping[str, Any]) -> str:
     """`Undid ruling 8 (damage); Bob restored to HP 6.`: the lead, then every state it brought back."""
     from ledger.rulings.describe import clause
 
-    states = [clause(e)[1] for e in r.get("events", []) if e["type"] == "StateRestored"]
+    states = [clause(e)[1] for e in r.get("events", []) if e["type"] == STATE_RESTORED]
     return "; ".join([lead, *states]) + "."
 
 

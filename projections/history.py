@@ -15,6 +15,14 @@ import orjson
 from sqlalchemy import select
 
 from ledger.errors import NotFound
+from ledger.model.event_names import (
+    CAMPAIGN_CREATED,
+    DICE_ROLLED,
+    ENCOUNTER_ENDED,
+    RULING_RECORDED,
+    SESSION_ENDED,
+    SESSION_STARTED,
+)
 from ledger.model.sheet import is_gm_pool
 from ledger.rules import title as system_title
 from ledger.rulings.describe import HpFold, dice_parts, event_line, intent_line
@@ -78,16 +86,16 @@ def load(read: ReadSide, session: int | None = None) -> History:
     sessions: dict[int, dict[str, Any]] = {}
     for e in rows:
         d = e["data"] or {}
-        if e["type"] == "CampaignCreated":
+        if e["type"] == CAMPAIGN_CREATED:
             name, system = str(d.get("name", name)), str(d.get("system", ""))
-        elif e["type"] == "SessionStarted" and not e["retracted"]:
+        elif e["type"] == SESSION_STARTED and not e["retracted"]:
             sessions[d["number"]] = {
                 "number": d["number"],
                 "title": d.get("title", ""),
                 "started": d.get("at"),
                 "ended": None,
             }
-        elif e["type"] == "SessionEnded" and not e["retracted"] and d.get("number") in sessions:
+        elif e["type"] == SESSION_ENDED and not e["retracted"] and d.get("number") in sessions:
             sessions[d["number"]]["ended"] = d.get("at")
     if session is not None and session not in sessions:
         known = f"sessions run 1 to {max(sessions)}" if sessions else "this ledger has no play sessions yet"
@@ -140,7 +148,7 @@ def _carry_encounters(grouped: list[dict[str, Any]]) -> None:
             current = (r["encounter"], r["round"])
         elif current is not None:
             r["encounter"], r["round"] = current
-        if not r["retracted"] and any(e["type"] == "EncounterEnded" for e in r["events"]):
+        if not r["retracted"] and any(e["type"] == ENCOUNTER_ENDED for e in r["events"]):
             current = None
 
 
@@ -217,7 +225,7 @@ def csv_rows(h: History) -> Iterator[list[Any]]:
         retracted_by = r["retracted"]["by"] if r["retracted"] else ""
         for e in r["events"]:
             d = e["data"] or {}
-            dice = e["type"] == "DiceRolled"
+            dice = e["type"] == DICE_ROLLED
             yield [
                 e["seq"],
                 e["ruling"],
@@ -309,9 +317,9 @@ def round_heading(system: str, number: int | None) -> str:
 def ruling_text(r: dict[str, Any], system: str = "") -> tuple[str, list[tuple[str, str | None, str]]]:
     """A ruling's sentence (what happened) and its dice lines in parts (label and notation, faces, the rest), from
     ledger/rulings/describe.py."""
-    evs = [e for e in r["events"] if e["type"] != "RulingRecorded"]
+    evs = [e for e in r["events"] if e["type"] != RULING_RECORDED]
     return ruling_sentence(evs, system=system), [
-        dice_parts(e["data"] or {}, evs) for e in evs if e["type"] == "DiceRolled"
+        dice_parts(e["data"] or {}, evs) for e in evs if e["type"] == DICE_ROLLED
     ]
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, TypeGuard
 
+from ledger.model.event_names import DICE_ROLLED
+
 Term = tuple[str, int, str]  # ("+" or "x", value, what it is)
 D20_ROLLS = ("attack", "confirm", "death")
 ABILITY_NAMES = {"str": "Str", "dex": "Dex", "con": "Con", "int": "Int", "wis": "Wis", "cha": "Cha"}
@@ -22,7 +24,7 @@ def terms(d: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> tuple[st
     if not isinstance(base, int) or d.get("used") is False:
         return None, [], base
     for e in events:
-        if e.get("type") == "DiceRolled":
+        if e.get("type") == DICE_ROLLED:
             continue
         data = e.get("data") or {}
         damage = data.get("damage")
