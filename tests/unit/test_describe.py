@@ -98,8 +98,9 @@ def test_a_contest_names_who_tried_what_on_whom() -> None:
 def test_no_sentence_shows_an_event_name_or_none() -> None:
     """CLI.md, Output (a person reads sentences): an event no sentence knows says its values in words, never its
     class name; a value never given (None) is left out; an action's verb agrees (`crawls away`)."""
-    said = sentence([ev("EffectResolved", None, scene="ended")])
-    assert said == "Scene ended." and "EffectResolved" not in said
+    said = sentence([ev("EffectResolved", None, weather="rain")])
+    assert said == "Weather rain." and "EffectResolved" not in said
+    assert sentence([ev("EffectResolved", None, scene="ended")]) == "The scene ends (effects ended for no one)."
     moved = sentence([ev("EffectResolved", "Foe", action="move", **{"with": None})])
     assert "None" not in moved and moved.startswith("Foe moves")
     assert sentence([ev("EffectResolved", "Mook 3", action="crawl away")]) == "Mook 3 crawls away."
