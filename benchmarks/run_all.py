@@ -6,10 +6,12 @@ Builds a small ledger (a handful of events) and a generated one of --events even
 commands in the same run so machine noise hits both alike (medians throughout):
   1. one-shot `ledger --json character show Ann` / a bare import of the project's dependencies (goal <= 1.3x);
      one-shot writes `ledger roll 3dF` and `ledger damage Ann --amount 1` / a bare import of the write side's
-     dependencies (click, orjson, eventsourcing with its SQLite recorder; goal <= 1.5x, issue 17)
+     dependencies (click, orjson, eventsourcing with its SQLite recorder; goal <= 1.6x)
   2. one-shot commands at N events / at a handful: character show, damage, undo (goal <= 1.2x)
   3. the session shell (`ledger play`): median per table command, small and big ledger (goal <= 5 ms)
   4. `ledger rebuild` and `ledger import` rates against raw sqlite3 (benchmarks/rebuild.py, import_rate.py)
+  5. retraction at campaign scale (benchmarks/retract.py): `retract --dry-run` at 8,000 / at 2,000 rulings when
+     the retracted ruling reaches the same 300 later ones (goal <= 1.3x), and `--yes` / `--dry-run` (<= 1.2x)
 """
 
 from __future__ import annotations
@@ -96,12 +98,12 @@ def startup_and_growth(ledger: str, small: str, big: str, runs: int, events: int
         (
             "one-shot `roll 3dF` / bare import of the write side",
             f"{ms(m['roll_s'])} / {ms(m['wbare'])}",
-            f"{m['roll_s'] / m['wbare']:.2f}x (goal <= 1.5x)",
+            f"{m['roll_s'] / m['wbare']:.2f}x (goal <= 1.6x)",
         ),
         (
             "one-shot `damage Ann --amount 1` / bare import of the write side",
             f"{ms(m['damage_s'])} / {ms(m['wbare'])}",
-            f"{m['damage_s'] / m['wbare']:.2f}x (goal <= 1.5x)",
+            f"{m['damage_s'] / m['wbare']:.2f}x (goal <= 1.6x)",
         ),
     ]
     for key, label in (
@@ -186,7 +188,7 @@ def rebuild_rows(big: str, runs: int) -> list[Row]:
         (
             "`ledger rebuild` / raw sqlite3 + orjson scan",
             f"{reb:,.0f} / {raw:,.0f} events/s",
-            f"{reb / raw:.0%} of raw (goal >= 25%)",
+            f"{reb / raw:.0%} of raw (goal >= 30%)",
         )
     ]
 
@@ -230,6 +232,13 @@ def import_rows(big: str, folder: str, runs: int) -> list[Row]:
             f"{imp / raw:.0%} of raw (goal >= 30%)",
         )
     ]
+
+
+def retract_rows(runs: int) -> list[Row]:
+    """Section 5: benchmarks/retract.py's measurements on its own two generated campaigns."""
+    import retract
+
+    return retract.rows(runs)
 
 
 def _import_once(
@@ -300,6 +309,7 @@ def main() -> None:
         rows += shell_rows(ledger, small, big, 10, events)
         rows += rebuild_rows(big, 3)
         rows += import_rows(big, folder, 3)
+        rows += retract_rows(5)
     finally:
         if args.keep:
             print(f"kept {folder}", file=sys.stderr)

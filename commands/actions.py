@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from commands.context import AppContext, pass_app
-from commands.options import gather, rules_options
+from commands.options import gather, roll_names, rules_options
+from commands.output import ruling_text
 from commands.params import number
 from commands.registry import command
 from ledger import catalog as C
@@ -21,13 +22,21 @@ if TYPE_CHECKING:
 
 def rolls_for(command: str) -> str:
     """The roll names a command takes, per system, for --help."""
-    from commands.options import roll_names
-
     parts = [f"{s}: {', '.join(names)}" for s, names in roll_names(command).items() if names]
     return "; ".join(parts) or "none"
 
 
 def roll_option(command: str) -> Any:
+    """--roll NAME=FACES, listing this command's roll names (and --wait, for a roll a player makes)."""
+    from commands.options import wait_option
+
+    def both(f: Any) -> Any:
+        return wait_option(_roll(command)(f))
+
+    return both
+
+
+def _roll(command: str) -> Any:
     """--roll NAME=FACES, listing this command's roll names (inside a campaign, its system's alone)."""
     from commands.options import RulesOption, roll_names
 
@@ -46,8 +55,6 @@ def roll_option(command: str) -> Any:
 
 def outcome(r: Recorded) -> str:
     """The ruling as a sentence, then its dice (commands/output.py; the raw events come with -v)."""
-    from commands.output import ruling_text
-
     return ruling_text(r)
 
 

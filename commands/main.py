@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import importlib
+import re
+import sqlite3
 import sys
 from typing import Any
 
 import click
+import orjson
 
 from commands.context import AppContext
 from commands.params import number
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, close_match
+from ledger.model.bounds import check_actor, safe
 
 EPILOG = """\b
 Exit codes: 0 success; 1 `verify` found problems; 2 bad usage or bad input (nothing appended).
@@ -25,6 +30,7 @@ Examples:
 
 # Global flags a user may also write after the command (`ledger character show Ann --json`).
 TRAILING_FLAGS = {"--json": "--json", "-v": "--verbose", "--verbose": "--verbose"}
+TRAILING_VALUED = ("--note",)  # global options with a value that may follow the command too (`attack A B --note TEXT`)
 
 
 class LedgerGroup(click.Group):
@@ -32,12 +38,14 @@ class LedgerGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command name, loaded or not."""
+        # lazy: the command table; kept out of `ledger --version`
         from ledger.catalog import top_level
 
         return sorted(set(top_level()) | set(self.commands))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         """A command, importing its module on first use."""
+        # lazy: the command table; kept out of `ledger --version`
         from ledger.catalog import modules_of
 
         load(*modules_of(cmd_name))  # the group's module, then every module that adds to it (`session show`)
@@ -45,6 +53,7 @@ class LedgerGroup(click.Group):
 
     def load_all(self) -> None:
         """Import every command module (help, completion, tests that walk the whole tree)."""
+        # lazy: the command table; kept out of `ledger --version`
         from ledger.catalog import COMMANDS
 
         load(*(c.cli for c in COMMANDS))
@@ -77,7 +86,7 @@ class LedgerGroup(click.Group):
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except LedgerError as e:
             report(e.message, e.hint)
-            sys.exit(2)
+            sys.exit(getattr(e, "exit_code", 2))  # 130 for a wait cancelled with Ctrl-C
         except click.exceptions.NoArgsIsHelpError as e:  # `ledger` alone, or a group without its verb
             if e.ctx is not None:
                 click.echo(e.ctx.get_help())
@@ -112,19 +121,33 @@ _as_json = False  # whether the running command line asked for --json (errors th
 
 
 def hoist(args: list[str]) -> list[str]:
-    """The global flags found after the command (before any `--`), moved to the front; the rest in order."""
+    """The global flags (and `--note TEXT`) found after the command (before any `--`), moved to the front; the rest
+    in order."""
     end = args.index("--") if "--" in args else len(args)
-    flags = [TRAILING_FLAGS[a] for a in args[:end] if a in TRAILING_FLAGS]
-    if not flags:
+    valued: list[str] = []
+    kept: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if i < end and a in TRAILING_VALUED and i + 1 < end:
+            valued += [a, args[i + 1]]
+            i += 2
+            continue
+        if i < end and a.partition("=")[0] in TRAILING_VALUED and "=" in a:
+            valued.append(a)
+        else:
+            kept.append(a)
+        i += 1
+    end = kept.index("--") if "--" in kept else len(kept)
+    flags = [TRAILING_FLAGS[a] for a in kept[:end] if a in TRAILING_FLAGS]
+    if not flags and not valued:
         return args
-    rest = [a for i, a in enumerate(args) if i >= end or a not in TRAILING_FLAGS]
-    return [*dict.fromkeys(flags), *rest]
+    rest = [a for j, a in enumerate(kept) if j >= end or a not in TRAILING_FLAGS]
+    return [*dict.fromkeys(flags), *valued, *rest]
 
 
 def database_failure(e: BaseException) -> bool:
     """Whether an exception is the database's own failure (a damaged file, a lost server), not a bug in the ledger."""
-    import sqlite3
-
     names = {c.__module__.split(".")[0] + "." + c.__name__ for c in type(e).__mro__}
     return isinstance(e, sqlite3.DatabaseError) or bool(
         names & {"eventsourcing.PersistenceError", "sqlalchemy.DBAPIError", "psycopg.Error", "psycopg.OperationalError"}
@@ -133,14 +156,10 @@ def database_failure(e: BaseException) -> bool:
 
 def _command_hint(e: click.UsageError) -> str | None:
     """A did-you-mean for a mistyped command name (`ledger atack`, `ledger encounter nxt`)."""
-    import re
-
     found = re.match(r"No such command '(.+)'\.", e.message)
     group = e.ctx.command if e.ctx else None
     if not found or not isinstance(group, click.Group) or e.ctx is None:
         return None
-    from ledger.errors import close_match
-
     close = close_match(found.group(1), group.list_commands(e.ctx))
     path = " ".join(["ledger", *e.ctx.command_path.split()[1:]])
     return f"did you mean '{path} {close}'?" if close else None
@@ -151,11 +170,7 @@ def report(message: str, hint: str | None = None) -> None:
 
     Under --json it is one JSON object on stderr instead: {"error": ..., "hint": ...}.
     """
-    from ledger.model.bounds import safe
-
     if _as_json:
-        import orjson
-
         click.echo(orjson.dumps({"error": safe(message), "hint": safe(hint) if hint else None}).decode(), err=True)
         return
     click.echo(f"error: {safe(message)}", err=True)
@@ -205,19 +220,32 @@ def warn_snapshots() -> None:
     is_flag=True,
     help="After a ruling's sentence and dice, every raw event (also after the command).",
 )
+@click.option(
+    "--note",
+    default=None,
+    metavar="TEXT",
+    help="A note kept in the intent of the ruling this command records, shown in log, why and exports (also after "
+    "the command).",
+)
 @click.version_option(package_name="ledger", message="ledger %(version)s")
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, seed: int | None, actor: str | None, as_json: bool, verbose: bool) -> None:
+def cli(
+    ctx: click.Context,
+    db: str | None,
+    seed: int | None,
+    actor: str | None,
+    as_json: bool,
+    verbose: bool,
+    note: str | None,
+) -> None:
     """An event-sourced campaign ledger for superhero tabletop games (hnh, d20, pnp).
 
     Every command that changes anything appends one ruling: its intent, every die, who, when, and the
     events it produced. Undo, redo and `verify` work on that record; nothing is ever edited.
     """
     if actor is not None:
-        from ledger.model.bounds import check_actor
-
         actor = check_actor(actor)
-    ctx.obj = AppContext(db=db, seed=seed, actor=actor, as_json=as_json, verbose=verbose)
+    ctx.obj = AppContext(db=db, seed=seed, actor=actor, as_json=as_json, verbose=verbose, note=note)
     ctx.call_on_close(ctx.obj.close)
 
 
@@ -227,15 +255,14 @@ _loaded: set[str] = set()
 def load(*modules: str) -> None:
     """Import command modules (each once, in the order given) and attach the commands they declare
     (commands/registry.py); a command's module is imported only when that command runs, or when help lists all."""
-    import importlib
-
+    # lazy: the command table; kept out of `ledger --version`
     from commands.registry import attach
 
     for name in dict.fromkeys(modules):
         if name not in _loaded:
             _loaded.add(name)
             importlib.import_module(f"commands.{name}")
-            attach(cli, name)
+            attach(cli)
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+from click.shell_completion import CompletionItem
 
 from ledger.rules import declarations as declared_module
 from ledger.rules import system_keys
@@ -138,7 +139,8 @@ def rules_options(command: str) -> Callable[[F], F]:
 
 
 def gather(command: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The rules options given: named ones (as given, 0 and no included) and `-o KEY=VALUE` pairs; pops them from params."""
+    """The rules options given: named ones (as given, 0 and no included) and `-o KEY=VALUE` pairs; pops them from
+    params."""
     out: dict[str, Any] = {}
     for name, _opt, _help in named(command):
         value = params.pop(name.replace("-", "_") + "_opt", None)
@@ -162,8 +164,6 @@ def complete(command: str) -> Callable[[click.Context, click.Parameter, str], li
     """Completion of `-o KEY=VALUE` from the declarations of every system."""
 
     def items(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-        from click.shell_completion import CompletionItem  # only when completing (a one-shot command never does)
-
         return [CompletionItem(text, help=h) for text, h in candidates(command, incomplete)]
 
     return items
@@ -188,3 +188,28 @@ def _values(o: Opt) -> Iterable[str]:
     if o.kind == "flag":
         return ("yes", "no")
     return o.choices
+
+
+def _set_wait(ctx: click.Context, _: click.Parameter, value: float | None) -> None:
+    """Give the ledger this command's --wait (or the default: each command in the shell starts afresh)."""
+    from commands.context import AppContext
+
+    app = ctx.find_object(AppContext)
+    if app is not None and not ctx.resilient_parsing:
+        from ledger.application import WAIT
+
+        app.ledger.wait = WAIT if value is None else value
+
+
+def wait_option(f: F) -> F:
+    """--wait SECONDS: how long the command waits for a player's roll (session start --player-dice)."""
+    return click.option(
+        "--wait",
+        type=click.FloatRange(min=0, min_open=True, max=86400),
+        metavar="SECONDS",
+        default=None,
+        expose_value=False,
+        callback=_set_wait,
+        help="In a --player-dice session: how long to wait for a player's roll (default 300); then exit 2, nothing "
+        "recorded.",
+    )(f)

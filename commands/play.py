@@ -9,9 +9,11 @@ import click
 
 from commands.context import AppContext, pass_app
 from commands.options import gather, rules_options
+from commands.output import ruling_text
 from commands.params import number
 from commands.registry import command, group
 from ledger import catalog as C
+from ledger.errors import BadInput
 from ledger.model.dice import parse_roll_options
 from ledger.model.event_names import DICE_ROLLED
 from ledger.rulings.describe import dice_line
@@ -21,8 +23,11 @@ ROLL_HELP = "Enter physical dice: NAME=FACES (repeatable), e.g. attack=+,0,- or 
 
 
 def roll_option(names: str) -> Callable[[F], F]:
-    """The shared --roll option, listing the roll names this command takes."""
-    return click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=f"{ROLL_HELP} Rolls: {names}.")
+    """The shared --roll option, listing the roll names this command takes (and --wait, for a player's roll)."""
+    from commands.options import wait_option
+
+    roll = click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=f"{ROLL_HELP} Rolls: {names}.")
+    return lambda f: wait_option(roll(f))
 
 
 @command(C.ROLL)
@@ -73,13 +78,9 @@ def damage(
       ledger damage Ann --amount 3
       ledger damage Ann --rank 6 --roll power=+,0,0 --roll toughness=-,0,0
     """
-    from ledger.errors import BadInput
-
     opts = gather("damage", given)
     if (amount is None) == (rank is None):
         raise BadInput("give one of --amount N or --rank N", "for example: ledger damage Ann --amount 3")
-    from commands.output import ruling_text
-
     if rank is not None:
         result = app.ledger.resist_damage(target, rank, opts, rolls=parse_roll_options(rolls))
         app.wrote(result, ruling_text)
@@ -99,12 +100,35 @@ def condition() -> None:
 @command(C.CONDITION_ADD)
 @click.argument("target")
 @click.argument("name")
+@click.option(
+    "--rounds",
+    type=number("rounds"),
+    default=None,
+    help="It ends at the end of TARGET's Nth turn from now (a turn in progress does not count).",
+)
+@click.option(
+    "--until",
+    type=click.Choice(["start", "end"]),
+    default=None,
+    help="It ends at the start or end of the next turn of WHO (--of).",
+)
+@click.option("--of", "of", default=None, metavar="WHO", help="Whose turn --until counts.")
+@click.option("--scene", is_flag=True, help="pnp: it lasts until the scene ends (scene end, encounter end).")
 @pass_app
-def condition_add(app: AppContext, target: str, name: str) -> None:
-    """Impose a condition. Example: ledger condition add Ann dazed"""
-    from commands.output import ruling_text
+def condition_add(
+    app: AppContext, target: str, name: str, rounds: int | None, until: str | None, of: str | None, scene: bool
+) -> None:
+    """Impose a condition, for as long as the GM rules: until removed, or for a duration.
 
-    app.wrote(app.ledger.condition(target, name, add=True), ruling_text)
+    \b
+    Examples:
+      ledger condition add Ann dazed
+      ledger condition add Bob dazed --rounds 1              (ends at the end of Bob's next turn)
+      ledger condition add Bob vulnerable --until start --of Ann
+      ledger condition add Bob stunned --scene               (pnp)
+    """
+    result = app.ledger.condition(target, name, add=True, rounds=rounds, until=until, of=of, scene=scene)
+    app.wrote(result, ruling_text)
 
 
 @command(C.CONDITION_REMOVE)
@@ -113,6 +137,4 @@ def condition_add(app: AppContext, target: str, name: str) -> None:
 @pass_app
 def condition_remove(app: AppContext, target: str, name: str) -> None:
     """Remove a condition. Example: ledger condition remove Ann dazed"""
-    from commands.output import ruling_text
-
     app.wrote(app.ledger.condition(target, name, add=False), ruling_text)

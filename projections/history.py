@@ -1,4 +1,5 @@
-"""Shareable histories from the read models: one `History` (rulings with their events, sessions, HP series), as CSV or Markdown.
+"""Shareable histories from the read models: one `History` (rulings with their events, sessions, HP series), as CSV or
+Markdown.
 
 The HTML report (projections/report.py) renders the same `History`. Retracted rulings stay in, marked.
 """
@@ -24,6 +25,7 @@ from ledger.model.event_names import (
     SESSION_STARTED,
 )
 from ledger.model.sheet import is_gm_pool
+from ledger.rules import round_word
 from ledger.rules import title as system_title
 from ledger.rulings.describe import HpFold, dice_parts, event_line, intent_line
 from ledger.rulings.describe import sentence as ruling_sentence
@@ -328,6 +330,17 @@ def heading(r: dict[str, Any], sentence: str) -> str:
     return f"#{r['ruling']}" if sentence else f"#{r['ruling']} {intent_line(r['command'], r['intent'])}"
 
 
+def _md_summary(h: History, number: int) -> list[str]:
+    """The encounter's summary (ledger/rulings/summary.py): rounds, who fell and when, damage dealt and taken."""
+    from ledger.rulings.summary import from_history, lines
+
+    s = from_history(h.rulings, number, h.system)
+    head = lines(s, round_word(h.system))
+    table = ["| Combatant | Dealt | Taken |", "|---|---|---|"]
+    table += [f"| {_md(c['name'])} | {c['dealt']} | {c['taken']} |" for c in s["combatants"]]
+    return [f"**Summary.** {_md(' '.join(head[:2]))}", "", *(table if s["combatants"] else []), ""]
+
+
 def to_markdown(h: History, step: Step | None = None) -> str:
     """A readable history to paste into a wiki: by session (with a recap), encounter and round; dice with faces."""
     out = [f"# {_md(title(h))}", "", f"*{meta(h)}*", ""]
@@ -339,7 +352,7 @@ def to_markdown(h: History, step: Step | None = None) -> str:
             out += [f"> **Recap.** {_md('. '.join(part.recap))}.", ""]
         for block in part.blocks:
             if block.encounter is not None:
-                out += [f"### Encounter {block.encounter}", ""]
+                out += [f"### Encounter {block.encounter}", "", *_md_summary(h, block.encounter)]
                 order = initiative(part.rulings, block.encounter)
                 if order:
                     out += [

@@ -14,10 +14,12 @@ LEFT, RIGHT, TOP, BOTTOM = 44, 16, 14, 28
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 CSS = """
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#fff;margin:0 auto;max-width:900px;padding:20px 28px}
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#fff;
+margin:0 auto;max-width:900px;padding:20px 28px}
 h1{font-size:26px;margin:0 0 4px}h2{font-size:20px;border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:28px}
 h3{font-size:17px;margin:18px 0 4px}h4{font-size:15px;margin:12px 0 2px}.meta{color:#666;margin:0 0 12px}
-.recap{background:#f4f7fb;border-left:4px solid #1f77b4;padding:4px 10px;margin:6px 0 10px}.recap ul{margin:2px 0;padding-left:20px}
+.recap{background:#f4f7fb;border-left:4px solid #1f77b4;padding:4px 10px;margin:6px 0 10px}
+.recap ul{margin:2px 0;padding-left:20px}
 .said{margin:2px 0}.round{color:#444}.ruling h4{margin:8px 0 0;font-size:14px}
 .charts{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;border:1px solid #e3e3e3;border-radius:6px;padding:6px 8px}
 figcaption{font-weight:600;margin-bottom:2px}svg text{font:11px sans-serif;fill:#555}
@@ -56,7 +58,8 @@ def chart(series: dict[str, Any], colour: str, span: tuple[int, int]) -> str:
     max_hp = pts[-1]["max_hp"]
     label = f"HP of {series['name']} from ruling {first} to {last}"
     return (
-        f'<svg width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(label)}">'
+        f'<svg width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="{escape(label)}">'
         f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{TOP + h}"/>'
         f'<line class="axis" x1="{LEFT}" y1="{TOP + h}" x2="{LEFT + w}" y2="{TOP + h}"/>'
         f'<line class="ref" x1="{LEFT}" y1="{y(0):.1f}" x2="{LEFT + w}" y2="{y(0):.1f}"/>'
@@ -98,6 +101,20 @@ def _ruling(r: dict[str, Any], system: str) -> str:
     return "".join(out)
 
 
+def _summary(h: History, number: int) -> str:
+    """The encounter's summary (ledger/rulings/summary.py) as a paragraph and a table of damage dealt and taken."""
+    from ledger.rules import round_word
+    from ledger.rulings.summary import from_history, lines
+
+    s = from_history(h.rulings, number, h.system)
+    head = " ".join(lines(s, round_word(h.system))[:2])
+    rows = "".join(
+        f"<tr><td>{escape(c['name'])}</td><td>{c['dealt']}</td><td>{c['taken']}</td></tr>" for c in s["combatants"]
+    )
+    table = f"<table><tr><th>Combatant</th><th>Dealt</th><th>Taken</th></tr>{rows}</table>" if rows else ""
+    return f'<div class="summary"><p><strong>Summary.</strong> {escape(head)}</p>{table}</div>'
+
+
 def to_html(h: History, step: Step | None = None) -> str:
     """The whole page."""
     first, last = h.span
@@ -121,7 +138,8 @@ def to_html(h: History, step: Step | None = None) -> str:
                 else f"{s['name']}: HP {now['hp']}/{now['max_hp']}"
             )
             out.append(
-                f'<figure class="chart"><figcaption>{escape(caption)}</figcaption>{chart(s, PALETTE[i % len(PALETTE)], (first, last))}</figure>'
+                f'<figure class="chart"><figcaption>{escape(caption)}</figcaption>'
+                f"{chart(s, PALETTE[i % len(PALETTE)], (first, last))}</figure>"
             )
         out.append("</div></section>")
     out.append('<section id="history"><h2>History</h2>')
@@ -136,6 +154,7 @@ def to_html(h: History, step: Step | None = None) -> str:
         for block in part.blocks:
             if block.encounter is not None:
                 out.append(f'<section class="encounter"><h3>Encounter {block.encounter}</h3>')
+                out.append(_summary(h, block.encounter))
                 order = initiative(part.rulings, block.encounter)
                 if order:
                     out.append(

@@ -98,7 +98,8 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
     if enc is not None:
         for row in enc["order"]:
             row["standing"] = standing(row, vis)
-            row["notes"] = [c for c in row["conditions"] if c not in row["marks"]]
+            timed = row.get("left") or {}
+            row["notes"] = [f"{c} {timed[c]}" if c in timed else c for c in row["conditions"] if c not in row["marks"]]
     roster = (
         []
         if enc is not None
@@ -128,7 +129,8 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
 def _logged(
     read: ReadSide, conn: Any, where: Any, *, limit: int | None = None, newest_first: bool = False
 ) -> list[dict[str, Any]]:
-    """Log rows (ruling, type, character, aggregate, data) with their data resolved (the log view keeps it by reference)."""
+    """Log rows (ruling, type, character, aggregate, data) with their data resolved (the log view keeps it by
+    reference)."""
     stored, position, state = read.stored_states()
     q = (
         select(log.c.ruling, log.c.type, log.c.character, log.c.aggregate, log.c.data, state.label("event_state"))
@@ -203,13 +205,21 @@ def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str], system
                 if secret
                 else sentence(r, evs, vis, pcs, system),
                 "dice": [] if secret else [dice_text(e, evs) for e in evs if e["type"] == DICE_ROLLED],
+                "note": None if secret else note_of(r["intent"]),
             }
         )
     return out
 
 
+def note_of(intent: Any) -> str | None:
+    """The GM's `--note` (or a retraction's `--reason`) given with a ruling, if any (the page escapes it)."""
+    found = intent or {}
+    return str(found.get("note") or found.get("reason") or "") or None
+
+
 def _names_hidden(r: Any, hidden_names: set[str]) -> bool:
-    """Whether a ruling's intent names a hidden GM sheet (`spend GM adversity 2`): players see only that the GM ruled."""
+    """Whether a ruling's intent names a hidden GM sheet (`spend GM adversity 2`): players see only that the GM
+    ruled."""
     if not hidden_names:
         return False
     return any(isinstance(v, str) and v.strip().casefold() in hidden_names for v in (r["intent"] or {}).values())

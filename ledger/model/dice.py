@@ -2,7 +2,7 @@
 
 A `Roll` keeps every face. Rules never roll: they ask a `Dice` provider for a named roll of a given
 `DiceSpec` and get faces back. In play the provider is a `DiceBox` (entered faces first, otherwise the
-ledger rolls); in replay it is a `RecordedDice` that hands back exactly what was recorded.
+ledger rolls); in replay it is ledger/rulings/rederive.py's `ReplayDice`, which hands back exactly what was recorded.
 """
 
 from __future__ import annotations
@@ -10,26 +10,26 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from ledger.errors import BadInput, StoreError
 from ledger.model.bounds import BOUNDS, clip
-from ledger.record import record
 
 
 def _notation() -> Any:
     """ledger/model/notation.py, loaded only for an expression (the d20 library and its grammar take ~0.4 s)."""
+    # lazy: the d20 library and its grammar (~0.4 s); only for an expression
     from ledger.model import notation
 
     return notation
 
 
 Kind = Literal["fudge", "d20", "pool", "sum", "expr"]
-Source = Literal["rolled", "seeded", "entered"]
+Source = Literal["rolled", "seeded", "entered", "player"]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class DiceSpec:
     """What a roll needs: how many dice of which kind, and a flat modifier; or (kind `expr`) a dice expression."""
 
@@ -155,7 +155,8 @@ def number_of_dice(expr: str, digits: str) -> int:
 
 
 def expression_spec(expr: str) -> DiceSpec:
-    """A dice expression the library reads (keep/drop, explode, reroll, min/max, arithmetic); BadInput says where not."""
+    """A dice expression the library reads (keep/drop, explode, reroll, min/max, arithmetic); BadInput says where
+    it fails."""
     text = " ".join(expr.split())
     _notation().parse(text)
     return DiceSpec("expr", 0, 0, 0, text)
@@ -194,12 +195,13 @@ def parse_faces(name: str, text: str, spec: DiceSpec) -> tuple[int, ...]:
             faces.append(face)
     if len(faces) != spec.count:
         raise BadInput(
-            f"roll '{name}' needs {spec.count} {'die' if spec.count == 1 else 'dice'} ({spec.notation}), got {len(faces)}"
+            f"roll '{name}' needs {spec.count} {'die' if spec.count == 1 else 'dice'} ({spec.notation}), got "
+            f"{len(faces)}"
         )
     return tuple(faces)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Roll:
     """One named roll: every face, its total, where it came from, and whether a rule used it."""
 
@@ -209,6 +211,8 @@ class Roll:
     source: Source
     used: bool = True
     commitment: str | None = None  # the session's dice commitment this roll derives from (ledger/audit/dice_proof.py)
+    counter: int | None = None  # scheme 2: the session's count of committed rolls before this one
+    player_seed: str | None = None  # a player's die: the hex seed their page made for it
 
     @property
     def total(self) -> int:
@@ -248,6 +252,10 @@ class Roll:
             data["sizes"] = _notation().sizes(self.spec.expr, self.faces)
         if self.commitment:
             data["commitment"] = self.commitment
+        if self.counter is not None:
+            data["counter"] = self.counter
+        if self.player_seed is not None:
+            data["player_seed"] = self.player_seed
         return data
 
     @classmethod
@@ -258,7 +266,14 @@ class Roll:
         else:
             spec = DiceSpec(data["kind"], len(data["faces"]), data["sides"], data.get("modifier", 0))
         return cls(
-            data["name"], spec, tuple(data["faces"]), data["source"], data.get("used", True), data.get("commitment")
+            data["name"],
+            spec,
+            tuple(data["faces"]),
+            data["source"],
+            data.get("used", True),
+            data.get("commitment"),
+            data.get("counter"),
+            data.get("player_seed"),
         )
 
 
@@ -270,12 +285,21 @@ class Dice(Protocol):
         ...
 
 
-@record
+class NeedPlayerRoll(Exception):
+    """A hero's roll in a player-dice session that their player has not answered yet (the ruling waits for it)."""
+
+    def __init__(self, owner: str, name: str, spec: DiceSpec) -> None:
+        super().__init__(f"{owner}'s {name} roll")
+        self.owner, self.name, self.spec = owner, name, spec
+
+
+@dataclass
 class DiceBox:
     """Faces for one ruling: entered faces first, else rolled (seeded per ruling and name, or system RNG).
 
     In a session that committed its dice, a rolled die is derived from the session's secret instead
-    (`commitment.derive_faces` over the ruling number, the roll's name and the die's index), seed or not.
+    (ledger/audit/dice_proof.py: scheme 1 over the ruling number, scheme 2 over the session and its counter of
+    committed rolls), seed or not; with player dice, a linked hero's roll mixes in the seed their page sent.
     """
 
     entered: dict[str, str] = field(default_factory=dict)
@@ -285,6 +309,13 @@ class DiceBox:
     commitment: str | None = None
     secret: bytes | None = None
     ruling: int = 0
+    session: int = 0
+    scheme: int = 1
+    counter: int = 0  # scheme 2: the next committed roll's counter
+    player_dice: bool = False
+    seeds: dict[str, str] = field(default_factory=dict)  # roll name -> the seed its player's page sent
+    owner_of: Callable[[str], str | None] | None = None  # whose a roll is (the draft's roll owners)
+    asks: Callable[[str], bool] | None = None  # whether a character's rolls are asked of their player's page
 
     def take(self, name: str, spec: DiceSpec) -> Roll:
         """Consume the roll `name`: the GM's faces if entered, otherwise a fresh roll."""
@@ -311,27 +342,42 @@ class DiceBox:
         return roll
 
     def _committed(self, name: str, spec: DiceSpec) -> Roll:
-        from ledger.audit.dice_proof import derive_faces
+        # lazy: committed dice only (hmac); kept out of a one-shot write
+        from ledger.audit.dice_proof import commit, derive, derive_faces, derive_faces_v2, derive_v2
 
+        hint = "enter physical dice with --roll NAME=FACES, or end the session: ledger session end"
         if self.secret is None:
+            raise StoreError("this session committed its dice, but its secret is not in this ledger's database", hint)
+        if commit(self.secret) != self.commitment:
             raise StoreError(
-                "this session committed its dice, but its secret is not in this ledger's database",
-                "enter physical dice with --roll NAME=FACES, or end the session: ledger session end",
+                "the dice secret in this ledger's database does not match the session's commitment: refused", hint
             )
         secret = self.secret
-        if spec.expr is not None:
-            from ledger.audit.dice_proof import derive
-
-            faces = _expression_faces(spec.expr, lambda i, lo, hi: derive(secret, self.ruling, name, i, lo, hi))
+        if self.scheme < 2:
+            if spec.expr is not None:
+                faces = _expression_faces(spec.expr, lambda i, lo, hi: derive(secret, self.ruling, name, i, lo, hi))
+                return Roll(name, spec, faces, "rolled", commitment=self.commitment)
+            lo, hi = spec.face_range()
+            faces = derive_faces(secret, self.ruling, name, spec.count, lo, hi)
             return Roll(name, spec, faces, "rolled", commitment=self.commitment)
-        lo, hi = spec.face_range()
-        return Roll(
-            name,
-            spec,
-            derive_faces(secret, self.ruling, name, spec.count, lo, hi),
-            "rolled",
-            commitment=self.commitment,
-        )
+        owner = self.owner_of(name) if self.owner_of else None
+        seed = None
+        if self.player_dice and owner and self.asks is not None and self.asks(owner):
+            seed = self.seeds.get(name)
+            if seed is None:
+                raise NeedPlayerRoll(owner, name, spec)
+        counter, self.counter = self.counter, self.counter + 1
+        if spec.expr is not None:  # an expression's dice, each from its own place in the roll
+
+            def face(i: int, lo: int, hi: int) -> int:
+                return derive_v2(secret, self.session, counter, name, i, lo, hi, seed)
+
+            faces = _expression_faces(spec.expr, face)
+        else:
+            lo, hi = spec.face_range()
+            faces = derive_faces_v2(secret, self.session, counter, name, spec.count, lo, hi, seed)
+        source: Source = "player" if seed is not None else "rolled"
+        return Roll(name, spec, faces, source, commitment=self.commitment, counter=counter, player_seed=seed)
 
     def unused(
         self, specs: dict[str, DiceSpec], allowed: Callable[[str, str], DiceSpec | None] | None = None
@@ -362,23 +408,6 @@ def _expression_faces(expr: str, face: Callable[[int, int, int], int]) -> tuple[
         return face(i, *_notation().face_range(size))
 
     return tuple(_notation().evaluate(expr, draw)[1])
-
-
-@record
-class RecordedDice:
-    """Replay: hand back exactly the faces a ruling recorded; never roll."""
-
-    rolls: dict[str, Roll]
-    taken: dict[str, Roll] = field(default_factory=dict)
-
-    def take(self, name: str, spec: DiceSpec) -> Roll:
-        """Return the recorded roll `name`; a roll that was never made is an error for the caller."""
-        if name not in self.rolls:
-            raise BadInput(f"roll '{name}' was never made in this ruling")
-        rec = self.rolls[name]
-        roll = Roll(name, spec, rec.faces, rec.source)
-        self.taken[name] = roll
-        return roll
 
 
 def show_faces(data: dict) -> str:

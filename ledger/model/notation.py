@@ -148,7 +148,8 @@ def evaluate(expr: str, draw: Draw) -> tuple[int, list[int], list[int | str], ex
 
 
 def replay(expr: str, faces: Sequence[int]) -> tuple[int, expression.Expression]:
-    """The total and result tree of `expr` given exactly these faces (recorded or entered); BadInput if they don't fit."""
+    """The total and result tree of `expr` given exactly these faces (recorded or entered); BadInput if they don't
+    fit."""
 
     def draw(i: int, size: int | str) -> int:
         if i >= len(faces):

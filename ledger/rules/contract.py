@@ -9,13 +9,12 @@ default methods here with one clear line (`NotInThisSystem`), never probed with 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from ledger.errors import BadInput, did_you_mean
 from ledger.model.dice import Dice, DiceSpec, parse_notation
 from ledger.model.sheet import RESOURCE_CHANGED, Effect, Sheet, Value
-from ledger.record import record
 from ledger.rules.options import Opt, Options, Role, parse_options, suggest
 
 Perform = Callable[[Sheet, "Sheet | None", Options, Dice], list[Effect]]
@@ -25,7 +24,7 @@ class NotInThisSystem(BadInput):
     """A command or option the campaign's rule system does not have."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Action:
     """A system-specific action, `ledger act NAME ACTION`: its options, rolls and the rule that performs it."""
 
@@ -38,7 +37,7 @@ class Action:
     other: Literal["needed", "optional", "none"] = "none"  # the second character (`--against NAME`)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Recovery:
     """What a `recover` command asks for; each system reads the parts its rules have."""
 
@@ -55,7 +54,6 @@ class RuleSystem:
 
     key: ClassVar[str]
     title: ClassVar[str]
-    core_traits: ClassVar[tuple[str, ...]]
     conditions: ClassVar[frozenset[str]]
     options: ClassVar[Mapping[str, tuple[Opt, ...]]] = {}  # command -> the options its rules read
     rolls: ClassVar[Mapping[str, Mapping[str, Role]]] = {}  # command -> roll name -> whose roll it is
@@ -133,7 +131,8 @@ class RuleSystem:
         return ""
 
     def implied_by(self, sheet: Sheet, condition: str) -> tuple[str, ...]:
-        """The imposed conditions that bring `condition` with them (H&H: incapacitated brings stunned); none by default."""
+        """The imposed conditions that bring `condition` with them (H&H: incapacitated brings stunned); none by
+        default."""
         return ()
 
     def derived(self, sheet: Sheet) -> dict[str, Any]:
@@ -184,6 +183,20 @@ class RuleSystem:
         the fallen a turn (H&H: the dying check at the start of the dying character's turn) keeps it.
         """
         return not sheet.has("dead") and not (sheet.minion and sheet.count <= 0)
+
+    def timed(self, sheet: Sheet) -> dict[str, str]:
+        """What is left of the rules' own timed effects, by condition, as the tracker shows durations
+        (ledger/rules/durations.py `left`): `2` (rounds or pages), `until start of NAME`, `scene`."""
+        return {}
+
+    def no_turn(self, sheet: Sheet) -> str | None:
+        """Why a participant who is still in the fight gets no turn at all (`encounter next` passes them over, naming
+        it), or None. By default everyone still in the fight has a turn."""
+        return None
+
+    def no_action(self, sheet: Sheet) -> str | None:
+        """Why a participant whose turn comes can take no action in it (it is named as their turn starts), or None."""
+        return None
 
     def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """What happens as a character's turn starts."""

@@ -7,9 +7,11 @@ it chains the ruling's hash to the previous one and writes every event in one tr
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from hashlib import sha256
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
-from ledger import digest
+from ledger import snapshots as snaps
 from ledger.aggregates import (
     CAMPAIGN_ID,
     RESOLUTION_EVENTS,
@@ -22,9 +24,19 @@ from ledger.aggregates import (
     ruling_id,
 )
 from ledger.errors import Conflict, no_character
+from ledger.model.bounds import check_actor, check_intent, check_stored
 from ledger.model.dice import DiceBox, DiceSpec, Roll
-from ledger.model.event_names import DAMAGE_APPLIED, HEALTH_RECOVERED, RULING_CHAINED, RULING_RECORDED, TOUCHED
+from ledger.model.event_names import (
+    DAMAGE_APPLIED,
+    DICE_COUNTED,
+    DICE_SCHEME,
+    HEALTH_RECOVERED,
+    RULING_CHAINED,
+    RULING_RECORDED,
+    TOUCHED,
+)
 from ledger.model.sheet import SHEET_EFFECTS, Effect, Sheet
+from ledger.storage.store import SNAPSHOT_INTERVAL, write_error
 
 if TYPE_CHECKING:
     from eventsourcing.persistence import StoredEvent
@@ -39,11 +51,8 @@ PLACEHOLDER = "?" * 64  # the link's own `hash` while its bytes are hashed
 _HASH_KEY = b'"hash":"'
 
 
-def chain_hash(prev_hash: str, stored: Iterable[StoredEvent], sha256: Any = digest.sha256) -> str:
-    """Scheme 1 (the first release): sha256 over the previous hash and each event's topic, id, version and state.
-
-    `sha256` is the constructor to hash with (ledger/digest.py's, cheap to import, for one ruling; hashlib's,
-    five times faster on long input, for walking a whole log)."""
+def chain_hash(prev_hash: str, stored: Iterable[StoredEvent]) -> str:
+    """Scheme 1 (the first release): sha256 over the previous hash and each event's topic, id, version and state."""
     h = sha256(prev_hash.encode())
     for s in stored:
         oid = s.originator_id.hex if hasattr(s.originator_id, "hex") else str(s.originator_id)
@@ -84,9 +93,8 @@ def unhashed_link(state: bytes) -> bytes | None:
     return state[:start] + PLACEHOLDER.encode() + state[start + 64 :]
 
 
-def link_hash(prev_hash: str, stored: Iterable[Any], link: Any, sha256: Any = digest.sha256) -> str | None:
-    """Scheme 2's hash of a ruling whose link is the stored event `link` (None if the link's bytes are malformed);
-    `sha256` as for chain_hash."""
+def link_hash(prev_hash: str, stored: Iterable[Any], link: Any) -> str | None:
+    """Scheme 2's hash of a ruling whose link is the stored event `link` (None if the link's bytes are malformed)."""
     body = unhashed_link(link.state)
     if body is None:
         return None
@@ -122,6 +130,7 @@ class Draft:
         self.roll_specs: dict[str, DiceSpec] = {}
         self.roll_owners: dict[str, str] = {}
         self.roll_allowed: Callable[[str, str], DiceSpec | None] | None = None
+        dice.owner_of = self.roll_owners.get
         self.events: list[Any] = []
         self.characters: dict[str, Character] = {}
         self.extra_aggregates: list[Any] = []
@@ -131,6 +140,9 @@ class Draft:
         ] = {}  # id(event) -> the character's HP just before it (for the output's `HP 6 -> 1`)
         self._flushed: set[str] = set()
         self.campaign: Campaign = campaign  # type: ignore[assignment]
+        # every aggregate the decider read, with the version read (0: not there): kept in the chain link, so a
+        # retraction knows which later rulings read what it changes (ledger/rulings/rederive.py)
+        self.reads: dict[str, int] = {CAMPAIGN_ID.hex: campaign.version} if campaign is not None else {}
         session = campaign.open_session if campaign is not None else None
         if command == "session start" and campaign is not None:
             session = len(campaign.domain["sessions"]) + 1  # the opening ruling belongs to the session it opens
@@ -231,7 +243,7 @@ class Draft:
         out = []
         for e in self.events:
             name = type(e).__name__
-            if name in (RULING_RECORDED, TOUCHED, RULING_CHAINED):
+            if name in (RULING_RECORDED, TOUCHED, RULING_CHAINED, DICE_COUNTED, DICE_SCHEME):
                 continue
             data = getattr(e, "data", None)
             if data is None:
@@ -270,8 +282,15 @@ class Draft:
         return ch
 
     def load(self, aggregate_id: Any) -> Any:
-        """Any aggregate as this ruling sees it (the store in play; the re-derived world in a retraction)."""
-        return self.loader(aggregate_id)
+        """Any aggregate as this ruling sees it (the store in play; the re-derived world in a retraction), noted
+        as read (an aggregate not there yet is read too: its absence can decide)."""
+        try:
+            aggregate = self.loader(aggregate_id)
+        except Exception:
+            self.reads.setdefault(aggregate_id.hex, 0)
+            raise
+        self.reads.setdefault(aggregate_id.hex, int(getattr(aggregate, "version", 0) or 0))
+        return aggregate
 
     def sheet(self, name: str) -> Sheet:
         """The current sheet of a character, as this ruling has left it so far."""
@@ -296,6 +315,7 @@ class Draft:
         self.flush_dice()
         for roll in self.dice.unused(self.roll_specs, self.roll_allowed):
             self._dice_event(roll)
+        self._count_committed()
         first: dict[str, int] = {}
         for e in self.events:
             h = e.originator_id.hex
@@ -304,8 +324,20 @@ class Draft:
         self.trigger(self.ruling, Ruling.Touched, ids=list(self.touched), first=first)
         return self.events
 
+    def _count_committed(self) -> None:
+        """Scheme 2: note the session's next committed-roll counter after the ones this ruling used."""
+        counters = [
+            d["counter"]
+            for e in self.events
+            for d in ([getattr(e, "data", None)] + list(getattr(e, "dice", None) or []))
+            if isinstance(d, dict) and isinstance(d.get("counter"), int)
+        ]
+        if counters and self.campaign is not None and self.dice.session:
+            self.campaign_event(Campaign.DiceCounted, touches=False, number=self.dice.session, next=max(counters) + 1)
+
     def chain(self, stored: list[StoredEvent], snapshots: dict[str, list[Any]] | None = None) -> Any:
-        """The campaign's RulingChained event (scheme 2): its hash covers this ruling's stored events and the link itself."""
+        """The campaign's RulingChained event (scheme 2): its hash covers this ruling's stored events and the link
+        itself."""
         prev = self.campaign.last_hash or GENESIS
         link = self.trigger(
             self.campaign,
@@ -316,6 +348,7 @@ class Draft:
             hash=PLACEHOLDER,
             scheme=SCHEME,
             snapshots=snapshots or {},
+            reads=self.reads,
         )
         mapper = self.store.mapper
         digest = link_hash(prev, stored, mapper.to_stored_event(link))
@@ -328,14 +361,11 @@ class Draft:
 def commit(store: EventStore, draft: Draft) -> None:
     """Write a ruling in one transaction: its events, the snapshots it takes and the chain link that vouches for them.
 
-    The intent, the actor and every number the events carry are checked first (ledger/model/bounds.py): a ruling
-    the read models could not hold is refused, never appended. An aggregate this ruling carries across a snapshot interval is
-    snapshotted before the link (the campaign at the version just before it), and the link records each
-    snapshot's digest (ledger/snapshots.py).
+    The intent, the actor and every number the events carry are checked first (ledger/model/bounds.py): a ruling the
+    read models could not hold is refused, never appended. An aggregate this ruling carries across a snapshot interval
+    is snapshotted before the link (the campaign at the version just before it), and the link records each snapshot's
+    digest (ledger/snapshots.py).
     """
-    from ledger import snapshots as snaps
-    from ledger.model.bounds import check_actor, check_intent, check_stored
-    from ledger.storage.store import SNAPSHOT_INTERVAL
 
     check_intent(
         draft.intent
@@ -359,8 +389,6 @@ def commit(store: EventStore, draft: Draft) -> None:
                 taken.append(snaps.take(a, link_version))
     digests = {s.originator_id.hex: [s.originator_version, snaps.digest(mapper.transcoder, s)] for s in taken}
     stored.append(mapper.to_stored_event(draft.chain(stored, digests)))
-    from ledger.storage.store import write_error
-
     try:
         store.recorder.insert_events(stored)
     except Exception as e:
@@ -379,6 +407,4 @@ def commit(store: EventStore, draft: Draft) -> None:
 
 
 def _uuid(hex_id: str) -> Any:
-    from uuid import UUID
-
     return UUID(hex_id)

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 
 def value_of(sheet: Sheet | None, field: str) -> Any:
-    """The value of a field on a sheet: hp, max_hp, count, a condition (present or not), a resource, counter or trait."""
+    """The value of a field on a sheet: hp, max_hp, count, a condition (present or not), a resource, counter or
+    trait."""
     if sheet is None:
         return None
     if field in ("hp", "max_hp", "count"):
@@ -113,6 +114,8 @@ def _envelopes(store: EventStore, steps: list[dict[str, Any]], amended: dict[int
             cache[n] = store.repository.get(ruling_id(n))
         r = cache[n]
         s.update({"command": r.command, "actor": r.actor, "session": r.session, "at": r.at})
+        if (r.intent or {}).get("note"):
+            s["note"] = r.intent["note"]  # `--note TEXT` given with the ruling
         if n in amended:
             s["amended_by"] = amended[n]
             s["change"] += f" (re-derived by ruling {amended[n]})"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
+from ledger.aggregates import Campaign
 from ledger.errors import StoreError
 from ledger.storage.target import Target
 
@@ -35,6 +36,7 @@ class DiceSecrets:
         try:
             if t.kind == "sqlite":
                 return sqlite3.connect(t.path, timeout=30, isolation_level=None)
+            # lazy: psycopg, for PostgreSQL only; kept out of a one-shot write
             import psycopg
 
             return psycopg.connect(
@@ -71,7 +73,10 @@ class DiceSecrets:
             rows = self._run(f"SELECT secret FROM {TABLE} WHERE commitment = ?", (commitment,))
             if not rows:
                 return None
-            self.known[commitment] = bytes.fromhex(rows[0][0])
+            try:
+                self.known[commitment] = bytes.fromhex(str(rows[0][0]))
+            except ValueError:
+                return b""  # not a secret at all: it matches no commitment, and the roll is refused
         return self.known[commitment]
 
     def drop(self, commitment: str) -> None:
@@ -81,7 +86,8 @@ class DiceSecrets:
 
 
 def session_dice(secrets: DiceSecrets, campaign: Any) -> dict[str, Any]:
-    """The DiceBox settings for a ruling in the open session: its commitment and secret, or nothing if it made none.
+    """The DiceBox settings for a ruling in the open session: its commitment, secret, scheme and counter of committed
+    rolls, or nothing if it made none.
 
     A revealed secret (the session's end undone) comes from the log; otherwise from the side table.
     """
@@ -93,13 +99,23 @@ def session_dice(secrets: DiceSecrets, campaign: Any) -> dict[str, Any]:
     if not commitment:
         return {}
     secret = bytes.fromhex(entry["secret"]) if entry.get("secret") else secrets.get(commitment)
-    return {"commitment": commitment, "secret": secret}
+    counter = int(getattr(campaign, "dice_counter", {}).get(str(number), 0))
+    return {
+        "commitment": commitment,
+        "secret": secret,
+        "session": number,
+        "scheme": int(entry.get("scheme", 1)),
+        "counter": counter,
+        "player_dice": bool(entry.get("player_dice")),
+    }
 
 
 def new_secret() -> tuple[bytes, str]:
     """A fresh session secret and its commitment."""
+    # lazy: committed dice only; kept out of a one-shot write
     import secrets as random_source
 
+    # lazy: committed dice only (hmac); kept out of a one-shot write
     from ledger.audit.dice_proof import SECRET_BYTES, commit
 
     secret = random_source.token_bytes(SECRET_BYTES)
@@ -108,7 +124,7 @@ def new_secret() -> tuple[bytes, str]:
 
 def reveal(d: Any, number: int, secret_hex: str | None) -> Revealed:
     """At `session end`: record the secret of a session that committed its dice (the decider's part)."""
-    from ledger.aggregates import Campaign
+    # lazy: committed dice only (hmac); kept out of a one-shot write
     from ledger.audit.dice_proof import commit
 
     entry: dict[str, Any] = next((s for s in d.campaign.domain["sessions"] if s["number"] == number), {})

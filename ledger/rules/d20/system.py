@@ -31,7 +31,6 @@ from ledger.rules.d20.actions import (
     resolve_recover,
     resolve_revive,
     resolve_run,
-    resolve_soul_bound,
     turn_start_effects,
 )
 from ledger.rules.d20.attack import LIGHT_WEAPONS, resolve_attack
@@ -91,7 +90,6 @@ class D20(RuleSystem):
 
     key = "d20"
     title = declared.TITLE
-    core_traits = (*ABILITIES, "hp", "armor", "attack", "dn")
     conditions = CONDITIONS
     options = declared.OPTIONS
     rolls = declared.ROLLS
@@ -241,6 +239,16 @@ class D20(RuleSystem):
         """Ties on initiative: higher Dex modifier, then higher Dex score, goes first (sort descending)."""
         return (ability_mod(sheet, "dex"), sheet.trait("dex", DEFAULT_SCORE))
 
+    def no_turn(self, sheet: Sheet) -> str | None:
+        """The dying and the unconscious get no turn (Damage: "They are unconsious and can take no actions")."""
+        if sheet.has("dying") or (sheet.hp < 0 and not sheet.has("dead")):
+            return "dying"
+        return "unconscious" if sheet.has("unconscious") else None
+
+    def timed(self, sheet: Sheet) -> dict[str, str]:
+        """A charge's -2 DR and a run last until the character's next turn (d20-supers.txt, Run and Charge)."""
+        return {c: f"until start of {sheet.name}" for c in ("running", "charging") if sheet.has(c)}
+
     def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """Running and charging end when the character's next turn starts."""
         return turn_start_effects(sheet)
@@ -262,10 +270,6 @@ class D20(RuleSystem):
     def revive(self, sheet: Sheet, *, means: str, by: Sheet | None) -> list[Effect]:
         """Bring back the dead: gem-of-eternity, romnecos, or soul-bound (with `by`, who dies instead)."""
         return resolve_revive(sheet, means, by)
-
-    def soul_bound_exchange(self, fallen: Sheet, taker: Sheet) -> list[Effect]:
-        """The taker dies in the place of the fallen, their Soul Bound, who lives again."""
-        return resolve_soul_bound(fallen, taker)
 
 
 RULES = D20()

@@ -1,4 +1,5 @@
-"""H&H actions besides attacks: Grab, Escape, Trip, Disarm, Smash, Feint, Demoralize, Aim, Extra Effort, Seize Initiative.
+"""H&H actions besides attacks: Grab, Escape, Trip, Disarm, Smash, Feint, Demoralize, Aim, Extra Effort, Seize
+Initiative.
 
 Source: gameplay.txt (Actions: Aim, Disarm, Escape, Grab, Smash, Trip; Maneuvers: Demoralize, Feint), the-basics.txt
 (Extra Effort), conditions.txt (Restrained, Bound, Prone, Vulnerable). Readings: docs/interpretations.md (Actions).
@@ -182,7 +183,8 @@ def trip(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> lis
 
 
 def disarm(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
-    """Disarm: attack at -1 (-2 hand held, -1 more ranged); then damage rank against Strength (held) or the binding's Toughness."""
+    """Disarm: attack at -1 (-2 hand held, -1 more ranged); then damage rank against Strength (held) or the binding's
+    Toughness."""
     target = _need(other)
     held = options.get("held", True) is not False
     ranged = str(options.get("range") or "close") == "ranged"
@@ -240,7 +242,8 @@ def smash(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> li
 
 # -- Feint, Demoralize, Aim ----------------------------------------------------------------------------------
 def feint(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
-    """Feint: Deception against the better of the target's Deception or Insight; success: vulnerable to the next attack."""
+    """Feint: Deception against the better of the target's Deception or Insight; success: vulnerable to the next
+    attack."""
     target = _need(other)
     require_able(actor, "feint")
     mine_bonus = actor.trait("deception", actor.trait("presence"))
@@ -264,7 +267,8 @@ def feint(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> li
 
 
 def demoralize(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
-    """Demoralize: Intimidation against the better of Insight or Will; impaired (disabled at 4 degrees) until the end of the target's next turn."""
+    """Demoralize: Intimidation against the better of Insight or Will; impaired (disabled at 4 degrees) until the end of
+    the target's next turn."""
     target = _need(other)
     require_able(actor, "demoralize")
     skill = next((t for t in ("intimidation", "demoralize") if t in actor.traits), "presence")

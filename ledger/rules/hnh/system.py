@@ -47,7 +47,14 @@ from ledger.rules.hnh.turns import REVIVE_MEANS
 from ledger.rules.hnh.victory import STARTING_VP, improved
 from ledger.rules.options import Options
 
-TURN_COUNTED = ("until-start-of-turn:", "until-end-of-turn:", "all-out-attack", "defensive-attack", "revive-cooldown")
+TURN_COUNTED = (
+    "until-start-of-turn:",
+    "until-end-of-turn:",
+    "rounds:",  # a duration counted in the bearer's own turns (ledger/rules/durations.py)
+    "all-out-attack",
+    "defensive-attack",
+    "revive-cooldown",
+)
 
 __all__ = [
     "ABILITIES",
@@ -89,7 +96,6 @@ class HnH(RuleSystem):
 
     key = "hnh"
     title = declared.TITLE
-    core_traits = (*ABILITIES, *DEFENSES)
     conditions = CONDITIONS
     options = declared.OPTIONS
     rolls = declared.ROLLS
@@ -164,13 +170,6 @@ class HnH(RuleSystem):
         """Imposed, or a part of an imposed condition (a staggered character can lose dazed: conditions.txt)."""
         return condition in closure(sheet.conditions)
 
-    def impose_until(self, sheet: Sheet, condition: str, until: str) -> list[Effect]:
-        """Impose a condition that ends at the 'start' or 'end' of the character's next turn."""
-        condition = known(condition)
-        if condition in HP_CONDITIONS:
-            raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM")
-        return turns.until_effects(sheet, condition, until)
-
     def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
         """Remove a GM-ruled condition (or one part of a combined one); HP conditions follow HP only."""
         condition = known(condition)
@@ -179,7 +178,8 @@ class HnH(RuleSystem):
         return remove_effects(sheet, condition)
 
     def takes_turn(self, sheet: Sheet) -> bool:
-        """Everyone alive keeps their turn (the dying, for the dying check); the dead while their turn still tracks something.
+        """Everyone alive keeps their turn (the dying, for the dying check); the dead while their turn still tracks
+        something.
 
         gameplay.txt, Taking Your Turn: "even if you are incapacitated or dead you still get a turn in order to keep
         track of any ongoing effects that still apply": a dead character keeps turns while a turn-counted effect
@@ -191,6 +191,26 @@ class HnH(RuleSystem):
         if not sheet.has("dead"):
             return True
         return any(v and (k.startswith(TURN_COUNTED) or k in TURN_COUNTED) for k, v in sheet.counters.items())
+
+    def no_action(self, sheet: Sheet) -> str | None:
+        """The turn comes (gameplay.txt, Taking Your Turn: "even if you are incapacitated or dead you still get a turn")
+        but the stunned, incapacitated, dying and dead take no action in it (conditions.txt, Stunned)."""
+        if sheet.has("dead"):
+            return "dead"
+        if "stunned" in effective(sheet.conditions):
+            return next((c for c in ("dying", "incapacitated", "asleep", "entranced") if sheet.has(c)), "stunned")
+        return None
+
+    def timed(self, sheet: Sheet) -> dict[str, str]:
+        """Conditions that last until the start or end of the bearer's next turn (gameplay.txt, Starting/Ending Your
+        Turn)."""
+        out = {}
+        for key, value in sheet.counters.items():
+            for when in ("start", "end"):
+                head = f"until-{when}-of-turn:"
+                if value and key.startswith(head):
+                    out[key[len(head) :]] = f"until {when} of {sheet.name}"
+        return out
 
     def condition_help(self, condition: str) -> str:
         """What a condition is made of, what it supersedes, and whether it follows HP (conditions.txt)."""
@@ -325,7 +345,8 @@ class HnH(RuleSystem):
         return turns.tie_break_key(sheet)
 
     def spend(self, sheet: Sheet, resource: str, n: int, purpose: str | None) -> list[Effect]:
-        """Spend victory points on a use the text names (--purpose recover:dazed, heroic-feat:ADV, ...); no overspending."""
+        """Spend victory points on a use the text names (--purpose recover:dazed, heroic-feat:ADV, ...); no
+        overspending."""
         if resource != VP:
             raise BadInput(
                 f"Humans & Heroes has no resource '{resource}'", did_you_mean(resource, [VP], f"the resource is {VP}")

@@ -9,7 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ledger.errors import BadInput, Conflict, LedgerError
+from ledger.model.event_names import COUNTERS_CHANGED
+from ledger.model.sheet import Effect
 from ledger.rules.contract import Recovery
+from ledger.rules.options import suggest
 from ledger.rulings.deciders import economy
 from ledger.rulings.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note, warned
 from ledger.rulings.draft import Draft
@@ -71,8 +74,6 @@ def _condition(d: Draft, i: ConditionIntent, *, add: bool) -> CharacterResult:
     rules = rules_of(d)
     cond = i["condition"]
     if cond not in rules.conditions:
-        from ledger.rules.options import suggest
-
         raise BadInput(f"unknown condition '{cond}' in {rules.title}", suggest(cond, rules.conditions))
     sheet = d.sheet(i["target"])
     if add and sheet.has(cond) and not rules.progresses(cond):
@@ -87,7 +88,19 @@ def _condition(d: Draft, i: ConditionIntent, *, add: bool) -> CharacterResult:
                 hint = e.message
             raise Conflict(f"{sheet.name} is {cond} through {' and '.join(through)}, not on its own", hint)
         raise Conflict(f"{sheet.name} is not {cond}", f"conditions now: {', '.join(sheet.conditions) or 'none'}")
-    d.apply(rules.impose(sheet, cond) if add else rules.remove(sheet, cond))
+    from ledger.rulings.deciders import durations
+
+    if add:
+        timed = durations.impose(d, rules, sheet, cond, i)
+        d.apply([*rules.impose(sheet, cond), *timed])
+    else:
+        stale = durations.durations.of_condition(sheet, cond)
+        d.apply(
+            [
+                *rules.remove(sheet, cond),
+                *([Effect(COUNTERS_CHANGED, sheet.name, {"counters": stale})] if stale else []),
+            ]
+        )
     return {"character": d.sheet(sheet.name).to_dict()}
 
 
