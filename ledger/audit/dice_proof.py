@@ -277,13 +277,18 @@ class Checker:
     def _shape(self, seq: int, ruling: int, rec: dict[str, Any], name: str, data: dict[str, Any]) -> None:
         """The roll's name and face count against its notation and its command."""
         label, faces = data.get("name"), list(data.get("faces") or [])
-        count = notation_count(data.get("notation"))
-        if count is not None and count != len(faces):
-            self._problem(
-                seq,
-                ruling,
-                f"roll '{label}' shows {len(faces)} dice but its notation {data.get('notation')} has {count}",
-            )
+        if data.get("kind") == "expr":  # an expression's dice are named one by one (rerolls and explosions add dice)
+            sizes = data.get("sizes")
+            if not isinstance(sizes, list) or len(sizes) != len(faces):
+                self._problem(seq, ruling, f"roll '{label}' shows {len(faces)} dice but names the size of {sizes!r}")
+        else:
+            count = notation_count(data.get("notation"))
+            if count is not None and count != len(faces):
+                self._problem(
+                    seq,
+                    ruling,
+                    f"roll '{label}' shows {len(faces)} dice but its notation {data.get('notation')} has {count}",
+                )
         command = rec.get("command")
         if command and command != "roll":
             if data.get("kind") == "fudge" and self.system == "hnh" and len(faces) != 3:
