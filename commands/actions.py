@@ -37,13 +37,19 @@ def roll_option(command: str) -> Any:
 
 
 def _roll(command: str) -> Any:
+    """--roll NAME=FACES, listing this command's roll names (inside a campaign, its system's alone)."""
+    from commands.options import RulesOption, roll_names
+
+    lead = "Enter physical dice (repeatable); a roll not given is rolled by the ledger. Rolls:"
     return click.option(
         "--roll",
         "rolls",
         multiple=True,
         metavar="NAME=FACES",
-        help="Enter physical dice (repeatable); a roll not given is rolled by the ledger. Rolls: "
-        f"{rolls_for(command)}.",
+        cls=RulesOption,
+        per_system={s: f"{lead} {', '.join(names)}." for s, names in roll_names(command).items() if names},
+        always=True,
+        help=f"{lead} {rolls_for(command)}.",
     )
 
 

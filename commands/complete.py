@@ -189,8 +189,10 @@ class Completer:
             decl = (self._declared(command) or {}).get(name[:-4].replace("_", "-"))
             if decl is None:
                 return []
-            if decl.name == "with":
-                return self._traits(pos[0] if pos else "", powers_first=True)
+            if decl.name == "with":  # the attacker's powers and traits, and what the rules take besides (unarmed)
+                own = self._traits(pos[0] if pos else "", powers_first=True)
+                extra = [(v, f"the rules' default: {decl.help}") for v in (decl.default, *decl.choices) if v]
+                return own + [x for x in extra if x[0] not in {k for k, _ in own}]
             return [(c, decl.help) for c in decl.choices]
         return []
 

@@ -189,8 +189,12 @@ class AppContext:
         note = result.get("not_up")
         if note:
             where = "" if note["in_encounter"] else f"; {note['name']} is not in the encounter"
+            from ledger.rulings.describe import possessive
+
             click.echo(
-                f"note: it is {note['up']}'s turn, not {note['name']}'s{where} (recorded all the same)", err=True
+                f"note: it is {possessive(str(note['up']))} turn, not {possessive(str(note['name']))}{where}"
+                " (recorded all the same)",
+                err=True,
             )
         if self.as_json:
             self.emit(result)

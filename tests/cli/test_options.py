@@ -189,3 +189,14 @@ def test_the_cli_reference_is_current() -> None:
     from commands.reference import REFERENCE, markdown
 
     assert REFERENCE.read_text() == markdown(), "docs/cli.md is out of date: python -m commands.reference --write"
+
+
+def test_help_inside_a_campaign_shows_only_that_system_s_options(cli) -> None:
+    """CLI.md third round: `COMMAND --help` inside a campaign shows that system's options (here d20 Supers'
+    --damage, d20-supers.txt, Damage), not another system's (hnh's --rank); outside a campaign, every system's."""
+    outside = cli.ok("attack", "--help").stdout
+    assert "--damage" in outside and "--rank" in outside
+    cli.ok("init", "--system", "d20", "--name", "Help")
+    inside = cli.ok("attack", "--help").stdout.split("Options:")[1]
+    assert "--damage" in inside and "--rank" not in inside
+    assert "hnh:" not in inside and "d20:" not in inside.split("--roll")[0]

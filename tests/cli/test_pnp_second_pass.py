@@ -298,7 +298,7 @@ def test_scene_end_in_the_session_shell(webbed: Cli, tmp_path: Any):
         timeout=120,
     )
     assert r.returncode == 0, r.stderr
-    assert "The scene ends (effects ended for Brute, Thug)" in r.stdout
+    assert "the scene ends (effects ended for Brute, Thug)" in r.stdout
     assert '"conditions": []' in r.stdout or '"conditions":[]' in r.stdout
 
 

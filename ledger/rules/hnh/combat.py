@@ -32,7 +32,7 @@ from ledger.rules.hnh.checks import (
     roll_check,
     versus_dc,
 )
-from ledger.rules.hnh.conditions import break_trance, effective, require_able
+from ledger.rules.hnh.conditions import break_trance, effective, penalty_source, require_able
 from ledger.rules.hnh.health import minion_rules, resolve_damage
 from ledger.rules.hnh.maneuvers import end_aim
 from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
@@ -151,6 +151,11 @@ def attack_modifiers(attacker: Sheet, target: Sheet, w: Weapon, moves: set[str],
     mods["aid"] = _int(options, "aid", 0)
     mods["modifier"] = _int(options, "modifier", 0)
     return {k: v for k, v in mods.items() if v}
+
+
+def _named(mods: dict[str, int], source: str) -> dict[str, int]:
+    """The modifiers as a die line names them: a condition's penalty by the condition that brings it (exhausted)."""
+    return {source if k == "conditions" else k: v for k, v in mods.items()}
 
 
 def validate(attacker: Sheet, target: Sheet, w: Weapon, moves: set[str], options: Options) -> None:
@@ -340,7 +345,7 @@ def attack_check(
     shown = "dc 0" if "finishing" in moves else defense_name
     data = {
         **base,
-        "attack": atk.data(),
+        "attack": {**atk.data(), "parts": {"attack": w.bonus, **_named(mods, penalty_source(attacker))}},  # die line
         "modifiers": mods,
         "defense": shown,
         "defense_check": dfn.data(),
