@@ -266,6 +266,14 @@ class RuleSystem:
         """A character's tally for the round after one more action, and what the rules find wrong with it."""
         return dict(tally), None
 
+    def treatment(self, patient: Sheet, check: list[Effect]) -> list[Effect]:
+        """What a check's `patient` gets from it (H&H: a dying patient stabilized by Treatment DC 5)."""
+        raise self.refuse("a check with a patient")
+
+    def aftermath(self, effects: list[Effect], sheet_of: Callable[[str], Sheet]) -> list[Effect]:
+        """What follows from a batch of recorded effects on other characters (H&H: a hold on the fallen ends)."""
+        return []
+
     def scene_ended(self, sheet: Sheet) -> list[Effect]:
         """What ends with the scene (P&P: effects for the rest of the scene)."""
         return []

@@ -23,7 +23,8 @@ def until(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
     """A condition that lasts until the start or the end of the character's next turn."""
     if "condition" not in options:
         raise BadInput("name the condition", "-o condition=dazed -o until=end")
-    return turns.until_effects(actor, str(options["condition"]), str(options.get("until") or "end"))
+    until = str(options.get("until") or "end")
+    return turns.until_effects(actor, str(options["condition"]), until, next_turn=True)
 
 
 def ongoing(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:

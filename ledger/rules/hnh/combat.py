@@ -71,11 +71,7 @@ def weapon(attacker: Sheet, options: Mapping[str, Any]) -> Weapon:
         bonus = _int(options, "bonus", int(p.get("attack", default)))
         return Weapon(key, eff, _int(options, "rank", rank), _range(options, rng), bonus, p)
     if name.lower() in ("unarmed", "strength"):
-        if "rank" not in options and "strength" not in attacker.traits:
-            # gameplay.txt, Strength And Damage: unarmed damage is Strength; a sheet without it can't say (issue 12)
-            raise BadInput(
-                f"{attacker.name} has no Strength for an unarmed attack's rank", "give the effect rank: --rank N"
-            )
+        # gameplay.txt, Strength And Damage: unarmed damage is Strength; an absent ability is rank 0
         bonus = attacker.trait("close-combat-unarmed", attacker.trait("fighting"))
         rank = _int(options, "rank", attacker.trait("strength"))
         if (

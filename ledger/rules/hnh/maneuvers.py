@@ -10,7 +10,7 @@ start of the next turn), extra-strength (the +1 Strength ends at the start of th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
@@ -27,7 +27,7 @@ from ledger.rules.hnh.checks import (
     trait_bonus,
     versus_dc,
 )
-from ledger.rules.hnh.conditions import impose_effects, removed, require_able
+from ledger.rules.hnh.conditions import effective, impose_effects, removed, require_able
 from ledger.rules.hnh.victory import pay
 
 OBJECT_STATES = ("intact", "bent", "broken", "destroyed")
@@ -49,7 +49,8 @@ def strike(
 ) -> tuple[bool, dict[str, Any]]:
     """An attack check (roll `attack`) against Parry (close) or Dodge (roll `defense`): hit or miss."""
     require_able(attacker, "act")
-    atk = roll_check(dice, "attack", bonus + modifier + check_penalty(attacker), "attack")
+    prone = prone_modifier(attacker, target, close)
+    atk = roll_check(dice, "attack", bonus + modifier + prone + check_penalty(attacker), "attack")
     dfn = active_defense(target, "parry" if close else "dodge", dice, "defense")
     hit = not atk.automatic_failure and (atk.critical == "success" or atk.total >= dfn.total or dfn.automatic_failure)
     return hit, {
@@ -57,8 +58,16 @@ def strike(
         "defense": "parry" if close else "dodge",
         "defense_check": dfn.data(),
         "modifier": modifier,
+        **({"prone": prone} if prone else {}),
         "hit": hit,
     }
+
+
+def prone_modifier(attacker: Sheet, target: Sheet, close: bool) -> int:
+    """Prone (conditions.txt): -1 on the prone character's close attacks; +1 to close attacks against them (-1 ranged)."""
+    mine = -1 if close and "prone" in effective(attacker.conditions) else 0
+    theirs = (1 if close else -1) if "prone" in effective(target.conditions) else 0
+    return mine + theirs
 
 
 def opposed(actor: Sheet, mine: Rolled, other: Sheet, theirs: Rolled) -> dict[str, Any]:
@@ -128,6 +137,29 @@ def release_effects(holder: Sheet, held: Sheet, note: str) -> list[Effect]:
         Effect("CountersChanged", holder.name, {"counters": {f"grabbing:{held.name}": None}}),
         Effect("CountersChanged", held.name, {"counters": {f"grabbed-by:{holder.name}": None}}),
     ]
+    return out
+
+
+def fallen_holds(effects: list[Effect], sheet_of: Callable[[str], Sheet]) -> list[Effect]:
+    """A hold ends when either side dies or falls from a minion group: the other side's hold conditions go."""
+    gone = {e.target for e in effects if e.event == "MinionsDefeated"}
+    gone |= {e.target for e in effects if e.event == "ConditionImposed" and e.data.get("condition") == "dead"}
+    out: list[Effect] = []
+    for e in effects:
+        if e.target not in gone or e.event not in ("DamageApplied", "CountersChanged"):
+            continue
+        for key, value in (e.data.get("counters") or {}).items():
+            side, _, partner = key.partition(":")
+            if value is not None or side not in ("grabbing", "grabbed-by"):
+                continue
+            mine = f"{'grabbed-by' if side == 'grabbing' else 'grabbing'}:{e.target}"
+            other = sheet_of(partner)
+            if not other.counter(mine):
+                continue
+            lost = ("restrained", "bound") if side == "grabbing" else ("hindered", "vulnerable")
+            note = f"{e.target} fell: the hold ends"
+            out += [removed(other, c, note) for c in lost if c in other.conditions]
+            out.append(Effect("CountersChanged", other.name, {"counters": {mine: None}}))
     return out
 
 

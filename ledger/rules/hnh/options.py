@@ -163,6 +163,12 @@ CHECK: tuple[Opt, ...] = (
         "helpers' check totals against DC 0: +1, +2 at 3 degrees, -1 at -2",
         "hnh-site/the-basics.txt, Team Checks",
     ),
+    Opt(
+        "patient",
+        "text",
+        "Treatment: the dying character treated (a success against DC 5 stabilizes them)",
+        "hnh-site/conditions.txt, Dying",
+    ),
 )
 DAMAGE: tuple[Opt, ...] = (
     Opt("nonlethal", "flag", "Non-Lethal damage", "hnh-site/effect-damage.txt, Extras (Non-Lethal)"),

@@ -8,7 +8,7 @@ what each command understands.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ledger.errors import BadInput, Conflict, ImpossibleAction, did_you_mean
@@ -42,11 +42,19 @@ from ledger.rules.hnh.conditions import (
 from ledger.rules.hnh.creator import import_character
 from ledger.rules.hnh.hazards import resolve_hazard
 from ledger.rules.hnh.health import HP_FLOOR, MAX_HP, MINION_MAX_HP, VP, minion_rules, resolve_damage, set_hp
+from ledger.rules.hnh.maneuvers import fallen_holds
 from ledger.rules.hnh.powers import heal
 from ledger.rules.hnh.turns import REVIVE_MEANS
 from ledger.rules.hnh.victory import STARTING_VP, improved
 
-TURN_COUNTED = ("until-start-of-turn:", "until-end-of-turn:", "all-out-attack", "defensive-attack", "revive-cooldown")
+TURN_COUNTED = (
+    "until-start-of-turn:",
+    "until-end-of-turn:",
+    "until-next-end-of-turn:",
+    "all-out-attack",
+    "defensive-attack",
+    "revive-cooldown",
+)
 
 __all__ = [
     "ABILITIES",
@@ -359,6 +367,14 @@ class HnH(RuleSystem):
         if by is not None:
             raise BadInput("an H&H revival names no one to take the fallen's place", "leave out --by")
         return turns.revive(sheet, means, -2)
+
+    def treatment(self, patient: Sheet, check: list[Effect]) -> list[Effect]:
+        """A successful Treatment check (DC 5) by another stabilizes a dying patient (conditions.txt, Dying)."""
+        return turns.treatment(patient, check)
+
+    def aftermath(self, effects: list[Effect], sheet_of: Callable[[str], Sheet]) -> list[Effect]:
+        """A grab outlives no one: the fallen's hold (either side) ends on the partner (conditions.txt, Dead)."""
+        return fallen_holds(effects, sheet_of)
 
     def import_character(self, data: Any) -> tuple[str, dict[str, Value], dict[str, dict[str, Any]]]:
         """A character from the H&H character creator's save file."""

@@ -97,6 +97,8 @@ def check(d: Draft, i: Intent) -> Result:
     other = (d.sheet(i["against"][0]), i["against"][1]) if i.get("against") else None
     own_rolls(d, rules, "check", sheet.name, other[0].name if other else None, i["options"])
     effects = rules.check(sheet, i["trait"], dc=i["dc"], against=other, options=i["options"], dice=d.dice)
+    if i["options"].get("patient"):
+        effects += rules.treatment(d.sheet(i["options"]["patient"]), effects)
     apply_and_settle(d, rules, effects)
     return {"character": d.sheet(sheet.name).to_dict(), **turn_note(d, sheet.name)}
 
