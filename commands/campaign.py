@@ -23,7 +23,7 @@ from ledger.rules import system_keys
     "settings",
     multiple=True,
     metavar="KEY=VALUE",
-    help="A campaign setting of the system (repeatable); d20: action-economy=refuse|warn|off.",
+    help="A campaign setting of the system (repeatable); d20 and hnh: action-economy=refuse|warn|off.",
 )
 @pass_app
 def init(app: AppContext, system: str, name: str | None, settings: tuple[str, ...]) -> None:

@@ -322,9 +322,18 @@ class Ledger:
         options: Mapping[str, Any] | None = None,
         *,
         rolls: Mapping[str, str] | None = None,
+        also: Sequence[str] = (),
+        in_area: Mapping[str, int] | None = None,
     ) -> dict[str, Any]:
-        """One attack resolved by the campaign's rules (roll names: the rules' `rolls["attack"]`)."""
-        intent = {"attacker": attacker, "target": target, "options": self.options("attack", options)}
+        """One attack resolved by the campaign's rules (roll names: the rules' `rolls["attack"]`).
+
+        also: more targets (an area attack); in_area: how many members of each minion group the area catches.
+        """
+        intent: dict[str, Any] = {"attacker": attacker, "target": target, "options": self.options("attack", options)}
+        if also:
+            intent["also"] = list(also)
+        if in_area:
+            intent["in_area"] = dict(in_area)
         return self.record(C.ATTACK, intent, rolls=rolls)
 
     def check(

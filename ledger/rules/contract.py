@@ -8,7 +8,7 @@ default methods here with one clear line (`NotInThisSystem`), never probed with 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import field
 from typing import Any, ClassVar, Literal
 
@@ -152,6 +152,12 @@ class RuleSystem:
         """One attack, with the options declared for `attack`."""
         raise NotImplementedError
 
+    def attack_area(
+        self, attacker: Sheet, caught: Sequence[tuple[Sheet, int]], options: Mapping[str, Any], dice: Dice
+    ) -> list[Effect]:
+        """One area attack on several targets (each with how many of a minion group are caught)."""
+        raise self.refuse("an area attack on several targets", "attack one target at a time")
+
     def check(
         self,
         sheet: Sheet,
@@ -255,6 +261,8 @@ class RuleSystem:
     def owed_by_gm(self, effects: list[Effect]) -> int:
         """What an NPC's boosts in these effects cost the GM's pool (P&P Adversity)."""
         return 0
+
+    actions_per_turn = False  # True: the action budget is the actor's own turn (out of it: reactions, not counted)
 
     def action_cost(self, command: str, actor: Sheet, options: Mapping[str, Any]) -> str | None:
         """What kind of action a command is in an encounter's round (None: the system keeps no action economy)."""

@@ -198,7 +198,8 @@ def _attack(d: Mapping[str, Any], who: str) -> tuple[str, str]:
             "critical threat" if d.get("critical_threat") and not d.get("critical_hit") else "",
             "colossal failure" if d.get("colossal-failure") else "",
             "spectacular success" if d.get("spectacular-success") and not d.get("critical") else "",
-            "automatic" if d.get("automatic") else "",
+            "automatic" if d.get("automatic") and not d.get("area") else "",
+            _area_dodge(d),
             str(d.get("reason") or ""),
             f"{d['effect']}"
             if d.get("effect")
@@ -211,6 +212,18 @@ def _attack(d: Mapping[str, Any], who: str) -> tuple[str, str]:
     ]
     tail = f" ({', '.join([score, *notes] if score else notes)})" if score or notes else ""
     return target, f"{attacker} {verb} {target}{weapon}{tail}"
+
+
+def _area_dodge(d: Mapping[str, Any]) -> str:
+    """hnh area: the target's Dodge against the power check, and whether it halved the effect."""
+    if not d.get("area"):
+        return ""
+    caught = f"{d['caught']} caught, " if d.get("caught") else ""
+    dc = d.get("dodge_check")
+    if not isinstance(dc, dict):
+        return f"area, {caught}can't dodge"
+    how = "dodges: half effect" if d.get("dodged") else "fails to dodge"
+    return f"area, {caught}Dodge {dc.get('total')} vs {dc.get('against')}, {how}"
 
 
 def _attack_score(d: Mapping[str, Any]) -> str:

@@ -172,3 +172,110 @@ def test_until_end_set_during_the_own_turn_lasts_through_the_next_turn(hnh: Cli)
     assert "hindered" in conditions(hnh, "Ann")
     hnh.ok("encounter", "next")  # Ann's next turn ends
     assert "hindered" not in conditions(hnh, "Ann")
+
+
+# -- the action budget -----------------------------------------------------------------------------------
+def _fight(cli: Cli) -> None:
+    cli.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=9", "--init", "Bob=1")
+
+
+MISS = ("--roll", "attack=-,-,-")
+
+
+def test_a_second_standard_action_in_a_turn_is_refused(hnh: Cli) -> None:
+    """gameplay.txt, Standard Action: "you can only use 1 standard action during your turn": the second attack is
+    refused (exit 2, nothing appended)."""
+    from tests.conftest import event_count
+
+    _fight(hnh)
+    hnh.ok("attack", "Ann", "Bob", *MISS)
+    before = event_count(hnh.db)
+    r = hnh("attack", "Ann", "Bob", *MISS)
+    assert r.exit_code == 2 and "standard action" in r.stderr and "per turn" in r.stderr
+    assert event_count(hnh.db) == before
+    hnh.ok("encounter", "next")
+    hnh.ok("encounter", "next")  # Ann's next turn: a new budget
+    hnh.ok("attack", "Ann", "Bob", *MISS)
+
+
+def test_a_standard_action_traded_for_a_move_leaves_no_standard(hnh: Cli) -> None:
+    """gameplay.txt, Number Of Actions: a standard and a move a turn, the standard tradeable for a move: two move
+    actions (escapes) use the turn, and a standard after them is refused."""
+    _fight(hnh)
+    hit = ("--roll", "attack=+,+,+", "--roll", "defense=-,-,-", "--roll", "strength=+,+,+", "--roll", "against=-,-,-")
+    hnh.ok("act", "Bob", "grab", "--against", "Ann", *hit)
+    for _ in range(2):
+        hnh.ok("act", "Ann", "escape", "--against", "Bob", "--roll", "check=-,-,-")
+    r = hnh("attack", "Ann", "Bob", *MISS)
+    assert r.exit_code == 2
+
+
+def test_extra_effort_action_gives_one_more_standard_action(hnh: Cli) -> None:
+    """the-basics.txt, Using Extra Effort, Action: "Gain an additional standard action during your turn"."""
+    _fight(hnh)
+    hnh.ok("attack", "Ann", "Bob", *MISS)
+    hnh.ok("act", "Ann", "extra-effort", "-o", "benefit=action")
+    hnh.ok("attack", "Ann", "Bob", *MISS)
+    assert hnh("attack", "Ann", "Bob", *MISS).exit_code == 2
+
+
+def test_action_economy_warn_records_the_second_attack_with_a_warning(cli: Cli) -> None:
+    """gameplay.txt, Standard Action, with `init -o action-economy=warn`: recorded, with a warning; `off`: no count."""
+    for mode in ("warn", "off"):
+        cli.db = cli.db + mode
+        cli.ok("init", "--system", "hnh", "-o", f"action-economy={mode}")
+        cli.ok("character", "add", "Ann", "--trait", "fighting=5")
+        cli.ok("character", "add", "Bob")
+        _fight(cli)
+        cli.ok("attack", "Ann", "Bob", *MISS)
+        r = cli.json("attack", "Ann", "Bob", *MISS)
+        assert ("warning" in r) == (mode == "warn")  # type: ignore[operator]
+
+
+def test_an_attack_out_of_turn_is_not_counted(hnh: Cli) -> None:
+    """gameplay.txt, Reaction ("reactions happen on anyone's turn"): Bob attacking during Ann's turn takes nothing
+    from Bob's own budget."""
+    _fight(hnh)
+    hnh.ok("attack", "Bob", "Ann", *MISS)
+    hnh.ok("encounter", "next")
+    hnh.ok("attack", "Bob", "Ann", *MISS)
+
+
+def test_undo_and_retract_restore_the_action_count(hnh: Cli) -> None:
+    """gameplay.txt, Standard Action: the count is state like any other -- undone or retracted, the attack is
+    available again; `--json encounter show` and the sheets come back exactly."""
+    _fight(hnh)
+    before = [hnh.json("encounter", "show"), show(hnh, "Ann"), show(hnh, "Bob")]
+    n = hnh.json("attack", "Ann", "Bob", *MISS)["ruling"]  # type: ignore[index]
+    hnh.ok("undo")
+    assert [hnh.json("encounter", "show"), show(hnh, "Ann"), show(hnh, "Bob")] == before
+    hnh.ok("redo")
+    hnh.ok("retract", str(n), "--yes")
+    assert [hnh.json("encounter", "show"), show(hnh, "Ann"), show(hnh, "Bob")] == before
+    hnh.ok("attack", "Ann", "Bob", *MISS)
+
+
+# -- aim at a target -------------------------------------------------------------------------------------
+def test_aim_against_a_target_gives_the_bonus_against_it(hnh: Cli) -> None:
+    """gameplay.txt, Aim - Standard Action: "a bonus to hit when you make the attack against that target" (+2 close)."""
+    undo_and_retract_restore(hnh, ("Ann",), "act", "Ann", "aim", "--against", "Bob")
+    hnh.ok("act", "Ann", "aim", "--against", "Bob")
+    r = hnh.json("attack", "Ann", "Bob", *EVEN)
+    assert event(r, "AttackResolved")["modifiers"].get("aim") == 2
+
+
+def test_attacking_a_different_target_spoils_the_aim(hnh: Cli) -> None:
+    """gameplay.txt, Aim: "attacking a different target spoils your aim and you lose the bonus"."""
+    hnh.ok("act", "Ann", "aim", "--against", "Bob")
+    r = hnh.json("attack", "Ann", "Cy", *EVEN)
+    assert "aim" not in event(r, "AttackResolved")["modifiers"]
+    assert "aim" not in show(hnh, "Ann")["counters"] and "vulnerable" not in conditions(hnh, "Ann")
+    r = hnh.json("attack", "Ann", "Bob", *EVEN)
+    assert "aim" not in event(r, "AttackResolved")["modifiers"]
+
+
+def test_aim_without_a_target_binds_to_the_next_attack(hnh: Cli) -> None:
+    """gameplay.txt, Aim: with no target named, the next attack is the aimed one, whoever it is at."""
+    hnh.ok("act", "Ann", "aim")
+    r = hnh.json("attack", "Ann", "Cy", *EVEN)
+    assert event(r, "AttackResolved")["modifiers"].get("aim") == 2

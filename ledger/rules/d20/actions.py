@@ -181,8 +181,7 @@ def resolve_charge(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
 def resolve_action(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
     """Any other action in a round, as the GM names it: full, partial or free (Attacks)."""
     kind = opt_choice(options, "kind", ACTION_KINDS) or "partial"
-    if kind != "free":
-        require_able(sheet, f"take a {kind} action")
+    require_able(sheet, f"take a {kind} action")  # Damage: the dying "can take no actions", free ones included
     data = {"action": str(options.get("what", "") or "an action"), "kind": kind, "character": sheet.name}
     major = exertion_effects(sheet, data["action"]) if opt_bool(options, "major") else []
     return [Effect("EffectResolved", sheet.name, data), *major]

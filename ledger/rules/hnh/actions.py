@@ -44,7 +44,7 @@ TABLE: dict[str, tuple[Perform, str, Other]] = {
     "smash": (maneuvers.smash, f"{GP}, Smash - Standard Action", "needed"),
     "feint": (maneuvers.feint, f"{GP}, Feint", "needed"),
     "demoralize": (maneuvers.demoralize, f"{GP}, Demoralize", "needed"),
-    "aim": (maneuvers.aim, f"{GP}, Aim - Standard Action", "none"),
+    "aim": (maneuvers.aim, f"{GP}, Aim - Standard Action", "optional"),
     "extra-effort": (maneuvers.extra_effort, "hnh-site/the-basics.txt, Extra Effort", "none"),
     "seize-initiative": (maneuvers.seize_initiative, f"{GP}, Initiative", "none"),
     "until": (until, f"{GP}, Taking Your Turn", "none"),

@@ -27,7 +27,7 @@ from ledger.rules.hnh.checks import (
 )
 from ledger.rules.hnh.conditions import break_trance, effective, require_able
 from ledger.rules.hnh.health import minion_rules, resolve_damage
-from ledger.rules.hnh.maneuvers import end_aim
+from ledger.rules.hnh.maneuvers import aimed_at, end_aim
 from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
 from ledger.rules.hnh.powers import resolve_nullify, resolve_weaken, weaken_trait
 
@@ -222,10 +222,11 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     }
     counters: dict[str, int | None] = {m + "-attack": 1 for m in ("all-out", "defensive") if m in moves}
     options, counters = _lasting(attacker, target, options, counters)
-    if attacker.counter("aim") and w.range not in ("perception", "area"):  # Aim: the next attack is the aimed one
+    aimed = aimed_at(attacker, target.name)  # Aim: the next attack is the aimed one, if at the target aimed at
+    if aimed and w.range not in ("perception", "area"):
         moves.add("aim")
     pre = [Effect("CountersChanged", attacker.name, {"counters": counters})] if counters else []
-    pre += end_aim(attacker, "aim used") + trance
+    pre += end_aim(attacker, "aim used" if aimed else "aim spoiled: a different target") + trance
     if w.range == "beyond":  # Range: "out of range and cannot be attacked (automatic miss)"
         return [*pre, Effect("AttackResolved", target.name, {**base, "hit": False, "reason": "beyond long range"})]
     rank = w.rank + (1 if "power" in moves else 0) - (1 if "accurate" in moves else 0)

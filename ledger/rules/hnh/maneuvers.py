@@ -31,6 +31,7 @@ from ledger.rules.hnh.conditions import effective, impose_effects, removed, requ
 from ledger.rules.hnh.victory import pay
 
 OBJECT_STATES = ("intact", "bent", "broken", "destroyed")
+AIM_AT = "aim-at:"  # aim-at:TARGET -- the target aimed at (`act NAME aim --against WHO`)
 EFFORTS = ("action", "bonus", "increased-rank", "power-stunt", "resistance", "retry", "speed", "strength")
 
 
@@ -315,17 +316,27 @@ def demoralize(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], di
 def aim(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
     """Aim: the next attack gets the aim bonus; vulnerable while aiming (until that attack or the next turn ends)."""
     require_able(actor, "aim")
-    out = [Effect("CountersChanged", actor.name, {"counters": {"aim": 1}})]
+    ctr: dict[str, int | None] = {"aim": 1, **{k: None for k in actor.counters if k.startswith(AIM_AT)}}
+    if other is not None:  # Aim: "a bonus to hit when you make the attack against that target"
+        ctr[AIM_AT + other.name] = 1
+    out = [Effect("CountersChanged", actor.name, {"counters": ctr})]
     if "vulnerable" not in actor.conditions:
         out += impose_effects(actor, "vulnerable", "aiming")
     return out
+
+
+def aimed_at(sheet: Sheet, target: str) -> bool:
+    """Whether an aim holds for an attack on `target`: none named, or this one ("attacking a different target spoils")."""
+    named = [k[len(AIM_AT) :] for k in sheet.counters if k.startswith(AIM_AT)]
+    return bool(sheet.counter("aim")) and (not named or target in named)
 
 
 def end_aim(sheet: Sheet, note: str) -> list[Effect]:
     """Aim is spent (or lost): the counter and the aiming vulnerability go."""
     if not sheet.counter("aim"):
         return []
-    out = [Effect("CountersChanged", sheet.name, {"counters": {"aim": None}})]
+    gone: dict[str, int | None] = {"aim": None, **{k: None for k in sheet.counters if k.startswith(AIM_AT)}}
+    out = [Effect("CountersChanged", sheet.name, {"counters": gone})]
     return out + ([removed(sheet, "vulnerable", note)] if "vulnerable" in sheet.conditions else [])
 
 

@@ -353,7 +353,7 @@ ACTION_HELP: dict[str, str] = {
     "smash": "Smash: attack (-1 held object), then damage against the object's Toughness: bent, broken, destroyed",
     "feint": "Feint: Deception against the better of Deception or Insight: vulnerable to your next attack",
     "demoralize": "Demoralize: Intimidation against the better of Insight or Will: impaired (disabled at 4 degrees)",
-    "aim": "Aim: your next attack gets +2 close / +1 ranged; vulnerable until then",
+    "aim": "Aim (--against WHO: at that target): your next attack gets +2 close / +1 ranged; vulnerable until then",
     "extra-effort": "Extra Effort: one benefit, fatigued at the start of your next turn",
     "seize-initiative": "Seize Initiative (the advantage): 1 victory point, first in the order when initiative is rolled",
     "until": "impose a condition until the start or end of your next turn",
@@ -469,6 +469,16 @@ OPTIONS: dict[str, tuple[Opt, ...]] = {
     "damage": (*DAMAGE, improve("damage")),
     "recover": RECOVER,
     "hazard": (*HAZARD, improve("hazard")),
+    "init": (
+        Opt(
+            "action-economy",
+            "choice",
+            "in an encounter, a second standard action in a turn (or a move action too many): refuse it, warn, or don't count",
+            f"{GP}, Number Of Actions",
+            choices=("refuse", "warn", "off"),
+            default="refuse",
+        ),
+    ),
 }
 ACTIONS: dict[str, tuple[Opt, ...]] = {
     "affliction": (*AFFLICTION, improve("act affliction")),
@@ -482,6 +492,7 @@ ROLLS: dict[str, dict[str, Role]] = {
     "attack": {
         "attack": "actor",
         "defense": "other",
+        "dodge": "other",
         "power": "actor",
         "toughness": "other",
         "slam-power": "other",

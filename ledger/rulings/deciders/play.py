@@ -76,18 +76,69 @@ def _condition(d: Draft, i: Intent, *, add: bool) -> Result:
 
 
 def attack(d: Draft, i: Intent) -> Result:
-    """One attack resolved by the campaign's rules."""
+    """One attack resolved by the campaign's rules; several targets (or members of a group caught) are an area."""
     rules = rules_of(d)
     a, t = d.sheet(i["attacker"]), d.sheet(i["target"])
+    caught = area_targets(d, i)
     own_rolls(d, rules, "attack", a.name, t.name, i["options"])
-    apply_and_settle(d, rules, rules.attack(a, t, i["options"], d.dice))
+    if caught is None:
+        alias_single(d, t.name)
+        apply_and_settle(d, rules, rules.attack(a, t, i["options"], d.dice))
+    else:
+        area_rolls(d, rules, [s.name for s, _ in caught], i["options"])
+        apply_and_settle(d, rules, rules.attack_area(a, caught, i["options"], d.dice))
     warning = economy.tally(d, rules, a, "attack", i["options"], t.name)
-    return {
-        "attacker": d.sheet(a.name).to_dict(),
-        "target": d.sheet(t.name).to_dict(),
-        **({"warning": warning} if warning else {}),
-        **turn_note(d, a.name),
-    }
+    out: Result = {"attacker": d.sheet(a.name).to_dict(), "target": d.sheet(t.name).to_dict()}
+    if caught is not None:
+        out["targets"] = [d.sheet(s.name).to_dict() for s, _ in caught]
+    return {**out, **({"warning": warning} if warning else {}), **turn_note(d, a.name)}
+
+
+def area_targets(d: Draft, i: Intent) -> list[tuple[Any, int]] | None:
+    """The targets of an attack on several (each with how many of a minion group are caught); None: one target."""
+    names = [i["target"], *i.get("also", [])]
+    in_area: dict[str, int] = dict(i.get("in_area") or {})
+    if len(names) == 1 and not in_area:
+        return None
+    sheets = [d.sheet(n) for n in names]
+    keys = {s.name.casefold() for s in sheets}
+    if len(keys) != len(sheets):
+        raise BadInput("a target is named twice", "name each target caught in the area once")
+    for group in in_area:
+        if group.casefold() not in keys:
+            sheets.append(d.sheet(group))
+            keys.add(sheets[-1].name.casefold())
+    caught = []
+    for s in sheets:
+        n = next((v for k, v in in_area.items() if k.casefold() == s.name.casefold()), 1)
+        if n != 1 and not s.minion:
+            raise BadInput(f"{s.name} is not a minion group", "--in-area is for how many of a group are caught")
+        if not 1 <= n <= max(s.count, 1):
+            raise BadInput(f"{s.name} has {s.count} standing, not {n}", f"--in-area {s.name}=1..{s.count}")
+        caught.append((s, n))
+    return caught
+
+
+def area_rolls(d: Draft, rules: Any, names: list[str], opts: Any) -> None:
+    """Name each target's own rolls (`TARGET.dodge`, `TARGET.toughness`), entered names matched case-insensitively."""
+    wanted = {f"{n}.{r}": n for n in names for r in ("dodge", "toughness")}
+    for key in list(d.dice.entered):
+        exact = next((w for w in wanted if w.casefold() == key.casefold()), None)
+        if exact and exact != key:
+            d.dice.entered[exact] = d.dice.entered.pop(key)
+    d.roll_owners.update(wanted)
+    before = d.roll_allowed
+    d.roll_allowed = lambda name, text: (
+        rules.entered_spec(name, text, opts) if name in wanted else before(name, text) if before else None
+    )
+
+
+def alias_single(d: Draft, target: str) -> None:
+    """One target: `TARGET.dodge` / `TARGET.toughness` entered are its `dodge` / `toughness` rolls."""
+    for roll in ("dodge", "toughness"):
+        key = next((k for k in d.dice.entered if k.casefold() == f"{target}.{roll}".casefold()), None)
+        if key is not None and roll not in d.dice.entered:
+            d.dice.entered[roll] = d.dice.entered.pop(key)
 
 
 def check(d: Draft, i: Intent) -> Result:
