@@ -65,6 +65,9 @@ def session_start(app: AppContext, title: str | None, new_day: bool, commit_dice
 def started_text(r: dict[str, Any]) -> str:
     """The session's number and title, and its dice commitment for the players to note."""
     line = f"session {r['session']} started: {r['title']}"
+    if "new_day" in r:  # H&H: "Players start each in game day with 2 Victory points"
+        held = [f"{n} {', '.join(f'{v} {k}' for k, v in res.items())}" for n, res in r["new_day"].items() if res]
+        line += "\na new in-game day: " + ("; ".join(held) if held else "no hero holds a resource")
     return line + (f"\ndice commitment (SHA-256): {r['commitment']}" if r.get("commitment") else "")
 
 

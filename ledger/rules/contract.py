@@ -264,6 +264,11 @@ class RuleSystem:
 
     actions_per_turn = False  # True: the action budget is the actor's own turn (out of it: reactions, not counted)
 
+    def gm_debts(self, effects: list[Effect]) -> list[tuple[str, int]]:
+        """What the GM's pool pays for these effects, by purpose (P&P: extra-dice, reroll)."""
+        owed = self.owed_by_gm(effects)
+        return [("extra-dice", owed)] if owed else []
+
     def action_cost(self, command: str, actor: Sheet, options: Mapping[str, Any]) -> str | None:
         """What kind of action a command is in an encounter's round (None: the system keeps no action economy)."""
         return None

@@ -466,13 +466,32 @@ def _merged(fragments: list[str]) -> list[str]:
     return out
 
 
+def defense_names(evs: list[Event]) -> dict[str, str]:
+    """hnh: a resistance roll named `toughness` that was a Will or Fortitude check -> the defense's real name."""
+    out: dict[str, str] = {}
+    for e in evs:
+        d = e.get("data") or {}
+        roll = (d.get("resistance") or {}).get("roll") if isinstance(d.get("resistance"), dict) else None
+        defense = str(d.get("defense") or "")
+        if e["type"] == "ResistanceResolved" and roll and defense and defense not in str(roll):
+            out[str(roll)] = defense
+    return out
+
+
+def _named(d: Mapping[str, Any], real: Mapping[str, str]) -> Mapping[str, Any]:
+    """The die's data with its name shown as `will (roll toughness)` where the defense differs from the name."""
+    name = str(d.get("name"))
+    return {**d, "name": f"{real[name]} (roll {name})"} if name in real else d
+
+
 def ruling_lines(
     events: Iterable[Event], *, verbose: bool = False, fold: HpFold | None = None, system: str = ""
 ) -> list[str]:
     """The sentence, then one line per die, then (verbose) every raw event."""
     evs = list(events)
     lines = [sentence(evs, fold, system)]
-    lines += [f"  {dice_line(e.get('data') or {})}" for e in evs if e["type"] == "DiceRolled"]
+    real = defense_names(evs)
+    lines += [f"  {dice_line(_named(e.get('data') or {}, real))}" for e in evs if e["type"] == "DiceRolled"]
     if verbose:
         lines += [f"    {raw_line(e)}" for e in evs]
     return [x for x in lines if x]

@@ -33,6 +33,7 @@ from ledger.rules.pnp.core import (
     power_meta,
     require_able,
     require_character,
+    reroll_owed,
     roll_pool,
     trait_rank,
     travel_powers,
@@ -187,6 +188,7 @@ def attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dic
         "defense": defense, "defense_kind": d_kind, "defense_dice": d_rank + guard.extra, "threshold": threshold,
         **guard.data(), **({"defense_successes_before_reroll": d_rerolled["successes_before_reroll"]} if d_rerolled else {}),
         "net": net, "hit": net > 0, "adversity_due": adversity_due + guard.adversity_due,
+        "adversity_reroll": reroll_owed(attacker, reroll) + guard.reroll_due,
     }  # fmt: skip
     outcome: list[Effect] = []
     if net <= 0:

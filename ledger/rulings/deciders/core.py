@@ -30,9 +30,11 @@ def session_start(d: Draft, i: Intent) -> Result:
     heroes = [h for h in heroes if h.pc]
     gm = resource_holder(d, rules, GM) if heroes and rules.gm_sheet() is not None else None
     d.apply(rules.session_started(heroes, gm))
+    out: Result = {"session": number, "title": title}
     if i.get("new_day"):
         d.apply(rules.day_started(heroes))
-    return {"session": number, "title": title, **({"commitment": i["commitment"]} if i.get("commitment") else {})}
+        out["new_day"] = {h.name: d.sheet(h.name).resources for h in heroes if not d.sheet(h.name).has("dead")}
+    return {**out, **({"commitment": i["commitment"]} if i.get("commitment") else {})}
 
 
 def session_end(d: Draft, i: Intent) -> Result:
@@ -49,6 +51,11 @@ def session_end(d: Draft, i: Intent) -> Result:
 def character_add(d: Draft, i: Intent) -> Result:
     """A new character from validated traits (and, from a creator file, typed traits and powers)."""
     rules = rules_of(d)
+    if i["name"].strip().casefold() == GM.casefold() and rules.gm_sheet() is not None:
+        raise Conflict(
+            f"'{i['name']}' is the name of the GM's hidden {rules.title} pool, not free for a character",
+            "pick another name (the pool: ledger character show GM)",
+        )
     parsed: dict[str, Any] = dict(i.get("typed_traits") or {})
     for key, value in i["traits"].items():
         k = key.strip().lower().replace(" ", "-").replace("_", "-")
