@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 LEAVE = frozenset({"exit", "quit"})
-CHARACTER_ARGS = frozenset({"attacker", "target", "name", "names"})
+CHARACTER_ARGS = frozenset({"attacker", "target", "targets", "name", "names"})
 GLOBAL_VALUE_OPTIONS = frozenset({"--db", "--seed", "--as"})
 ROLE_HELP = {"actor": "the acting character's roll", "other": "the other character's roll", "-": "no one's roll"}
 

@@ -217,6 +217,11 @@ class DiceBox:
     secret: bytes | None = None
     ruling: int = 0
 
+    def rename_entered(self, given: str, name: str) -> None:
+        """Faces the GM entered under another spelling (`bob.toughness`, or `Bob.toughness` for one target's
+        `toughness`) become the roll `name`, before any roll is taken."""
+        self.entered[name] = self.entered.pop(given)
+
     def take(self, name: str, spec: DiceSpec) -> Roll:
         """Consume the roll `name`: the GM's faces if entered, otherwise a fresh roll."""
         if name in self.taken:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, LedgerError
 from ledger.model.dice import Dice
 from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.hnh.checks import (
@@ -154,7 +154,10 @@ def fallen_holds(effects: list[Effect], sheet_of: Callable[[str], Sheet]) -> lis
             if value is not None or side not in ("grabbing", "grabbed-by"):
                 continue
             mine = f"{'grabbed-by' if side == 'grabbing' else 'grabbing'}:{e.target}"
-            other = sheet_of(partner)
+            try:
+                other = sheet_of(partner)
+            except LedgerError:  # the partner is no longer on the roster: nothing of theirs to end
+                continue
             if not other.counter(mine):
                 continue
             lost = ("restrained", "bound") if side == "grabbing" else ("hindered", "vulnerable")

@@ -123,11 +123,14 @@ def area_rolls(d: Draft, rules: Any, names: list[str], opts: Any) -> None:
     for key in list(d.dice.entered):
         exact = next((w for w in wanted if w.casefold() == key.casefold()), None)
         if exact and exact != key:
-            d.dice.entered[exact] = d.dice.entered.pop(key)
-    d.roll_owners.update(wanted)
+            d.dice.rename_entered(key, exact)
+    for roll, owner in wanted.items():
+        d.expect_roll(roll, owner=owner)
     before = d.roll_allowed
-    d.roll_allowed = lambda name, text: (
-        rules.entered_spec(name, text, opts) if name in wanted else before(name, text) if before else None
+    d.allow_entered(
+        lambda name, text: (
+            rules.entered_spec(name, text, opts) if name in wanted else before(name, text) if before else None
+        )
     )
 
 
@@ -136,7 +139,7 @@ def alias_single(d: Draft, target: str) -> None:
     for roll in ("dodge", "toughness"):
         key = next((k for k in d.dice.entered if k.casefold() == f"{target}.{roll}".casefold()), None)
         if key is not None and roll not in d.dice.entered:
-            d.dice.entered[roll] = d.dice.entered.pop(key)
+            d.dice.rename_entered(key, roll)
 
 
 def check(d: Draft, i: Intent) -> Result:
