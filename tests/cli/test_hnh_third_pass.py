@@ -279,3 +279,10 @@ def test_aim_without_a_target_binds_to_the_next_attack(hnh: Cli) -> None:
     hnh.ok("act", "Ann", "aim")
     r = hnh.json("attack", "Ann", "Cy", *EVEN)
     assert event(r, "AttackResolved")["modifiers"].get("aim") == 2
+
+
+def test_an_until_end_condition_undone_and_retracted_restores_the_sheet(hnh: Cli) -> None:
+    """gameplay.txt, Taking Your Turn: the lasting condition's ruling, undone, redone and retracted, gives back
+    `--json character show` exactly."""
+    hnh.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=9", "--init", "Bob=1")
+    undo_and_retract_restore(hnh, ("Ann",), "act", "Ann", "until", "-o", "condition=hindered", "-o", "until=end")
