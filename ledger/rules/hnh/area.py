@@ -16,6 +16,7 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.dice import Dice, DiceSpec, Roll
+from ledger.model.event_names import ATTACK_RESOLVED, MINIONS_DEFEATED
 from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
 from ledger.rules.hnh.checks import active_defense, roll_check
@@ -141,7 +142,7 @@ def _one(
         base["dodge_check"] = {**d.data(), "against": power.total, "dodged": dodged}
     rank = w.rank // 2 if dodged else w.rank
     base.update(rank=rank, dodged=dodged)
-    out = [Effect("AttackResolved", target.name, base)]
+    out = [Effect(ATTACK_RESOLVED, target.name, base)]
     resist = names[1]
     if w.effect == "Damage":
         step = resolve_damage(target, rank, dice, options=_damage_opts(w, options), resist_roll=resist)
@@ -149,7 +150,7 @@ def _one(
         spec = affliction_from(w.name, w.power, {**options, "rank": rank})
         step = resolve_affliction(target, spec, dice, resist_roll=resist)
     out += step
-    fell = any(e.event == "MinionsDefeated" for e in step) or apply_all(target, step).has("dead")
+    fell = any(e.event == MINIONS_DEFEATED for e in step) or apply_all(target, step).has("dead")
     now = apply_all(target, step)
     for _ in range(n - 1):  # the same result for every member caught: each falls as the first did
         if not fell or now.has("dead") or now.count <= 0:

@@ -17,7 +17,16 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice
-from ledger.model.sheet import Effect, Sheet, apply_all
+from ledger.model.sheet import (
+    CHECK_RESOLVED,
+    CONDITION_IMPOSED,
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    HEALTH_RECOVERED,
+    Effect,
+    Sheet,
+    apply_all,
+)
 from ledger.rules.hnh import maneuvers
 from ledger.rules.hnh.afflictions import ongoing_checks, progress_pending
 from ledger.rules.hnh.checks import defense_rank, roll_check, versus_dc
@@ -47,7 +56,7 @@ def until_effects(sheet: Sheet, condition: str, until: str, *, next_turn: bool =
     out = impose_effects(sheet, condition)
     # "the end of your next turn": the next turn must start first (set during a turn, that turn's end is not it)
     key = f"{NEXT_END}{condition}" if until == "end" and next_turn else f"until-{until}-of-turn:{condition}"
-    return out + [Effect("CountersChanged", sheet.name, {"counters": {key: 1}})]
+    return out + [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {key: 1}})]
 
 
 def _expire(sheet: Sheet, until: str) -> list[Effect]:
@@ -59,9 +68,9 @@ def _expire(sheet: Sheet, until: str) -> list[Effect]:
         cond = k[len(prefix) :]
         if cond in sheet.conditions:
             note = f"until the {until} of the turn"
-            out.append(Effect("ConditionRemoved", sheet.name, {"condition": cond, "note": note}))
+            out.append(Effect(CONDITION_REMOVED, sheet.name, {"condition": cond, "note": note}))
     if keys:
-        out.append(Effect("CountersChanged", sheet.name, {"counters": {k: None for k in keys}}))
+        out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {k: None for k in keys}}))
     return out
 
 
@@ -96,9 +105,9 @@ def start_of_turn(sheet: Sheet, dice: Dice) -> list[Effect]:
     if sheet.counter("revive-cooldown"):
         ctr["revive-cooldown"] = max(0, sheet.counter("revive-cooldown") - 1) or None
     if ctr:
-        out.append(Effect("CountersChanged", sheet.name, {"counters": ctr}))
+        out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": ctr}))
     if "surprised" in sheet.conditions:  # Surprised: "removed at the start of your turn"
-        out.append(Effect("ConditionRemoved", sheet.name, {"condition": "surprised", "note": "turn started"}))
+        out.append(Effect(CONDITION_REMOVED, sheet.name, {"condition": "surprised", "note": "turn started"}))
     out += maneuvers.effort_cost(_then(sheet, out))  # Extra Effort: "At the start of the turn immediately after"
     now = _then(sheet, out)
     if now.has("dead"):
@@ -112,7 +121,7 @@ def start_of_turn(sheet: Sheet, dice: Dice) -> list[Effect]:
         if gain:
             step = set_hp(now, now.hp + gain, counters={"regeneration-progress": progress % every}, note="regeneration")
         else:
-            step = [Effect("CountersChanged", now.name, {"counters": {"regeneration-progress": progress}})]
+            step = [Effect(COUNTERS_CHANGED, now.name, {"counters": {"regeneration-progress": progress}})]
         out += step
         now = _then(now, step)
     if now.has("dying"):
@@ -126,8 +135,8 @@ def dying_check(sheet: Sheet, dice: Dice) -> list[Effect]:
     if can_stabilize and sheet.trait("diehard") > 0:
         note = {"condition": "stabilized", "note": "diehard"}
         return [
-            Effect("ConditionRemoved", sheet.name, {"condition": "dying", "note": "diehard"}),
-            Effect("ConditionImposed", sheet.name, note),
+            Effect(CONDITION_REMOVED, sheet.name, {"condition": "dying", "note": "diehard"}),
+            Effect(CONDITION_IMPOSED, sheet.name, note),
         ]
     r = passive_roll(sheet, "fortitude", dice, "fortitude")
     diff = r.total - DYING_DC
@@ -141,11 +150,11 @@ def dying_check(sheet: Sheet, dice: Dice) -> list[Effect]:
         "difference": diff,
         "outcome": outcome,
     }
-    out = [Effect("CheckResolved", sheet.name, data)]
+    out = [Effect(CHECK_RESOLVED, sheet.name, data)]
     if outcome == "stabilized":
         out += [
-            Effect("ConditionRemoved", sheet.name, {"condition": "dying", "note": "dying check"}),
-            Effect("ConditionImposed", sheet.name, {"condition": "stabilized", "note": "dying check"}),
+            Effect(CONDITION_REMOVED, sheet.name, {"condition": "dying", "note": "dying check"}),
+            Effect(CONDITION_IMPOSED, sheet.name, {"condition": "stabilized", "note": "dying check"}),
         ]
     elif outcome == "lose 1 HP":
         out += set_hp(sheet, sheet.hp - 1, note="dying check")
@@ -173,7 +182,7 @@ def ongoing_damage(sheet: Sheet, rank: int | None) -> list[Effect]:
     """Set (or end with None/0) a harmful circumstance dealing Damage of a rank at the end of each turn."""
     if rank is not None and rank < 0:
         raise BadInput("an ongoing damage rank can't be negative")
-    return [Effect("CountersChanged", sheet.name, {"counters": {ONGOING_DAMAGE: rank or None}})]
+    return [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {ONGOING_DAMAGE: rank or None}})]
 
 
 def recover(
@@ -190,13 +199,13 @@ def recover(
         r = roll_check(dice, "treatment", treatment_bonus, "ability")
         success, deg = versus_dc(r, TREATMENT_DC)
         data = {"check": "treatment", "dc": TREATMENT_DC, **r.data(), "success": success, "degrees": deg}
-        out.append(Effect("CheckResolved", sheet.name, data))
+        out.append(Effect(CHECK_RESOLVED, sheet.name, data))
         treated = success
     rate *= 2 if treated else 1
     if sheet.has("dying") and treated and not sheet.counter(NO_STABILIZE):  # Treatment DC 5 stabilizes
         out += [
-            Effect("ConditionRemoved", sheet.name, {"condition": "dying", "note": "treatment"}),
-            Effect("ConditionImposed", sheet.name, {"condition": "stabilized", "note": "treatment"}),
+            Effect(CONDITION_REMOVED, sheet.name, {"condition": "dying", "note": "treatment"}),
+            Effect(CONDITION_IMPOSED, sheet.name, {"condition": "stabilized", "note": "treatment"}),
         ]
     now = _then(sheet, out)
     blocked = any(now.counter(f"hazard:{k}") for k in ("thirst", "starvation"))  # "cannot recover until ..."
@@ -208,7 +217,7 @@ def recover(
     ctr["bruises"] = max(0, now.counter("bruises") - units) or None
     if now.counter("revive-cooldown"):
         ctr["revive-cooldown"] = max(0, now.counter("revive-cooldown") - hours * ROUNDS_PER_HOUR) or None
-    step = set_hp(now, now.hp + gain, counters=ctr, note=f"{hours} h of recovery at x{rate}", event="HealthRecovered")
+    step = set_hp(now, now.hp + gain, counters=ctr, note=f"{hours} h of recovery at x{rate}", event=HEALTH_RECOVERED)
     out += step
     now = _then(now, step)
     if hours >= 1 and "fatigued" in now.conditions:  # Fatigued: "after 1 hour of rest (even if awake)"
@@ -222,7 +231,7 @@ def recover(
 
 def treatment(patient: Sheet, check: list[Effect]) -> list[Effect]:
     """Another character's successful Treatment check (DC 5) stabilizes a dying patient (conditions.txt, Dying)."""
-    done = next((e.data for e in check if e.event == "CheckResolved"), {})
+    done = next((e.data for e in check if e.event == CHECK_RESOLVED), {})
     if "treatment" not in str(done.get("trait", "")):
         raise BadInput("a patient is treated with a Treatment check", "check NAME treatment --dc 5 -o patient=WHO")
     dc = done.get("dc")
@@ -234,8 +243,8 @@ def treatment(patient: Sheet, check: list[Effect]) -> list[Effect]:
         return []
     note = "treatment"
     return [
-        Effect("ConditionRemoved", patient.name, {"condition": "dying", "note": note}),
-        Effect("ConditionImposed", patient.name, {"condition": "stabilized", "note": note}),
+        Effect(CONDITION_REMOVED, patient.name, {"condition": "dying", "note": note}),
+        Effect(CONDITION_IMPOSED, patient.name, {"condition": "stabilized", "note": note}),
     ]
 
 
@@ -262,10 +271,10 @@ def initiative(sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
     bonus = sheet.trait("agility") + sheet.trait("improved-initiative") + surprised
     r = roll_check(dice, "initiative", bonus, "passive")  # a critical is +1 / -1: initiative has no DC to fail
     data: dict[str, Any] = {"check": "initiative", **r.data(), "surprised": bool(surprised)}
-    out = [Effect("CheckResolved", sheet.name, data)]
+    out = [Effect(CHECK_RESOLVED, sheet.name, data)]
     if sheet.counter("seize-initiative"):  # spent: this initiative goes first (Seize Initiative)
         data["seized"] = True
-        out.append(Effect("CountersChanged", sheet.name, {"counters": {"seize-initiative": None}}))
+        out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {"seize-initiative": None}}))
     return r.total, out
 
 
