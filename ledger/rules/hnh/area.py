@@ -16,8 +16,7 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.dice import Dice, DiceSpec, Roll
-from ledger.model.event_names import ATTACK_RESOLVED, MINIONS_DEFEATED
-from ledger.model.sheet import Effect, Sheet, apply_all
+from ledger.model.sheet import ATTACK_RESOLVED, MINIONS_DEFEATED, Effect, Sheet, apply_all
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
 from ledger.rules.hnh.checks import active_defense, roll_check
 from ledger.rules.hnh.conditions import break_trance, effective, require_able

@@ -15,11 +15,13 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, LedgerError
 from ledger.model.dice import Dice
-from ledger.model.event_names import CONDITION_IMPOSED, DAMAGE_APPLIED, MINIONS_DEFEATED
 from ledger.model.sheet import (
     CHECK_RESOLVED,
+    CONDITION_IMPOSED,
     COUNTERS_CHANGED,
+    DAMAGE_APPLIED,
     EFFECT_RESOLVED,
+    MINIONS_DEFEATED,
     TRAITS_CHANGED,
     Effect,
     Sheet,
