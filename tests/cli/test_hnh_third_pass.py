@@ -219,17 +219,16 @@ def test_extra_effort_action_gives_one_more_standard_action(hnh: Cli) -> None:
     assert hnh("attack", "Ann", "Bob", *MISS).exit_code == 2
 
 
-def test_action_economy_warn_records_the_second_attack_with_a_warning(cli: Cli) -> None:
+@pytest.mark.parametrize("mode", ["warn", "off"])
+def test_action_economy_warn_records_the_second_attack_with_a_warning(cli: Cli, mode: str) -> None:
     """gameplay.txt, Standard Action, with `init -o action-economy=warn`: recorded, with a warning; `off`: no count."""
-    for mode in ("warn", "off"):
-        cli.db = cli.db + mode
-        cli.ok("init", "--system", "hnh", "-o", f"action-economy={mode}")
-        cli.ok("character", "add", "Ann", "--trait", "fighting=5")
-        cli.ok("character", "add", "Bob")
-        _fight(cli)
-        cli.ok("attack", "Ann", "Bob", *MISS)
-        r = cli.json("attack", "Ann", "Bob", *MISS)
-        assert ("warning" in r) == (mode == "warn")  # type: ignore[operator]
+    cli.ok("init", "--system", "hnh", "-o", f"action-economy={mode}")
+    cli.ok("character", "add", "Ann", "--trait", "fighting=5")
+    cli.ok("character", "add", "Bob")
+    _fight(cli)
+    cli.ok("attack", "Ann", "Bob", *MISS)
+    r = cli.json("attack", "Ann", "Bob", *MISS)
+    assert ("warning" in r) == (mode == "warn")  # type: ignore[operator]
 
 
 def test_an_attack_out_of_turn_is_not_counted(hnh: Cli) -> None:
