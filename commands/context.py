@@ -79,6 +79,7 @@ class AppContext:
             from ledger.application import Ledger
 
             self._ledger = Ledger(self.db, actor=self.actor, seed=self.seed)
+            self._ledger.notify = lambda line: click.echo(line, err=True)  # "waiting for Ann's attack roll ..."
         return self._ledger
 
     @property

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from commands.context import AppContext, pass_app
+from commands.options import wait_option
 from commands.params import number
 from commands.registry import command, group
 from ledger import catalog as C
@@ -118,6 +119,7 @@ def encounter() -> None:
     help="This participant's initiative total, rolled elsewhere (repeatable); it replaces their roll. Ties are still settled by the rules.",
 )
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
+@wait_option
 @pass_app
 def start(
     app: AppContext, names: tuple[str, ...], surprised: tuple[str, ...], inits: tuple[str, ...], rolls: tuple[str, ...]
@@ -160,6 +162,7 @@ def passed_over(r: Recorded) -> str:
 
 @command(C.ENCOUNTER_NEXT)
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
+@wait_option
 @pass_app
 def next_(app: AppContext, rolls: tuple[str, ...]) -> None:
     """End the current turn and start the next one (the rules' end- and start-of-turn processing).
@@ -175,6 +178,7 @@ def next_(app: AppContext, rolls: tuple[str, ...]) -> None:
 @command(C.ENCOUNTER_REMOVE)
 @click.argument("name")
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
+@wait_option
 @pass_app
 def remove(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
     """NAME leaves the fight (fled, captured, gone); the order and whose turn it is stay right.
@@ -187,6 +191,7 @@ def remove(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
 
 @command(C.ENCOUNTER_DELAY)
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
+@wait_option
 @pass_app
 def delay(app: AppContext, rolls: tuple[str, ...]) -> None:
     """The current character delays their whole turn; take it later with `encounter act NAME`.
@@ -201,6 +206,7 @@ def delay(app: AppContext, rolls: tuple[str, ...]) -> None:
 @command(C.ENCOUNTER_ACT)
 @click.argument("name")
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
+@wait_option
 @pass_app
 def act(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
     """A delaying character takes their turn now, after the current turn ends; their initiative moves there.
@@ -215,6 +221,7 @@ def act(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
 @click.argument("name")
 @click.option("--surprised", is_flag=True, help="hnh: the newcomer is Surprised.")
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
+@wait_option
 @pass_app
 def join(app: AppContext, name: str, surprised: bool, rolls: tuple[str, ...]) -> None:
     """A character joins mid-fight: rolls initiative and acts when their place in the order comes.

@@ -77,7 +77,7 @@ class LedgerGroup(click.Group):
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except LedgerError as e:
             report(e.message, e.hint)
-            sys.exit(2)
+            sys.exit(getattr(e, "exit_code", 2))  # 130 for a wait cancelled with Ctrl-C
         except click.exceptions.NoArgsIsHelpError as e:  # `ledger` alone, or a group without its verb
             if e.ctx is not None:
                 click.echo(e.ctx.get_help())
@@ -235,7 +235,7 @@ def load(*modules: str) -> None:
         if name not in _loaded:
             _loaded.add(name)
             importlib.import_module(f"commands.{name}")
-            attach(cli, name)
+            attach(cli)
 
 
 def main() -> None:

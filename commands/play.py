@@ -21,8 +21,11 @@ ROLL_HELP = "Enter physical dice: NAME=FACES (repeatable), e.g. attack=+,0,- or 
 
 
 def roll_option(names: str) -> Callable[[F], F]:
-    """The shared --roll option, listing the roll names this command takes."""
-    return click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=f"{ROLL_HELP} Rolls: {names}.")
+    """The shared --roll option, listing the roll names this command takes (and --wait, for a player's roll)."""
+    from commands.options import wait_option
+
+    roll = click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=f"{ROLL_HELP} Rolls: {names}.")
+    return lambda f: wait_option(roll(f))
 
 
 @command(C.ROLL)

@@ -2,7 +2,8 @@
 
 One poller per server watches the event log's head (every POLL seconds, on SQLite and PostgreSQL alike); when it
 moves, the server catches the read models up from the log, renders the page once per view, and pushes it to
-every open page as a Server-Sent Event. No route writes: the app only answers GET (and HEAD).
+every open page as a Server-Sent Event. The screen only answers GET (and HEAD); the one write is a player's
+answer to their own hero's pending roll on their page, /p/TOKEN (commands/player_page.py).
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: 
     click.echo(
         f"serving {read.target.describe()} at {base} (players)" + (f"; GM view: {base}?gm=<token>" if gm_token else "")
     )
-    click.echo("read-only; press Ctrl+C to stop")
+    click.echo("read-only but for players' own rolls at /p/TOKEN (ledger player link); press Ctrl+C to stop")
     uvicorn.run(web, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
 
 
@@ -222,6 +223,9 @@ def build_app(app: AppContext, players: Any, gm_token: str | None) -> Any:
         Route("/screen.js", script, methods=["GET"]),
         Route("/events", events, methods=["GET"]),
     ]
+    from commands.player_page import routes as player_routes
+
+    routes += player_routes(screen, headers)  # the players' pages, /p/TOKEN (`ledger player link`)
     web = Starlette(routes=routes, lifespan=lifespan)
     web.state.screen = screen
     return web

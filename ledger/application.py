@@ -24,7 +24,7 @@ from ledger.aggregates import (
 from ledger.catalog import Command
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError, no_character
 from ledger.model.bounds import check_intent, check_name, whole
-from ledger.model.dice import DiceBox
+from ledger.model.dice import DiceBox, NeedPlayerRoll
 from ledger.model.sheet import Sheet
 from ledger.rules import get_rules
 from ledger.rules.contract import RuleSystem
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
         Intent,
         Recorded,
         RecoverIntent,
+        RetractIntent,
         ReviveIntent,
         SessionStartIntent,
         SpendIntent,
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     )
 
 MAX_RETRIES = 200
+WAIT = 300.0  # seconds a command waits for a player's roll unless --wait says otherwise
 _TRAIT_KEY = re.compile(r"^[a-z][a-z0-9\-]*$")
 
 Decide = Callable[[Draft], Mapping[str, Any]]  # a decider bound to its intent
@@ -86,6 +88,18 @@ class Ledger:
         self.dice_secrets = DiceSecrets(self.target)
         self._store: EventStore | None = None
         self._lock = WriterLock(self.target)
+        self.wait = WAIT  # --wait SECONDS: how long a command waits for a player's roll
+        self.notify: Callable[[str], None] = lambda line: None  # where "waiting for Ann's attack roll" goes
+        self._players: Any = None
+
+    @property
+    def players(self) -> Any:
+        """The players' links and pending rolls (ledger/storage/players.py)."""
+        if self._players is None:
+            from ledger.storage.players import Players
+
+            self._players = Players(self.target)
+        return self._players
 
     @property
     def store(self) -> EventStore:
@@ -149,30 +163,51 @@ class Ledger:
             decide = lambda d: fn(d, intent)  # noqa: E731
 
         command = spec.stored or spec.name
+        answers: dict[str, dict[str, Any]] = {}  # roll name -> a player's answer ({"seed": hex} or {"faces": text})
         for attempt in range(MAX_RETRIES):
+            entered = {**dict(rolls or {}), **{n: a["faces"] for n, a in answers.items() if "faces" in a}}
+            seeds = {n: a["seed"] for n, a in answers.items() if "seed" in a}
             try:
                 with self._lock:
                     campaign = self.campaign()
                     number = campaign.rulings + 1
-                    draft = self._draft(campaign, number, spec.kind, command, intent, rolls)
+                    draft = self._draft(campaign, number, spec.kind, command, intent, entered, seeds)
                     result = decide(draft)
                     self._commit(draft)
             except IntegrityError:
                 # another writer took this ruling number: back off a little (jittered) and decide again
                 time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.25)))
                 continue
+            except NeedPlayerRoll as need:  # asked of the player's page, outside the writer lock; then decide again
+                from ledger.storage.wait import wait_for_player
+
+                answers[need.name] = wait_for_player(self, need)
+                continue
             return {"ruling": number, **result, "events": draft.summary()}
         raise StoreError("the ledger is too busy: another writer kept winning", "try the command again")
 
     def _draft(
-        self, campaign: Campaign | None, number: int, kind: str, command: str, intent: Intent, rolls: Any
+        self,
+        campaign: Campaign | None,
+        number: int,
+        kind: str,
+        command: str,
+        intent: Intent,
+        rolls: Any,
+        seeds: dict[str, str] | None = None,
     ) -> Draft:
+        committed = session_dice(self.dice_secrets, campaign)
+        if rolls and committed.get("scheme", 1) >= 2 and command != C.SESSION_START.name:
+            # scheme 2: which dice were entered is part of the record (any intent may carry `entered`: intents.py)
+            intent = cast("Intent", {**intent, "entered": dict(rolls)})
         box = DiceBox(
             entered=dict(rolls or {}),
             seed=self.seed,
             salt=str(number),
             ruling=number,
-            **session_dice(self.dice_secrets, campaign),
+            seeds=dict(seeds or {}),
+            asks=self._asks(campaign) if committed.get("player_dice") else None,
+            **committed,
         )
         return Draft(
             self.store,
@@ -185,6 +220,16 @@ class Ledger:
             at=now_iso(),
             dice=box,
         )
+
+    def _asks(self, campaign: Campaign | None) -> Callable[[str], bool]:
+        """Whether a character's rolls go to their player's page: a hero with a live link."""
+        from ledger.aggregates import name_key
+
+        def asks(name: str) -> bool:
+            entry = campaign.character(name) if campaign is not None else None
+            return entry is not None and self.players.linked(name_key(entry["name"]))
+
+        return asks
 
     def _commit(self, draft: Draft) -> None:
         """Write the ruling's events, snapshots and chain link in one transaction (ledger/rulings/draft.py `commit`)."""
@@ -247,17 +292,25 @@ class Ledger:
             result["settings"] = typed
         return result
 
-    def start_session(self, title: str | None = None, *, commit_dice: bool = False, new_day: bool = False) -> Recorded:
-        """Open a play session; with commit_dice, draw its dice secret and record only its commitment; `new_day` also
-        starts an in-game day (H&H: victory points back to 2)."""
+    def start_session(
+        self, title: str | None = None, *, commit_dice: bool = False, new_day: bool = False, player_dice: bool = False
+    ) -> Recorded:
+        """Open a play session; with commit_dice, draw its dice secret and record only its commitment (scheme 2);
+        `player_dice` also asks each linked hero's rolls of their player's page; `new_day` also starts an in-game
+        day (H&H: victory points back to 2)."""
+        from ledger.audit.dice_proof import VERSION
+
         intent: SessionStartIntent = {"title": title}
-        if not commit_dice:
+        if not (commit_dice or player_dice):
             if new_day:
                 intent["new_day"] = True
             return self.record(C.SESSION_START, intent)
         secret, commitment = new_secret()
         self.dice_secrets.put(commitment, secret)
         intent["commitment"] = commitment
+        intent["scheme"] = VERSION
+        if player_dice:
+            intent["player_dice"] = True
         if new_day:
             intent["new_day"] = True
         try:
@@ -268,7 +321,12 @@ class Ledger:
 
     def end_session(self) -> Recorded:
         """Close the open play session, revealing its dice secret if it committed one."""
-        secret = session_dice(self.dice_secrets, self.campaign()).get("secret")
+        from ledger.audit.dice_proof import commit
+
+        found = session_dice(self.dice_secrets, self.campaign())
+        secret = found.get("secret")
+        if secret and commit(secret) != found.get("commitment"):
+            secret = None  # not the committed secret: nothing to reveal (the session ends; verify --dice fails it)
         return self.record(C.SESSION_END, {"reveal": secret.hex()} if secret else {})
 
     # -- characters -------------------------------------------------------------------------
@@ -564,34 +622,52 @@ class Ledger:
             target,
             _retract_rolls(rolls),
             {},
-            session_dice(self.dice_secrets, campaign),
+            {**session_dice(self.dice_secrets, campaign), "player_dice": False},
         ).plan()
 
     def retract(
-        self, target: int, *, rolls: Mapping[str, str] | None = None, fixed: Mapping[str, Any] | None = None
+        self,
+        target: int,
+        *,
+        rolls: Mapping[str, str] | None = None,
+        fixed: Mapping[str, Any] | None = None,
+        plan: Any = None,
     ) -> dict[str, Any]:
         """Retract a contested ruling: re-derive later rulings and append the retraction with the amended outcomes.
 
-        `fixed` holds rolls an earlier plan made (so a confirmed plan appends exactly what was shown).
+        `plan` is the plan shown to the GM (`plan_retraction`): under the writer lock, if the log head has not
+        moved since it was made, exactly that plan is committed, without deciding anything again; if another
+        writer moved the head, the retraction is planned again there, keeping the plan's new rolls (and `fixed`,
+        rolls an earlier plan made), and the result says `"replanned": true`.
         """
         from ledger.rulings.rederive import Rederiver, commit, validate_target
 
         entered = _retract_rolls(rolls)
+        kept = {**dict(fixed or {}), **({r.name: r for r in plan.rolled} if plan is not None else {})}
+        replanned = False
 
         def decide(d: Draft) -> dict[str, Any]:
+            nonlocal replanned
             validate_target(d.campaign, target)
-            plan = Rederiver(
+            if plan is not None and plan.target == target and plan.current(d.campaign):
+                return commit(d, plan)  # the head is where the plan saw it: commit the plan that was shown
+            replanned = plan is not None  # another writer moved the head (or no plan was shown): plan here
+            fresh = Rederiver(
                 self.store,
                 self.seed,
                 d.campaign,
                 target,
                 entered,
-                dict(fixed or {}),
-                session_dice(self.dice_secrets, d.campaign),
+                kept,
+                {**session_dice(self.dice_secrets, d.campaign), "player_dice": False},
             ).plan()
-            return commit(d, plan)
+            return commit(d, fresh)
 
-        return self.rule(C.RETRACT, {"target": target}, decide)
+        intent: RetractIntent = {"target": target}
+        if entered and session_dice(self.dice_secrets, self.campaign()).get("scheme", 1) >= 2:
+            intent["entered"] = entered  # scheme 2: the entered dice are part of the record
+        result = self.rule(C.RETRACT, intent, decide)
+        return {**result, "replanned": replanned}
 
     # -- the record itself: verify, export, import -------------------------------------------
     def verify(self, *, expect: str | None = None, dice: bool = False) -> Any:

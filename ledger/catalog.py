@@ -100,6 +100,9 @@ IMPORT = Command("import", "export")
 DEMO = Command("demo", "demo")
 PLAY = Command("play", "shell")
 SERVE = Command("serve", "serve")
+PLAYER = Command("player", "players", group=True)
+PLAYER_LINK = Command("player link", "players")
+PLAYER_REVOKE = Command("player revoke", "players")
 
 COMMANDS: tuple[Command, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, Command))
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}

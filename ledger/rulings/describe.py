@@ -80,7 +80,13 @@ def dice_line(d: Mapping[str, Any]) -> str:
     owner, name = d.get("for"), d.get("name")
     label = f"{owner} {name}" if owner and owner != name else str(name)
     notes = [
-        n for n in ("entered" if d.get("source") == "entered" else "", "unused" if d.get("used") is False else "") if n
+        n
+        for n in (
+            "entered" if d.get("source") == "entered" else "",
+            "player" if d.get("source") == "player" else "",
+            "unused" if d.get("used") is False else "",
+        )
+        if n
     ]
     tail = f" ({', '.join(notes)})" if notes else ""
     return f"{label}: {d.get('notation', '')} [{show_faces(dict(d))}] = {d.get('total')}{tail}"

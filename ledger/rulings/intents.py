@@ -5,6 +5,9 @@ JSON is what it always was; they let mypy check the keys that flow from the CLI 
 deciders and back. Keys that old rulings may lack (the deciders read them with `.get`) are NotRequired: an
 old ledger's intents keep deciding the same.
 
+In a session whose dice follow scheme 2 (docs/verifiable-dice.md), any intent may also carry `entered`: the
+rolls entered by hand (`--roll NAME=FACES`, or faces a player typed), name -> faces as given.
+
 Read by mypy alone: every module imports it under TYPE_CHECKING (its classes would cost a one-shot command
 a few milliseconds to build).
 """
@@ -33,6 +36,8 @@ class SessionStartIntent(TypedDict):
 
     title: str | None
     commitment: NotRequired[str]  # the SHA-256 of the session's dice secret (verifiable dice)
+    scheme: NotRequired[int]  # the dice scheme's version (docs/verifiable-dice.md); absent: 1
+    player_dice: NotRequired[bool]  # linked heroes' players roll their own dice
     new_day: NotRequired[bool]
 
 
@@ -185,6 +190,7 @@ class RetractIntent(TypedDict):
     """`retract`: the ruling contested."""
 
     target: int
+    entered: NotRequired[dict[str, str]]
 
 
 Intent = (

@@ -33,6 +33,10 @@ def session_start(d: Draft, i: SessionStartIntent) -> SessionResult:
     commitment = i.get("commitment")
     if commitment:  # verifiable dice: only the secret's SHA-256 (ledger/audit/dice_proof.py)
         d.campaign_event(Campaign.DiceCommitted, number=number, commitment=commitment)
+        if i.get("scheme"):  # scheme 2 and later say so; a session without this event is scheme 1
+            d.campaign_event(
+                Campaign.DiceScheme, number=number, version=int(i["scheme"]), player_dice=bool(i.get("player_dice"))
+            )
     rules = rules_of(d)
     heroes = [d.sheet(e["name"]) for e in d.campaign.domain["roster"].values() if e["name"] != GM]
     heroes = [h for h in heroes if h.pc]
