@@ -118,8 +118,11 @@ def diff_text(plan: dict[str, Any], full: bool = False) -> str:
     metavar="N.NAME=FACES",
     help="Faces for a roll re-derivation needs that was never made (e.g. 7.damage=5); otherwise the ledger rolls it and says so.",
 )
+@click.option("--reason", default=None, metavar="TEXT", help="Why it is retracted (kept in the ruling, shown in log).")
 @pass_app
-def retract(app: AppContext, ruling: int, yes: bool, dry_run: bool, full: bool, rolls: tuple[str, ...]) -> None:
+def retract(
+    app: AppContext, ruling: int, yes: bool, dry_run: bool, full: bool, rolls: tuple[str, ...], reason: str | None
+) -> None:
     """Retract a contested ruling: later rulings are re-derived from their recorded intent and dice.
 
     Shows first the outcomes that change (a hit that now misses, a death undone, a condition gained or lost, a
@@ -133,6 +136,7 @@ def retract(app: AppContext, ruling: int, yes: bool, dry_run: bool, full: bool, 
       ledger retract 12 --dry-run
       ledger retract 12 --dry-run --full
       ledger retract 12 --yes --roll 15.damage=4
+      ledger retract 12 --yes --reason "the thug was behind cover"
     """
     entered = parse_roll_options(rolls)
     plan = app.ledger.plan_retraction(ruling, rolls=entered)
@@ -150,7 +154,7 @@ def retract(app: AppContext, ruling: int, yes: bool, dry_run: bool, full: bool, 
             raise BadInput("not confirmed: nothing appended")
     # the plan shown is the plan committed: Ledger.retract re-checks the log head under the writer lock and plans
     # again only if another writer moved it meanwhile (and then says so)
-    result = app.ledger.retract(ruling, rolls=entered, plan=plan)
+    result = app.ledger.retract(ruling, rolls=entered, plan=plan, reason=reason)
     if result.get("replanned") and not app.as_json:
         click.echo("note: another writer added to the log after the plan was shown; planned again", err=True)
     app.wrote(result, lambda r: text(r).replace("Retracting", "retracted", 1))
@@ -177,7 +181,8 @@ def _why_text(doc: dict[str, Any]) -> str:
     lines = [f"{doc['name']} {doc['field']} = {doc['value']}"]
     for step in doc["because"]:
         sess = f" session {step['session']}" if step.get("session") else ""
-        lines.append(f"  ruling {step['ruling']}{sess} ({step['command']}, {step['actor']}): {step['change']}")
+        note = f" (note: {step['note']})" if step.get("note") else ""
+        lines.append(f"  ruling {step['ruling']}{sess} ({step['command']}, {step['actor']}): {step['change']}{note}")
     for note in doc.get("notes", []):
         lines.append(f"  note: {note}")
     return "\n".join(lines)

@@ -19,6 +19,7 @@ from ledger.model.event_names import (
     CAMPAIGN_CREATED,
     CHARACTER_ADDED,
     CHARACTER_ENROLLED,
+    CHARACTER_RETIRED,
     CHECK_RESOLVED,
     DICE_COMMITTED,
     DICE_REVEALED,
@@ -95,6 +96,16 @@ class Campaign(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             """Map the name to the character's aggregate id."""
+            apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
+
+    class CharacterRetired(Event):
+        """A character left the roster (out of lists, trackers and completion); its history is kept."""
+
+        name: str
+        character_id: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Move the name from the roster to the retired."""
             apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
 
     class SessionStarted(Event):
@@ -312,6 +323,9 @@ def apply_campaign_domain(domain: dict[str, Any], kind: str, p: Mapping[str, Any
     """Apply one roster or session record (event type name and payload) to a campaign's domain (in place)."""
     if kind == CHARACTER_ENROLLED:
         domain["roster"] = {**domain["roster"], name_key(p["name"]): {"name": p["name"], "id": p["character_id"]}}
+    elif kind == CHARACTER_RETIRED:
+        domain["roster"] = {k: v for k, v in domain["roster"].items() if v["id"] != p["character_id"]}
+        domain["retired"] = [*domain.get("retired", []), {"name": p["name"], "id": p["character_id"]}]
     elif kind == SESSION_STARTED:
         domain["sessions"] = [*domain["sessions"], {"number": p["number"], "title": p["title"], "started": p["at"]}]
         domain["open_session"] = p["number"]
@@ -523,6 +537,13 @@ class Character(Aggregate):
     class TraitsChanged(SheetEvent):
         """Traits changed."""
 
+    class CharacterRetired(Event):
+        """The character left play by the GM's ruling (`character retire`): no longer active; its history is kept."""
+
+        def apply(self, aggregate: Any) -> None:
+            """Out of play."""
+            aggregate.active = False
+
     class StateRestored(Event):
         """Sheet set to the refold of its live events (after undo or redo)."""
 
@@ -610,6 +631,8 @@ def fold_character(records: Iterable[Record], start: Mapping[str, Any] | None = 
     for _, kind, p in records:
         if kind == CHARACTER_ADDED:
             active, sheet = True, p["sheet"]
+        elif kind == CHARACTER_RETIRED:
+            active = False
         elif kind in SHEET_EVENTS and sheet is not None:
             sheet = apply_effect_dict(sheet, kind, p["data"])
     return {"active": active, "sheet": sheet}

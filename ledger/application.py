@@ -38,6 +38,8 @@ if TYPE_CHECKING:
         ActIntent,
         AttackIntent,
         CharacterAddIntent,
+        CharacterCopyIntent,
+        CharacterSetIntent,
         CheckIntent,
         ConditionIntent,
         DamageIntent,
@@ -48,6 +50,7 @@ if TYPE_CHECKING:
         InitIntent,
         InitResult,
         Intent,
+        JoinIntent,
         Recorded,
         RecoverIntent,
         RetractIntent,
@@ -59,6 +62,7 @@ if TYPE_CHECKING:
 
 MAX_RETRIES = 200
 WAIT = 300.0  # seconds a command waits for a player's roll unless --wait says otherwise
+NOTE_MAX = 500  # characters in a `--note` or `--reason`
 _TRAIT_KEY = re.compile(r"^[a-z][a-z0-9\-]*$")
 
 Decide = Callable[[Draft], Mapping[str, Any]]  # a decider bound to its intent
@@ -81,8 +85,13 @@ def default_actor() -> str:
 class Ledger:
     """A campaign ledger on one database: every GM command, each one ruling."""
 
-    def __init__(self, target: str | None = None, *, actor: str | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self, target: str | None = None, *, actor: str | None = None, seed: int | None = None, note: str | None = None
+    ) -> None:
         self.target: Target = parse_target(target)
+        self.note = (
+            check_text("note", note) if note is not None else None
+        )  # `--note TEXT`: kept in every ruling's intent
         self.actor = actor or default_actor()
         self.seed = seed
         self.dice_secrets = DiceSecrets(self.target)
@@ -100,6 +109,11 @@ class Ledger:
 
             self._players = Players(self.target)
         return self._players
+
+    def with_note(self, note: str | None) -> Ledger:
+        """This ledger, recording `note` in the intent of its next rulings (a session shell's line sets its own)."""
+        self.note = check_text("note", note) if note is not None else None
+        return self
 
     @property
     def store(self) -> EventStore:
@@ -163,6 +177,8 @@ class Ledger:
             decide = lambda d: fn(d, intent)  # noqa: E731
 
         command = spec.stored or spec.name
+        if self.note and "note" not in intent:
+            intent = cast("Intent", {**intent, "note": self.note})
         answers: dict[str, dict[str, Any]] = {}  # roll name -> a player's answer ({"seed": hex} or {"faces": text})
         for attempt in range(MAX_RETRIES):
             entered = {**dict(rolls or {}), **{n: a["faces"] for n, a in answers.items() if "faces" in a}}
@@ -173,6 +189,8 @@ class Ledger:
                     number = campaign.rulings + 1
                     draft = self._draft(campaign, number, spec.kind, command, intent, entered, seeds)
                     result = decide(draft)
+                    if spec.kind == "play" and draft.campaign is not None:
+                        result = {**result, **_sides(draft)}
                     self._commit(draft)
             except IntegrityError:
                 # another writer took this ruling number: back off a little (jittered) and decide again
@@ -341,13 +359,18 @@ class Ledger:
         powers: Mapping[str, Mapping[str, Any]] | None = None,
         typed_traits: Mapping[str, Any] | None = None,
         power_parts: Mapping[str, Mapping[str, str]] | None = None,
+        copies: int | None = None,
     ) -> Recorded:
-        """Add a character with validated traits (and powers' parts, typed by the campaign's rules)."""
+        """Add a character with validated traits (and powers' parts, typed by the campaign's rules); with `copies`,
+        NAME 1 .. NAME N with the same sheet, in one ruling."""
         name = check_name(name)
         count = whole("count", count)
         if count > 1 and not minion:
             raise BadInput("--count is for minion groups", "add --minion")
         intent: CharacterAddIntent = {"name": name, "traits": dict(traits), "minion": minion, "count": count, "pc": pc}
+        if copies is not None:
+            intent["copies"] = whole("copies", copies)
+            check_name(f"{name} {copies}")
         if power_parts:
             powers = {**(powers or {}), **self.rules().power_parts(power_parts, traits)}
         if powers:
@@ -355,6 +378,29 @@ class Ledger:
         if typed_traits:
             intent["typed_traits"] = dict(typed_traits)
         return self.record(C.CHARACTER_ADD, intent)
+
+    def copy_character(self, name: str, new: str, *, copies: int | None = None, count: int | None = None) -> Recorded:
+        """A new character NEW with NAME's stat block (traits, powers), fresh; `copies`: NEW 1 .. NEW N."""
+        intent: CharacterCopyIntent = {"name": name, "new": check_name(new)}
+        if copies is not None:
+            intent["copies"] = whole("copies", copies)
+            check_name(f"{new} {copies}")
+        if count is not None:
+            intent["count"] = whole("count", count)
+        return self.record(C.CHARACTER_COPY, intent)
+
+    def set_traits(self, name: str, traits: Mapping[str, str]) -> Recorded:
+        """Change a character's traits by the GM's ruling (values the rules can't hold are refused)."""
+        if not traits:
+            raise BadInput(
+                "give at least one --trait KEY=VALUE", "for example: ledger character set Ann --trait agility=4"
+            )
+        intent: CharacterSetIntent = {"name": name, "traits": dict(traits)}
+        return self.record(C.CHARACTER_SET, intent)
+
+    def retire_character(self, name: str) -> Recorded:
+        """Take a character out of play, keeping its history (`character list --all` still shows it)."""
+        return self.record(C.CHARACTER_RETIRE, {"name": name})
 
     def import_character(self, path: str, *, pc: bool = True) -> Recorded:
         """Add a character from a character-creator save file (JSON), if the campaign's system reads them."""
@@ -396,10 +442,35 @@ class Ledger:
         intent: DamageIntent = {"target": target, "rank": rank, "options": self.options("damage", options)}
         return self.record(C.DAMAGE, intent, rolls=rolls)
 
-    def condition(self, target: str, condition: str, *, add: bool) -> Recorded:
-        """Impose or remove a known condition of the campaign's system."""
+    def condition(
+        self,
+        target: str,
+        condition: str,
+        *,
+        add: bool,
+        rounds: int | None = None,
+        until: str | None = None,
+        of: str | None = None,
+        scene: bool = False,
+    ) -> Recorded:
+        """Impose or remove a known condition of the campaign's system; an imposed one may have a duration:
+        `rounds` (ends at the end of the bearer's Nth turn from now), `until` start|end `of` WHO's next turn, or the
+        `scene` (ledger/rules/durations.py)."""
         cond = condition.strip().lower().replace(" ", "-").replace("_", "-")
         intent: ConditionIntent = {"target": target, "condition": cond}
+        given = [x for x in (rounds is not None, until is not None or of is not None, scene) if x]
+        if given and not add:
+            raise BadInput("a duration is for condition add", "leave out --rounds, --until, --of and --scene")
+        if len(given) > 1:
+            raise BadInput("give one duration: --rounds N, --until start|end --of WHO, or --scene")
+        if rounds is not None:
+            intent["rounds"] = whole("rounds", rounds)
+        if until is not None or of is not None:
+            if until not in ("start", "end") or not of:
+                raise BadInput("--until takes start or end, with --of WHO", "for example --until end --of Bob")
+            intent["until"], intent["of"] = until, of
+        if scene:
+            intent["scene"] = True
         if add:
             return self.record(C.CONDITION_ADD, intent)
         return self.record(C.CONDITION_REMOVE, intent)
@@ -561,27 +632,43 @@ class Ledger:
 
     def next_turn(self, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """End the current turn (end-of-turn hook), pass to the next who takes turns (start-of-turn hook)."""
-        return self.record(C.ENCOUNTER_NEXT, {"pass_over": True}, rolls=rolls)
+        return self.record(C.ENCOUNTER_NEXT, {"pass_over": 2}, rolls=rolls)
 
     def delay_turn(self, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """The current character delays their whole turn; the next one's turn starts (no end-of-turn hook yet)."""
-        return self.record(C.ENCOUNTER_DELAY, {"pass_over": True}, rolls=rolls)
+        return self.record(C.ENCOUNTER_DELAY, {"pass_over": 2}, rolls=rolls)
 
     def remove_from_encounter(self, name: str, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """A participant leaves the fight; if it was their turn, the next one's starts."""
-        return self.record(C.ENCOUNTER_REMOVE, {"name": name}, rolls=rolls)
+        return self.record(C.ENCOUNTER_REMOVE, {"name": name, "pass_over": 2}, rolls=rolls)
 
     def act_now(self, name: str, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """A delaying character takes their turn after the current one's ends; their initiative moves there."""
         return self.record(C.ENCOUNTER_ACT, {"name": name}, rolls=rolls)
 
-    def join_encounter(self, name: str, *, surprised: bool = False, rolls: Mapping[str, str] | None = None) -> Recorded:
-        """Roll initiative for a newcomer and slot them into the running order (they act when their place comes)."""
-        return self.record(C.ENCOUNTER_JOIN, {"name": name, "surprised": surprised}, rolls=rolls)
+    def join_encounter(
+        self, name: str | Sequence[str], *, surprised: bool = False, rolls: Mapping[str, str] | None = None
+    ) -> Recorded:
+        """Roll initiative for newcomers and slot them into the running order (they act when their place comes)."""
+        names = [name] if isinstance(name, str) else list(name)
+        if not names:
+            raise BadInput("name who joins", "ledger encounter join Cy")
+        intent: JoinIntent = {"name": names[0], "surprised": surprised}
+        if len(names) > 1:
+            intent["names"] = names
+        return self.record(C.ENCOUNTER_JOIN, intent, rolls=rolls)
 
     def end_encounter(self) -> Recorded:
-        """End the running encounter; Surprised ends with the combat (conditions.txt, Surprised)."""
-        return self.record(C.ENCOUNTER_END, {})
+        """End the running encounter (Surprised ends with the combat: conditions.txt, Surprised), with its summary."""
+        result = self.record(C.ENCOUNTER_END, {})
+        result["summary"] = self.encounter_summary()
+        return result
+
+    def encounter_summary(self) -> dict[str, Any] | None:
+        """The latest encounter's summary: rounds, who fell and when, damage dealt and taken (ledger/rulings/summary.py)."""
+        from ledger.rulings.summary import from_store
+
+        return from_store(self.store, self.campaign())
 
     def end_scene(self) -> Recorded:
         """End the scene outside an encounter (P&P): effects for the rest of the scene end, with their defeats."""
@@ -632,6 +719,7 @@ class Ledger:
         rolls: Mapping[str, str] | None = None,
         fixed: Mapping[str, Any] | None = None,
         plan: Any = None,
+        reason: str | None = None,
     ) -> dict[str, Any]:
         """Retract a contested ruling: re-derive later rulings and append the retraction with the amended outcomes.
 
@@ -666,6 +754,8 @@ class Ledger:
         intent: RetractIntent = {"target": target}
         if entered and session_dice(self.dice_secrets, self.campaign()).get("scheme", 1) >= 2:
             intent["entered"] = entered  # scheme 2: the entered dice are part of the record
+        if reason:
+            intent["reason"] = check_text("reason", reason)
         result = self.rule(C.RETRACT, intent, decide)
         return {**result, "replanned": replanned}
 
@@ -721,6 +811,27 @@ class Ledger:
 
         campaign = self.campaign()
         return explain(self.store, campaign, undo.amendments(self.store, campaign), name, field)
+
+
+def check_text(what: str, text: str | None) -> str:
+    """A note or reason: printable text of at most NOTE_MAX characters."""
+    from ledger.model.bounds import safe
+
+    value = (text or "").strip()
+    if not value:
+        raise BadInput(f"--{what} needs some text")
+    if len(value) > NOTE_MAX:
+        raise BadInput(f"--{what} is {len(value)} characters long; at most {NOTE_MAX}")
+    if safe(value) != value:
+        raise BadInput(f"--{what} holds control characters", "type plain text")
+    return value
+
+
+def _sides(draft: Draft) -> dict[str, Any]:
+    """Whether the ruling left every combatant of one side of the running encounter down (said, not recorded)."""
+    from ledger.rulings.deciders.encounter import sides_down
+
+    return sides_down(draft)
 
 
 def _retract_rolls(rolls: Mapping[str, str] | None) -> dict[str, str]:

@@ -7,6 +7,7 @@ The names are stored event class names: they never change (tests/unit/test_event
 # -- Campaign (ledger/aggregates.py) ---------------------------------------------------------------------
 CAMPAIGN_CREATED = "CampaignCreated"
 CHARACTER_ENROLLED = "CharacterEnrolled"
+CHARACTER_RETIRED = "CharacterRetired"  # Campaign.CharacterRetired and Character.CharacterRetired
 SESSION_STARTED = "SessionStarted"
 SESSION_ENDED = "SessionEnded"
 DICE_COMMITTED = "DiceCommitted"
