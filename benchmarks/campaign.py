@@ -93,7 +93,8 @@ def main() -> None:
     args = ap.parse_args()
     out = big(args.db, args.events, progress=lambda n: print(f"\r{n} events", end="", flush=True))
     print(
-        f"\n{out['events']:.0f} events, {out['rulings']:.0f} rulings: append {out['append_s']:.1f} s, catch-up {out['project_s']:.1f} s"
+        f"\n{out['events']:.0f} events, {out['rulings']:.0f} rulings: append {out['append_s']:.1f} s, catch-up "
+        f"{out['project_s']:.1f} s"
     )
 
 

@@ -5,7 +5,7 @@ A seeded d20 ledger is played through the application, exported to JSONL once (a
 events, then the snapshots their chain links vouch for), then imported into fresh SQLite
 files, alternating with a raw sqlite3 one-transaction executemany of the same rows (already in memory, same
 table schema) in the same run, so machine noise hits both alike. Prints both rates (medians) and their ratio
-(goal from issue 8: at least 30%), then the read models' catch-up rate.
+(goal, README.md Benchmarks: at least 30%), then the read models' catch-up rate.
 """
 
 from __future__ import annotations
@@ -115,7 +115,8 @@ def main() -> None:
         print(f"ledger import (parse+check+write+snap): {imp:>10,.0f} events/s (median of {args.runs})")
         print(f"ratio: {imp / raw:.0%} of raw (goal >= 30%)")
         print(
-            f"read models catch-up after import:      {n / views_once(os.path.join(folder, f'imp{k}.ledger')):>10,.0f} events/s"
+            "read models catch-up after import:      "
+            f"{n / views_once(os.path.join(folder, f'imp{k}.ledger')):>10,.0f} events/s"
         )
     finally:
         shutil.rmtree(folder)

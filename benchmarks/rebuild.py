@@ -1,4 +1,5 @@
-"""Rebuild throughput: `ledger rebuild` (every read model from zero) against a raw sqlite3 + orjson scan of the same log.
+"""Rebuild throughput: `ledger rebuild` (every read model from zero) against a raw sqlite3 + orjson scan of the same
+log.
 
 Run: python benchmarks/rebuild.py [--rulings N] [--runs N] [--seed N]
 A long hnh campaign is generated from a fixed seed (sessions, encounters turn by turn, attacks, damage,

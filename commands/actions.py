@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from commands.context import AppContext, pass_app
-from commands.options import gather, rules_options
+from commands.options import gather, roll_names, rules_options
+from commands.output import ruling_text
 from commands.params import number
 from commands.registry import command
 from ledger import catalog as C
@@ -21,8 +22,6 @@ if TYPE_CHECKING:
 
 def rolls_for(command: str) -> str:
     """The roll names a command takes, per system, for --help."""
-    from commands.options import roll_names
-
     parts = [f"{s}: {', '.join(names)}" for s, names in roll_names(command).items() if names]
     return "; ".join(parts) or "none"
 
@@ -43,14 +42,13 @@ def _roll(command: str) -> Any:
         "rolls",
         multiple=True,
         metavar="NAME=FACES",
-        help=f"Enter physical dice (repeatable); a roll not given is rolled by the ledger. Rolls: {rolls_for(command)}.",
+        help="Enter physical dice (repeatable); a roll not given is rolled by the ledger. Rolls: "
+        f"{rolls_for(command)}.",
     )
 
 
 def outcome(r: Recorded) -> str:
     """The ruling as a sentence, then its dice (commands/output.py; the raw events come with -v)."""
-    from commands.output import ruling_text
-
     return ruling_text(r)
 
 

@@ -97,7 +97,8 @@ def diff_text(plan: dict[str, Any], full: bool = False) -> str:
         lines += [_shift_line(s) for s in plan["shifts"]]
     for r in plan["new_rolls"]:
         lines.append(
-            f"  ruling {r['ruling']} needs a roll never made: {r['name']} {r['notation']} [{show_faces(r)}] = {r['total']} ({r['source']})"
+            f"  ruling {r['ruling']} needs a roll never made: {r['name']} {r['notation']} [{show_faces(r)}] = "
+            f"{r['total']} ({r['source']})"
         )
     if plan["states"]:
         lines.append("Final states:")
@@ -116,7 +117,8 @@ def diff_text(plan: dict[str, Any], full: bool = False) -> str:
     "rolls",
     multiple=True,
     metavar="N.NAME=FACES",
-    help="Faces for a roll re-derivation needs that was never made (e.g. 7.damage=5); otherwise the ledger rolls it and says so.",
+    help="Faces for a roll re-derivation needs that was never made (e.g. 7.damage=5); otherwise the ledger rolls it "
+    "and says so.",
 )
 @click.option("--reason", default=None, metavar="TEXT", help="Why it is retracted (kept in the ruling, shown in log).")
 @pass_app

@@ -10,6 +10,7 @@ from commands.context import AppContext, pass_app
 from commands.registry import command, group
 from ledger import catalog as C
 from ledger.rules import system_keys
+from ledger.rules.options import split_pairs
 
 if TYPE_CHECKING:
     from ledger.rulings.intents import Recorded
@@ -36,8 +37,6 @@ def init(app: AppContext, system: str, name: str | None, settings: tuple[str, ..
 
     Example: ledger init --system d20 -o action-economy=warn
     """
-    from ledger.rules.options import split_pairs
-
     result = app.ledger.init(system, name, split_pairs(settings))
     app.wrote(result, lambda r: f"{r['name']} ({r['system']}) started in {app.ledger.target.describe()}")
 

@@ -180,6 +180,7 @@ def _brief(sheet: Mapping[str, Any]) -> dict[str, Any]:
 @pass_app
 def list_(app: AppContext, all_: bool) -> None:
     """Every character in play, with HP and conditions; with --all, the retired too."""
+    # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections import queries
 
     rows = queries.characters(app.read)
@@ -211,6 +212,7 @@ def show(app: AppContext, name: str, at: int | None) -> None:
 
     Example: ledger --json character show Ann --at 12
     """
+    # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections import queries
 
     if at is None:

@@ -15,6 +15,8 @@ from typing import Any
 
 import click
 
+from ledger.rules import get_rules
+
 LEAVE = frozenset({"exit", "quit"})
 CHARACTER_ARGS = frozenset({"attacker", "target", "targets", "name", "names"})
 GLOBAL_VALUE_OPTIONS = frozenset({"--db", "--seed", "--as"})
@@ -143,6 +145,7 @@ class Completer:
 
     def _options(self, command: str, cmd: click.Command) -> list[Item]:
         mine = self._declared(command)
+        # lazy: the rules options; kept out of `ledger play --help`
         from commands.options import named
 
         rules_named = {f"--{name}" for name, _o, _h in named(command)}
@@ -164,6 +167,7 @@ class Completer:
         system = self.system()
         if system is None:
             return None
+        # lazy: the rules options; kept out of `ledger play --help`
         from commands.options import declarations
 
         return {o.name: o for o in declarations(system).get(command, ())}
@@ -196,6 +200,7 @@ class Completer:
             command = f"act {pos[1]}" if len(pos) > 1 else command
         mine = self._declared(command)
         if mine is None:
+            # lazy: the rules options; kept out of `ledger play --help`
             from commands.options import candidates
 
             return candidates(command, "")
@@ -216,6 +221,7 @@ class Completer:
             return [(f"{n}=" if not n.endswith("-") else n, "the turn's processing") for n in turn]
         if system is None:
             return []
+        # lazy: the rules options; kept out of `ledger play --help`
         from commands.options import _module
 
         mod = _module(system)
@@ -278,8 +284,6 @@ class Completer:
         system = self.system()
         if system is None:
             return []
-        from ledger.rules import get_rules
-
         return [(a.name, a.help) for a in get_rules(system).actions.values()]
 
 
@@ -303,8 +307,6 @@ def _first_sentence(text: str) -> str:
 def _turn_rolls(system: str | None) -> tuple[str, ...]:
     if system is None:
         return ()
-    from ledger.rules import get_rules
-
     return get_rules(system).turn_rolls
 
 
@@ -337,6 +339,7 @@ def _skip_globals(words: list[str]) -> list[str]:
 
 def as_prompt_completer(completer: Completer) -> Any:
     """The completer for prompt_toolkit: fuzzy, with each candidate's help beside it."""
+    # lazy: prompt_toolkit, the session shell's; kept out of `ledger --help`
     from prompt_toolkit.completion import Completer as PTCompleter
     from prompt_toolkit.completion import Completion
 

@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 import orjson
 
+from ledger.errors import NotInitialised, StoreError
+from ledger.model.bounds import safe_tree
+
 if TYPE_CHECKING:
     from ledger.application import Ledger
     from projections.db import ReadSide
@@ -54,7 +57,8 @@ class AppContext:
 
     @contextmanager
     def hosting(self) -> Iterator[None]:
-        """While active, each AppContext built with the same --db/--seed/--as borrows this one's open ledger and read side."""
+        """While active, each AppContext built with the same --db/--seed/--as borrows this one's open ledger and read
+        side."""
         token = _HOST.set(self)
         try:
             yield
@@ -84,6 +88,7 @@ class AppContext:
         if self._host is not None:
             return self._host.ledger.with_note(self.note)
         if self._ledger is None:
+            # lazy: the write side (eventsourcing); kept out of the read commands, `--help` and completion
             from ledger.application import Ledger
 
             self._ledger = Ledger(self.db, actor=self.actor, seed=self.seed, note=self.note)
@@ -99,14 +104,13 @@ class AppContext:
                 self._synced = True
             return self._host.read
         if self._read is None:
+            # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
             from ledger.storage.target import parse_target
             from projections.db import ReadSide
             from projections.views import catch_up
 
             target = parse_target(self.db)
             if target.kind == "sqlite" and not os.path.exists(target.path):
-                from ledger.errors import NotInitialised
-
                 raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh")
             read = ReadSide(target)
             _require_campaign(read)
@@ -117,6 +121,7 @@ class AppContext:
                 if target.kind != "sqlite" or os.access(target.path, os.W_OK) and not _immutable(e):
                     raise
                 # a read-only file whose views are behind: answer from a private copy caught up from its log
+                # lazy: the read side (SQLAlchemy); kept out of a one-shot write
                 from projections.db import private_copy
 
                 read.close()
@@ -131,6 +136,7 @@ class AppContext:
 
     def caught_up(self) -> None:
         """Fold every event the views don't include yet into them, now."""
+        # lazy: the read side (SQLAlchemy); kept out of a one-shot write
         from projections.views import catch_up
 
         self._behind = False
@@ -169,10 +175,9 @@ class AppContext:
             return
         if text is None:
             return
-        from ledger.model.bounds import safe_tree
-
         out = text(safe_tree(data)) if callable(text) else text
         if out:
+            # lazy: the sentences (commands.output, ledger.rulings.describe); kept out of `--version` and the reads
             from commands.output import show
 
             show(out, page=page)
@@ -190,8 +195,8 @@ class AppContext:
         if self.as_json:
             self.emit(result)
             return
+        # lazy: the sentences (commands.output, ledger.rulings.describe); kept out of `--version` and the reads
         from commands.output import colour_on, paint, raw_events
-        from ledger.model.bounds import safe_tree
 
         shown: R = safe_tree(result)  # names and text as typed, made safe for a terminal (the same shape)
         body = text(shown) if callable(text) else text
@@ -211,9 +216,8 @@ def _immutable(e: Exception) -> bool:
 
 def _require_campaign(read: ReadSide) -> None:
     """Reads on a database with no events say so, instead of showing empty views."""
+    # lazy: SQLAlchemy, the read side's; kept out of a one-shot write
     from sqlalchemy.exc import SQLAlchemyError
-
-    from ledger.errors import NotInitialised, StoreError
 
     try:
         with read.engine.connect() as conn:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import tempfile
 
@@ -9,8 +11,11 @@ import click
 
 from commands import render
 from commands.context import AppContext
+from commands.history import timeline_text
+from commands.main import cli
 from commands.registry import command
 from ledger import catalog as C
+from ledger.errors import BadInput
 
 SCRIPTS: dict[str, list[tuple[str, ...]]] = {
     "hnh": [
@@ -189,11 +194,6 @@ def demo(ctx: click.Context, demo_db: str | None) -> None:
     The demo writes one ledger per system next to --db (default: a fresh temporary folder) and uses a fixed
     seed, so its rolls are the same every time.
     """
-    import contextlib
-    import io
-
-    from commands.main import cli
-    from ledger.errors import BadInput
 
     app: AppContext = ctx.obj
     base = demo_db or app.db
@@ -220,6 +220,7 @@ def demo(ctx: click.Context, demo_db: str | None) -> None:
                 cli.main(args=args, prog_name="ledger", standalone_mode=False)
         sub = AppContext(db=db, seed=None, actor="demo", as_json=app.as_json)
         try:
+            # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
             from projections import queries
 
             sheets = queries.characters(sub.read)
@@ -229,8 +230,6 @@ def demo(ctx: click.Context, demo_db: str | None) -> None:
             summary[system] = {"db": db, "characters": sheets, "timeline": {first: points}}
             if not app.as_json:
                 click.echo("\n".join(render.sheet(s) for s in sheets))
-                from commands.history import timeline_text
-
                 click.echo(f"HP timeline of {first}:\n{timeline_text(points)}\n")
         finally:
             sub.close()

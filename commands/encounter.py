@@ -25,6 +25,8 @@ from ledger.model.event_names import (
     TURN_ADVANCED,
     TURN_DELAYED,
 )
+from ledger.rules import round_word as word
+from ledger.rulings.describe import HpFold, dice_line, intent_line, ruling_lines, sentence
 
 if TYPE_CHECKING:
     from ledger.rulings.intents import Recorded
@@ -51,8 +53,6 @@ OWN_EVENTS = {
 
 def round_word(system: str) -> str:
     """What the system calls a round (P&P: a page)."""
-    from ledger.rules import round_word as word
-
     return word(system)
 
 
@@ -79,8 +79,6 @@ def turn_text(lead: Callable[[Recorded], str]) -> Callable[[Recorded], str]:
     """A renderer: a lead line, the order, then what the rules did."""
 
     def text(r: Recorded) -> str:
-        from ledger.rulings.describe import dice_line, sentence
-
         events = r.get("events", [])
         said = sentence(events, system=r.get("system", "")) or f"{lead(r)}."
         dice = [f"  {dice_line(e['data'])}" for e in events if e["type"] == DICE_ROLLED]
@@ -116,7 +114,8 @@ def encounter() -> None:
     "inits",
     multiple=True,
     metavar="NAME=VALUE",
-    help="This participant's initiative total, rolled elsewhere (repeatable); it replaces their roll. Ties are still settled by the rules.",
+    help="This participant's initiative total, rolled elsewhere (repeatable); it replaces their roll. Ties are "
+    "still settled by the rules.",
 )
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
 @wait_option
@@ -267,6 +266,7 @@ def show(app: AppContext) -> None:
     Marks are DEAD, DYING, DEFEATED and the like, and DELAYING; a minion group shows its count (Thugs x3).
     Example: ledger --json encounter show
     """
+    # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections.tracker import idle, text, tracker
 
     found = tracker(app.read, required=False)
@@ -297,8 +297,6 @@ def end(app: AppContext) -> None:
 
 def ended(r: Recorded) -> str:
     """`Encounter 1 ends after 2 rounds.`, with what ending it did (scene effects), then any dice."""
-    from ledger.rulings.describe import ruling_lines
-
     system = r.get("system") or ("pnp" if "scene_ended_for" in r else "")  # only P&P has scenes to end
     word = round_word(system)
     lead = f"Encounter {r['encounter']} ends after {r['rounds']} {word}{'s' if r['rounds'] != 1 else ''}"
@@ -324,6 +322,7 @@ def log(app: AppContext, number: int | None) -> None:
 
     NUMBER is the encounter (default: the latest). Example: ledger encounter log 1
     """
+    # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections import queries
 
     app.emit(queries.encounter_log(app.read, number), log_text, page=True)
@@ -331,8 +330,6 @@ def log(app: AppContext, number: int | None) -> None:
 
 def log_text(doc: dict[str, Any]) -> str:
     """An encounter's log, grouped by round and turn."""
-    from ledger.rulings.describe import HpFold, intent_line, ruling_lines
-
     fold = HpFold()
     word = round_word(doc["system"])
     end = f", ended at ruling {doc['ended']}" if doc["ended"] else " (running)"

@@ -144,6 +144,7 @@ def _export_jsonl(app: AppContext, output: str | None, to_file: bool) -> Any:
 
 
 def _export_view(app: AppContext, kind: str, session: str | None, output: str | None, to_file: bool) -> dict[str, Any]:
+    # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections import history, queries, report
 
     h = history.load(app.read, queries.session_number(app.read, session))
@@ -180,6 +181,7 @@ def import_(app: AppContext, file: str) -> None:
 
 
 def _build_views(app: AppContext, total: int) -> None:
+    # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
     from ledger.storage.target import parse_target
     from projections.db import ReadSide
     from projections.views import rebuild

@@ -9,9 +9,10 @@ from typing import Any
 
 import click
 
-from commands.context import AppContext, pass_app
+from commands.context import AppContext, _require_campaign, pass_app
 from commands.registry import command
 from ledger import catalog as C
+from ledger.errors import BadInput, LedgerError, NotInitialised
 from ledger.model.event_names import CAMPAIGN_CREATED, OPENED, STATE_RESTORED
 
 SESSION_HELP = "Only play session N; `current` for the open one."
@@ -28,6 +29,7 @@ def log(app: AppContext, session: str | None, character_name: str | None, everyt
 
     At a terminal a long log opens in the pager ($PAGER, else less). Example: ledger log --character Ann -n 5
     """
+    # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections import queries
 
     which = queries.session_number(app.read, session)
@@ -40,6 +42,7 @@ def log(app: AppContext, session: str | None, character_name: str | None, everyt
 
 def log_lines(events: list[dict[str, Any]]) -> str:
     """The log: each ruling's heading, then one line per event in words."""
+    # lazy: the log's sentences (ledger.rulings.describe); kept out of `ledger verify`
     from ledger.rulings.describe import HpFold, event_line
 
     fold = HpFold()
@@ -67,6 +70,7 @@ def timeline(app: AppContext, name: str) -> None:
 
     Undone rulings are left out (the history as it stands). Example: ledger timeline Ann
     """
+    # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections import queries
 
     points = queries.timeline(app.read, name)
@@ -95,7 +99,8 @@ def timeline_text(points: list[dict[str, Any]]) -> str:
     for p in points:
         sess = f"session {p['session']}" if p.get("session") else "no session"
         lines.append(
-            f"ruling {p['ruling']:>5}  {p['at']}  {sess:<11}  HP {p['hp']:>3}/{p['max_hp']:<3} {p.get('command') or ''}".rstrip()
+            f"ruling {p['ruling']:>5}  {p['at']}  {sess:<11}  HP {p['hp']:>3}/{p['max_hp']:<3} "
+            f"{p.get('command') or ''}".rstrip()
         )
     return "\n".join([*lines, "", *chart([p["hp"] for p in points], max(p["max_hp"] for p in points))])
 
@@ -130,6 +135,7 @@ def session_show(app: AppContext, number: str) -> None:
 
     Retracted rulings are marked. At a terminal a long session opens in the pager. Example: ledger session show 2
     """
+    # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections import queries
 
     found = queries.session_number(app.read, number)
@@ -139,6 +145,7 @@ def session_show(app: AppContext, number: str) -> None:
 
 def session_text(doc: dict[str, Any]) -> str:
     """A session's history as a page to read."""
+    # lazy: the log's sentences (ledger.rulings.describe); kept out of `ledger verify`
     from ledger.rulings.describe import HpFold, intent_line, ruling_lines
 
     fold = HpFold()
@@ -173,6 +180,7 @@ def redo(app: AppContext) -> None:
 
 def restored(lead: str, r: Mapping[str, Any]) -> str:
     """`Undid ruling 8 (damage); Bob restored to HP 6.`: the lead, then every state it brought back."""
+    # lazy: the log's sentences (ledger.rulings.describe); kept out of `ledger verify`
     from ledger.rulings.describe import clause
 
     states = [clause(e)[1] for e in r.get("events", []) if e["type"] == STATE_RESTORED]
@@ -209,8 +217,6 @@ def verify(app: AppContext, expect: str | None, dice: bool, path: str | None) ->
 
     Example: ledger verify --dice && echo intact; ledger verify --dice --file session.jsonl
     """
-    from ledger.errors import BadInput
-
     if expect is not None and not (
         len(expect.strip()) == 64 and all(c in "0123456789abcdef" for c in expect.strip().lower())
     ):
@@ -225,6 +231,7 @@ def verify(app: AppContext, expect: str | None, dice: bool, path: str | None) ->
 
 def _verify_file(app: AppContext, path: str, dice: bool, expect: str | None) -> None:
     """verify on an export file: the chain walk (and the dice), no database needed."""
+    # lazy: the chain walk, for verify; export and import; kept out of a one-shot write
     from ledger.audit.chain import Problem, walk_events
     from ledger.audit.verify import dice_problems
     from ledger.storage.exchange import check_snapshot_lines, export_lines
@@ -253,7 +260,8 @@ def _verify_file(app: AppContext, path: str, dice: bool, expect: str | None) -> 
 
 
 def _report(app: AppContext, problems: list[Any], counts: dict[str, int], head: str) -> None:
-    """verify's output: one line per problem, a summary and the head hash (or one JSON document); exit 1 on any problem."""
+    """verify's output: one line per problem, a summary and the head hash (or one JSON document); exit 1 on any
+    problem."""
     if app.as_json:
         app.emit({"ok": not problems, "problems": [p.__dict__ for p in problems], **counts, "head": head})
     else:
@@ -272,8 +280,10 @@ def _report(app: AppContext, problems: list[Any], counts: dict[str, int], head: 
 
 def _view_problems(app: AppContext) -> list[Any]:
     """The read models against a fresh fold of the log (a truncated log, an edited row, a dropped table)."""
+    # lazy: the chain walk, for verify; kept out of a one-shot write
     from ledger.audit.chain import Problem
-    from ledger.errors import LedgerError
+
+    # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections.check import differences
 
     found = []
@@ -297,6 +307,7 @@ def _view_problems(app: AppContext) -> list[Any]:
 
 def _raw_read(app: AppContext) -> Any:
     """The read side as it stands, without catching up first (rebuild and verify must work when catching up can't)."""
+    # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
     from ledger.storage.target import parse_target
     from projections.db import ReadSide
 
@@ -307,8 +318,7 @@ def _raw_read(app: AppContext) -> Any:
 @pass_app
 def rebuild(app: AppContext) -> None:
     """Rebuild every read model from the event log (with a progress bar)."""
-    from commands.context import _require_campaign
-    from ledger.errors import NotInitialised
+    # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
     from ledger.storage.target import parse_target
     from projections.views import rebuild as run
 

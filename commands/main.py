@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import importlib
+import re
+import sqlite3
 import sys
 from typing import Any
 
 import click
+import orjson
 
 from commands.context import AppContext
 from commands.params import number
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, close_match
+from ledger.model.bounds import check_actor, safe
 
 EPILOG = """\b
 Exit codes: 0 success; 1 `verify` found problems; 2 bad usage or bad input (nothing appended).
@@ -33,12 +38,14 @@ class LedgerGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command name, loaded or not."""
+        # lazy: the command table; kept out of `ledger --version`
         from ledger.catalog import top_level
 
         return sorted(set(top_level()) | set(self.commands))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         """A command, importing its module on first use."""
+        # lazy: the command table; kept out of `ledger --version`
         from ledger.catalog import modules_of
 
         load(*modules_of(cmd_name))  # the group's module, then every module that adds to it (`session show`)
@@ -46,6 +53,7 @@ class LedgerGroup(click.Group):
 
     def load_all(self) -> None:
         """Import every command module (help, completion, tests that walk the whole tree)."""
+        # lazy: the command table; kept out of `ledger --version`
         from ledger.catalog import COMMANDS
 
         load(*(c.cli for c in COMMANDS))
@@ -140,8 +148,6 @@ def hoist(args: list[str]) -> list[str]:
 
 def database_failure(e: BaseException) -> bool:
     """Whether an exception is the database's own failure (a damaged file, a lost server), not a bug in the ledger."""
-    import sqlite3
-
     names = {c.__module__.split(".")[0] + "." + c.__name__ for c in type(e).__mro__}
     return isinstance(e, sqlite3.DatabaseError) or bool(
         names & {"eventsourcing.PersistenceError", "sqlalchemy.DBAPIError", "psycopg.Error", "psycopg.OperationalError"}
@@ -150,14 +156,10 @@ def database_failure(e: BaseException) -> bool:
 
 def _command_hint(e: click.UsageError) -> str | None:
     """A did-you-mean for a mistyped command name (`ledger atack`, `ledger encounter nxt`)."""
-    import re
-
     found = re.match(r"No such command '(.+)'\.", e.message)
     group = e.ctx.command if e.ctx else None
     if not found or not isinstance(group, click.Group) or e.ctx is None:
         return None
-    from ledger.errors import close_match
-
     close = close_match(found.group(1), group.list_commands(e.ctx))
     path = " ".join(["ledger", *e.ctx.command_path.split()[1:]])
     return f"did you mean '{path} {close}'?" if close else None
@@ -168,11 +170,7 @@ def report(message: str, hint: str | None = None) -> None:
 
     Under --json it is one JSON object on stderr instead: {"error": ..., "hint": ...}.
     """
-    from ledger.model.bounds import safe
-
     if _as_json:
-        import orjson
-
         click.echo(orjson.dumps({"error": safe(message), "hint": safe(hint) if hint else None}).decode(), err=True)
         return
     click.echo(f"error: {safe(message)}", err=True)
@@ -246,8 +244,6 @@ def cli(
     events it produced. Undo, redo and `verify` work on that record; nothing is ever edited.
     """
     if actor is not None:
-        from ledger.model.bounds import check_actor
-
         actor = check_actor(actor)
     ctx.obj = AppContext(db=db, seed=seed, actor=actor, as_json=as_json, verbose=verbose, note=note)
     ctx.call_on_close(ctx.obj.close)
@@ -259,8 +255,7 @@ _loaded: set[str] = set()
 def load(*modules: str) -> None:
     """Import command modules (each once, in the order given) and attach the commands they declare
     (commands/registry.py); a command's module is imported only when that command runs, or when help lists all."""
-    import importlib
-
+    # lazy: the command table; kept out of `ledger --version`
     from commands.registry import attach
 
     for name in dict.fromkeys(modules):

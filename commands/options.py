@@ -13,6 +13,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+from click.shell_completion import CompletionItem
 
 from ledger.rules import declarations as declared_module
 from ledger.rules import system_keys
@@ -96,7 +97,8 @@ def rules_options(command: str) -> Callable[[F], F]:
 
 
 def gather(command: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The rules options given: named ones (as given, 0 and no included) and `-o KEY=VALUE` pairs; pops them from params."""
+    """The rules options given: named ones (as given, 0 and no included) and `-o KEY=VALUE` pairs; pops them from
+    params."""
     out: dict[str, Any] = {}
     for name, _opt, _help in named(command):
         value = params.pop(name.replace("-", "_") + "_opt", None)
@@ -110,8 +112,6 @@ def complete(command: str) -> Callable[[click.Context, click.Parameter, str], li
     """Completion of `-o KEY=VALUE` from the declarations of every system."""
 
     def items(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-        from click.shell_completion import CompletionItem  # only when completing (a one-shot command never does)
-
         return [CompletionItem(text, help=h) for text, h in candidates(command, incomplete)]
 
     return items
@@ -158,5 +158,6 @@ def wait_option(f: F) -> F:
         default=None,
         expose_value=False,
         callback=_set_wait,
-        help="In a --player-dice session: how long to wait for a player's roll (default 300); then exit 2, nothing recorded.",
+        help="In a --player-dice session: how long to wait for a player's roll (default 300); then exit 2, nothing "
+        "recorded.",
     )(f)

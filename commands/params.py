@@ -1,4 +1,5 @@
-"""Click parameter types for numbers: each converts through ledger/model/bounds.py, so a value outside its declared range is one line and exit 2."""
+"""Click parameter types for numbers: each converts through ledger/model/bounds.py, so a value outside its declared
+range is one line and exit 2."""
 
 from __future__ import annotations
 

@@ -9,9 +9,11 @@ import click
 
 from commands.context import AppContext, pass_app
 from commands.options import gather, rules_options
+from commands.output import ruling_text
 from commands.params import number
 from commands.registry import command, group
 from ledger import catalog as C
+from ledger.errors import BadInput
 from ledger.model.dice import parse_roll_options
 from ledger.model.event_names import DICE_ROLLED
 from ledger.rulings.describe import dice_line
@@ -74,13 +76,9 @@ def damage(
       ledger damage Ann --amount 3
       ledger damage Ann --rank 6 --roll power=+,0,0 --roll toughness=-,0,0
     """
-    from ledger.errors import BadInput
-
     opts = gather("damage", given)
     if (amount is None) == (rank is None):
         raise BadInput("give one of --amount N or --rank N", "for example: ledger damage Ann --amount 3")
-    from commands.output import ruling_text
-
     if rank is not None:
         result = app.ledger.resist_damage(target, rank, opts, rolls=parse_roll_options(rolls))
         app.wrote(result, ruling_text)
@@ -127,8 +125,6 @@ def condition_add(
       ledger condition add Bob vulnerable --until start --of Ann
       ledger condition add Bob stunned --scene               (pnp)
     """
-    from commands.output import ruling_text
-
     result = app.ledger.condition(target, name, add=True, rounds=rounds, until=until, of=of, scene=scene)
     app.wrote(result, ruling_text)
 
@@ -139,6 +135,4 @@ def condition_add(
 @pass_app
 def condition_remove(app: AppContext, target: str, name: str) -> None:
     """Remove a condition. Example: ledger condition remove Ann dazed"""
-    from commands.output import ruling_text
-
     app.wrote(app.ledger.condition(target, name, add=False), ruling_text)

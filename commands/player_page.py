@@ -1,4 +1,5 @@
-"""`ledger serve`'s players' pages, /p/TOKEN: a hero's sheet, the shared screen, and the roll the GM's command waits for.
+"""`ledger serve`'s players' pages, /p/TOKEN: a hero's sheet, the shared screen, and the roll the GM's command waits
+for.
 
 The one write anywhere in `serve`: answering the page's own hero's pending request (POST /p/TOKEN/roll), once.
 It must come from the page itself: the same origin (Origin header), JSON, a nonce the server handed to this page

@@ -13,11 +13,13 @@ from typing import Any
 import click
 
 from commands.context import AppContext, pass_app
+from commands.main import cli
 from commands.options import declarations, roll_names
 from commands.registry import command
 from ledger import catalog as C
+from ledger.errors import BadInput
 from ledger.rules import system_keys
-from ledger.rules.options import Opt
+from ledger.rules.options import Opt, suggest
 
 WIDTH = 100  # help is wrapped at this width in the reference, whatever the terminal
 REFERENCE = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
@@ -81,9 +83,6 @@ def options(app: AppContext, command: str | None, system: str | None) -> None:
         elif command in decls:
             doc[s] = [opt_doc(o) for o in decls[command]]
     if command is not None and not doc:
-        from ledger.errors import BadInput
-        from ledger.rules.options import suggest
-
         known = {c for s in systems for c in declarations(s)}
         raise BadInput(f"no rules options for '{command}'", suggest(command, known))
 
@@ -100,14 +99,14 @@ def options(app: AppContext, command: str | None, system: str | None) -> None:
 
 def markdown() -> str:
     """docs/cli.md: every command's help, then every system's rules options and roll names."""
-    from commands.main import cli
-
     cli.load_all()
     out = [
         "# CLI reference",
         "",
-        "Generated from the commands and the rule systems' option declarations by `python -m commands.reference --write`;",
-        "a test fails while it is out of date. The agreed surface is ../shared/CLI.md; readings are in interpretations.md.",
+        "Generated from the commands and the rule systems' option declarations by `python -m "
+        "commands.reference --write`;",
+        "a test fails while it is out of date. The agreed surface is ../shared/CLI.md; readings are in "
+        "interpretations.md.",
         "",
     ]
     ctx = click.Context(cli, info_name="ledger", terminal_width=WIDTH, max_content_width=WIDTH, **cli.context_settings)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.rules import health_word
+
 
 def sheet_line(c: dict[str, Any]) -> str:
     """One line per character: name, HP, conditions."""
@@ -16,8 +18,6 @@ def sheet_line(c: dict[str, Any]) -> str:
 def sheet(c: dict[str, Any]) -> str:
     """A readable character sheet."""
     lines = [f"{c['name']} ({c['system']}{', minion' if c.get('minion') else ''}{', PC' if c.get('pc') else ''})"]
-    from ledger.rules import health_word
-
     label = health_word(c["system"])
     lines.append(f"  {label}: {c['hp']}/{c['max_hp']}" + (f"   count: {c['count']}" if "count" in c else ""))
     lines.append(f"  conditions: {', '.join(c['conditions']) or 'none'}")

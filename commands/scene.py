@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from commands.context import AppContext, pass_app
 from commands.registry import command, group
 from ledger import catalog as C
+from ledger.rulings.describe import ruling_lines
 
 if TYPE_CHECKING:
     from ledger.rulings.intents import Recorded
@@ -19,8 +20,6 @@ def scene() -> None:
 
 def ended_text(r: Recorded) -> str:
     """`The scene ends (effects ended for Mara); Mara: no longer stunned.`, then any dice."""
-    from ledger.rulings.describe import ruling_lines
-
     who = ", ".join(r["scene_ended_for"]) or "no one"
     lead = f"The scene ends (effects ended for {who})"
     rest = ruling_lines(r.get("events", []))

@@ -11,19 +11,25 @@ from __future__ import annotations
 import asyncio
 import hmac
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import click
+from markupsafe import Markup
 
 from commands.context import AppContext, pass_app
 from commands.registry import command
 from ledger import catalog as C
+from ledger.errors import BadInput
 
 POLL = 0.25  # seconds between looks at the log's head: a change shows within a second
 HEARTBEAT = 15.0  # seconds between keep-alive comments on an idle stream
 HERE = Path(__file__).parent / "screen"
-CSP = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri "
+    "'none'; form-action 'none'; frame-ancestors 'none'"
+)
 
 
 @command(C.SERVE)
@@ -55,13 +61,13 @@ def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: 
     Example: ledger serve --port 8080 --gm-token s3cret --show-hp Bob
     """
     try:
+        # lazy: the web server, for `ledger serve`; kept out of `ledger --help`
         import uvicorn
     except ImportError:
-        from ledger.errors import BadInput
-
         raise BadInput(
             "ledger serve needs Starlette, uvicorn and Jinja2", "install them: pip install 'ledger[serve]'"
         ) from None
+    # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
     from projections.screen import Visibility
 
     read = app.read  # refuses a missing or empty ledger before the server starts
@@ -81,6 +87,7 @@ class Screen:
     """The server's state: the read side, the last page per view, and the open streams."""
 
     def __init__(self, app: AppContext, players: Any, gm_token: str | None) -> None:
+        # lazy: jinja2, for `ledger serve`; kept out of `ledger --help`
         from jinja2 import Environment, FileSystemLoader, select_autoescape
 
         self.app = app
@@ -89,8 +96,6 @@ class Screen:
         self.env = Environment(
             loader=FileSystemLoader(HERE), autoescape=select_autoescape(default=True, default_for_string=True)
         )
-        from markupsafe import Markup
-
         self.css = Markup((HERE / "screen.css").read_text())  # our own file, not data: inlined as is
         self.head = -1
         self.streams: set[tuple[bool, asyncio.Queue[tuple[int, str]]]] = set()
@@ -102,8 +107,7 @@ class Screen:
 
     def model(self, gm: bool) -> dict[str, Any]:
         """The page model for one view, with its HP charts drawn."""
-        from markupsafe import Markup
-
+        # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
         from projections.report import PALETTE, chart
         from projections.screen import Visibility, page
 
@@ -124,6 +128,7 @@ class Screen:
 
     def catch_up(self) -> int:
         """Fold new events into the read models (writers may leave that to readers); the log's head."""
+        # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
         from projections.views import catch_up
 
         read = self.app.read
@@ -152,8 +157,7 @@ class Screen:
 
 def build_app(app: AppContext, players: Any, gm_token: str | None) -> Any:
     """The Starlette application: the page, its script, and its event stream; GET only."""
-    from contextlib import asynccontextmanager
-
+    # lazy: the web framework, for `ledger serve`; kept out of `ledger --help`
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse

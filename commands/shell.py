@@ -9,7 +9,9 @@ from a pipe or a file, a script without prompts (prompt_toolkit is never loaded)
 from __future__ import annotations
 
 import io
+import shlex
 import sys
+import traceback
 from collections.abc import Iterator
 from typing import Any, TextIO
 
@@ -20,6 +22,7 @@ from commands.context import AppContext
 from commands.registry import command
 from ledger import catalog as C
 from ledger.errors import BadInput
+from ledger.rules import get_rules, health_word, round_word
 
 __all__ = ["Completer", "Session", "play"]
 
@@ -43,8 +46,6 @@ class Session:
         """Run one line; False when the session should end (exit/quit, or a failure with --stop-on-error)."""
         if not line.strip() or line.lstrip().startswith("#"):
             return True
-        import shlex
-
         self.lines += 1
         if any("\udc80" <= c <= "\udcff" for c in line):
             click.echo(f"error: line {number} is not UTF-8 text", err=True)
@@ -82,8 +83,6 @@ class Session:
             click.echo("error: interrupted", err=True)
             status = 1
         except Exception:  # a bug: show it, and go on with fresh connections
-            import traceback
-
             traceback.print_exc()
             status = 70
         finally:
@@ -112,8 +111,10 @@ class Session:
         """Live characters' sheets from the read side, in the order they were added."""
         if self._roster is None:
             try:
+                # lazy: SQLAlchemy, the read side's; kept out of `ledger --help`
                 from sqlalchemy import select
 
+                # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
                 from ledger.model.sheet import is_gm_pool
                 from projections.db import sheets
 
@@ -149,8 +150,6 @@ class Session:
         system = self.system()
         if system is None:
             return []
-        from ledger.rules import get_rules
-
         rules = get_rules(system)
         return [(c, rules.condition_help(c)) for c in sorted(rules.conditions)]
 
@@ -167,8 +166,10 @@ class Session:
         system = self.system()
         if system is None:
             return " no campaign yet: init --system hnh|d20|pnp"
+        # lazy: SQLAlchemy, the read side's; kept out of `ledger --help`
         from sqlalchemy import select
 
+        # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
         from projections.db import encounters
 
         self.app.caught_up()
@@ -186,8 +187,6 @@ class Session:
 
 def standing(sheet: dict[str, Any], system: str | None) -> str:
     """A character's HP (Health in P&P), minion count and conditions, in a few words."""
-    from ledger.rules import health_word
-
     hp = health_word(system or "")
     count = f"x{sheet.get('count')} " if sheet.get("minion") else ""
     from ledger.rules.durations import left
@@ -201,8 +200,8 @@ def turn_line(
     order: list[dict[str, Any]], current: str | None, rnd: int, system: str, roster: list[dict[str, Any]]
 ) -> str:
     """`round 2 | up: Ann HP 6/6 | next: Bob HP 3/6, Thugs x3 HP 1/1`; the next two are those the rules give a turn."""
+    # lazy: the sheet model; kept out of `ledger --help`
     from ledger.model.sheet import Sheet
-    from ledger.rules import get_rules, round_word
 
     rules = get_rules(system)
     by_id = {}
@@ -270,11 +269,13 @@ def _script_lines(stream: TextIO) -> Iterator[tuple[int, str]]:
 
 def _interactive(session: Session, *, input: Any = None, output: Any = None) -> None:
     """The prompt loop (prompt_toolkit): completion with help, fuzzy matching, a toolbar with the turns, history."""
+    # lazy: prompt_toolkit, the session shell's; kept out of `ledger --help`
     from commands.prompt import prompt_session
 
     prompt = prompt_session(session, input=input, output=output)
     click.echo(
-        "ledger play: one command a line, as after `ledger`; Tab completes, Ctrl-R searches history; help lists commands; exit or Ctrl-D leaves."
+        "ledger play: one command a line, as after `ledger`; Tab completes, Ctrl-R searches history; help "
+        "lists commands; exit or Ctrl-D leaves."
     )
     number = 0
     while True:

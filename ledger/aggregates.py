@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
-from uuid import UUID
+from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from ledger.digest import uuid5
 from ledger.model.event_names import (
     ATTACK_RESOLVED,
     BOOKKEEPING,
@@ -130,7 +129,8 @@ class Campaign(Aggregate):
             apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
 
     class DiceCommitted(Event):
-        """Session `number` rolls its dice from a secret; only the secret's SHA-256 is recorded (ledger/audit/dice_proof.py)."""
+        """Session `number` rolls its dice from a secret; only the secret's SHA-256 is recorded
+        (ledger/audit/dice_proof.py)."""
 
         number: int
         commitment: str

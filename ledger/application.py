@@ -15,6 +15,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
+import orjson
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
 from ledger import catalog as C
 from ledger.aggregates import (
     CAMPAIGN_ID,
@@ -29,7 +33,8 @@ from ledger.model.sheet import Sheet
 from ledger.rules import get_rules
 from ledger.rules.contract import RuleSystem
 from ledger.rulings import undo
-from ledger.rulings.draft import Draft
+from ledger.rulings.deciders.table import decider
+from ledger.rulings.draft import Draft, commit
 from ledger.storage.secrets import DiceSecrets, new_secret, session_dice
 from ledger.storage.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target
 
@@ -75,7 +80,7 @@ def default_actor() -> str:
         if os.environ.get(variable):
             return os.environ[variable]
     try:
-        import pwd
+        import pwd  # lazy: the pwd module is missing on Windows (the except below)
 
         return pwd.getpwuid(os.getuid())[0]
     except Exception:  # no pwd module or no user database entry
@@ -132,8 +137,6 @@ class Ledger:
     # -- queries ----------------------------------------------------------------------------
     def campaign(self) -> Campaign:
         """The campaign aggregate; NotInitialised before `ledger init`."""
-        from eventsourcing.application import AggregateNotFoundError
-
         if self._store is None and self.target.kind == "sqlite" and not os.path.exists(self.target.path):
             raise NotInitialised(f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh")
         try:
@@ -164,15 +167,12 @@ class Ledger:
         *,
         rolls: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
-        """Decide and record one ruling of a declared command; on a concurrent writer's conflict, reload and decide again.
+        """Decide and record one ruling of a declared command; on a concurrent writer's conflict, reload and decide
+        again.
 
         Without `decide`, the command's declared decider (ledger/catalog.py) decides from the intent.
         """
-        from eventsourcing.persistence import IntegrityError
-
         if decide is None:
-            from ledger.rulings.deciders.table import decider
-
             fn = decider(spec)
             decide = lambda d: fn(d, intent)  # noqa: E731
 
@@ -251,8 +251,6 @@ class Ledger:
 
     def _commit(self, draft: Draft) -> None:
         """Write the ruling's events, snapshots and chain link in one transaction (ledger/rulings/draft.py `commit`)."""
-        from ledger.rulings.draft import commit
-
         try:
             commit(self.store, draft)
         except LedgerError:
@@ -278,8 +276,6 @@ class Ledger:
         """Create the campaign (ruling 1), with the system's campaign settings (its `init` options, typed)."""
         typed = get_rules(system).parse_options("init", settings or {})  # an unknown system is bad input
         check_intent({"system": system, "name": name})  # refused before the database file is created
-        from eventsourcing.application import AggregateNotFoundError
-
         try:
             existing: Campaign = self.store.repository.get(CAMPAIGN_ID)
         except AggregateNotFoundError:
@@ -299,8 +295,6 @@ class Ledger:
                 Campaign.CampaignCreated, id=CAMPAIGN_ID, ruling=1, system=system, name=title, settings=typed
             )
         )
-        from eventsourcing.persistence import IntegrityError
-
         try:
             self._commit(draft)
         except IntegrityError:
@@ -404,8 +398,6 @@ class Ledger:
 
     def import_character(self, path: str, *, pc: bool = True) -> Recorded:
         """Add a character from a character-creator save file (JSON), if the campaign's system reads them."""
-        import orjson
-
         try:
             with open(path, "rb") as f:
                 data = orjson.loads(f.read())
@@ -597,8 +589,7 @@ class Ledger:
     # -- encounters -------------------------------------------------------------------------
     def encounter(self) -> EncounterView:
         """The running encounter: number, round, whose turn, and the order with initiatives."""
-        from eventsourcing.application import AggregateNotFoundError
-
+        # lazy: the encounter, only while one runs; the encounter deciders; kept out of a one-shot write
         from ledger.encounter import ENCOUNTER_ID, Encounter
         from ledger.rulings.deciders import encounter
 
@@ -665,7 +656,8 @@ class Ledger:
         return result
 
     def encounter_summary(self) -> dict[str, Any] | None:
-        """The latest encounter's summary: rounds, who fell and when, damage dealt and taken (ledger/rulings/summary.py)."""
+        """The latest encounter's summary: rounds, who fell and when, damage dealt and taken
+        (ledger/rulings/summary.py)."""
         from ledger.rulings.summary import from_store
 
         return from_store(self.store, self.campaign())
@@ -698,6 +690,7 @@ class Ledger:
 
     def plan_retraction(self, target: int, *, rolls: Mapping[str, str] | None = None) -> Any:
         """What retracting ruling `target` would change (nothing is appended): see ledger/rulings/rederive.py."""
+        # lazy: re-derivation, for retract; kept out of a one-shot write
         from ledger.rulings.rederive import Rederiver, validate_target
 
         campaign = self.campaign()
@@ -728,6 +721,7 @@ class Ledger:
         writer moved the head, the retraction is planned again there, keeping the plan's new rolls (and `fixed`,
         rolls an earlier plan made), and the result says `"replanned": true`.
         """
+        # lazy: re-derivation, for retract; kept out of a one-shot write
         from ledger.rulings.rederive import Rederiver, commit, validate_target
 
         entered = _retract_rolls(rolls)
@@ -761,8 +755,9 @@ class Ledger:
 
     # -- the record itself: verify, export, import -------------------------------------------
     def verify(self, *, expect: str | None = None, dice: bool = False) -> Any:
-        """Everything the write side trusts, checked (ledger/audit/verify.py): chain, versions, integrity, snapshots, and
-        with `dice` every committed die of revealed sessions. The read models are checked by the read side."""
+        """Everything the write side trusts, checked (ledger/audit/verify.py): chain, versions, integrity, snapshots,
+        and with `dice` every committed die of revealed sessions. The read models are checked by the read side."""
+        # lazy: the chain walk, for verify; kept out of a one-shot write
         from ledger.audit.chain import notifications
         from ledger.audit.verify import dice_problems, verify_store
 
@@ -779,6 +774,7 @@ class Ledger:
 
     def export_jsonl(self, out: Any, *, step: Callable[[int], None] | None = None) -> Any:
         """Write the whole log, byte for byte, as JSON lines with a header (ledger/storage/exchange.py); its summary."""
+        # lazy: export and import; kept out of a one-shot write
         from ledger.storage.exchange import export_jsonl
 
         self.campaign()  # refuses an empty ledger with the usual message
@@ -787,6 +783,7 @@ class Ledger:
 
     def check_import(self, path: str, *, step: Callable[[int], None] | None = None) -> Any:
         """An export file read and checked whole (header, counts, types, every hash link) before anything is written."""
+        # lazy: export and import; kept out of a one-shot write
         from ledger.storage.exchange import read_export, require_empty
 
         if not (self.target.kind == "sqlite" and not os.path.exists(self.target.path)):
@@ -795,6 +792,7 @@ class Ledger:
 
     def write_import(self, checked: Any, *, step: Callable[[int], None] | None = None) -> Any:
         """Write a checked export into this (empty) ledger in one transaction; its summary."""
+        # lazy: export and import; kept out of a one-shot write
         from ledger.storage.exchange import write_import
 
         return write_import(self.store, checked, self.target.describe(), step)
@@ -807,6 +805,7 @@ class Ledger:
 
     def why(self, name: str, field: str | None) -> dict[str, Any]:
         """Which live rulings made a value on a character's sheet (ledger/rulings/why.py)."""
+        # lazy: `ledger why` only; kept out of a one-shot write
         from ledger.rulings.why import explain
 
         campaign = self.campaign()

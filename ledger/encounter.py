@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
+from uuid import uuid5
 
 from eventsourcing.domain import Aggregate
 
 from ledger.aggregates import NAMESPACE, Amendments, live_records
-from ledger.digest import uuid5
 from ledger.model.event_names import OPENED
 from ledger.model.lean import LeanEventType
 

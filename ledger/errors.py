@@ -40,6 +40,7 @@ class NotInitialised(LedgerError):
 
 def close_match(value: str, known: Iterable[str]) -> str | None:
     """The known spelling closest to a mistyped one (case-insensitive), if one is close enough."""
+    # lazy: difflib, for an error's suggestion; kept out of a one-shot write
     import difflib
 
     by_key: dict[str, str] = {}

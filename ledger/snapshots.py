@@ -12,6 +12,7 @@ can't be checked at load, so they are never folded (verify still compares them w
 from __future__ import annotations
 
 from collections.abc import Iterator
+from hashlib import sha256
 from typing import Any
 from uuid import UUID
 
@@ -19,7 +20,6 @@ import orjson
 from eventsourcing.domain import Snapshot
 
 from ledger.aggregates import CAMPAIGN_ID
-from ledger.digest import sha256
 from ledger.model.event_names import CHAIN_TOPIC
 from ledger.model.lean import LeanEventType
 
@@ -80,7 +80,10 @@ def problem(store: Any, snap: Any) -> str | None:
         return ""
     want = recorded(link_record(store.recorder, link_version), snap)
     if want != [snap.originator_version, digest(store.mapper.transcoder, snap)]:
-        return f"snapshot of aggregate {_hex(snap.originator_id)[:8]} at version {snap.originator_version} does not match the chain link that took it"
+        return (
+            f"snapshot of aggregate {_hex(snap.originator_id)[:8]} at version {snap.originator_version} does not "
+            "match the chain link that took it"
+        )
     return None
 
 

@@ -13,6 +13,7 @@ import orjson
 from sqlalchemy import create_engine, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from ledger.model.bounds import safe
 from projections.db import VIEW_TABLES, ReadSide, metadata
 from projections.views import Batch, position, whole_rulings
 
@@ -85,7 +86,8 @@ def _compare(table: Any, src: Any, dst: Any) -> list[str]:
             if cols:
                 c = cols[0]
                 out.append(
-                    f"read model {table.name}: row {k} has {c} {_show(a[c])}, the log says {_show(b[c])}; run: ledger rebuild"
+                    f"read model {table.name}: row {k} has {c} {_show(a[c])}, the log says {_show(b[c])}; run: "
+                    "ledger rebuild"
                 )
         if len(out) >= SHOWN:
             break
@@ -108,8 +110,6 @@ def _norm(v: Any) -> Any:
 
 
 def _show(v: Any) -> str:
-    from ledger.model.bounds import safe
-
     s = safe(orjson.dumps(v, default=str).decode())
     return s if len(s) <= 40 else s[:37] + "..."
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import os
-from collections.abc import Iterator, Sequence
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -19,8 +23,11 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    column,
     create_engine,
     event,
+    inspect,
+    table,
     text,
 )
 from sqlalchemy.exc import SQLAlchemyError
@@ -32,7 +39,6 @@ from ledger.storage.target import Target
 metadata = MetaData()
 # 64-bit on PostgreSQL (its INTEGER is 32-bit); SQLite's INTEGER is already 64-bit and stays the rowid alias
 Big = BigInteger().with_variant(Integer(), "sqlite")
-SCHEMA = 2  # the read models' layout: 2 = 64-bit numbers; an older layout is rebuilt (see ReadSide.ensure_tables)
 FOLDS = 4  # the version of the folds (views.py, fold.py): bump it whenever a fold changes what a view holds, and
 # every ledger's views are folded again on next use (verify compares the views with a fresh fold of today's code)
 
@@ -171,7 +177,8 @@ class RawEvent(NamedTuple):
 
 @lru_cache(maxsize=256)
 def topic_names(topic: str) -> tuple[str, str]:
-    """(aggregate class name, event class name) of an event topic such as `ledger.aggregates:Character.DamageApplied`."""
+    """(aggregate class name, event class name) of an event topic such as
+    `ledger.aggregates:Character.DamageApplied`."""
     path = topic.split(":", 1)[-1]
     return path.split(".", 1)[0], path.rsplit(".", 1)[-1]
 
@@ -212,7 +219,8 @@ def dumps(value: Any) -> str:
 
 
 def bulk_insert(conn: Any, table: Table, rows: Sequence[Sequence[Any]]) -> None:
-    """Insert many rows given as tuples in column order, JSON columns already dumped: one executemany, no per-row ORM work."""
+    """Insert many rows given as tuples in column order, JSON columns already dumped: one executemany, no per-row ORM
+    work."""
     if not rows:
         return
     pg = conn.dialect.name == "postgresql"
@@ -259,8 +267,6 @@ class ReadSide:
             self._ensured = True
 
     def _upgrade_layout(self) -> None:
-        from sqlalchemy import inspect
-
         try:
             columns = {c["name"]: c["type"] for c in inspect(self.engine).get_columns("ledger_sheets")}
         except SQLAlchemyError:
@@ -280,7 +286,8 @@ class ReadSide:
         return int(row[0] or 0)
 
     def read_events(self, conn: Any, after: int, limit: int, until: int | None = None) -> list[RawEvent]:
-        """Events after position `after`, in order, decoded with orjson (read on the driver's own cursor: no row objects)."""
+        """Events after position `after`, in order, decoded with orjson (read on the driver's own cursor: no row
+        objects)."""
         mark = "?" if self.kind == "sqlite" else "%s"
         stop = "" if until is None else f" AND {self.id_column} <= {mark}"
         sql = (
@@ -335,13 +342,12 @@ class ReadSide:
 
     def stored_states(self) -> tuple[Any, Any, Any]:
         """The event log as a table to join the log view to: (table, position column, state column)."""
-        from sqlalchemy import column, table
-
         t = table(self.events_table, column(self.id_column), column("state"))
         return t, t.c[self.id_column], t.c.state
 
     def bookkeeping(self, conn: Any) -> list[tuple[int, str, Any]]:
-        """The ledger's own bookkeeping events (chain links, touched lists), straight from the event log: (position, topic, state)."""
+        """The ledger's own bookkeeping events (chain links, touched lists), straight from the event log: (position,
+        topic, state)."""
         sql = text(
             f"SELECT {self.id_column}, topic, state FROM {self.events_table} "
             f"WHERE topic LIKE :chain OR topic LIKE :touched ORDER BY {self.id_column}"
@@ -349,26 +355,14 @@ class ReadSide:
         chain, touched = BOOKKEEPING_PATTERNS
         return [tuple(r) for r in conn.execute(sql, {"chain": chain, "touched": touched}).all()]
 
-    def iter_events(self, conn: Any, after: int = 0, batch: int = 5000) -> Iterator[RawEvent]:
-        """Every event after `after`, in batches."""
-        while True:
-            chunk = self.read_events(conn, after, batch)
-            if not chunk:
-                return
-            yield from chunk
-            after = chunk[-1].seq
-
     def close(self) -> None:
         """Dispose of the engine's connections."""
         self.engine.dispose()
 
 
 def private_copy(target: Target) -> Target:
-    """A consistent copy of a read-only SQLite ledger in a private temporary folder (removed at exit), to fold views into."""
-    import atexit
-    import shutil
-    import sqlite3
-    import tempfile
+    """A consistent copy of a read-only SQLite ledger in a private temporary folder (removed at exit), to fold views
+    into."""
 
     folder = tempfile.mkdtemp(prefix="ledger-readonly-")
     atexit.register(shutil.rmtree, folder, True)

@@ -1,4 +1,5 @@
-"""Shareable histories from the read models: one `History` (rulings with their events, sessions, HP series), as CSV or Markdown.
+"""Shareable histories from the read models: one `History` (rulings with their events, sessions, HP series), as CSV or
+Markdown.
 
 The HTML report (projections/report.py) renders the same `History`. Retracted rulings stay in, marked.
 """

@@ -7,7 +7,8 @@ from typing import Any
 import orjson
 from sqlalchemy import and_, func, select
 
-from ledger.errors import BadInput, NotFound
+from ledger.errors import BadInput, NotFound, no_character
+from ledger.model.bounds import whole
 from ledger.model.event_names import (
     CHARACTER_ADDED,
     DAMAGE_APPLIED,
@@ -208,6 +209,7 @@ def _with_bookkeeping(read: ReadSide, conn: Any, rows: list[Any], session: int |
 
 def retracted_rulings(conn: Any) -> set[int]:
     """Rulings retracted by a ruling that is itself live (undoing or retracting a retraction revives its target)."""
+    # lazy: the event classes (eventsourcing); kept out of `character list`
     from ledger.aggregates import retracted
 
     return retracted(
@@ -250,7 +252,8 @@ def _hp_of(record: dict[str, Any]) -> int | None:
 
 
 def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
-    """Every HP change of a live character in the live history: retracted rulings left out, re-derived ones as amended."""
+    """Every HP change of a live character in the live history: retracted rulings left out, re-derived ones as
+    amended."""
     with read.engine.connect() as conn:
         row = conn.execute(
             select(sheets.c.character_id, sheets.c.max_hp, sheets.c.sheet).where(
@@ -529,8 +532,6 @@ def session_number(read: ReadSide, value: str | int | None) -> int | None:
         return value
     text = str(value).strip().lower()
     if text.lstrip("+-").isdigit():
-        from ledger.model.bounds import whole
-
         return whole("session", text)
     if text not in ("current", "open", "now"):
         raise BadInput(
@@ -547,8 +548,6 @@ def session_number(read: ReadSide, value: str | int | None) -> int | None:
 
 def _no_character(read: ReadSide, name: str, suffix: str = "") -> NotFound:
     """The refusal of an unknown name, suggesting the nearest live character's name."""
-    from ledger.errors import no_character
-
     with read.engine.connect() as conn:
         known = [
             str(r[0])

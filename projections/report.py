@@ -15,10 +15,12 @@ LEFT, RIGHT, TOP, BOTTOM = 44, 16, 14, 28
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 CSS = """
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#fff;margin:0 auto;max-width:900px;padding:20px 28px}
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#fff;
+margin:0 auto;max-width:900px;padding:20px 28px}
 h1{font-size:26px;margin:0 0 4px}h2{font-size:20px;border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:28px}
 h3{font-size:17px;margin:18px 0 4px}h4{font-size:15px;margin:12px 0 2px}.meta{color:#666;margin:0 0 12px}
-.recap{background:#f4f7fb;border-left:4px solid #1f77b4;padding:4px 10px;margin:6px 0 10px}.recap ul{margin:2px 0;padding-left:20px}
+.recap{background:#f4f7fb;border-left:4px solid #1f77b4;padding:4px 10px;margin:6px 0 10px}
+.recap ul{margin:2px 0;padding-left:20px}
 .said{margin:2px 0}.round{color:#444}.ruling h4{margin:8px 0 0;font-size:14px}
 .charts{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;border:1px solid #e3e3e3;border-radius:6px;padding:6px 8px}
 figcaption{font-weight:600;margin-bottom:2px}svg text{font:11px sans-serif;fill:#555}
@@ -57,7 +59,8 @@ def chart(series: dict[str, Any], colour: str, span: tuple[int, int]) -> str:
     max_hp = pts[-1]["max_hp"]
     label = f"HP of {series['name']} from ruling {first} to {last}"
     return (
-        f'<svg width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(label)}">'
+        f'<svg width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="{escape(label)}">'
         f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{TOP + h}"/>'
         f'<line class="axis" x1="{LEFT}" y1="{TOP + h}" x2="{LEFT + w}" y2="{TOP + h}"/>'
         f'<line class="ref" x1="{LEFT}" y1="{y(0):.1f}" x2="{LEFT + w}" y2="{y(0):.1f}"/>'
@@ -83,7 +86,8 @@ def _ruling(r: dict[str, Any], system: str) -> str:
     """One ruling as an article: number and intent, who and when, the sentence, the dice."""
     cls = "ruling retracted" if r["retracted"] else "ruling"
     out = [
-        f'<article class="{cls}" id="r{r["ruling"]}"><h4>#{r["ruling"]} {escape(intent_line(r["command"], r["intent"]))}</h4>',
+        f'<article class="{cls}" id="r{r["ruling"]}"><h4>#{r["ruling"]} '
+        f"{escape(intent_line(r['command'], r['intent']))}</h4>",
         f'<div class="who">{escape(str(r["actor"]))}, {escape(str(r["at"]))}</div>',
     ]
     if r["retracted"]:
@@ -137,7 +141,8 @@ def to_html(h: History, step: Step | None = None) -> str:
                 else f"{s['name']}: HP {now['hp']}/{now['max_hp']}"
             )
             out.append(
-                f'<figure class="chart"><figcaption>{escape(caption)}</figcaption>{chart(s, PALETTE[i % len(PALETTE)], (first, last))}</figure>'
+                f'<figure class="chart"><figcaption>{escape(caption)}</figcaption>'
+                f"{chart(s, PALETTE[i % len(PALETTE)], (first, last))}</figure>"
             )
         out.append("</div></section>")
     out.append('<section id="history"><h2>History</h2>')

@@ -129,7 +129,8 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
 def _logged(
     read: ReadSide, conn: Any, where: Any, *, limit: int | None = None, newest_first: bool = False
 ) -> list[dict[str, Any]]:
-    """Log rows (ruling, type, character, aggregate, data) with their data resolved (the log view keeps it by reference)."""
+    """Log rows (ruling, type, character, aggregate, data) with their data resolved (the log view keeps it by
+    reference)."""
     stored, position, state = read.stored_states()
     q = (
         select(log.c.ruling, log.c.type, log.c.character, log.c.aggregate, log.c.data, state.label("event_state"))
@@ -215,7 +216,8 @@ def note_of(intent: Any) -> str | None:
 
 
 def _names_hidden(r: Any, hidden_names: set[str]) -> bool:
-    """Whether a ruling's intent names a hidden GM sheet (`spend GM adversity 2`): players see only that the GM ruled."""
+    """Whether a ruling's intent names a hidden GM sheet (`spend GM adversity 2`): players see only that the GM
+    ruled."""
     if not hidden_names:
         return False
     return any(isinstance(v, str) and v.strip().casefold() in hidden_names for v in (r["intent"] or {}).values())

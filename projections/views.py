@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ledger.errors import StoreError
 from ledger.model.event_names import (
@@ -253,8 +254,6 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
     the same events first); if the tracking position does not move, the views disagree with the log and the
     command ends with one line naming the problem and `ledger rebuild` as the fix. Never spins.
     """
-    from sqlalchemy.exc import SQLAlchemyError
-
     read.ensure_tables()
     refold_outdated(read)
     done, limit, collisions, stuck_at = 0, BATCH, 0, -1
@@ -279,7 +278,8 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
                         raise
                     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as x:
                         raise StoreError(
-                            f"an event after {start} of the log can't be read into the views ({type(x).__name__}): the ledger is damaged",
+                            f"an event after {start} of the log can't be read into the views "
+                            f"({type(x).__name__}): the ledger is damaged",
                             "run: ledger verify",
                         ) from None
                 batch.write(chunk[-1][0])
@@ -316,8 +316,6 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
 
 def _collision(e: Exception) -> bool:
     """A duplicate key, from SQLAlchemy or from the driver itself (batches go through the driver's executemany)."""
-    from sqlalchemy.exc import IntegrityError
-
     return isinstance(e, IntegrityError) or any(c.__name__ == "IntegrityError" for c in type(e).__mro__)
 
 
@@ -334,8 +332,6 @@ def _first_line(e: Exception) -> str:
 def refold_outdated(read: ReadSide) -> None:
     """Views folded by another version of the folds (projections/db.py FOLDS; none recorded: the first release's)
     are emptied, to be folded again from the log: read models are only ever a fold of it, by today's code."""
-    from sqlalchemy.exc import SQLAlchemyError
-
     try:
         with read.engine.connect() as conn:
             row = conn.execute(select(tracking.c.position).where(tracking.c.name == LAYOUT)).first()
@@ -377,9 +373,3 @@ def rebuild(read: ReadSide, progress: Progress | None = None) -> int:
         with read.engine.begin() as conn:
             for ix in indexes:
                 ix.create(conn, checkfirst=True)
-
-
-def is_behind(read: ReadSide) -> bool:
-    """Whether events exist that the views don't include yet."""
-    with read.engine.connect() as conn:
-        return read.max_seq(conn) > position(conn)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from hashlib import sha256  # OpenSSL's: five times ledger/digest.py's on a whole log
 from typing import Any, NamedTuple
 from uuid import UUID
 
@@ -102,7 +101,8 @@ def raw(recorder: Any, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any
 
 
 def walk_events(events: Iterable[Any], expect: str | None = None) -> Walk:
-    """Check stored events (`id`, `originator_id`, `originator_version`, `topic`, `state`, optionally the decoded `ruling`) in order."""
+    """Check stored events (`id`, `originator_id`, `originator_version`, `topic`, `state`, optionally the decoded
+    `ruling`) in order."""
     walk = Walk()
     problems = walk.problems
     versions = walk.versions
@@ -152,7 +152,7 @@ def walk_events(events: Iterable[Any], expect: str | None = None) -> Walk:
         else:
             scheme_seen = scheme
             prev = str(link.get("prev_hash", ""))
-            got = chain_hash(prev, pending, sha256) if scheme == 1 else link_hash(prev, pending, n, sha256)
+            got = chain_hash(prev, pending) if scheme == 1 else link_hash(prev, pending, n)
             if got != link.get("hash"):
                 problems.append(
                     Problem(

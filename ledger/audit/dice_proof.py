@@ -113,7 +113,6 @@ class DiceCheck:
 
     problems: list[DiceProblem] = field(default_factory=list)
     dice_checked: int = 0  # single dice recomputed from a revealed secret
-    rolls_checked: int = 0
     sessions_revealed: int = 0
     dice_unrevealed: int = 0  # committed dice of sessions whose secret is not revealed yet
 
@@ -312,7 +311,6 @@ class Checker:
             else:
                 want = list(derive_faces(secret, die.ruling, die.name, len(faces), lo, hi))
             self.out.dice_checked += len(faces)
-            self.out.rolls_checked += 1
             if faces != want:
                 self._problem(
                     die.seq,

@@ -10,7 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from uuid import UUID
 
+import orjson
+
+from ledger import snapshots as snaps
 from ledger.audit.chain import Problem, Walk, notifications, raw, walk_events
 
 
@@ -53,7 +57,8 @@ def verify_store(store: Any, expect: str | None = None) -> Report:
             Problem(
                 0,
                 None,
-                f"the expected ruling hash {expect[:16]}... is no longer in the chain: history was rewritten or removed",
+                f"the expected ruling hash {expect[:16]}... is no longer in the chain: history was rewritten "
+                "or removed",
             )
         )
     return report
@@ -84,8 +89,6 @@ def integrity(recorder: Any) -> list[Problem]:
 
 def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
     """Compare every stored snapshot with a fresh fold of its aggregate's events (and with its chain link)."""
-    from ledger import snapshots as snaps
-
     rec = getattr(store.snapshots, "recorder", None)
     if rec is None:
         return 0, []
@@ -93,7 +96,8 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
     try:
         rows = raw(
             rec,
-            f"SELECT originator_id, originator_version FROM {rec.events_table_name} ORDER BY originator_id, originator_version",
+            f"SELECT originator_id, originator_version FROM {rec.events_table_name} ORDER BY originator_id, "
+            "originator_version",
         )
     except Exception as e:  # noqa: BLE001
         return 0, [
@@ -106,8 +110,6 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
     transcoder = store.mapper.transcoder
     for oid_text, versions in by_aggregate.items():
         try:
-            from uuid import UUID
-
             aid = UUID(oid_text)
         except ValueError:
             problems.append(Problem(0, None, f"a snapshot belongs to no aggregate ({oid_text[:20]}): ignored"))
@@ -120,7 +122,8 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
                     Problem(
                         0,
                         None,
-                        f"snapshot of aggregate {aid.hex[:8]} at version {v} is beyond its last event ({head}): events were removed",
+                        f"snapshot of aggregate {aid.hex[:8]} at version {v} is beyond its last event "
+                        f"({head}): events were removed",
                     )
                 )
         folded = _fold_at(store, aid, [v for v in wanted if v <= head])
@@ -135,7 +138,8 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
                     Problem(
                         0,
                         None,
-                        f"snapshot of aggregate {aid.hex[:8]} at version {v} can't be read ({type(e).__name__}): it is ignored",
+                        f"snapshot of aggregate {aid.hex[:8]} at version {v} can't be read "
+                        f"({type(e).__name__}): it is ignored",
                     )
                 )
                 continue
@@ -145,7 +149,8 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
                     Problem(
                         0,
                         None,
-                        f"snapshot of aggregate {aid.hex[:8]} at version {v} differs from its events: it is ignored; run: ledger rebuild",
+                        f"snapshot of aggregate {aid.hex[:8]} at version {v} differs from its events: it is "
+                        "ignored; run: ledger rebuild",
                     )
                 )
                 continue
@@ -157,8 +162,6 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
 
 def _fold_at(store: Any, aid: Any, versions: list[int]) -> dict[int, str]:
     """The digest of a fresh snapshot of an aggregate at each of `versions`, folding its events once."""
-    from ledger import snapshots as snaps
-
     out: dict[int, str] = {}
     if not versions:
         return out
@@ -175,8 +178,6 @@ def _fold_at(store: Any, aid: Any, versions: list[int]) -> dict[int, str]:
 
 def decoded(events: Iterable[Any]) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """(position, topic, decoded state) of stored events; an undecodable state reads as empty (the walk reports it)."""
-    import orjson
-
     for e in events:
         try:
             state = orjson.loads(e.state)
@@ -186,7 +187,9 @@ def decoded(events: Iterable[Any]) -> Iterator[tuple[int, str, dict[str, Any]]]:
 
 
 def dice_problems(events: Iterable[Any]) -> tuple[list[Problem], dict[str, int]]:
-    """Every committed die of revealed sessions recomputed (ledger/audit/dice_proof.py): problems, and the counts verify reports."""
+    """Every committed die of revealed sessions recomputed (ledger/audit/dice_proof.py): problems, and the counts verify
+    reports."""
+    # lazy: committed dice only (hmac); kept out of verifying a ledger without them
     from ledger.audit.dice_names import takes
     from ledger.audit.dice_proof import DiceCheck, check
 

@@ -2,7 +2,7 @@
 
 A `Roll` keeps every face. Rules never roll: they ask a `Dice` provider for a named roll of a given
 `DiceSpec` and get faces back. In play the provider is a `DiceBox` (entered faces first, otherwise the
-ledger rolls); in replay it is a `RecordedDice` that hands back exactly what was recorded.
+ledger rolls); in replay it is ledger/rulings/rederive.py's `ReplayDice`, which hands back exactly what was recorded.
 """
 
 from __future__ import annotations
@@ -10,18 +10,17 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from ledger.errors import BadInput, StoreError
 from ledger.model.bounds import BOUNDS, clip
-from ledger.record import record
 
 Kind = Literal["fudge", "d20", "pool", "sum"]
 Source = Literal["rolled", "seeded", "entered", "player"]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class DiceSpec:
     """What a roll needs: how many dice of which kind, and a flat modifier."""
 
@@ -131,12 +130,13 @@ def parse_faces(name: str, text: str, spec: DiceSpec) -> tuple[int, ...]:
             faces.append(face)
     if len(faces) != spec.count:
         raise BadInput(
-            f"roll '{name}' needs {spec.count} {'die' if spec.count == 1 else 'dice'} ({spec.notation}), got {len(faces)}"
+            f"roll '{name}' needs {spec.count} {'die' if spec.count == 1 else 'dice'} ({spec.notation}), got "
+            f"{len(faces)}"
         )
     return tuple(faces)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Roll:
     """One named roll: every face, its total, where it came from, and whether a rule used it."""
 
@@ -222,7 +222,7 @@ class NeedPlayerRoll(Exception):
         self.owner, self.name, self.spec = owner, name, spec
 
 
-@record
+@dataclass
 class DiceBox:
     """Faces for one ruling: entered faces first, else rolled (seeded per ruling and name, or system RNG).
 
@@ -273,6 +273,7 @@ class DiceBox:
         return roll
 
     def _committed(self, name: str, spec: DiceSpec) -> Roll:
+        # lazy: committed dice only (hmac); kept out of a one-shot write
         from ledger.audit.dice_proof import commit, derive_faces, derive_faces_v2
 
         hint = "enter physical dice with --roll NAME=FACES, or end the session: ledger session end"
@@ -315,23 +316,6 @@ class DiceBox:
                 raise BadInput(f"this command takes no roll named '{name}'", f"rolls: {known}")
             out.append(Roll(name, spec, parse_faces(name, text, spec), "entered", used=False))
         return out
-
-
-@record
-class RecordedDice:
-    """Replay: hand back exactly the faces a ruling recorded; never roll."""
-
-    rolls: dict[str, Roll]
-    taken: dict[str, Roll] = field(default_factory=dict)
-
-    def take(self, name: str, spec: DiceSpec) -> Roll:
-        """Return the recorded roll `name`; a roll that was never made is an error for the caller."""
-        if name not in self.rolls:
-            raise BadInput(f"roll '{name}' was never made in this ruling")
-        rec = self.rolls[name]
-        roll = Roll(name, spec, rec.faces, rec.source)
-        self.taken[name] = roll
-        return roll
 
 
 def show_faces(data: dict) -> str:

@@ -1,7 +1,7 @@
 """The type names of every stored event, one constant each: compare an event's type against these, never a bare string.
 
-This module imports nothing, so any part may use it (the rules read the effect names through ledger/model/sheet.py).
-The names are stored event class names: they never change (tests/unit/test_event_names.py checks them against the classes).
+This module imports nothing, so any part may use it (the rules read the effect names through ledger/model/sheet.py). The
+names are stored event class names: they never change (tests/unit/test_event_names.py checks them against the classes).
 """
 
 # -- Campaign (ledger/aggregates.py) ---------------------------------------------------------------------

@@ -8,7 +8,7 @@ and what the store replays can never disagree.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from ledger.model.event_names import (
@@ -26,7 +26,6 @@ from ledger.model.event_names import (
     RESOURCE_CHANGED,
     TRAITS_CHANGED,
 )
-from ledger.record import record
 
 Value = int | str
 
@@ -74,7 +73,7 @@ RULING_EFFECTS = frozenset(
 )
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Effect:
     """One outcome of a rule: an event name, the character it is about ('' for none), and its data."""
 
@@ -87,7 +86,7 @@ class Effect:
             raise ValueError(f"unknown effect {self.event!r}")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Sheet:
     """A character's state: traits, HP, conditions, resources, and system-specific counters."""
 

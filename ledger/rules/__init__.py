@@ -1,7 +1,7 @@
 """The rules engines: one package per game system (`hnh/`, `d20/`, `pnp/`) behind one contract (contract.py).
 
-A system is found by its key: the package `ledger.rules.<key>`, whose `system` module holds `RULES`. Adding a system is adding a
-package; nothing else names the systems.
+A system is found by its key: the package `ledger.rules.<key>`, whose `system` module holds `RULES`. Adding a system is
+adding a package; nothing else names the systems.
 """
 
 from __future__ import annotations

@@ -9,13 +9,12 @@ default methods here with one clear line (`NotInThisSystem`), never probed with 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from ledger.errors import BadInput, did_you_mean
 from ledger.model.dice import Dice, DiceSpec, parse_notation
 from ledger.model.sheet import RESOURCE_CHANGED, Effect, Sheet, Value
-from ledger.record import record
 from ledger.rules.options import Opt, Options, Role, parse_options, suggest
 
 Perform = Callable[[Sheet, "Sheet | None", Options, Dice], list[Effect]]
@@ -25,7 +24,7 @@ class NotInThisSystem(BadInput):
     """A command or option the campaign's rule system does not have."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Action:
     """A system-specific action, `ledger act NAME ACTION`: its options, rolls and the rule that performs it."""
 
@@ -38,7 +37,7 @@ class Action:
     other: Literal["needed", "optional", "none"] = "none"  # the second character (`--against NAME`)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Recovery:
     """What a `recover` command asks for; each system reads the parts its rules have."""
 
@@ -55,7 +54,6 @@ class RuleSystem:
 
     key: ClassVar[str]
     title: ClassVar[str]
-    core_traits: ClassVar[tuple[str, ...]]
     conditions: ClassVar[frozenset[str]]
     options: ClassVar[Mapping[str, tuple[Opt, ...]]] = {}  # command -> the options its rules read
     rolls: ClassVar[Mapping[str, Mapping[str, Role]]] = {}  # command -> roll name -> whose roll it is
@@ -133,7 +131,8 @@ class RuleSystem:
         return ""
 
     def implied_by(self, sheet: Sheet, condition: str) -> tuple[str, ...]:
-        """The imposed conditions that bring `condition` with them (H&H: incapacitated brings stunned); none by default."""
+        """The imposed conditions that bring `condition` with them (H&H: incapacitated brings stunned); none by
+        default."""
         return ()
 
     def derived(self, sheet: Sheet) -> dict[str, Any]:

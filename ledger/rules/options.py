@@ -11,10 +11,11 @@ Values are kept as given: `no`, `off`, `0` and an empty list are values, never "
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from ledger.errors import BadInput, close_match
-from ledger.record import record
+from ledger.model.dice import parse_notation
 
 Kind = Literal["flag", "int", "choice", "names", "ints", "text", "dice"]
 Options = Mapping[str, Any]  # a command's typed option values (`-o KEY=VALUE`), as parse_options returns them
@@ -25,7 +26,7 @@ FALSE = frozenset({"no", "false", "off", "n", "0"})
 METAVARS: dict[str, str] = {"flag": "yes|no", "int": "N", "names": "A,B", "ints": "N,N", "text": "TEXT", "dice": "EXPR"}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Opt:
     """One option a command understands in one rule system."""
 
@@ -59,8 +60,6 @@ class Opt:
         if self.kind == "names":
             return [self._choice(x, where) if self.choices else _name(x, self.name, where) for x in _items(raw)]
         if self.kind == "dice":
-            from ledger.model.dice import parse_notation
-
             text = _text(raw)
             parse_notation(text)  # BadInput on bad notation
             return text

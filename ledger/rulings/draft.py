@@ -7,9 +7,11 @@ it chains the ruling's hash to the previous one and writes every event in one tr
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from hashlib import sha256
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
-from ledger import digest
+from ledger import snapshots as snaps
 from ledger.aggregates import (
     CAMPAIGN_ID,
     RESOLUTION_EVENTS,
@@ -22,6 +24,7 @@ from ledger.aggregates import (
     ruling_id,
 )
 from ledger.errors import Conflict, no_character
+from ledger.model.bounds import check_actor, check_intent, check_stored
 from ledger.model.dice import DiceBox, DiceSpec, Roll
 from ledger.model.event_names import (
     DAMAGE_APPLIED,
@@ -33,6 +36,7 @@ from ledger.model.event_names import (
     TOUCHED,
 )
 from ledger.model.sheet import SHEET_EFFECTS, Effect, Sheet
+from ledger.storage.store import SNAPSHOT_INTERVAL, write_error
 
 if TYPE_CHECKING:
     from eventsourcing.persistence import StoredEvent
@@ -47,11 +51,8 @@ PLACEHOLDER = "?" * 64  # the link's own `hash` while its bytes are hashed
 _HASH_KEY = b'"hash":"'
 
 
-def chain_hash(prev_hash: str, stored: Iterable[StoredEvent], sha256: Any = digest.sha256) -> str:
-    """Scheme 1 (the first release): sha256 over the previous hash and each event's topic, id, version and state.
-
-    `sha256` is the constructor to hash with (ledger/digest.py's, cheap to import, for one ruling; hashlib's,
-    five times faster on long input, for walking a whole log)."""
+def chain_hash(prev_hash: str, stored: Iterable[StoredEvent]) -> str:
+    """Scheme 1 (the first release): sha256 over the previous hash and each event's topic, id, version and state."""
     h = sha256(prev_hash.encode())
     for s in stored:
         oid = s.originator_id.hex if hasattr(s.originator_id, "hex") else str(s.originator_id)
@@ -92,9 +93,8 @@ def unhashed_link(state: bytes) -> bytes | None:
     return state[:start] + PLACEHOLDER.encode() + state[start + 64 :]
 
 
-def link_hash(prev_hash: str, stored: Iterable[Any], link: Any, sha256: Any = digest.sha256) -> str | None:
-    """Scheme 2's hash of a ruling whose link is the stored event `link` (None if the link's bytes are malformed);
-    `sha256` as for chain_hash."""
+def link_hash(prev_hash: str, stored: Iterable[Any], link: Any) -> str | None:
+    """Scheme 2's hash of a ruling whose link is the stored event `link` (None if the link's bytes are malformed)."""
     body = unhashed_link(link.state)
     if body is None:
         return None
@@ -341,7 +341,8 @@ class Draft:
             self.campaign_event(Campaign.DiceCounted, touches=False, number=self.dice.session, next=max(counters) + 1)
 
     def chain(self, stored: list[StoredEvent], snapshots: dict[str, list[Any]] | None = None) -> Any:
-        """The campaign's RulingChained event (scheme 2): its hash covers this ruling's stored events and the link itself."""
+        """The campaign's RulingChained event (scheme 2): its hash covers this ruling's stored events and the link
+        itself."""
         prev = self.campaign.last_hash or GENESIS
         link = self.trigger(
             self.campaign,
@@ -365,14 +366,11 @@ class Draft:
 def commit(store: EventStore, draft: Draft) -> None:
     """Write a ruling in one transaction: its events, the snapshots it takes and the chain link that vouches for them.
 
-    The intent, the actor and every number the events carry are checked first (ledger/model/bounds.py): a ruling
-    the read models could not hold is refused, never appended. An aggregate this ruling carries across a snapshot interval is
-    snapshotted before the link (the campaign at the version just before it), and the link records each
-    snapshot's digest (ledger/snapshots.py).
+    The intent, the actor and every number the events carry are checked first (ledger/model/bounds.py): a ruling the
+    read models could not hold is refused, never appended. An aggregate this ruling carries across a snapshot interval
+    is snapshotted before the link (the campaign at the version just before it), and the link records each snapshot's
+    digest (ledger/snapshots.py).
     """
-    from ledger import snapshots as snaps
-    from ledger.model.bounds import check_actor, check_intent, check_stored
-    from ledger.storage.store import SNAPSHOT_INTERVAL
 
     check_intent(
         draft.intent
@@ -396,8 +394,6 @@ def commit(store: EventStore, draft: Draft) -> None:
                 taken.append(snaps.take(a, link_version))
     digests = {s.originator_id.hex: [s.originator_version, snaps.digest(mapper.transcoder, s)] for s in taken}
     stored.append(mapper.to_stored_event(draft.chain(stored, digests)))
-    from ledger.storage.store import write_error
-
     try:
         store.recorder.insert_events(stored)
     except Exception as e:
@@ -416,6 +412,4 @@ def commit(store: EventStore, draft: Draft) -> None:
 
 
 def _uuid(hex_id: str) -> Any:
-    from uuid import UUID
-
     return UUID(hex_id)

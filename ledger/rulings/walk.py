@@ -210,7 +210,8 @@ class Walk:
 
     # -- where the two histories part -------------------------------------------------------
     def dirty_at_start(self, target: Ruling) -> None:
-        """The aggregates that differ just after the contested ruling, in the world as the history without it has them."""
+        """The aggregates that differ just after the contested ruling, in the world as the history without it has
+        them."""
         self.links = self.chain_links()
         candidates = {CAMPAIGN_ID.hex, *target.touched}
         candidates.update(r["aggregate"] for r in self._effective(self.target, target))

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 
 def value_of(sheet: Sheet | None, field: str) -> Any:
-    """The value of a field on a sheet: hp, max_hp, count, a condition (present or not), a resource, counter or trait."""
+    """The value of a field on a sheet: hp, max_hp, count, a condition (present or not), a resource, counter or
+    trait."""
     if sheet is None:
         return None
     if field in ("hp", "max_hp", "count"):

@@ -18,10 +18,15 @@ from typing import IO, Any, NamedTuple
 from uuid import UUID
 
 import orjson
+from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.utils import resolve_topic
 
+from ledger import snapshots as snaps
 from ledger.audit.chain import walk_events
 from ledger.errors import BadInput, Conflict, NotInitialised
+from ledger.model.bounds import safe
 from ledger.model.event_names import CHAIN_TOPIC
+from ledger.storage.store import own_topic, plain_mapper
 
 MAX_LINE = 64 * 2**20  # bytes in one line of an export: far above any event the ledger writes
 FORMAT = "ledger-export"
@@ -261,7 +266,8 @@ def _header(path: str, raw: bytes) -> dict[str, Any]:
         raise BadInput(f"{not_ours}: line 1 has no '{FORMAT}' header", hint)
     if header.get("version") not in READS or type(header.get("version")) is not int:
         raise BadInput(
-            f"{path} is export format version {header.get('version')}; this ledger reads versions {READS[0]} to {READS[-1]}",
+            f"{path} is export format version {header.get('version')}; this ledger reads versions {READS[0]} "
+            f"to {READS[-1]}",
             "upgrade ledger, or export again with this version",
         )
     for key, kind in (("events", int), ("rulings", int), ("final_hash", str)):
@@ -393,7 +399,8 @@ def _check_counts(path: str, header: dict[str, Any], lines: list[Line], snapshot
     announced = header["snapshots"] if header["version"] >= 2 else 0
     if len(snapshot_lines) != announced:
         raise BadInput(
-            f"{path} was changed or cut: it holds {len(snapshot_lines)} of the {announced} snapshots its header announces",
+            f"{path} was changed or cut: it holds {len(snapshot_lines)} of the {announced} snapshots its "
+            "header announces",
             "export it again, or copy the whole file",
         )
     want, got = header["events"], len(lines)
@@ -419,10 +426,6 @@ def _check_counts(path: str, header: dict[str, Any], lines: list[Line], snapshot
 
 def _check_topics(path: str, lines: list[Line]) -> None:
     """Only the ledger's own event types: a topic is never resolved by importing a module the file names."""
-    from eventsourcing.utils import resolve_topic
-
-    from ledger.model.bounds import safe
-    from ledger.storage.store import own_topic
 
     first: dict[str, int] = {}
     for n in lines:
@@ -463,8 +466,6 @@ def write_import(store: Any, checked: Checked, where: str, step: Step | None = N
     One transaction means a killed import leaves the target empty, ready to import again; measured no
     slower than batches (docs/export-format.md).
     """
-    from eventsourcing.persistence import IntegrityError
-
     recorder = store.recorder
     require_empty(recorder, where)
     events = checked.events
@@ -473,8 +474,6 @@ def write_import(store: Any, checked: Checked, where: str, step: Step | None = N
             with recorder.datastore.transaction(commit=True) as cursor:
                 cursor.executemany(recorder.insert_events_statement, [e[:4] for e in events])
         else:
-            from eventsourcing.persistence import StoredEvent
-
             recorder.insert_events([StoredEvent(UUID(hex=e[0]), e[1], e[2], e[3]) for e in events])
     except IntegrityError:
         raise Conflict(
@@ -498,8 +497,6 @@ def snapshot(
     recorded (a file of version 1 carries none). Links of the first release record none, and their aggregates
     are then folded from events until the next snapshot.
     """
-    from ledger import snapshots as snaps
-
     if store.snapshots is None:
         return
     latest = {_hex(hex_id): rec for hex_id, rec in vouched.items()}
@@ -554,10 +551,6 @@ def check_snapshot_lines(
     """Decode each snapshot line and match it with the latest snapshot the chain links record for its aggregate:
     the same version, taken by the same link, the same digest (ledger/snapshots.py). The decoded snapshots, and
     (line number, problem) for each line that doesn't match."""
-    from eventsourcing.persistence import StoredEvent
-
-    from ledger import snapshots as snaps
-    from ledger.storage.store import plain_mapper
 
     if not lines:
         return [], []

@@ -1,4 +1,5 @@
-"""Players at the table: each hero's page link and the rolls waiting for a player, in side tables of the ledger's database.
+"""Players at the table: each hero's page link and the rolls waiting for a player, in side tables of the ledger's
+database.
 
 A link is a random token (192 bits) of which only the SHA-256 is kept: the URL is printed once, by `ledger player
 link`, and never enters the event log, its exports or its hash chain. A new link for a hero replaces the old one;

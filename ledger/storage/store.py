@@ -17,13 +17,23 @@ from urllib.parse import quote
 from uuid import UUID
 
 import orjson
-from eventsourcing.application import Application, Repository
-from eventsourcing.persistence import JSONTranscoder, Mapper, Transcoder
+from eventsourcing.application import AggregateNotFoundError, Application, Repository
+from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
+from eventsourcing.persistence import (
+    DatetimeAsISO,
+    DecimalAsStr,
+    JSONTranscoder,
+    Mapper,
+    MapperDeserialisationError,
+    Transcoder,
+    UUIDAsHex,
+)
 from eventsourcing.utils import Environment
 
 from ledger.aggregates import Campaign, Character, Ruling
 from ledger.errors import StoreError
 from ledger.model.bounds import safe
+from ledger.snapshots import CheckedSnapshots
 from ledger.storage.target import DEFAULT_TARGET, Target, parse_target
 
 SNAPSHOT_INTERVAL = 50
@@ -115,10 +125,8 @@ class FastRepository(Repository[UUID]):
     def get(
         self, aggregate_id: UUID, *, version: int | None = None, projector_func: Any = project_fast, **kwargs: Any
     ) -> Any:
-        """Load an aggregate (snapshot + later events), folded with the fast projector; a damaged log is one StoreError."""
-        from eventsourcing.application import AggregateNotFoundError
-        from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
-        from eventsourcing.persistence import MapperDeserialisationError
+        """Load an aggregate (snapshot + later events), folded with the fast projector; a damaged log is one
+        StoreError."""
 
         try:
             return super().get(aggregate_id, version=version, projector_func=projector_func, **kwargs)
@@ -134,7 +142,8 @@ class FastRepository(Repository[UUID]):
             AttributeError,
         ) as e:
             raise StoreError(
-                f"aggregate {aggregate_id.hex[:8]} can't be loaded from the log ({type(e).__name__}): the ledger is damaged",
+                f"aggregate {aggregate_id.hex[:8]} can't be loaded from the log ({type(e).__name__}): the "
+                "ledger is damaged",
                 "run: ledger verify",
             ) from None
 
@@ -160,8 +169,6 @@ class EventStore(Application[UUID]):
         another writer) instead of snapshot + up to 49 events; loads hand out copies, so a refused
         ruling leaves nothing behind in the cache.
         """
-        from ledger.snapshots import CheckedSnapshots
-
         snapshots = CheckedSnapshots(self) if self.snapshots is not None else None
         return FastRepository(
             event_store=self.events,
@@ -171,7 +178,8 @@ class EventStore(Application[UUID]):
         )
 
     def construct_mapper(self) -> Mapper[UUID]:
-        """eventsourcing's mapper, resolving only the ledger's own event types (a stored topic never imports a module)."""
+        """eventsourcing's mapper, resolving only the ledger's own event types (a stored topic never imports a
+        module)."""
         return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=OwnTopicsMapper)
 
     def construct_transcoder(self) -> Transcoder:
@@ -183,8 +191,6 @@ class EventStore(Application[UUID]):
 
 def plain_mapper() -> OwnTopicsMapper:
     """The store's mapper (the same transcoder and transcodings), without a database: for reading an export file."""
-    from eventsourcing.persistence import DatetimeAsISO, DecimalAsStr, UUIDAsHex
-
     transcoder = OrjsonTranscoder()
     for transcoding in (UUIDAsHex(), DecimalAsStr(), DatetimeAsISO()):  # Application.register_transcodings's
         transcoder.register(transcoding)
@@ -307,6 +313,7 @@ class WriterLock:
     def __enter__(self) -> WriterLock:
         if self.target.kind == "postgres":
             if self.conn is None:
+                # lazy: psycopg, for PostgreSQL only; kept out of a one-shot write
                 import psycopg
 
                 t = self.target

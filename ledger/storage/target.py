@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from ledger.errors import StoreError
-from ledger.record import record
 
 DEFAULT_TARGET = "campaign.ledger"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Target:
     """Where the ledger lives: a SQLite file, or a PostgreSQL database."""
 

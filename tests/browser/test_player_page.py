@@ -17,7 +17,8 @@ SHOT = Path(__file__).resolve().parents[2] / "docs" / "img" / "player-page.png"
 def tap(browser: Browser, selector: str) -> None:
     """A touch on the middle of an element, as a finger makes it (Input.dispatchTouchEvent)."""
     box = browser.js(
-        f"(r => [r.left + r.width / 2, r.top + r.height / 2])(document.querySelector({selector!r}).getBoundingClientRect())"
+        "(r => [r.left + r.width / 2, r.top + r.height / "
+        f"2])(document.querySelector({selector!r}).getBoundingClientRect())"
     )
     browser.call("Emulation.setTouchEmulationEnabled", browser.session, enabled=True)
     for kind, points in (("touchStart", [{"x": box[0], "y": box[1]}]), ("touchEnd", [])):

@@ -1,4 +1,5 @@
-"""The players' screen in a real headless browser (issue 16): it shows the tracker and follows another process's command live."""
+"""The players' screen in a real headless browser (docs/serve.md): it shows the tracker and follows another process's
+command live."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ HP_OF = (
 
 
 def test_the_page_shows_the_tracker_and_follows_a_damage_without_reload(db: str, tmp_path: Path):
-    """Issue 16, 3 (done when): the page shows the tracker; after `ledger damage` from another process the shown HP changes, no reload."""
+    """docs/serve.md, Live updates: the page shows the tracker; after `ledger damage` from another process the shown HP
+    changes, no reload."""
     cli = Cli(db)
     cli.ok("init", "--system", "hnh", "--name", "Screen test")
     cli.ok("character", "add", "Ann", "--trait", "agility=2", "--pc")
@@ -44,7 +46,8 @@ def test_the_page_shows_the_tracker_and_follows_a_damage_without_reload(db: str,
 
 
 def test_the_page_fits_a_phone_and_a_tv(sqlite_db: str, tmp_path: Path):
-    """Issue 16, 3: a narrow layout for a phone (no sideways scrolling) and a large one for a TV (bigger type, two columns)."""
+    """docs/serve.md, Layouts and accessibility: a narrow layout for a phone (no sideways scrolling) and a large one for
+    a TV (bigger type, two columns)."""
     cli = Cli(sqlite_db)
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--pc")
@@ -58,7 +61,8 @@ def test_the_page_fits_a_phone_and_a_tv(sqlite_db: str, tmp_path: Path):
                 browser.open(server.url)
                 browser.wait_for(f"{HP_OF}('Ann')")
                 sizes[name] = browser.js(
-                    "[document.documentElement.scrollWidth, innerWidth, parseFloat(getComputedStyle(document.body).fontSize),"
+                    "[document.documentElement.scrollWidth, innerWidth, "
+                    "parseFloat(getComputedStyle(document.body).fontSize),"
                     " getComputedStyle(document.getElementById('screen')).display]"
                 )
             finally:

@@ -1,4 +1,5 @@
-"""What the Humans & Heroes CLI tests share: reading a ruling's events and a sheet, and the undo/retract exactness check."""
+"""What the Humans & Heroes CLI tests share: reading a ruling's events and a sheet, and the undo/retract exactness
+check."""
 
 from __future__ import annotations
 

@@ -24,7 +24,8 @@ def hnh(cli: Cli) -> Cli:
 
 
 def test_hnh_attack_with_entered_dice_hits_and_the_toughness_failure_costs_hp(hnh: Cli):
-    """humans-and-heroes.txt, Attack Check and Health Points: a failed Toughness check loses HP equal to the difference."""
+    """humans-and-heroes.txt, Attack Check and Health Points: a failed Toughness check loses HP equal to the
+    difference."""
     r = hnh.json(
         "attack",
         "Ann",
@@ -49,7 +50,8 @@ def test_hnh_attack_with_entered_dice_hits_and_the_toughness_failure_costs_hp(hn
 
 
 def test_hnh_all_minus_attack_misses_and_its_unused_damage_dice_are_kept(hnh: Cli):
-    """hnh-site/the-basics.txt, Critical failure: all three dice -1 on an attack is an automatic miss; CLI.md: unused entered rolls are kept, marked unused."""
+    """hnh-site/the-basics.txt, Critical failure: all three dice -1 on an attack is an automatic miss; CLI.md: unused
+    entered rolls are kept, marked unused."""
     r = hnh.json(
         "attack", "Ann", "Thug", "--rank", "6", "--bonus", "20", "--roll", "attack=-,-,-", "--roll", "power=+,+,+"
     )
@@ -89,7 +91,8 @@ def test_hnh_the_dead_cannot_recover(hnh: Cli, db: str):
 
 
 def test_hnh_recovery_restful_and_treated_stack(hnh: Cli):
-    """humans-and-heroes.txt, Recovery: 1 HP per 8 hours; restful doubles; treatment doubles; both stack (4 HP in 8 hours)."""
+    """humans-and-heroes.txt, Recovery: 1 HP per 8 hours; restful doubles; treatment doubles; both stack (4 HP in 8
+    hours)."""
     hnh.ok("damage", "Ann", "--amount", "5")
     r = hnh.json("recover", "Ann", "--hours", "8", "--restful", "--treated")
     assert r["character"]["hp"] == 5
@@ -123,7 +126,7 @@ def test_hnh_falling_hazard_damages_by_distance(hnh: Cli):
 
 
 def test_hnh_character_import_and_attack_with_an_imported_power(cli: Cli):
-    """Issue 4, Import: imported powers (Damage ranks) are usable in attacks by name."""
+    """CLI.md, Commands (`character import`): imported powers (Damage ranks) are usable in attacks by name."""
     cli.ok("init", "--system", "hnh")
     r = cli.json("character", "import", str(FIXTURES / "energy-controller.json"))
     assert r["character"]["traits"]["toughness"] == 10  # fixtures/README.md: the best Protection rank (Force Field 10)
@@ -193,14 +196,14 @@ def test_d20_natural_twenty_chain_kills_outright(d20: Cli):
 
 @pytest.mark.parametrize("face", ["0", "21"])
 def test_d20_faces_outside_the_die_are_refused(d20: Cli, db: str, face: str):
-    """Issue 5: a d20 face of 0 or 21 is refused with exit 2 and nothing appended."""
+    """CLI.md, Entering dice: a d20 face of 0 or 21 is refused with exit 2 and nothing appended."""
     before = event_count(db)
     assert d20("attack", "Blaze", "Thug", "--roll", f"attack={face}").exit_code == 2
     assert event_count(db) == before
 
 
 def test_d20_unknown_weapon_expression_is_refused(d20: Cli, db: str):
-    """Issue 5: an unknown weapon expression is refused with exit 2."""
+    """DESIGN.md, Errors and bad input: an unknown weapon expression is refused with exit 2."""
     before = event_count(db)
     assert d20("attack", "Blaze", "Thug", "--damage", "sword").exit_code == 2
     assert event_count(db) == before
@@ -215,7 +218,8 @@ def test_d20_dead_attacker_is_refused(d20: Cli, db: str):
 
 
 def test_d20_fists_are_subdual_and_knock_out_when_subdual_exceeds_hp(d20: Cli):
-    """d20-supers.txt, Types of Damage: fists are 1d4 subdual; subdual beyond current HP is unconscious (docs/interpretations.md)."""
+    """d20-supers.txt, Types of Damage: fists are 1d4 subdual; subdual beyond current HP is unconscious
+    (docs/interpretations.md)."""
     d20.ok("damage", "Thug", "--amount", "5")  # HP 3
     r = d20.json("attack", "Blaze", "Thug", "--roll", "attack=15", "--roll", "damage=3")
     assert r["target"]["hp"] == 3 and "unconscious" in r["target"]["conditions"]
@@ -281,7 +285,8 @@ def test_pnp_each_net_success_defeats_one_minion(pnp: Cli):
 
 
 def test_pnp_pool_with_a_wrong_face_count_or_a_seven_is_refused(pnp: Cli, db: str):
-    """Issue 6: a pool given the wrong number of faces (or a face outside 1-6) is refused with exit 2, nothing appended."""
+    """CLI.md, Entering dice: a pool given the wrong number of faces (or a face outside 1-6) is refused with exit 2,
+    nothing appended."""
     before = event_count(db)
     assert pnp("attack", "Mara", "Brute", "--with", "might", "--roll", "attack=6,6").exit_code == 2
     assert pnp("attack", "Mara", "Brute", "--with", "might", "--roll", "attack=7,6,4,1").exit_code == 2
@@ -289,14 +294,15 @@ def test_pnp_pool_with_a_wrong_face_count_or_a_seven_is_refused(pnp: Cli, db: st
 
 
 def test_pnp_check_against_a_named_threshold(pnp: Cli):
-    """prowlers-and-paragons.txt, Net Successes: successes minus the threshold (named steps: docs/interpretations.md)."""
+    """prowlers-and-paragons.txt, Net Successes: successes minus the threshold (named steps:
+    docs/interpretations.md)."""
     r = pnp.json("check", "Mara", "agility", "--threshold", "hard", "--roll", "check=6,6,2")
     data = event(r, "CheckResolved")
     assert (data["successes"], data["threshold"], data["net"]) == (5, 4, 1)
 
 
 def test_pnp_resolve_spend_beyond_what_is_left_is_refused(pnp: Cli, db: str):
-    """Issue 6, Resolve and Adversity: a spend beyond what is left is refused."""
+    """prowlers-and-paragons.txt, Resolve and Adversity: a spend beyond what is left is refused."""
     pnp.ok("gain", "Mara", "resolve", "1", "--reason", "heroics")
     pnp.ok("spend", "Mara", "resolve", "1", "--purpose", "lucky-break")
     before = event_count(db)
@@ -313,7 +319,8 @@ def test_undo_of_an_attack_restores_the_target_exactly(hnh: Cli):
 
 
 def test_pnp_a_new_issue_sets_resolve_from_the_trait_and_one_adversity_per_hero(cli: Cli):
-    """prowlers-and-paragons.txt, Resolve and Adversity: heroes begin every issue with their Resolve; the GM with 1 Adversity per Hero."""
+    """prowlers-and-paragons.txt, Resolve and Adversity: heroes begin every issue with their Resolve; the GM with 1
+    Adversity per Hero."""
     cli.ok("init", "--system", "pnp")
     cli.ok("character", "add", "Mara", "--trait", "might=3", "--trait", "resolve=3", "--pc")
     cli.ok("character", "add", "Vex", "--trait", "might=3", "--trait", "resolve=2", "--pc")

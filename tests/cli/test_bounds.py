@@ -1,4 +1,5 @@
-"""Issue 18, items 1, 7 and 8: every number and text entering a ruling is checked at the boundary (exit 2, nothing appended)."""
+"""docs/verify.md, What the ledger refuses at the boundary: every number and text entering a ruling is checked at the
+boundary (exit 2, nothing appended)."""
 
 from __future__ import annotations
 
@@ -59,7 +60,8 @@ REFUSED = [
 
 @pytest.mark.parametrize("args", REFUSED, ids=lambda a: " ".join(a)[:50])
 def test_a_number_out_of_its_declared_range_is_one_line_and_appends_nothing(table: Cli, args: tuple[str, ...]) -> None:
-    """Issue 18 item 1: a number outside its declared range (ledger/model/bounds.py) is refused at the boundary."""
+    """docs/verify.md, What the ledger refuses at the boundary: a number outside its declared range
+    (ledger/model/bounds.py) is refused at the boundary."""
     before = event_count(table.db)
     r = table(*args, seed=None)
     assert r.exit_code == 2, r.stdout + r.stderr
@@ -69,7 +71,8 @@ def test_a_number_out_of_its_declared_range_is_one_line_and_appends_nothing(tabl
 
 
 def test_a_huge_hit_point_total_projects_on_every_backend(cli: Cli) -> None:
-    """Issue 18 item 1: read-model columns hold every value a ruling may carry (64-bit on PostgreSQL too)."""
+    """docs/verify.md, What the ledger refuses at the boundary: read-model columns hold every value a ruling may carry
+    (64-bit on PostgreSQL too)."""
     cli.ok("init", "--system", "d20")
     cli.ok("character", "add", "Titan", "--trait", "hp=3000000000")
     cli.ok("damage", "Titan", "--amount", "1000000")
@@ -79,7 +82,8 @@ def test_a_huge_hit_point_total_projects_on_every_backend(cli: Cli) -> None:
 
 
 def test_a_ruling_the_read_side_cannot_hold_is_never_appended(cli: Cli) -> None:
-    """Issue 18 item 1: a trait beyond 2**53 would reach a read-model column: refused, nothing appended."""
+    """docs/verify.md, What the ledger refuses at the boundary: a trait beyond 2**53 would reach a read-model column:
+    refused, nothing appended."""
     cli.ok("init", "--system", "d20")
     before = event_count(cli.db)
     r = cli("character", "add", "Colossus", "--trait", f"hp={2**70}")
@@ -90,7 +94,8 @@ def test_a_ruling_the_read_side_cannot_hold_is_never_appended(cli: Cli) -> None:
 
 @pytest.mark.parametrize("name", ["Ann\nBob", "\x1b[31mRed", "Null\x00", "Bell\x07", "Rtl\u202eevil", "Tab\there"])
 def test_control_characters_in_a_name_are_refused(table: Cli, name: str) -> None:
-    """Issue 18 item 8: newlines and terminal escape codes can't be part of a character's name."""
+    """docs/verify.md, What the ledger refuses at the boundary: newlines and terminal escape codes can't be part of a
+    character's name."""
     before = event_count(table.db)
     r = table("character", "add", name)
     assert r.exit_code == 2 and "control character" in r.stderr
@@ -100,7 +105,8 @@ def test_control_characters_in_a_name_are_refused(table: Cli, name: str) -> None
 
 @pytest.mark.parametrize("actor", ["gm\nroot", "\x1b]0;owned\x07", ""])
 def test_control_characters_in_as_are_refused(table: Cli, actor: str) -> None:
-    """Issue 18 item 8: --as is kept on every ruling, so it is refused like a name."""
+    """docs/verify.md, What the ledger refuses at the boundary: --as is kept on every ruling, so it is refused like a
+    name."""
     before = event_count(table.db)
     r = table.runner.invoke(
         __import__("commands.main", fromlist=["cli"]).cli, ["--db", table.db, "--as", actor, "roll", "3dF"]
@@ -110,14 +116,16 @@ def test_control_characters_in_as_are_refused(table: Cli, actor: str) -> None:
 
 
 def test_control_characters_in_any_typed_text_are_refused(table: Cli) -> None:
-    """Issue 18 item 8: a session title (any typed text) with an escape code is refused."""
+    """docs/verify.md, What the ledger refuses at the boundary: a session title (any typed text) with an escape code is
+    refused."""
     before = event_count(table.db)
     assert table("session", "start", "Night\x1b[2J").exit_code == 2
     assert event_count(table.db) == before
 
 
 def test_stored_text_is_made_safe_for_the_terminal(table: Cli) -> None:
-    """Issue 18 item 8: text read back from the database is printed with its control characters escaped."""
+    """docs/verify.md, What the ledger refuses at the boundary: text read back from the database is printed with its
+    control characters escaped."""
     from sqlalchemy import select, update
 
     from ledger.storage.target import parse_target
@@ -136,7 +144,7 @@ def test_stored_text_is_made_safe_for_the_terminal(table: Cli) -> None:
 
 
 def test_a_refused_init_creates_no_database_file(tmp_path: Path) -> None:
-    """Issue 18 item 8: a refused command never creates a database file."""
+    """docs/verify.md, What the ledger refuses at the boundary: a refused command never creates a database file."""
     path = tmp_path / "new.ledger"
     cli = Cli(str(path))
     assert cli("init", "--system", "hnh", "--name", "Bay\nCity").exit_code == 2
@@ -159,13 +167,15 @@ def test_a_refused_init_creates_no_database_file(tmp_path: Path) -> None:
     ],
 )
 def test_a_malformed_db_url_is_one_line(tmp_path: Path, url: str) -> None:
-    """Issue 18 item 7: a malformed --db URL (bad IPv6, port 99999 or abc, a null byte) is one line, exit 2."""
+    """docs/verify.md, What the ledger refuses at the boundary: a malformed --db URL (bad IPv6, port 99999 or abc, a
+    null byte) is one line, exit 2."""
     r = Cli(url)("verify")
     assert r.exit_code == 2 and r.stderr.startswith("error: ") and "Traceback" not in r.stderr
 
 
 def test_an_argument_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
-    """Issue 18 item 7: bytes the OS could not decode (surrogates) never reach a query or the log."""
+    """docs/verify.md, What the ledger refuses at the boundary: bytes the OS could not decode (surrogates) never reach a
+    query or the log."""
     db = str(tmp_path / "u.ledger")
     Cli(db).ok("init", "--system", "hnh")
     env = {**os.environ, "LEDGER_DB": db, "PYTHONPATH": str(REPO)}
@@ -180,7 +190,8 @@ def test_an_argument_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_play_script_with_invalid_utf8_fails_that_line_only(tmp_path: Path) -> None:
-    """Issue 18 item 7: invalid UTF-8 in a play script fails its line with one error, the others run."""
+    """docs/verify.md, What the ledger refuses at the boundary: invalid UTF-8 in a play script fails its line with one
+    error, the others run."""
     db = str(tmp_path / "p.ledger")
     cli = Cli(db)
     cli.ok("init", "--system", "hnh")
@@ -192,7 +203,8 @@ def test_a_play_script_with_invalid_utf8_fails_that_line_only(tmp_path: Path) ->
 
 
 def test_bounds_module_declares_and_checks() -> None:
-    """Issue 18 item 1: one module declares every bound; `whole` checks text and numbers against it."""
+    """docs/verify.md, What the ledger refuses at the boundary: one module declares every bound; `whole` checks text and
+    numbers against it."""
     assert whole("count", "12") == 12
     for name, (lo, hi) in BOUNDS.items():
         assert lo <= hi <= STORED_MAX or name == "seed"
@@ -207,7 +219,8 @@ def test_bounds_module_declares_and_checks() -> None:
 
 
 def test_read_models_of_the_first_release_on_postgresql_are_widened(cli: Cli) -> None:
-    """Issue 18 item 1: 32-bit read-model columns (the first release's, on PostgreSQL) are replaced and folded again."""
+    """docs/verify.md, What the ledger refuses at the boundary: 32-bit read-model columns (the first release's, on
+    PostgreSQL) are replaced and folded again."""
     if not cli.db.startswith("postgresql"):
         pytest.skip("SQLite's INTEGER is 64-bit already")
     from sqlalchemy import text

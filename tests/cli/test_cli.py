@@ -173,13 +173,13 @@ def test_reads_before_init_are_refused_cleanly(cli: Cli):
 
 
 def test_an_uncreatable_database_is_exit_2(tmp_path):
-    """Issue 2, Errors: an uncreatable database: a clear message, exit 2, no traceback."""
+    """DESIGN.md, Errors and bad input: an uncreatable database: a clear message, exit 2, no traceback."""
     r = Cli(str(tmp_path / "missing" / "folder" / "x.ledger"))("init", "--system", "hnh")
     assert r.exit_code == 2 and "does not exist" in r.stderr
 
 
 def test_an_unreachable_postgres_is_exit_2():
-    """Issue 2, Errors: an unreachable database is a clear message and exit 2."""
+    """DESIGN.md, Errors and bad input: an unreachable database is a clear message and exit 2."""
     r = Cli("postgresql+psycopg://nobody@127.0.0.1:9/nowhere")("init", "--system", "hnh")
     assert r.exit_code == 2 and r.stderr.startswith("error: can't open the ledger")
 
@@ -201,7 +201,8 @@ def test_verify_exits_1_with_one_line_per_problem(tmp_path):
     c.ok("damage", "Bo", "--amount", "2")
     con = sqlite3.connect(sqlite_db)
     con.execute(
-        "UPDATE stored_events SET state = replace(state, '\"amount\":2', '\"amount\":9') WHERE topic LIKE '%DamageApplied'"
+        "UPDATE stored_events SET state = replace(state, '\"amount\":2', '\"amount\":9') WHERE topic LIKE "
+        "'%DamageApplied'"
     )
     con.commit()
     con.close()
@@ -275,7 +276,8 @@ def test_ledger_alone_prints_help_and_exits_0():
 
 
 def test_a_damaged_event_is_reported_not_traced(tmp_path):
-    """CLI.md, Exit codes: verify exits 1 with one line per problem; other commands refuse in one line (no traceback)."""
+    """CLI.md, Exit codes: verify exits 1 with one line per problem; other commands refuse in one line (no
+    traceback)."""
     import sqlite3
 
     path = str(tmp_path / "damaged.ledger")

@@ -1,4 +1,4 @@
-"""d20 Supers, second pass (issue 15, items 1-6), through the real CLI; each test cites its passage."""
+"""d20 Supers, second pass (d20-supers.txt), through the real CLI; each test cites its passage."""
 
 from __future__ import annotations
 
@@ -54,14 +54,16 @@ def refused(cli: Cli, db: str, *args: str) -> Any:
 # -- item 1: check takes skills ------------------------------------------------------------------
 @pytest.mark.parametrize("number", ["hp", "speed", "armor", "dn", "attack", "level", "Speed"])
 def test_check_refuses_sheet_numbers_and_lists_the_skills(d20: Cli, db: str, number: str):
-    """d20-supers.txt, Collosal Failures and Spectacular Success ("when doing skills"): a check rolls a skill, not HP or speed."""
+    """d20-supers.txt, Collosal Failures and Spectacular Success ("when doing skills"): a check rolls a skill, not HP or
+    speed."""
     r = refused(d20, db, "check", "Zip", number, "--dc", "10", "--roll", "check=10")
     assert "not a skill" in r.stderr
     assert "str, dex, con, int, wis, cha, acrobatics" in r.stderr
 
 
 def test_check_of_a_skill_the_sheet_lacks_names_it_and_lists_the_skills(d20: Cli, db: str):
-    """d20-supers.txt, Collosal Failures and Spectacular Success: a skill the sheet lacks is refused with the skills it has."""
+    """d20-supers.txt, Collosal Failures and Spectacular Success: a skill the sheet lacks is refused with the skills it
+    has."""
     r = refused(d20, db, "check", "Zip", "hacking", "--dc", "10")
     assert "no skill 'hacking'" in r.stderr and "acrobatics" in r.stderr
 
@@ -136,7 +138,8 @@ def test_by_default_the_three_rolls_are_taken(d20: Cli):
 
 
 def test_declining_is_kept_in_the_intent_so_a_retraction_re_derives_it(d20: Cli):
-    """d20-supers.txt: the choice not to roll again is the attacker's; the ruling's intent keeps it (re-derivation honours it)."""
+    """d20-supers.txt: the choice not to roll again is the attacker's; the ruling's intent keeps it (re-derivation
+    honours it)."""
     d20.ok("damage", "Thug", "--amount", "1")  # ruling 4, retracted below
     d20.ok("attack", "Zip", "Thug", "--damage", "1d6", "-o", "confirm=no", "--roll", "attack=20", "--roll", "damage=4")
     r = d20.json("retract", "4", "--yes")
@@ -147,7 +150,8 @@ def test_declining_is_kept_in_the_intent_so_a_retraction_re_derives_it(d20: Cli)
 # -- item 4: minions -----------------------------------------------------------------------------
 @pytest.mark.parametrize("extra", [["--minion"], ["--minion", "--count", "4"]])
 def test_a_minion_group_is_refused_in_d20(d20: Cli, db: str, extra: list[str]):
-    """d20-supers.txt has no minion rule ("Basics of Combat"): a group sharing one HP pool is refused, with what to do."""
+    """d20-supers.txt has no minion rule ("Basics of Combat"): a group sharing one HP pool is refused, with what to
+    do."""
     r = refused(d20, db, "character", "add", "Goons", "--trait", "hp=5", *extra)
     assert "not in the rules of d20 Supers" in r.stderr and "hint:" in r.stderr
 
@@ -187,7 +191,8 @@ def test_subdual_above_current_hp_knocks_out_and_regular_damage_can_tip_it(d20: 
 
 
 def test_a_first_punch_does_not_knock_out_a_fresh_character(d20: Cli):
-    """d20-supers.txt, Types of Damage: read literally against damage taken, one punch would floor an unhurt hero; it does not."""
+    """d20-supers.txt, Types of Damage: read literally against damage taken, one punch would floor an unhurt hero; it
+    does not."""
     r = d20.json("attack", "Zip", "Thug", "--roll", "attack=15", "--roll", "damage=2")
     assert r["target"]["counters"]["subdual"] == 1 and "unconscious" not in r["target"]["conditions"]
 
@@ -227,7 +232,8 @@ def encounter_state(db: str) -> dict[str, Any]:
 
 
 def test_a_second_full_action_in_a_round_is_refused(cli: Cli, db: str):
-    """d20-supers.txt, Attacks: "Full action - Any action which would take 6 seconds" -- a round "lasting 6 seconds" holds one."""
+    """d20-supers.txt, Attacks: "Full action - Any action which would take 6 seconds" -- a round "lasting 6 seconds"
+    holds one."""
     fight(cli)
     cli.ok("act", "Zip", "action", "-o", "kind=full", "-o", "what=reload")
     r = refused(cli, db, "act", "Zip", "run")
@@ -250,7 +256,8 @@ def test_partial_actions_then_a_full_one_is_refused(cli: Cli, db: str):
 
 
 def test_a_charge_includes_its_attack(cli: Cli, db: str):
-    """d20-supers.txt, Charge: "he or she may make a charged attack, it is like a run": one full action, one attack with it."""
+    """d20-supers.txt, Charge: "he or she may make a charged attack, it is like a run": one full action, one attack with
+    it."""
     fight(cli)
     cli.ok("act", "Zip", "charge")
     cli.ok("attack", "Zip", "Thug", *HIT)
@@ -288,7 +295,8 @@ def test_undo_and_retraction_restore_the_rounds_tally_exactly(cli: Cli):
 
 
 def test_warn_setting_records_the_second_full_action_with_a_warning(cli: Cli):
-    """d20-supers.txt, Attacks, read by a GM who wants to be told, not stopped (campaign setting action-economy=warn)."""
+    """d20-supers.txt, Attacks, read by a GM who wants to be told, not stopped (campaign setting
+    action-economy=warn)."""
     fight(cli, "-o", "action-economy=warn")
     cli.ok("act", "Zip", "run")
     r = cli.json("act", "Zip", "action", "-o", "kind=full", "-o", "what=reload")
@@ -299,7 +307,8 @@ def test_warn_setting_records_the_second_full_action_with_a_warning(cli: Cli):
 
 
 def test_off_setting_keeps_no_tally_and_outside_encounters_nothing_is_counted(cli: Cli):
-    """d20-supers.txt, Rounds: actions are counted in rounds, which only an encounter has; the GM may switch counting off."""
+    """d20-supers.txt, Rounds: actions are counted in rounds, which only an encounter has; the GM may switch counting
+    off."""
     fight(cli, "-o", "action-economy=off")
     cli.ok("act", "Zip", "run")
     cli.ok("act", "Zip", "action", "-o", "kind=full")

@@ -104,7 +104,8 @@ def test_scene_durations_end_with_the_scene_in_pnp(cli: Cli) -> None:
     ],
 )
 def test_a_duration_the_rules_cannot_count_is_refused(cli: Cli, db: str, args: tuple[str, ...]) -> None:
-    """gameplay.txt, Action Rounds: turns are counted in the encounter's order; scenes are P&P's: exit 2, nothing appended."""
+    """gameplay.txt, Action Rounds: turns are counted in the encounter's order; scenes are P&P's: exit 2, nothing
+    appended."""
     fight(cli)
     before = event_count(db)
     r = cli(*args)

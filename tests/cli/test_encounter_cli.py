@@ -14,7 +14,7 @@ def setup(cli: Cli, system: str, *characters: tuple[str, ...]) -> None:
 
 
 def test_a_full_hnh_encounter_runs_turn_by_turn(cli: Cli):
-    """Issue 3 (done when): a full hnh encounter from the CLI; gameplay.txt, Initiative and Surprise."""
+    """CLI.md, Commands (`encounter`): a full hnh encounter from the CLI; gameplay.txt, Initiative and Surprise."""
     setup(
         cli,
         "hnh",
@@ -54,7 +54,7 @@ def test_a_full_hnh_encounter_runs_turn_by_turn(cli: Cli):
 
 
 def test_a_full_d20_encounter_runs_turn_by_turn(cli: Cli):
-    """Issue 3 (done when): d20-supers.txt, Initiative: 1d20 + Dex modifier."""
+    """CLI.md, Commands (`encounter`); d20-supers.txt, Initiative: 1d20 + Dex modifier."""
     setup(cli, "d20", ("Rex", "--trait", "dex=14", "--trait", "hp=12"), ("Vex", "--trait", "dex=10", "--trait", "hp=8"))
     start = cli.json("encounter", "start", "Rex", "Vex", "--roll", "Rex=5", "--roll", "Vex=9")
     assert [(e["name"], e["initiative"]) for e in start["order"]] == [("Vex", 9), ("Rex", 7)]
@@ -67,7 +67,8 @@ def test_a_full_d20_encounter_runs_turn_by_turn(cli: Cli):
 
 
 def test_a_full_pnp_encounter_runs_page_by_page(cli: Cli):
-    """Issue 3 (done when): prowlers-and-paragons.txt, Combat: act in order of Edge; every character acts each page."""
+    """CLI.md, Commands (`encounter`); prowlers-and-paragons.txt, Combat: act in order of Edge; every character acts
+    each page."""
     setup(
         cli,
         "pnp",
@@ -148,7 +149,8 @@ def test_encounter_show_rows_carry_hp_conditions_marks_count_and_up(cli: Cli):
     ],
 )
 def test_bad_encounter_input_is_one_error_line_exit_2_nothing_appended(cli: Cli, db: str, args: tuple[str, ...]):
-    """CLI.md, encounter: unknown participant, no encounter running, faces of the wrong kind: exit 2, nothing appended."""
+    """CLI.md, encounter: unknown participant, no encounter running, faces of the wrong kind: exit 2, nothing
+    appended."""
     setup(cli, "hnh", ("Ann",), ("Bob",))
     before = event_count(db)
     r = cli(*args)
@@ -168,7 +170,7 @@ def test_a_dead_participant_joining_is_refused(cli: Cli, db: str):
 
 
 def test_timeline_prints_points_and_a_chart(cli: Cli):
-    """Issue 3, Read models: `ledger timeline NAME` prints the points (ruling, session, time) and a small chart."""
+    """CLI.md, Commands: `ledger timeline NAME` prints the points (ruling, session, time) and a small chart."""
     setup(cli, "hnh", ("Ann",))
     cli.ok("session", "start", "One")
     cli.ok("damage", "Ann", "--amount", "2")
@@ -180,7 +182,7 @@ def test_timeline_prints_points_and_a_chart(cli: Cli):
 
 
 def test_character_show_at_an_earlier_ruling(cli: Cli):
-    """Issue 3, Read models: a character's sheet at any earlier ruling (`character show NAME --at RULING`)."""
+    """CLI.md, Commands: a character's sheet at any earlier ruling (`character show NAME --at RULING`)."""
     setup(cli, "hnh", ("Ann",))
     cli.ok("damage", "Ann", "--amount", "2")
     cli.ok("condition", "add", "Ann", "dazed")
@@ -192,7 +194,7 @@ def test_character_show_at_an_earlier_ruling(cli: Cli):
 
 
 def test_session_show_lists_every_ruling_readably(cli: Cli):
-    """Issue 3, Read models: session history (every ruling of a session, readable), retracted ones marked."""
+    """CLI.md, Commands: session history (every ruling of a session, readable), retracted ones marked."""
     setup(cli, "hnh", ("Ann",))
     cli.ok("session", "start", "The heist")
     cli.ok("roll", "3dF", "--roll", "roll=+,0,-")

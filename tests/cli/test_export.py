@@ -1,4 +1,4 @@
-"""`ledger export` and `ledger import` through the real CLI (CLI.md, export/import; issue 8)."""
+"""`ledger export` and `ledger import` through the real CLI (CLI.md, Commands: export, import)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,8 @@ def played(cli: Cli) -> Cli:
 
 
 def test_markdown_shows_sessions_dice_faces_outcomes_and_retractions(played: Cli):
-    """Issue 8, Markdown: a readable session history with rolls and their faces, outcomes, retractions noted."""
+    """docs/export-format.md, Markdown and HTML: a readable session history with rolls and their faces, outcomes,
+    retractions noted."""
     md = played.ok("export", "--format", "md").stdout
     assert md.startswith("# Bay City: play history")
     assert "## Session 1: The heist" in md and "## Session 2: Aftermath" in md
@@ -54,7 +55,8 @@ def test_markdown_of_one_session_has_only_its_rulings(played: Cli):
 
 
 def test_csv_has_one_row_per_event_with_its_envelope(played: Cli):
-    """Issue 8, CSV: one row per event with ruling, session, time, actor, character, type and the main values."""
+    """docs/export-format.md, CSV: one row per event with ruling, session, time, actor, character, type and the main
+    values."""
     rows = list(csv.DictReader(io.StringIO(played.ok("export", "--format", "csv").stdout)))
     log = played.json("log")
     assert [int(r["seq"]) for r in rows] == [e["seq"] for e in log]
@@ -90,7 +92,7 @@ def test_export_to_a_file_reports_counts(played: Cli, tmp_path: Path):
     ],
 )
 def test_bad_export_requests_are_one_error_line_and_exit_2(played: Cli, args: tuple[str, ...], needle: str):
-    """Issue 8: bad input is one `error:` line on stderr, exit 2, nothing appended."""
+    """DESIGN.md, Errors and bad input: bad input is one `error:` line on stderr, exit 2, nothing appended."""
     before = event_count(played.db)
     r = played("export", *args)
     assert r.exit_code == 2
@@ -113,7 +115,8 @@ def test_import_reproduces_the_ledger_through_the_cli(played: Cli, tmp_path: Pat
 
 
 def test_import_refusals_are_one_error_line_and_append_nothing(played: Cli, tmp_path: Path):
-    """Issue 8: a tampered file or a non-empty target is refused: one error line, exit 2, nothing appended."""
+    """docs/export-format.md, What import checks, before writing anything: a tampered file or a non-empty target is
+    refused: one error line, exit 2, nothing appended."""
     dump = tmp_path / "c.jsonl"
     played.ok("export", "--format", "jsonl", "-o", str(dump))
     r = played("import", str(dump))
@@ -144,7 +147,8 @@ def test_export_pipes_into_import_across_processes(played: Cli, tmp_path: Path):
 
 
 def test_export_into_a_device_writes_into_it_and_never_replaces_it(tmp_path: Path) -> None:
-    """Issue 18: `export -o DEVICE` writes into the device (as a shell redirection would); the device stays a device."""
+    """CLI.md, Additions agreed in the third round (`export -o FILE`): `export -o DEVICE` writes into the device (as a
+    shell redirection would); the device stays a device."""
     import stat
 
     null = tmp_path / "null"  # a copy of /dev/null's node, so a regression replaces only this one

@@ -1,4 +1,5 @@
-"""Exports people share (issue 13 item 7): usual permissions, one count, grouped by session, encounter and round, recaps."""
+"""Exports people share (docs/export-format.md, Markdown and HTML): usual permissions, one count, grouped by session,
+encounter and round, recaps."""
 
 from __future__ import annotations
 
@@ -90,7 +91,8 @@ def fight(cli: Cli) -> Cli:
 
 
 def test_export_files_get_the_usual_permissions(fight: Cli, tmp_path: Path) -> None:
-    """Issue 13 item 7: an export is written 0644 under umask 022 (not mkstemp's 0600), in every format."""
+    """docs/export-format.md, Markdown and HTML: an export is written 0644 under umask 022 (not mkstemp's 0600), in
+    every format."""
     old = os.umask(0o022)
     try:
         for fmt in ("jsonl", "csv", "md", "html"):
@@ -102,7 +104,8 @@ def test_export_files_get_the_usual_permissions(fight: Cli, tmp_path: Path) -> N
 
 
 def test_every_format_counts_rulings_and_events_the_same_way(fight: Cli, tmp_path: Path) -> None:
-    """Issue 13 item 7: the summary line, --json, the Markdown and HTML headers and the CSV rows give the same counts."""
+    """docs/export-format.md, Markdown and HTML: the summary line, --json, the Markdown and HTML headers and the CSV
+    rows give the same counts."""
     for fmt in ("md", "html", "csv"):
         out = tmp_path / f"s.{fmt}"
         doc = fight.json("export", "-o", str(out))
@@ -119,7 +122,8 @@ def test_every_format_counts_rulings_and_events_the_same_way(fight: Cli, tmp_pat
 
 
 def test_markdown_groups_by_session_encounter_and_round_with_a_recap(fight: Cli) -> None:
-    """Issue 13 item 7: session, then encounter, then round; a recap of who fell, who was hurt most, criticals, retractions."""
+    """docs/export-format.md, Markdown and HTML: session, then encounter, then round; a recap of who fell, who was hurt
+    most, criticals, retractions."""
     md = fight.ok("export", "--format", "md").stdout
     session = md.index("## Session 1: Harbour brawl")
     recap = next(line for line in md.splitlines() if line.startswith("> **Recap.**"))
@@ -134,7 +138,8 @@ def test_markdown_groups_by_session_encounter_and_round_with_a_recap(fight: Cli)
 
 
 def test_html_groups_the_same_way_and_charts_minion_losses(fight: Cli) -> None:
-    """Issue 13 item 7: the HTML report has the same recap and grouping, and a chart of the minions left."""
+    """docs/export-format.md, Markdown and HTML: the HTML report has the same recap and grouping, and a chart of the
+    minions left."""
     html = fight.ok("export", "--format", "html").stdout
     assert '<section class="session"><h2>Session 1: Harbour brawl</h2>\n<div class="recap">' in html
     assert (
@@ -147,7 +152,8 @@ def test_html_groups_the_same_way_and_charts_minion_losses(fight: Cli) -> None:
 
 
 def test_export_of_the_current_session(fight: Cli) -> None:
-    """Issue 13 item 5: `--session current` names the open session; with none open it is refused (exit 2)."""
+    """CLI.md, Additions agreed in the second round: `--session current` names the open session; with none open it is
+    refused (exit 2)."""
     r = fight("export", "--format", "md", "--session", "current")
     assert r.exit_code == 2 and r.stderr.startswith("error: no play session is open")
     fight.ok("session", "start", "Aftermath")

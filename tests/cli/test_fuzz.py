@@ -1,5 +1,5 @@
-"""Issue 18: random command lines over every command (hypothesis, a fixed budget): exit 0 or 2 (1 only from verify),
-never a traceback, nothing appended on a refusal, and the ledger still verifies afterwards.
+"""DESIGN.md, Errors and bad input: random command lines over every command (hypothesis, a fixed budget): exit 0 or 2 (1
+only from verify), never a traceback, nothing appended on a refusal, and the ledger still verifies afterwards.
 
 The budget is fixed (EXAMPLES per rule system, derandomized so CI runs the same lines); run with `-s` to see
 the figures (tried, succeeded, refused).
@@ -103,7 +103,8 @@ PAIRS = st.sampled_from(
     ]
 )
 TEXT = st.text(max_size=12)
-# relative to the fuzz's own folder (exports land there); never a path outside it that a refusal-free export could replace
+# relative to the fuzz's own folder (exports land there);
+# never a path outside it that a refusal-free export could replace
 PATHS = st.sampled_from(["out.md", "out.jsonl", "sub/x.jsonl", ".", "missing.json", "ape.json", "ape.ledger"])
 TOKENS = st.one_of(WORDS, NUMBERS, DICE, PAIRS, TEXT, PATHS)
 NAMES = st.sampled_from(["Ann", "Bob", "Thugs", "ann"])
@@ -270,7 +271,8 @@ def _run(led: Cli, words: list[str]) -> None:
 
 @pytest.mark.parametrize("system", list(EXAMPLES))
 def test_random_command_lines_are_handled(workdir: Path, system: str) -> None:
-    """Issue 18: random command lines over every command: exit 0 or 2, no traceback, nothing appended on a refusal."""
+    """DESIGN.md, Errors and bad input: random command lines over every command: exit 0 or 2, no traceback, nothing
+    appended on a refusal."""
     led = _ledger(workdir, system)
 
     @settings(
@@ -290,8 +292,9 @@ def test_random_command_lines_are_handled(workdir: Path, system: str) -> None:
 
 
 def test_fuzz_figures() -> None:
-    """The figures for the issue's closing note: every line tried was handled (succeeded or refused in one line)."""
+    """The figures: every line tried was handled (succeeded or refused in one line)."""
     print(
-        f"\nfuzz: {FIGURES['tried']} command lines tried, {FIGURES['succeeded']} succeeded, {FIGURES['refused']} refused in one line"
+        f"\nfuzz: {FIGURES['tried']} command lines tried, {FIGURES['succeeded']} succeeded, "
+        f"{FIGURES['refused']} refused in one line"
     )
     assert FIGURES["tried"] == FIGURES["succeeded"] + FIGURES["refused"]

@@ -1,4 +1,5 @@
-"""Humans & Heroes hazards of the body (issue 14, item 16): sleep deprivation, forced labor, disease, radiation."""
+"""Humans & Heroes hazards of the body (hnh-site/gameplay.txt: Disease, Forced Labor, Radiation, ...): sleep
+deprivation, forced labor, disease, radiation."""
 
 from __future__ import annotations
 
@@ -26,15 +27,17 @@ def conditions(cli: Cli) -> set[str]:
     [(1, set()), (2, {"fatigued"}), (5, {"exhausted"}), (10, {"exhausted", "incapacitated", "prone"})],
 )
 def test_sleep_deprivation_by_days(hnh: Cli, days: int, expected: set[str]) -> None:
-    """gameplay.txt, Sleep Deprivation: "1 day without side effect ... fatigued. After 5 days ... exhausted. After 10 days ... incapacitated"."""
+    """gameplay.txt, Sleep Deprivation: "1 day without side effect ... fatigued. After 5 days ... exhausted. After 10
+    days ... incapacitated"."""
     for d in sorted({2, 5, days} & set(range(1, days + 1))) or [days]:
         hnh.ok("hazard", "Ann", "sleep-deprivation", "-o", f"days={d}")
     assert conditions(hnh) == expected
 
 
 def test_forced_labor_wears_down_to_asleep_or_dazed_then_dying(hnh: Cli) -> None:
-    """gameplay.txt, Forced Labor: "DC 1 and increasing by 1 each check ... fatigued ... exhausted, then asleep. If forced awake
-    ... dazed (in addition to exhausted). The next failed Fortitude check after that you become dying and your HP becomes -1"."""
+    """gameplay.txt, Forced Labor: "DC 1 and increasing by 1 each check ... fatigued ... exhausted, then asleep. If
+    forced awake ... dazed (in addition to exhausted). The next failed Fortitude check after that you become dying and
+    your HP becomes -1"."""
     r = hnh.json("hazard", "Ann", "forced-labor", "--roll", "fortitude=0,0,0")  # 2 >= DC 1
     assert event(r, "CheckResolved")["dc"] == 1 and conditions(hnh) == set()
     hnh.ok("hazard", "Ann", "forced-labor", "--roll", "fortitude=-,0,0")  # 1 < DC 2
@@ -55,7 +58,8 @@ def test_forced_labor_without_being_forced_awake_ends_asleep(hnh: Cli) -> None:
 
 
 def test_a_disease_infects_as_an_affliction_checked_each_day(hnh: Cli) -> None:
-    """gameplay.txt, Disease: "a Fortitude check (DC of the disease's rank) to avoid becoming infected ... Diseases are generally Affliction"."""
+    """gameplay.txt, Disease: "a Fortitude check (DC of the disease's rank) to avoid becoming infected ... Diseases are
+    generally Affliction"."""
     flu = ("-o", "rank=4", "-o", "name=flu", "-o", "conditions=impaired,disabled,incapacitated")
     hnh.ok("hazard", "Ann", "disease", *flu, "--roll", "fortitude=-,0,0")  # 1 vs 4: one degree
     assert conditions(hnh) == {"impaired"}
@@ -85,7 +89,8 @@ def test_a_treatment_bonus_helps_against_disease(hnh: Cli) -> None:
 
 
 def test_radiation_weakens_stamina_until_it_ends(hnh: Cli) -> None:
-    """gameplay.txt, Radiation: "an initial Fortitude check against (DC of the radiation's rank) ... typically a Weaken Stamina effect"."""
+    """gameplay.txt, Radiation: "an initial Fortitude check against (DC of the radiation's rank) ... typically a Weaken
+    Stamina effect"."""
     r = hnh.json("hazard", "Ann", "radiation", "-o", "rank=5", "--roll", "fortitude=0,0,0")  # 2 vs 5: 3 points
     assert r["character"]["traits"]["stamina"] == -1 and "weakened" in r["character"]["conditions"]
     hnh.ok("encounter", "start", "Ann", "--roll", "Ann=0,0,0")

@@ -1,4 +1,5 @@
-"""Humans & Heroes actions and maneuvers (issue 14, item 15) through `ledger act`, citing their passages."""
+"""Humans & Heroes actions and maneuvers (hnh-site/gameplay.txt, Actions and Maneuvers sections) through `ledger act`,
+citing their passages."""
 
 from __future__ import annotations
 
@@ -62,14 +63,16 @@ def conditions(cli: Cli, name: str) -> set[str]:
 
 # -- Grab, Escape ------------------------------------------------------------------------------------------
 def test_a_grab_won_by_one_degree_restrains_and_the_holder_is_hindered_and_vulnerable(hnh: Cli) -> None:
-    """gameplay.txt, Grab: "If you win by 1, the target is restrained"; "You are hindered and vulnerable while grabbing"."""
+    """gameplay.txt, Grab: "If you win by 1, the target is restrained"; "You are hindered and vulnerable while
+    grabbing"."""
     hnh.ok("act", "Ann", "grab", "--against", "Bob", *EVEN, "--roll", "strength=0,0,0", "--roll", "against=0,0,0")
     assert conditions(hnh, "Bob") == {"restrained"}
     assert conditions(hnh, "Ann") == {"hindered", "vulnerable"}
 
 
 def test_improving_a_hold_binds_without_an_attack_check(hnh: Cli) -> None:
-    """gameplay.txt, Grab: "improve an existing hold ... does not use an attack check ... If you win the target becomes bound"."""
+    """gameplay.txt, Grab: "improve an existing hold ... does not use an attack check ... If you win the target becomes
+    bound"."""
     hnh.ok("act", "Ann", "grab", "--against", "Bob", *EVEN, "--roll", "strength=0,0,0", "--roll", "against=0,0,0")
     r = hnh.json("act", "Ann", "grab", "--against", "Bob", "--roll", "strength=0,0,0", "--roll", "against=0,0,0")
     assert "attack" not in event(r, "EffectResolved") and set(r["against"]["conditions"]) == {"bound"}
@@ -95,7 +98,8 @@ def test_a_grab_won_by_two_degrees_binds(hnh: Cli) -> None:
 
 
 def test_escaping_a_grab_ends_it_on_both_sides(hnh: Cli) -> None:
-    """gameplay.txt, Escape: "a skill check ... against the routine check of your opponent's Strength ... you end the grab"."""
+    """gameplay.txt, Escape: "a skill check ... against the routine check of your opponent's Strength ... you end the
+    grab"."""
     hnh.ok("act", "Ann", "grab", "--against", "Bob", *EVEN, "--roll", "strength=0,0,0", "--roll", "against=0,0,0")
     r = hnh.json("act", "Bob", "escape", "--against", "Ann", "--roll", "check=+,0,0")  # Strength 1 + 1 < 3: fails
     assert event(r, "CheckResolved")["success"] is False and conditions(hnh, "Bob") == {"restrained"}
@@ -112,7 +116,8 @@ def test_escaping_a_hold_that_does_not_exist_is_refused(hnh: Cli, db: str) -> No
 
 # -- Trip, Disarm, Smash ---------------------------------------------------------------------------------------
 def test_a_trip_that_wins_leaves_the_defender_prone(hnh: Cli) -> None:
-    """gameplay.txt, Trip: "a close attack check with a -1 ... an opposed check of your damage against ... Acrobatics ... prone"."""
+    """gameplay.txt, Trip: "a close attack check with a -1 ... an opposed check of your damage against ... Acrobatics
+    ... prone"."""
     r = hnh.json("act", "Ann", "trip", "--against", "Bob", *EVEN, "--roll", "power=0,0,0", "--roll", "against=0,0,0")
     data = event(r, "EffectResolved")
     assert data["modifier"] == -1 and data["resisted_with"] == "agility" and "prone" in r["against"]["conditions"]
@@ -200,7 +205,8 @@ def test_an_aimed_attack_gets_the_aim_bonus_and_ends_the_vulnerability(hnh: Cli)
 
 
 def test_aid_is_kept_for_the_allys_next_attack(hnh: Cli) -> None:
-    """gameplay.txt, Aid: "success grants your ally ... a +1 circumstance bonus on an attack check against that opponent"."""
+    """gameplay.txt, Aid: "success grants your ally ... a +1 circumstance bonus on an attack check against that
+    opponent"."""
     hnh.ok(
         "attack",
         "Cy",
@@ -223,7 +229,8 @@ def test_aid_is_kept_for_the_allys_next_attack(hnh: Cli) -> None:
 
 # -- Extra Effort, Seize Initiative, lasting effects, ongoing damage --------------------------------------------------
 def test_extra_effort_fatigues_at_the_start_of_the_next_turn(hnh: Cli) -> None:
-    """the-basics.txt, Cost Of Extra Effort: "At the start of the turn immediately after using extra effort, the hero becomes fatigued"."""
+    """the-basics.txt, Cost Of Extra Effort: "At the start of the turn immediately after using extra effort, the hero
+    becomes fatigued"."""
     hnh.ok("encounter", "start", "Ann", "Bob", "--roll", "Ann=+,+,+", "--roll", "Bob=-,-,-")
     hnh.ok("act", "Ann", "extra-effort", "-o", "benefit=strength")
     assert show(hnh, "Ann")["traits"]["strength"] == 4
@@ -236,7 +243,8 @@ def test_extra_effort_fatigues_at_the_start_of_the_next_turn(hnh: Cli) -> None:
 
 
 def test_seize_initiative_goes_first(hnh: Cli) -> None:
-    """gameplay.txt, Initiative: "The only other modifiers to initiative are using Seize Initiative and being Surprised"."""
+    """gameplay.txt, Initiative: "The only other modifiers to initiative are using Seize Initiative and being
+    Surprised"."""
     hnh.ok("act", "Ann", "seize-initiative")
     assert show(hnh, "Ann")["resources"]["victory-points"] == 1
     r = hnh.json("encounter", "start", "Ann", "Bob", "--roll", "Ann=-,-,-", "--roll", "Bob=+,+,+")

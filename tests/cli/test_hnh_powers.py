@@ -1,4 +1,4 @@
-"""Humans & Heroes Healing, Weaken and Nullify (issue 14, item 14) through the real CLI."""
+"""Humans & Heroes Healing, Weaken and Nullify (each test cites its passage) through the real CLI."""
 
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ def hnh(cli: Cli) -> Cli:
 # -- Healing ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("faces", "hp", "healed"), [("0,0,0", 5, 3), ("-,0,0", 4, 2), ("-,-,0", 3, 1)])
 def test_healing_heals_the_difference_over_dc_2(hnh: Cli, faces: str, hp: int, healed: int) -> None:
-    """powers/effects/healing.html: "Make a DC 2 Healing power check, you may heal HP equal to the difference of success"."""
+    """powers/effects/healing.html: "Make a DC 2 Healing power check, you may heal HP equal to the difference of
+    success"."""
     hnh.ok("damage", "Ann", "--amount", "4")
     r = hnh.json("act", "Bob", "heal", "--against", "Ann", "-o", "rank=5", "--roll", f"power={faces}")
     assert r["against"]["hp"] == hp and event(r, "CheckResolved")["healed"] == healed
@@ -122,14 +123,16 @@ def test_weaken_lowers_the_trait_by_the_difference_and_it_returns_a_point_a_turn
 
 
 def test_weaken_is_cumulative_up_to_its_rank(hnh: Cli) -> None:
-    """powers/effects/weaken.html: "Multiple failed defense checks ... are cumulative, up to a maximum of the Weaken rank"."""
+    """powers/effects/weaken.html: "Multiple failed defense checks ... are cumulative, up to a maximum of the Weaken
+    rank"."""
     weaken(hnh, "Bob", "Ann", 4, "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")  # -2
     r = weaken(hnh, "Bob", "Ann", 4, "--roll", "power=+,+,0", "--roll", "toughness=0,0,0")  # -4 more, capped at 4
     assert r["target"]["traits"]["strength"] == -2 and r["target"]["counters"]["weakened:strength"] == 4
 
 
 def test_a_minions_weaken_against_a_hero_counts_as_rolling_minus_3(hnh: Cli) -> None:
-    """gameplay.txt, Minion Rules: "If a minion uses Nullify or Weaken against a Non-minion they are considered to have rolled a -3"."""
+    """gameplay.txt, Minion Rules: "If a minion uses Nullify or Weaken against a Non-minion they are considered to have
+    rolled a -3"."""
     r = hnh.json(
         "attack",
         "Goons",
@@ -187,7 +190,8 @@ def hero(hnh: Cli) -> Cli:
 
 
 def test_nullify_beats_the_higher_of_effect_rank_and_will(hero: Cli) -> None:
-    """powers/effects/nullify.html: "an opposed check of your Nullify rank and the targeted effect's rank or the target's Will defense, whichever is higher"."""
+    """powers/effects/nullify.html: "an opposed check of your Nullify rank and the targeted effect's rank or the
+    target's Will defense, whichever is higher"."""
     r = hero.json(
         "attack",
         "Ann",
@@ -260,7 +264,8 @@ def test_nullify_ends_an_affliction_on_its_subject(hnh: Cli) -> None:
 
 
 def test_a_heros_nullify_against_a_minion_counts_as_rolling_plus_3(hnh: Cli) -> None:
-    """gameplay.txt, Minion Rules: "If a Non-minion uses Nullify (but not Weaken) against a minion they are considered to have rolled a +3"."""
+    """gameplay.txt, Minion Rules: "If a Non-minion uses Nullify (but not Weaken) against a minion they are considered
+    to have rolled a +3"."""
     hnh.ok(
         "act",
         "Bob",

@@ -1,4 +1,4 @@
-"""Humans & Heroes, second pass (issue 14, "Wrong today"): each rule through the real CLI, citing its passage."""
+"""Humans & Heroes, second pass (hnh-site/*.txt): each rule through the real CLI, citing its passage."""
 
 from __future__ import annotations
 
@@ -200,7 +200,8 @@ def test_a_failed_defense_check_wakes_a_sleeper(hnh: Cli) -> None:
 
 
 def test_an_attack_breaks_a_trance_before_it_lands(hnh: Cli) -> None:
-    """conditions.txt, Entranced: "Any attack or other obvious treat removes Entranced and allows you to avoid that attack"."""
+    """conditions.txt, Entranced: "Any attack or other obvious treat removes Entranced and allows you to avoid that
+    attack"."""
     hnh.ok("condition", "add", "Bob", "entranced")
     r = hnh.json("attack", "Ann", "Bob", "--roll", "attack=0,0,0", "--roll", "defense=0,0,0")
     kinds = [e["type"] for e in r["events"] if e["type"] in ("ConditionRemoved", "AttackResolved")]
@@ -211,14 +212,16 @@ def test_an_attack_breaks_a_trance_before_it_lands(hnh: Cli) -> None:
 # -- 6. the incapacitated fall prone ----------------------------------------------------------------------
 @pytest.mark.parametrize(("amount", "state"), [(7, "dying"), (9, "dead")])
 def test_the_incapacitated_by_hp_fall_prone(hnh: Cli, amount: int, state: str) -> None:
-    """conditions.txt, Incapacitated: "Incapacitated characters generally also fall prone" (dying and dead are incapacitated)."""
+    """conditions.txt, Incapacitated: "Incapacitated characters generally also fall prone" (dying and dead are
+    incapacitated)."""
     r = hnh.json("damage", "Bob", "--amount", str(amount))
     assert set(r["character"]["conditions"]) == {state, "prone"}
 
 
 # -- 7. minion groups ----------------------------------------------------------------------------------------
 def test_the_next_member_of_a_minion_group_starts_fresh(hnh: Cli) -> None:
-    """gameplay.txt, Minion Rules: the fallen minion suffers the worst degree; the next one has none of its bruises or conditions."""
+    """gameplay.txt, Minion Rules: the fallen minion suffers the worst degree; the next one has none of its bruises or
+    conditions."""
     hnh.ok("character", "add", "Goons", "--minion", "--count", "3", "--trait", "toughness=0")
     hnh.ok("damage", "Goons", "--rank", "0", "--roll", "power=0,0,0", "--roll", "toughness=0,0,0")  # tie: a bruise
     hnh.ok("condition", "add", "Goons", "dazed")
@@ -228,7 +231,8 @@ def test_the_next_member_of_a_minion_group_starts_fresh(hnh: Cli) -> None:
 
 
 def test_a_minion_group_member_knocked_out_by_an_affliction_falls_and_the_next_starts_fresh(hnh: Cli) -> None:
-    """gameplay.txt, Minion Rules: "If a minion fails a defense check, the minion suffers the worst degree of the effect"."""
+    """gameplay.txt, Minion Rules: "If a minion fails a defense check, the minion suffers the worst degree of the
+    effect"."""
     hnh.ok("character", "add", "Goons", "--minion", "--count", "3", "--trait", "fortitude=0")
     r = hnh.json(
         "act",
@@ -250,7 +254,8 @@ def test_a_minion_group_member_knocked_out_by_an_affliction_falls_and_the_next_s
 
 # -- 8. routine opposition ------------------------------------------------------------------------------------
 def test_routine_opposition_is_a_dc_that_meeting_succeeds(hnh: Cli) -> None:
-    """the-basics.txt, Routine Opposition: "the DC ... is the opposing character's modifier +0"; Difficulty Class: "equal or exceed"."""
+    """the-basics.txt, Routine Opposition: "the DC ... is the opposing character's modifier +0"; Difficulty Class:
+    "equal or exceed"."""
     hnh.ok("character", "add", "Sly", "--trait", "stealth=3")
     r = hnh.json(
         "check",
@@ -271,7 +276,8 @@ def test_routine_opposition_is_a_dc_that_meeting_succeeds(hnh: Cli) -> None:
 # -- 9. automatic failure degrees ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("bonus", ["9", "20"])
 def test_an_automatic_failure_is_one_degree_whatever_the_bonus(hnh: Cli, bonus: str) -> None:
-    """the-basics.txt, Critical Success/failure: Ability/Skill "Automatic failure"; Graded Checks: degrees by the difference."""
+    """the-basics.txt, Critical Success/failure: Ability/Skill "Automatic failure"; Graded Checks: degrees by the
+    difference."""
     hnh.ok("character", "add", f"Ace{bonus}", "--trait", f"awareness={bonus}")
     r = hnh.json("check", f"Ace{bonus}", "awareness", "--dc", "0", "--roll", "check=-,-,-")
     data = event(r, "CheckResolved")
@@ -303,7 +309,7 @@ def test_the_dead_neither_gain_nor_spend_victory_points(hnh: Cli, db: str, comma
     assert r.exit_code == 2 and "dead" in r.stderr and event_count(db) == before
 
 
-# -- 12. fatigue and rest -----------------------------------------------------------------------------------------------
+# -- 12. fatigue and rest ----------------------------------------------------------------------------------------------
 def test_an_hour_of_rest_removes_fatigue_even_awake(hnh: Cli) -> None:
     """conditions.txt, Fatigued: "Characters recover from a fatigued condition after 1 hour of rest (even if awake)"."""
     hnh.ok("condition", "add", "Ann", "fatigued")

@@ -95,7 +95,8 @@ def test_a_failed_treatment_check_leaves_the_patient_dying(hnh: Cli) -> None:
 
 
 def test_a_patient_who_is_not_dying_is_refused(hnh: Cli) -> None:
-    """conditions.txt, Dying: Treatment's DC 5 stabilizes the dying; a healthy patient is bad input, nothing appended."""
+    """conditions.txt, Dying: Treatment's DC 5 stabilizes the dying; a healthy patient is bad input, nothing
+    appended."""
     r = hnh("check", "Doc", "treatment", "--dc", "5", "-o", "patient=Cy", "--roll", "check=+,0,0")
     assert r.exit_code == 2 and "not dying" in r.stderr
 

@@ -1,4 +1,5 @@
-"""Humans & Heroes victory points and the Defend action (issue 14, item 13) through the real CLI."""
+"""Humans & Heroes victory points and the Defend action (hnh-site/the-basics.txt: Improve Roll, Heroic Feat, Recover;
+gameplay.txt: Defend - Standard Action) through the real CLI."""
 
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def hnh(cli: Cli) -> Cli:
 
 # -- a new in-game day -------------------------------------------------------------------------------
 def test_a_new_day_gives_heroes_two_victory_points_and_the_unspent_do_not_carry_over(hnh: Cli) -> None:
-    """the-basics.txt, Victory Points: "Players start each in game day with 2 Victory points"; "Unspent ... don't carry over"."""
+    """the-basics.txt, Victory Points: "Players start each in game day with 2 Victory points"; "Unspent ... don't carry
+    over"."""
     hnh.ok("gain", "Ann", "victory-points", "3")
     hnh.ok("session", "start", "Day one")
     assert vp(hnh, "Ann") == 5  # a session that is not a new day changes nothing
@@ -110,7 +112,8 @@ def test_a_recovery_undone_and_retracted_restores_the_sheet(hnh: Cli) -> None:
 
 
 def test_a_heroic_feat_lasts_until_the_end_of_the_next_turn(hnh: Cli) -> None:
-    """the-basics.txt, Heroic Feat: "one rank of an advantage you don't already have until the end of your next turn"."""
+    """the-basics.txt, Heroic Feat: "one rank of an advantage you don't already have until the end of your next
+    turn"."""
     hnh.ok("spend", "Ann", "victory-points", "1", "--purpose", "heroic-feat:improved-initiative")
     assert show(hnh, "Ann")["traits"]["improved-initiative"] == 1
     hnh.ok("encounter", "start", "Ann", "Bob", "--roll", "Ann=+,+,+", "--roll", "Bob=-,-,-")

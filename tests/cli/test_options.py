@@ -1,4 +1,5 @@
-"""Typed options through the real CLI and the shell (issue 12): what the GM types is what the ledger records.
+"""Typed options through the real CLI and the shell (CLI.md, Additions agreed in the second round: `-o KEY=VALUE`): what
+the GM types is what the ledger records.
 
 Option values are kept as given (no, off and 0 are values), stored typed in the intent, and an unknown key or
 value is refused before anything is decided: one line, a suggestion, exit 2, nothing appended.
@@ -68,7 +69,8 @@ def test_d20_off_hand_attack_takes_its_penalty_and_is_recorded(d20: Cli) -> None
 
 
 def test_d20_subdual_no_makes_fists_lethal_and_is_recorded(d20: Cli) -> None:
-    """d20-supers.txt, To Attack: fists are 1d4 subdual unless the GM rules otherwise (`-o subdual=no`, kept as False)."""
+    """d20-supers.txt, To Attack: fists are 1d4 subdual unless the GM rules otherwise (`-o subdual=no`, kept as
+    False)."""
     d20.ok("attack", "Blaze", "Thug", "-o", "subdual=no", "--roll", "attack=19", "--roll", "damage=4")
     assert _intent(d20)["options"] == {"subdual": False}
     thug = d20.json("character", "show", "Thug")
@@ -105,14 +107,16 @@ def test_hnh_rank_zero_is_a_value_not_absent(hnh: Cli) -> None:
 
 
 def test_hnh_unarmed_attack_without_strength_is_rank_0(hnh: Cli) -> None:
-    """gameplay.txt, Strength And Damage: unarmed damage is Strength; an absent ability is rank 0 (docs/interpretations.md)."""
+    """gameplay.txt, Strength And Damage: unarmed damage is Strength; an absent ability is rank 0
+    (docs/interpretations.md)."""
     r = hnh.json("attack", "Thug", "Ann", "--roll", "attack=+,+,+", "--roll", "defense=-,-,-")
     assert _attack_of(hnh)["rank"] == 0
     assert r["ruling"]  # type: ignore[index]
 
 
 def test_a_mistyped_option_key_is_refused_with_a_suggestion(hnh: Cli) -> None:
-    """effect-damage.txt, Extras (Non-Lethal): `-o nonlethl=yes` must not resolve a lethal hit; it suggests `nonlethal`."""
+    """effect-damage.txt, Extras (Non-Lethal): `-o nonlethl=yes` must not resolve a lethal hit; it suggests
+    `nonlethal`."""
     before = event_count(hnh.db)
     r = hnh("attack", "Ann", "Thug", "-o", "nonlethl=yes")
     assert r.exit_code == 2

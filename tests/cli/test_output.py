@@ -1,4 +1,4 @@
-"""What a GM reads after each command (issue 13 items 1 and 4; CLI.md, additions of the second round).
+"""What a GM reads after each command (CLI.md, Additions agreed in the second round).
 
 Each ruling's first line is one sentence (who, what, outcome, `HP 6 -> 1`, conditions), then one line per die;
 the raw events only with -v. The dice are entered, so every line is pinned exactly.
@@ -71,7 +71,8 @@ HNH_HIT = (
 
 
 def test_hnh_attack_reads_as_a_sentence_then_its_dice(hnh: Cli) -> None:
-    """Issue 13 item 1: who hits whom, the resistance's degrees, `HP 6 -> 0` and the condition gained; then one line per die."""
+    """CLI.md, Additions agreed in the second round: who hits whom, the resistance's degrees, `HP 6 -> 0` and the
+    condition gained; then one line per die."""
     r = hnh.ok("attack", "Ann", "Bruiser", *HNH_HIT)
     assert r.stdout.splitlines() == [
         "ruling 5: Ann hits Bruiser (8 vs 3); Bruiser fails Toughness by 2 degrees: HP 6 -> 0, now battered.",
@@ -81,12 +82,14 @@ def test_hnh_attack_reads_as_a_sentence_then_its_dice(hnh: Cli) -> None:
         "  Bruiser toughness: 3dF+3 [- - 0] = 1 (entered)",
     ]
     assert first(hnh.ok("attack", "Ann", "Bruiser", *HNH_HIT)) == (
-        "ruling 6: Ann hits Bruiser (8 vs 3); Bruiser fails Toughness by 3 degrees: HP 0 -> -3, no longer battered, now dead and prone."
+        "ruling 6: Ann hits Bruiser (8 vs 3); Bruiser fails Toughness by 3 degrees: HP 0 -> -3, no longer "
+        "battered, now dead and prone."
     )
 
 
 def test_hnh_miss_minion_loss_check_and_resisted_damage(hnh: Cli) -> None:
-    """Issue 13 item 1: a miss, a minion falling from its group, a check's degrees, a Damage effect resisted without an attack."""
+    """CLI.md, Additions agreed in the second round: a miss, a minion falling from its group, a check's degrees, a
+    Damage effect resisted without an attack."""
     miss = hnh.ok("attack", "Bruiser", "Ann", "--rank", "3", "--roll", "attack=-,-,0", "--roll", "defense=+,+,0")
     assert first(miss) == "ruling 5: Bruiser misses Ann (2 vs 7)."
     assert (
@@ -114,7 +117,8 @@ def test_hnh_miss_minion_loss_check_and_resisted_damage(hnh: Cli) -> None:
 
 
 def test_d20_critical_kill_miss_and_unused_damage(cli: Cli) -> None:
-    """Issue 13 item 1 (d20): a confirmed critical, a kill by three rolls that break the DR, a miss with its unused damage die."""
+    """CLI.md, Additions agreed in the second round (d20): a confirmed critical, a kill by three rolls that break the
+    DR, a miss with its unused damage die."""
     cli.ok("init", "--system", "d20")
     cli.ok(
         "character",
@@ -188,7 +192,8 @@ def test_d20_critical_kill_miss_and_unused_damage(cli: Cli) -> None:
 
 
 def test_pnp_minions_health_floor_resolve_and_pool_checks(cli: Cli) -> None:
-    """Issue 13 item 1 (pnp): minions falling, Health floored at 0 shown from what it was, resolve spent, pool checks."""
+    """CLI.md, Additions agreed in the second round (pnp): minions falling, Health floored at 0 shown from what it was,
+    resolve spent, pool checks."""
     cli.ok("init", "--system", "pnp")
     cli.ok(
         "character",
@@ -234,7 +239,8 @@ def test_pnp_minions_health_floor_resolve_and_pool_checks(cli: Cli) -> None:
 
 
 def test_verbose_adds_the_raw_events_before_or_after_the_command(hnh: Cli) -> None:
-    """Issue 13 item 1: raw events only with -v (a global flag, also accepted after the command)."""
+    """CLI.md, Additions agreed in the second round: raw events only with -v (a global flag, also accepted after the
+    command)."""
     plain = hnh.ok("attack", "Ann", "Bruiser", *HNH_HIT)
     assert "AttackResolved" not in plain.stdout and "DamageApplied" not in plain.stdout
     for args in (("-v", "attack", "Ann", "Bruiser", *HNH_HIT), ("attack", "Ann", "Bruiser", *HNH_HIT, "--verbose")):
@@ -248,7 +254,8 @@ def test_verbose_adds_the_raw_events_before_or_after_the_command(hnh: Cli) -> No
 
 
 def test_json_after_the_command_and_errors_as_one_json_object(hnh: Cli) -> None:
-    """Issue 13 item 4 / CLI.md: --json after the command works on every command; an error under --json is one JSON object."""
+    """CLI.md, Additions agreed in the second round: --json after the command works on every command; an error under
+    --json is one JSON object."""
     before = orjson.loads(hnh.ok("--json", "character", "show", "Ann").stdout)
     assert orjson.loads(hnh.ok("character", "show", "Ann", "--json").stdout) == before
     ruling = orjson.loads(hnh.ok("condition", "add", "Ann", "dazed", "--json").stdout)
@@ -266,7 +273,8 @@ def test_json_after_the_command_and_errors_as_one_json_object(hnh: Cli) -> None:
 
 
 def test_log_tail_and_the_current_session(hnh: Cli) -> None:
-    """Issue 13 item 5: `log -n N` shows the last N rulings; `--session current` the open session, refused when none is open."""
+    """CLI.md, Additions agreed in the second round: `log -n N` shows the last N rulings; `--session current` the open
+    session, refused when none is open."""
     hnh.ok("session", "start", "Night one")
     hnh.ok("attack", "Ann", "Bruiser", *HNH_HIT)
     hnh.ok("condition", "add", "Ann", "dazed")
@@ -287,7 +295,8 @@ def test_log_tail_and_the_current_session(hnh: Cli) -> None:
 
 
 def test_the_log_reads_forward_not_backwards(hnh: Cli) -> None:
-    """Issue 13 item 1: `HealthRecovered X: 2 -> HP 1` style lines are gone; a change reads `HP before -> after`."""
+    """CLI.md, Additions agreed in the second round: `HealthRecovered X: 2 -> HP 1` style lines are gone; a change reads
+    `HP before -> after`."""
     hnh.ok("damage", "Ann", "--rank", "6", "--roll", "power=+,0,0", "--roll", "toughness=-,-,0")
     hnh.ok("recover", "Ann", "--hours", "8", "--restful")
     log = hnh.ok("log", "--character", "Ann").stdout
@@ -296,7 +305,8 @@ def test_the_log_reads_forward_not_backwards(hnh: Cli) -> None:
 
 
 def test_a_long_intent_is_one_line(cli: Cli) -> None:
-    """Issue 13 item 5: a `character import` with its powers is summarised in one line, in the log and the exports."""
+    """README.md, A short tour: a `character import` with its powers is summarised in one line, in the log and the
+    exports."""
     from tests.conftest import SHARED
 
     cli.ok("init", "--system", "hnh")
@@ -338,7 +348,9 @@ def test_json_after_a_writing_command_prints_the_ruling(hnh: Cli) -> None:
 
 
 def test_pnp_encounter_end_says_what_the_scene_took_away(cli: Cli) -> None:
-    """Issue 13 item 1 (pnp, prowlers-and-paragons.txt, scenes): the end of the encounter ends its scene, in pages."""
+    """CLI.md, Additions agreed in the second round (pnp `scene end`, also done by `encounter end`);
+    prowlers-and-paragons.txt, Attacks and Defenses (special effects last "for the rest of the scene"): the end of the
+    encounter ends its scene, in pages."""
     cli.ok("init", "--system", "pnp")
     cli.ok("character", "add", "Mara", "--trait", "might=4", "--trait", "agility=3", "--trait", "toughness=4", "--pc")
     cli.ok("character", "add", "Boss", "--trait", "might=3", "--trait", "toughness=3", "--trait", "agility=2")

@@ -1,4 +1,4 @@
-"""Prowlers & Paragons, second pass (issue 15, items 7-12), through the real CLI; each test cites its passage."""
+"""Prowlers & Paragons, second pass (prowlers-and-paragons.txt), through the real CLI; each test cites its passage."""
 
 from __future__ import annotations
 
@@ -70,20 +70,23 @@ def pnp(cli: Cli) -> Cli:
 
 # -- item 12: no ruling for a no-op; overkill recorded as the damage taken ---------------------------------
 def test_damage_to_a_group_already_all_defeated_records_nothing(pnp: Cli, db: str):
-    """prowlers-and-paragons.txt, Attacks and Defenses ("you ordinarily defeat 1 Minion per net success"): none left, nothing to record."""
+    """prowlers-and-paragons.txt, Attacks and Defenses ("you ordinarily defeat 1 Minion per net success"): none left,
+    nothing to record."""
     pnp.ok("damage", "Goons", "--amount", "3")
     r = refused(pnp, db, "damage", "Goons", "--amount", "2")
     assert "already defeated" in r.stderr
 
 
 def test_damage_to_a_character_at_zero_health_records_nothing(pnp: Cli, db: str):
-    """prowlers-and-paragons.txt, Attacks and Defenses: "Once a target's Health has falls to 0, they're defeated": more changes nothing."""
+    """prowlers-and-paragons.txt, Attacks and Defenses: "Once a target's Health has falls to 0, they're defeated": more
+    changes nothing."""
     pnp.ok("damage", "Brute", "--amount", "3")
     refused(pnp, db, "damage", "Brute", "--amount", "1")
 
 
 def test_overkill_is_recorded_as_the_damage_actually_taken(pnp: Cli):
-    """prowlers-and-paragons.txt, Attacks and Defenses: damage reduces Health, which stops at 0; the rest is overkill."""
+    """prowlers-and-paragons.txt, Attacks and Defenses: damage reduces Health, which stops at 0; the rest is
+    overkill."""
     before = state(pnp, "Brute", "Goons")
     r = pnp.json("damage", "Brute", "--amount", "7")  # Health 3
     assert event(r, "DamageApplied") == {"amount": 3, "hp": 0, "overkill": 4}
@@ -96,14 +99,16 @@ def test_overkill_is_recorded_as_the_damage_actually_taken(pnp: Cli):
 
 # -- item 11: a trait the sheet lacks ----------------------------------------------------------------
 def test_a_talent_the_sheet_does_not_list_is_zero_dice_in_a_check(pnp: Cli):
-    """prowlers-and-paragons.txt, Characteristics: every character has the Talents; one not listed rolls 0 dice, like Health and Edge."""
+    """prowlers-and-paragons.txt, Characteristics: every character has the Talents; one not listed rolls 0 dice, like
+    Health and Edge."""
     r = pnp.json("check", "Mara", "medicine", "--threshold", "1", "--roll", "check=")
     data = event(r, "CheckResolved")
     assert (data["trait"], data["dice"], data["successes"], data["net"]) == ("medicine", 0, 0, -1)
 
 
 def test_an_ability_the_opponent_lacks_is_zero_dice_in_an_opposed_check(pnp: Cli):
-    """prowlers-and-paragons.txt, Thresholds: the opponent's successes are the threshold; an unlisted Ability is 0 dice."""
+    """prowlers-and-paragons.txt, Thresholds: the opponent's successes are the threshold; an unlisted Ability is 0
+    dice."""
     r = pnp.json(
         "check", "Mara", "might", "--against", "Brute", "intellect", "--roll", "against=", "--roll", "check=2,1,1,1"
     )
@@ -122,7 +127,8 @@ def test_an_ability_the_opponent_lacks_is_zero_dice_in_an_opposed_check(pnp: Cli
     ],
 )
 def test_a_power_the_sheet_lacks_is_refused_with_its_name_everywhere(pnp: Cli, db: str, args: tuple[str, ...]):
-    """prowlers-and-paragons.txt, Characteristics ("Powers: unusual or truly superhuman abilities"): a power is the character's own."""
+    """prowlers-and-paragons.txt, Characteristics ("Powers: unusual or truly superhuman abilities"): a power is the
+    character's own."""
     r = refused(pnp, db, *args)
     assert "has no power '" in r.stderr or "not a defense" in r.stderr
 
@@ -148,7 +154,8 @@ def issue(pnp: Cli) -> Cli:
     ],
 )
 def test_the_gm_pool_takes_no_damage_conditions_or_rolls(issue: Cli, db: str, args: tuple[str, ...]):
-    """prowlers-and-paragons.txt, Resolve and Adversity: "the GM has something called Adversity": a pool, not a character."""
+    """prowlers-and-paragons.txt, Resolve and Adversity: "the GM has something called Adversity": a pool, not a
+    character."""
     r = refused(issue, db, *args)
     assert "not a character" in r.stderr
 
@@ -208,7 +215,8 @@ def web(cli: Cli) -> Cli:
 
 
 def test_encounter_end_ends_the_scene_its_effects_and_the_defeats_they_caused(pnp: Cli):
-    """prowlers-and-paragons.txt, Attacks and Defenses: defeated by a special effect, "which then lasts for the rest of the scene"."""
+    """prowlers-and-paragons.txt, Attacks and Defenses: defeated by a special effect, "which then lasts for the rest of
+    the scene"."""
     pnp.ok("character", "add", "Spinner", "--trait", "webs=4", "--trait", "agility=3", "--pc")
     pnp.ok("character", "add", "Thug", "--trait", "might=2", "--trait", "toughness=2", "--trait", "agility=1")
     pnp.ok("encounter", "start", "Spinner", "Brute", "Thug")
@@ -226,7 +234,8 @@ def test_encounter_end_ends_the_scene_its_effects_and_the_defeats_they_caused(pn
 
 
 def test_defeat_at_zero_health_outlasts_the_scene(webbed: Cli):
-    """prowlers-and-paragons.txt, Attacks and Defenses: at 0 Health a target is "defeated and out of the fight", scene or not."""
+    """prowlers-and-paragons.txt, Attacks and Defenses: at 0 Health a target is "defeated and out of the fight", scene
+    or not."""
     webbed.ok("damage", "Thug", "--amount", "2")
     webbed.ok("scene", "end")
     thug = webbed.json("character", "show", "Thug")
@@ -234,7 +243,8 @@ def test_defeat_at_zero_health_outlasts_the_scene(webbed: Cli):
 
 
 def test_scene_end_outside_encounters_does_the_same_and_undo_restores(webbed: Cli):
-    """prowlers-and-paragons.txt, Attacks and Defenses ("for the rest of the scene"): a scene can end without an encounter."""
+    """prowlers-and-paragons.txt, Attacks and Defenses ("for the rest of the scene"): a scene can end without an
+    encounter."""
     before = state(webbed, "Brute", "Thug")
     r = webbed.json("scene", "end")
     assert r["scene_ended_for"] == ["Brute", "Thug"]
@@ -323,7 +333,8 @@ def powered(pnp: Cli) -> Cli:
 
 
 def test_power_parts_are_kept_on_the_sheet(powered: Cli):
-    """prowlers-and-paragons.txt, Attacks and Defenses and Range and Movement: a power's parts, kept with the character."""
+    """prowlers-and-paragons.txt, Attacks and Defenses and Range and Movement: a power's parts, kept with the
+    character."""
     sheet = powered.json("character", "show", "Webber")
     assert sheet["powers"] == {
         "webs": {"effect": "ensnare", "resist": "agility"},
@@ -334,7 +345,8 @@ def test_power_parts_are_kept_on_the_sheet(powered: Cli):
 
 
 def test_a_power_that_defends_is_the_best_defense_and_can_be_named(powered: Cli):
-    """prowlers-and-paragons.txt, Attacks and Defenses: "a passive defense like Armor ... always use the option that provides the best defense"."""
+    """prowlers-and-paragons.txt, Attacks and Defenses: "a passive defense like Armor ... always use the option that
+    provides the best defense"."""
     r = powered.json(
         "attack", "Brute", "Webber", "--with", "might", "--roll", "attack=2,2,2", "--roll", "defense=2,2,2,1,1"
     )
@@ -375,7 +387,8 @@ def test_a_power_carries_its_effect_and_the_trait_that_resists_it(powered: Cli):
 
 
 def test_a_travel_power_from_the_sheet_speeds_a_move_and_halves_agility_in_a_chase(powered: Cli):
-    """prowlers-and-paragons.txt, Range and Movement: a Travel Power crosses a range class per page; on foot, half Agility against it."""
+    """prowlers-and-paragons.txt, Range and Movement: a Travel Power crosses a range class per page; on foot, half
+    Agility against it."""
     r = powered.json("act", "Webber", "move", "-o", "from=close", "-o", "to=extreme", "-o", "with=rocket-boots")
     assert event(r, "EffectResolved")["pages"] == 2
     r = powered.json(
@@ -418,7 +431,8 @@ def test_a_travel_power_from_the_sheet_speeds_a_move_and_halves_agility_in_a_cha
     ],
 )
 def test_bad_power_parts_are_refused(pnp: Cli, db: str, power: str, says: str):
-    """prowlers-and-paragons.txt, Attacks and Defenses: a power's parts are a defense, travel, an effect and what resists it."""
+    """prowlers-and-paragons.txt, Attacks and Defenses: a power's parts are a defense, travel, an effect and what
+    resists it."""
     r = refused(pnp, db, "character", "add", "Webber", "--trait", "webs=4", "--power", power)
     assert says in r.stderr
 
@@ -440,7 +454,8 @@ def resources(cli: Cli, name: str) -> dict[str, int]:
 
 
 def test_a_hero_adds_dice_to_their_defense_roll_with_resolve(issue: Cli):
-    """prowlers-and-paragons.txt, Resolve and Adversity: Resolve "can be spent to ... add extra dice to challenge rolls" (a defense roll is one)."""
+    """prowlers-and-paragons.txt, Resolve and Adversity: Resolve "can be spent to ... add extra dice to challenge rolls"
+    (a defense roll is one)."""
     before = state(issue, "Mara", "Brute")
     r = issue.json(
         "attack",
@@ -463,7 +478,8 @@ def test_a_hero_adds_dice_to_their_defense_roll_with_resolve(issue: Cli):
 
 
 def test_a_hero_rerolls_their_defense_with_resolve(issue: Cli):
-    """prowlers-and-paragons.txt, Resolve and Adversity: Resolve can "reroll them completely" (roll 'defense-reroll')."""
+    """prowlers-and-paragons.txt, Resolve and Adversity: Resolve can "reroll them completely" (roll
+    'defense-reroll')."""
     r = issue.json(
         "attack",
         "Brute",
@@ -485,7 +501,8 @@ def test_a_hero_rerolls_their_defense_with_resolve(issue: Cli):
 
 
 def test_the_gm_spends_adversity_on_an_npcs_defense(issue: Cli, db: str):
-    """prowlers-and-paragons.txt, Resolve and Adversity: "the GM has something called Adversity that works much the same way"."""
+    """prowlers-and-paragons.txt, Resolve and Adversity: "the GM has something called Adversity that works much the same
+    way"."""
     assert resources(issue, "GM") == {"adversity": 1}  # one hero, one Adversity
     r = issue.json(
         "attack",
@@ -522,7 +539,8 @@ def test_the_gm_spends_adversity_on_an_npcs_defense(issue: Cli, db: str):
 
 
 def test_the_other_side_of_an_opposed_check_can_be_boosted(issue: Cli):
-    """prowlers-and-paragons.txt, Thresholds: the opponent "makes a challenge roll to resist your efforts": Resolve can boost it."""
+    """prowlers-and-paragons.txt, Thresholds: the opponent "makes a challenge roll to resist your efforts": Resolve can
+    boost it."""
     issue.ok("character", "add", "Kid", "--trait", "willpower=2", "--pc")
     issue.ok("gain", "Kid", "resolve", "2")
     r = issue.json(
@@ -554,7 +572,8 @@ def test_the_other_side_of_an_opposed_check_can_be_boosted(issue: Cli):
 
 
 def test_the_chased_side_can_be_boosted_too(issue: Cli):
-    """prowlers-and-paragons.txt, Range and Movement: "Chases are resolved with challenge rolls": both sides may spend."""
+    """prowlers-and-paragons.txt, Range and Movement: "Chases are resolved with challenge rolls": both sides may
+    spend."""
     r = issue.json(
         "act",
         "Mara",

@@ -1,4 +1,5 @@
-"""The README's tour runs as written (issue 13, item 6): every command in its code block, one-shot, then the shell script."""
+"""The README's tour runs as written (README.md, A short tour): every command in its code block, one-shot, then the
+shell script."""
 
 from __future__ import annotations
 

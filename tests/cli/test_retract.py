@@ -1,4 +1,4 @@
-"""`ledger retract` and `ledger why` through the CLI (issue 7)."""
+"""`ledger retract` and `ledger why` through the CLI (CLI.md, Commands; docs/cli.md)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def fight(cli: Cli) -> Cli:
 
 
 def test_dry_run_shows_who_would_not_have_died_and_appends_nothing(fight: Cli, db: str):
-    """Issue 7: --dry-run shows the diff only (deaths, HP) and appends nothing."""
+    """CLI.md, Commands (`retract`): --dry-run shows the diff only (deaths, HP) and appends nothing."""
     before = event_count(db)
     r = fight.ok("retract", "5", "--dry-run")
     assert "HP -3 -> 0" in r.stdout and "-dead" in r.stdout and "+battered" in r.stdout
@@ -30,7 +30,8 @@ def test_dry_run_shows_who_would_not_have_died_and_appends_nothing(fight: Cli, d
 
 
 def test_retract_across_sessions_re_derives_later_rulings(fight: Cli):
-    """DESIGN.md, What it is for: "that hit in session 3 should have missed": a later ruling is re-derived, not replayed as a delta."""
+    """DESIGN.md, What it is for: "that hit in session 3 should have missed": a later ruling is re-derived, not replayed
+    as a delta."""
     doc = fight.json("retract", "5", "--yes")
     assert [c["ruling"] for c in doc["rederived"]] == [8]
     ann = fight.json("character", "show", "Ann")
@@ -41,14 +42,15 @@ def test_retract_across_sessions_re_derives_later_rulings(fight: Cli):
 
 
 def test_retract_without_yes_off_a_terminal_is_refused(fight: Cli, db: str):
-    """Issue 7: appends only on confirmation (or --yes); nothing appended otherwise."""
+    """CLI.md, Commands (`retract`): appends only on confirmation (or --yes); nothing appended otherwise."""
     before = event_count(db)
     r = fight("retract", "5")
     assert r.exit_code == 2 and event_count(db) == before
 
 
 def test_log_marks_the_retracted_ruling_and_undo_reinstates_it(fight: Cli):
-    """Issue 7, Audit: the log marks retracted rulings with who and when; `undo` right after a retraction undoes it."""
+    """CLI.md, Commands (`retract`): the log marks retracted rulings with who and when; `undo` right after a retraction
+    undoes it."""
     fight.ok("retract", "5", "--yes")
     marked = {e["ruling"] for e in fight.json("log") if e["retracted"]}
     assert 5 in marked
@@ -58,16 +60,19 @@ def test_log_marks_the_retracted_ruling_and_undo_reinstates_it(fight: Cli):
 
 
 def test_retracting_a_retraction_reinstates_the_ruling(fight: Cli):
-    """Issue 7: retracting a retraction reinstates the ruling."""
+    """CLI.md, Commands (`retract`): retracting a retraction reinstates the ruling."""
     x = fight.json("retract", "5", "--yes")["ruling"]
     fight.ok("retract", str(x), "--yes")
     ann = fight.json("character", "show", "Ann")
-    assert (ann["hp"], ann["conditions"]) == (-3, ["dead", "prone"])  # the incapacitated fall prone (issue 14)
+    assert (ann["hp"], ann["conditions"]) == (
+        -3,
+        ["dead", "prone"],
+    )  # the incapacitated fall prone (conditions.txt, Incapacitated)
     assert fight.ok("verify").stdout.startswith("ok")
 
 
 def test_retracting_an_unknown_or_undo_ruling_is_refused(fight: Cli, db: str):
-    """Issue 7: only live rulings can be retracted; the campaign's creation can't."""
+    """CLI.md, Commands (`retract`): only live rulings can be retracted; the campaign's creation can't."""
     fight.ok("undo")
     before = event_count(db)
     for n in ("1", "99", "9", "8"):
@@ -76,7 +81,8 @@ def test_retracting_an_unknown_or_undo_ruling_is_refused(fight: Cli, db: str):
 
 
 def test_a_roll_never_made_is_rolled_and_named(cli: Cli):
-    """Issue 7: where re-derivation needs a roll that was never made, the ledger rolls it (or takes --roll N.NAME) and says which."""
+    """CLI.md, Commands (`retract`): where re-derivation needs a roll that was never made, the ledger rolls it (or takes
+    --roll N.NAME) and says which."""
     cli.ok("init", "--system", "d20")
     cli.ok("character", "add", "Blaze", "--trait", "str=10", "--trait", "hp=10")
     cli.ok("character", "add", "Thug", "--trait", "dex=10", "--trait", "hp=10")
@@ -90,7 +96,7 @@ def test_a_roll_never_made_is_rolled_and_named(cli: Cli):
 
 
 def test_why_explains_hp_by_rulings(fight: Cli):
-    """Issue 7, Audit: `ledger why NAME hp` lists the rulings that made the value."""
+    """docs/cli.md, ledger why: `ledger why NAME hp` lists the rulings that made the value."""
     doc = fight.json("why", "Ann", "hp")
     assert doc["value"] == -3
     assert [s["ruling"] for s in doc["because"]] == [2, 4, 5, 8]
@@ -98,13 +104,14 @@ def test_why_explains_hp_by_rulings(fight: Cli):
 
 
 def test_why_explains_a_condition(fight: Cli):
-    """Issue 7, Audit: why a condition is there."""
+    """docs/cli.md, ledger why: why a condition is there."""
     doc = fight.json("why", "Ann", "dead")
     assert doc["value"] is True and doc["because"][-1]["ruling"] == 8
 
 
 def test_timeline_and_earlier_sheets_follow_the_re_derived_history(fight: Cli):
-    """Issue 7, Exactness for read models: after a retraction the HP timeline and `show --at` read as the history without it."""
+    """DESIGN.md, The ruling: the unit of play, of audit and of undo (undo and retraction refold): after a retraction
+    the HP timeline and `show --at` read as the history without it."""
     fight.ok("retract", "5", "--yes")
     points = [(p["ruling"], p["hp"]) for p in fight.json("timeline", "Ann")]
     assert points == [(2, 6), (4, 2), (8, 0)]
@@ -113,7 +120,7 @@ def test_timeline_and_earlier_sheets_follow_the_re_derived_history(fight: Cli):
 
 
 def test_rebuild_after_a_retraction_gives_the_same_views(fight: Cli):
-    """Issue 7 and issue 3: read models stay rebuildable after retractions."""
+    """CLI.md, Commands (`retract`): read models stay rebuildable after retractions."""
     fight.ok("retract", "5", "--yes")
     before = (fight.json("timeline", "Ann"), fight.json("character", "list"), fight.json("log"))
     fight.ok("rebuild")
@@ -121,7 +128,8 @@ def test_rebuild_after_a_retraction_gives_the_same_views(fight: Cli):
 
 
 def test_encounter_log_and_session_history_show_the_re_derived_outcomes(cli: Cli):
-    """Issue 7, Exactness for read models: the encounter log and the session history read as the history without the ruling."""
+    """DESIGN.md, The ruling: the unit of play, of audit and of undo (undo and retraction refold): the encounter log and
+    the session history read as the history without the ruling."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--trait", "toughness=2")
     cli.ok("character", "add", "Bob")
@@ -201,8 +209,10 @@ def test_json_keeps_every_re_derived_ruling_and_says_which_change_an_outcome(two
 
 
 def test_the_committed_retraction_prints_the_same_readable_diff(two: Cli):
-    """`--yes` prints what it appended in the same order: the retracted ruling's sentence, outcomes, shifts, final states."""
+    """`--yes` prints what it appended in the same order: the retracted ruling's sentence, outcomes, shifts, final
+    states."""
     out = two.ok("retract", "5", "--yes").stdout
     assert out.startswith(
-        "ruling 10: retracted ruling 5 (damage): Bob takes 1 damage: HP 6 -> 5.\nNo outcome changes.\nValues that only shift:"
+        "ruling 10: retracted ruling 5 (damage): Bob takes 1 damage: HP 6 -> 5.\nNo outcome changes.\nValues "
+        "that only shift:"
     )

@@ -68,7 +68,8 @@ def test_set_changes_a_trait_as_a_ruling_that_undo_retraction_and_why_see(cli: C
 @pytest.mark.parametrize("trait", ["dex=abc", "dex=-3", "hp=0", "b@d=3"])
 def test_set_refuses_a_value_the_rules_cannot_hold(cli: Cli, db: str, trait: str) -> None:
     """d20-supers.txt, Damage: "If a character reaches 0 Hitpoints he or she is disabled": a sheet's Hitpoints start
-    from 1; ability scores are whole numbers (docs/interpretations.md, d20 sheet vocabulary): exit 2, nothing appended."""
+    from 1; ability scores are whole numbers (docs/interpretations.md, d20 sheet vocabulary): exit 2, nothing
+    appended."""
     d20(cli)
     before = event_count(db)
     r = cli("character", "set", "Ann", "--trait", trait)
@@ -100,7 +101,8 @@ def test_retire_takes_a_character_out_of_lists_and_the_tracker_and_undo_brings_i
 
 
 def test_encounters_take_several_names_and_copies_groups(cli: Cli) -> None:
-    """d20-supers.txt, Initiative: every combatant rolls; the group's name brings NAME 1 .. NAME N, join takes several."""
+    """d20-supers.txt, Initiative: every combatant rolls; the group's name brings NAME 1 .. NAME N, join takes
+    several."""
     d20(cli)
     cli.ok("character", "add", "Thug", "--trait", "hp=6", "--copies", "3")
     cli.ok("character", "add", "Cy", "--trait", "hp=6")

@@ -1,4 +1,4 @@
-"""`ledger play`, the session shell, as real processes (CLI.md, play; issue 9, Session shell)."""
+"""`ledger play`, the session shell, as real processes (CLI.md, Commands: play; docs/shell.md)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,8 @@ def lines(*cmds: str) -> str:
 
 
 def test_a_piped_script_prints_what_the_same_commands_print_one_shot(cli: Cli, tmp_path: Path) -> None:
-    """CLI.md, play: one command a line, the same commands; with --seed the same rolls as one-shot (issue 9 design)."""
+    """CLI.md, play: one command a line, the same commands; with --seed the same rolls as one-shot (docs/shell.md,
+    Lines)."""
     for c in SETUP:
         cli.ok(*shlex.split(c), seed=5)
     one_shot = "".join(cli.ok(*shlex.split(c), seed=5).stdout for c in TABLE)
@@ -67,7 +68,8 @@ def _untimed(text: str) -> str:
 
 
 def test_blank_lines_and_comments_are_skipped_and_an_error_does_not_stop_the_script(db: str) -> None:
-    """CLI.md, play + issue 9: blank lines and # comments skipped; a failing line reports one error and the script goes on; exit 2."""
+    """CLI.md, Commands: play; docs/shell.md, From a pipe or a file (scripts): blank lines and # comments skipped; a
+    failing line reports one error and the script goes on; exit 2."""
     script = lines(
         *SETUP,
         "",
@@ -87,7 +89,8 @@ def test_blank_lines_and_comments_are_skipped_and_an_error_does_not_stop_the_scr
 
 
 def test_a_script_whose_every_line_succeeds_exits_0(db: str) -> None:
-    """Issue 9 design: the exit status of a piped script is 0 if every line succeeded."""
+    """docs/shell.md, From a pipe or a file (scripts): the exit status of a piped script is 0 if every line
+    succeeded."""
     r = play(db, lines(*SETUP, "ledger damage Ann --amount 1"))  # a copied one-shot line keeps its `ledger`
     assert (r.returncode, r.stderr) == (0, "")
     assert "ruling 4: Ann takes 1 damage: HP 6 -> 5." in r.stdout
@@ -102,7 +105,7 @@ def test_stop_on_error_stops_at_the_first_failing_line(db: str) -> None:
 
 
 def test_a_usage_error_in_a_line_is_the_one_shot_usage_error(db: str) -> None:
-    """Issue 9: each line behaves exactly as one-shot, errors included (one line + hint, no traceback)."""
+    """docs/shell.md, Lines: each line behaves exactly as one-shot, errors included (one line + hint, no traceback)."""
     r = play(db, lines(*SETUP, "damage Ann --amont 1", "frobnicate", "damage Ann --amount 1"))
     one = subprocess.run([*LEDGER, "--db", db, "damage", "Ann", "--amont", "1"], capture_output=True, text=True)
     assert one.returncode == 2 and one.stderr in r.stderr
@@ -111,14 +114,14 @@ def test_a_usage_error_in_a_line_is_the_one_shot_usage_error(db: str) -> None:
 
 
 def test_unclosed_quotes_are_reported_and_the_script_goes_on(db: str) -> None:
-    """Issue 9: an error in one line is reported and the shell goes on (here: a line shlex can't split)."""
+    """docs/shell.md, Lines: an error in one line is reported and the shell goes on (here: a line shlex can't split)."""
     r = play(db, lines(*SETUP, 'character add "Ann', "damage Ann --amount 1"))
     assert "error: can't read the line: No closing quotation" in r.stderr
     assert "ruling 4" in r.stdout and r.returncode == 2
 
 
 def test_global_options_before_play_apply_to_every_line(db: str) -> None:
-    """Issue 9 design: --json and --as given before `play` apply to every line."""
+    """docs/shell.md, Lines: --json and --as given before `play` apply to every line."""
     r = play(db, lines(*SETUP[:2], "damage Ann --amount 1", "character show Ann"), "--json", "--as", "carol")
     assert r.returncode == 0, r.stderr
     dec, text, docs, i = __import__("json").JSONDecoder(), r.stdout, [], 0
@@ -134,7 +137,7 @@ def test_global_options_before_play_apply_to_every_line(db: str) -> None:
 
 
 def test_exit_leaves_before_the_lines_after_it(db: str) -> None:
-    """Issue 9: exit / quit leave the shell."""
+    """docs/shell.md, Lines: exit / quit leave the shell."""
     r = play(db, lines(*SETUP, "exit", "damage Ann --amount 1"))
     assert r.returncode == 0 and "ruling 4" not in r.stdout
 
@@ -158,7 +161,8 @@ def test_a_script_file_argument_runs_like_a_pipe(db: str, tmp_path: Path) -> Non
 
 
 def test_a_shell_sees_what_another_process_wrote_between_its_lines(db: str) -> None:
-    """Issue 9 + DESIGN.md, Concurrency: the open shell reloads the campaign and catches the views up for every line."""
+    """docs/shell.md, What the session keeps open, and what it does not: the open shell reloads the campaign and catches
+    the views up for every line."""
     p = subprocess.Popen(
         [*LEDGER, "--db", db, "play"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -174,7 +178,8 @@ def test_a_shell_sees_what_another_process_wrote_between_its_lines(db: str) -> N
 
 
 def test_the_shell_inside_the_shell_is_refused(db: str) -> None:
-    """Issue 9: one shell per process; `play` typed in the shell is an error line, and the shell goes on."""
+    """docs/shell.md, Safety: one shell per process; `play` typed in the shell is an error line, and the shell goes
+    on."""
     r = play(db, lines(*SETUP, "play", "damage Ann --amount 1"))
     assert "error: already in a session shell" in r.stderr and "ruling 4" in r.stdout
 
@@ -205,5 +210,5 @@ def completer() -> Completer:
 def test_tab_completes_commands_character_and_condition_names(
     completer: Completer, before: str, text: str, expected: list[str]
 ) -> None:
-    """Issue 9: completion of command, character and condition names."""
+    """docs/shell.md, On a terminal: completion of command, character and condition names."""
     assert completer.candidates(before, text) == expected

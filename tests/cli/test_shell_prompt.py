@@ -1,4 +1,5 @@
-"""The interactive session shell on prompt_toolkit (issue 13, item 6): completion with help, fuzzy matching, the toolbar, history.
+"""The interactive session shell on prompt_toolkit (docs/shell.md, On a terminal): completion with help, fuzzy matching,
+the toolbar, history.
 
 Tested for real: a `ledger play` on a pseudo-terminal typed into key by key (the terminal answers cursor
 position requests as a real one does), and the prompt_toolkit session itself fed through a pipe.
@@ -32,7 +33,8 @@ CPR = b"\x1b[6n"
 
 
 def _pty_session(db: str, home: Path, keys: list[bytes]) -> tuple[str, int]:
-    """Type `keys` (each chunk sent once the screen is still) into `ledger play` on a terminal: the screen, the exit status."""
+    """Type `keys` (each chunk sent once the screen is still) into `ledger play` on a terminal: the screen, the exit
+    status."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the shell on a terminal
         os.environ.update({"HOME": str(home), "TERM": "xterm-256color"})
@@ -68,7 +70,8 @@ def _pty_session(db: str, home: Path, keys: list[bytes]) -> tuple[str, int]:
 
 
 def test_the_terminal_shell_completes_shows_the_turns_and_keeps_history(db: str, tmp_path: Path) -> None:
-    """Issue 13 item 6 (and issue 9): Tab completes names with their HP; the toolbar shows who is up and the next two; history."""
+    """docs/shell.md, On a terminal: Tab completes names with their HP; the toolbar shows who is up and the next two;
+    history."""
     setup = play(
         db,
         lines(*SETUP, "character add Cy", "encounter start Ann 'Big Bo' Cy --init Ann=3 --init 'Big Bo'=2 --init Cy=1"),
@@ -96,7 +99,7 @@ def test_the_terminal_shell_completes_shows_the_turns_and_keeps_history(db: str,
 
 
 def test_ctrl_r_finds_a_command_in_history_and_runs_it_again(db: str, tmp_path: Path) -> None:
-    """Issue 13 item 6: history search (Ctrl-R), over the history a readline shell left (plain lines)."""
+    """docs/shell.md, On a terminal: history search (Ctrl-R), over the history a readline shell left (plain lines)."""
     assert play(db, lines(*SETUP)).returncode == 0
     (tmp_path / ".ledger_history").write_text("damage Ann --amount 2\ncharacter show Ann\n")
     screen, status = _pty_session(db, tmp_path, [b"\x12", b"damage A", b"\r", b"\r", b"exit\r"])
@@ -134,7 +137,7 @@ def completions(session: Session, text: str) -> list[tuple[str, str]]:
 
 
 def test_the_prompt_offers_the_campaigns_options_with_their_help(session: Session) -> None:
-    """Issue 13 item 6: options from the declarations (ledger/rules/hnh/options.py), this system's only."""
+    """docs/shell.md, On a terminal: options from the declarations (ledger/rules/hnh/options.py), this system's only."""
     opts = dict(completions(session, "attack Ann 'Big Bo' --r"))
     assert "--rank" in opts and "--range" in opts and "--roll" in opts
     assert "--damage" not in dict(completions(session, "attack Ann 'Big Bo' --"))  # d20's, not this campaign's
@@ -148,7 +151,8 @@ def test_the_prompt_offers_the_campaigns_options_with_their_help(session: Sessio
 
 
 def test_the_prompt_offers_names_conditions_traits_and_powers_with_their_help(session: Session) -> None:
-    """Issue 13 item 6: names with HP, conditions with what they bring (conditions.txt), a character's traits and powers."""
+    """docs/shell.md, On a terminal: names with HP, conditions with what they bring (conditions.txt), a character's
+    traits and powers."""
     names = dict(completions(session, "damage "))
     assert names["Ann"] == "HP 6/6" and names["'Big Bo'"] == "HP 6/6"
     conditions = dict(completions(session, "condition add Ann inc"))
@@ -160,7 +164,7 @@ def test_the_prompt_offers_names_conditions_traits_and_powers_with_their_help(se
 
 
 def test_the_prompt_matches_fuzzily(session: Session) -> None:
-    """Issue 13 item 6: fuzzy matching: prefixes first, then substrings, then letters in order."""
+    """docs/shell.md, On a terminal: fuzzy matching: prefixes first, then substrings, then letters in order."""
     assert [c for c, _ in completions(session, "encounter nx")] == ["next"]
     assert [c for c, _ in completions(session, "damage bo")][0] == "'Big Bo'"
     assert [c for c, _ in completions(session, "condition add Ann stnd")] == [
@@ -172,7 +176,8 @@ def test_the_prompt_matches_fuzzily(session: Session) -> None:
 
 
 def test_the_toolbar_names_who_is_up_and_the_next_two_who_take_turns(session: Session, db: str) -> None:
-    """Issue 13 item 6; the dead are passed over there as `encounter next` passes over them (issue 13 item 2)."""
+    """docs/shell.md, On a terminal; the dead are passed over there as `encounter next` passes over them (CLI.md,
+    Additions agreed in the second round)."""
     assert session.toolbar().endswith("no encounter running")
     for line in (
         "character add Cy",
@@ -191,7 +196,8 @@ def test_the_toolbar_names_who_is_up_and_the_next_two_who_take_turns(session: Se
 def test_an_interactive_session_through_a_pipe_completes_and_runs_commands(
     session: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 13 item 6: the prompt_toolkit application fed key by key: Tab completes, Enter runs, Ctrl-D leaves."""
+    """docs/shell.md, On a terminal: the prompt_toolkit application fed key by key: Tab completes, Enter runs, Ctrl-D
+    leaves."""
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 

@@ -1,4 +1,5 @@
-"""Names and typos (issue 13, item 3): a did-you-mean for every mistyped name; refusals by state say why."""
+"""Names and typos (DESIGN.md, Errors and bad input): a did-you-mean for every mistyped name; refusals by state say
+why."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def hnh(cli: Cli) -> Cli:
 
 
 def test_a_mistyped_character_name_gets_the_nearest_name(hnh: Cli) -> None:
-    """Issue 13 item 3: write commands and read commands alike suggest the live character meant."""
+    """DESIGN.md, Errors and bad input (suggestions): write commands and read commands alike suggest the live character
+    meant."""
     assert refused(hnh, "damage", "An", "--amount", "1") == ("no character called 'An'", "did you mean 'Ann'?")
     assert refused(hnh, "attack", "Ann", "big bp") == ("no character called 'big bp'", "did you mean 'Big Bo'?")
     assert refused(hnh, "character", "show", "Energy Controler")[1] == "did you mean 'Energy Controller'?"
@@ -45,7 +47,7 @@ def test_a_mistyped_character_name_gets_the_nearest_name(hnh: Cli) -> None:
 
 
 def test_a_mistyped_command_gets_the_nearest_command(hnh: Cli) -> None:
-    """Issue 13 item 3: commands at the top and in groups; one suggestion, in the hint."""
+    """DESIGN.md, Errors and bad input (suggestions): commands at the top and in groups; one suggestion, in the hint."""
     assert refused(hnh, "atack", "Ann", "Big Bo") == ("No such command 'atack'.", "did you mean 'ledger attack'?")
     assert refused(hnh, "encounter", "nxt") == ("No such command 'nxt'.", "did you mean 'ledger encounter next'?")
     message, hint = refused(hnh, "frobnicate")  # nothing close: the usual pointer to --help
@@ -77,7 +79,7 @@ def test_a_mistyped_trait_power_or_resource_gets_the_nearest_one(hnh: Cli) -> No
 
 
 def test_a_mistyped_option_key_or_value_gets_the_nearest_one(hnh: Cli) -> None:
-    """Issue 13 item 3 (options are declared per system: ledger/rules/hnh/options.py)."""
+    """DESIGN.md, Errors and bad input (suggestions), for options (declared per system: ledger/rules/hnh/options.py)."""
     assert refused(hnh, "attack", "Ann", "Big Bo", "-o", "rnage=ranged") == (
         "hnh attack has no option 'rnage'",
         "did you mean 'range'?",
@@ -103,7 +105,7 @@ def test_d20_and_pnp_traits_and_conditions_are_suggested(cli: Cli, tmp_path: obj
 
 
 def test_removing_a_part_of_a_combined_condition_keeps_the_rest(hnh: Cli) -> None:
-    """hnh-site/conditions.txt, Combined Conditions: losing one part of a combined condition leaves the others (issue 14, item 3)."""
+    """hnh-site/conditions.txt, Combined Conditions: losing one part of a combined condition leaves the others."""
     hnh.ok("condition", "add", "Ann", "incapacitated")
     hnh.ok("condition", "remove", "Ann", "stunned")
     shown = hnh.json("character", "show", "Ann")
@@ -114,7 +116,8 @@ def test_removing_a_part_of_a_combined_condition_keeps_the_rest(hnh: Cli) -> Non
 
 
 def test_a_condition_that_comes_with_one_the_gm_cannot_remove_says_why(hnh: Cli) -> None:
-    """humans-and-heroes.txt, Health Points: dead "removes all other conditions" and follows HP alone; Dead brings Incapacitated."""
+    """humans-and-heroes.txt, Health Points: dead "removes all other conditions" and follows HP alone; Dead brings
+    Incapacitated."""
     hnh.ok("damage", "Ann", "--amount", "9")
     message, hint = refused(hnh, "condition", "remove", "Ann", "incapacitated")
     assert message.startswith("Ann is incapacitated only through an HP condition")  # said in the rules' terms
@@ -122,7 +125,8 @@ def test_a_condition_that_comes_with_one_the_gm_cannot_remove_says_why(hnh: Cli)
 
 
 def test_ways_back_hazards_and_participants_are_suggested(hnh: Cli) -> None:
-    """gameplay.txt, Death (Healing, Immortality); humans-and-heroes.txt, Hazards; gameplay.txt, Initiative and Delay."""
+    """gameplay.txt, Death (Healing, Immortality); humans-and-heroes.txt, Hazards; gameplay.txt, Initiative and
+    Delay."""
     hnh.ok("damage", "Big Bo", "--amount", "9")
     assert refused(hnh, "revive", "Big Bo", "--means", "heling") == (
         "unknown way back from death 'heling'",

@@ -1,4 +1,5 @@
-"""Colour and the pager are for a person at a terminal only (issue 13 item 5): never in pipes, files or tests."""
+"""Colour and the pager are for a person at a terminal only (README.md, A short tour): never in pipes, files or
+tests."""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ def setup(cli: Cli) -> None:
 
 
 def test_hp_drops_are_coloured_at_a_terminal_unless_no_color(sqlite_db: str) -> None:
-    """Issue 13 item 5: at a terminal an HP drop stands out in red; NO_COLOR turns colour off; a pipe never has it."""
+    """README.md, A short tour: at a terminal an HP drop stands out in red; NO_COLOR turns colour off; a pipe never has
+    it."""
     cli = Cli(sqlite_db)
     setup(cli)
     env = {"TERM": "xterm", "LEDGER_ACTOR": "tester"}
@@ -53,7 +55,8 @@ def test_hp_drops_are_coloured_at_a_terminal_unless_no_color(sqlite_db: str) -> 
 
 
 def test_a_long_log_goes_through_the_pager_at_a_terminal_only(sqlite_db: str, tmp_path: Path) -> None:
-    """Issue 13 item 5: `log` longer than the screen opens in $PAGER at a terminal; piped, it is printed as is."""
+    """README.md, A short tour: `log` longer than the screen opens in $PAGER at a terminal; piped, it is printed as
+    is."""
     cli = Cli(sqlite_db)
     setup(cli)
     for _ in range(12):

@@ -49,7 +49,8 @@ def test_d20_a_dying_characters_action_is_refused_with_the_rules_reason(cli: Cli
 
 def test_hnh_stunned_keep_their_turn_but_it_says_no_action(cli: Cli, db: str) -> None:
     """conditions.txt, Stunned: "Stunned characters cannot take any actions"; gameplay.txt, Taking Your Turn: "even if
-    you are incapacitated or dead you still get a turn": the turn comes, named as one without action; attacks refused."""
+    you are incapacitated or dead you still get a turn": the turn comes, named as one without action; attacks
+    refused."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--pc")
     cli.ok("character", "add", "Bob")

@@ -1,4 +1,5 @@
-"""Whose turn it is (issue 13, item 2): passing over the dead and defeated, `encounter remove`, `--init`, out-of-turn notes."""
+"""Whose turn it is (CLI.md, Additions agreed in the second round): passing over the dead and defeated, `encounter
+remove`, `--init`, out-of-turn notes."""
 
 from __future__ import annotations
 
@@ -56,8 +57,8 @@ def test_hnh_a_dying_character_keeps_the_turn_that_brings_the_dying_check(cli: C
 
 
 def test_hnh_the_dead_keep_their_turn_while_it_still_tracks_something(cli: Cli) -> None:
-    """gameplay.txt, Taking Your Turn: "even if you are incapacitated or dead you still get a turn in order to keep track
-    of any ongoing effects"; Action Limitations: the 130-round revival cooldown counts down on those turns."""
+    """gameplay.txt, Taking Your Turn: "even if you are incapacitated or dead you still get a turn in order to keep
+    track of any ongoing effects"; Action Limitations: the 130-round revival cooldown counts down on those turns."""
     setup(cli, "hnh", ("Ann", "--pc"), ("Bob",), ("Cy",))
     cli.ok("damage", "Bob", "--amount", "9")
     cli.ok("revive", "Bob", "--means", "healing")
@@ -79,7 +80,8 @@ def test_delay_passes_over_the_dead_too(cli: Cli) -> None:
 
 
 def test_pnp_next_passes_over_the_defeated_and_a_group_with_no_minions_left(cli: Cli) -> None:
-    """prowlers-and-paragons.txt, Combat (Damage): "Once a target's Health has falls to 0, they're defeated and out of the fight"."""
+    """prowlers-and-paragons.txt, Combat (Damage): "Once a target's Health has falls to 0, they're defeated and out of
+    the fight"."""
     setup(
         cli,
         "pnp",
@@ -116,7 +118,8 @@ def test_d20_next_passes_over_the_dead_and_the_dying(cli: Cli) -> None:
 
 
 def test_when_no_one_takes_a_turn_next_is_refused_and_nothing_appended(cli: Cli) -> None:
-    """Issue 13 item 2: a fight with no one left to act is ended, not turned forever."""
+    """CLI.md, Additions agreed in the second round (`encounter next`): a fight with no one left to act is ended, not
+    turned forever."""
     setup(cli, "hnh", ("Ann", "--pc"), ("Bob",))
     cli.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=3", "--init", "Bob=2")
     cli.ok("damage", "Ann", "--amount", "9")
@@ -251,7 +254,8 @@ def test_init_refusals(cli: Cli) -> None:
 
 
 def test_acting_out_of_turn_is_noted_on_stderr_and_recorded(cli: Cli) -> None:
-    """Issue 13 item 2: an action by someone who is not up prints a one-line note (reactions are legitimate)."""
+    """CLI.md, Additions agreed in the second round (`encounter next`): an action by someone who is not up prints a
+    one-line note (reactions are legitimate)."""
     setup(cli, "hnh", ("Ann", "--trait", "awareness=2", "--pc"), ("Bob",), ("Cy",))
     r = cli.ok("check", "Bob", "awareness", "--dc", "5")
     assert r.stderr == ""  # no encounter: no turns

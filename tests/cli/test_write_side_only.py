@@ -1,4 +1,4 @@
-"""A one-shot command that writes decides and appends its ruling with the write side alone (issue 17).
+"""A one-shot command that writes decides and appends its ruling with the write side alone (README.md, How it works).
 
 Each command runs in its own process (`python -c` running the CLI), which then reports whether SQLAlchemy (the
 read side's library) was imported: a write must not import it. The read models catch up on the next command
@@ -49,7 +49,8 @@ def writes_alone(db: str, commands: list[list[str]]) -> None:
 
 
 def test_every_kind_of_hnh_write_appends_without_the_read_side(db: str):
-    """Issue 17, item 1: init, characters, sessions, table commands, actions, encounters, undo/redo, retract."""
+    """README.md, How it works (a write never imports the read side): init, characters, sessions, table commands,
+    actions, encounters, undo/redo, retract."""
     writes_alone(
         db,
         [
@@ -121,7 +122,8 @@ def test_every_kind_of_hnh_write_appends_without_the_read_side(db: str):
 
 
 def test_d20_and_pnp_writes_append_without_the_read_side(tmp_path):
-    """Issue 17, item 1: the other systems' actions (d20 charge, pnp chase, resolve) are write-side only too."""
+    """README.md, How it works (a write never imports the read side): the other systems' actions (d20 charge, pnp chase,
+    resolve) are write-side only too."""
     d20 = str(tmp_path / "d20.ledger")
     writes_alone(
         d20,
@@ -150,7 +152,8 @@ def test_d20_and_pnp_writes_append_without_the_read_side(tmp_path):
 
 
 def test_a_read_in_the_next_process_sees_every_write_before_it(db: str):
-    """Issue 17: the views catch up from their tracking position on the next read, so no write is ever missed."""
+    """README.md, How it works (a write never imports the read side): the views catch up from their tracking position on
+    the next read, so no write is ever missed."""
     cli = Cli(db)
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--trait", "toughness=4", "--pc")
@@ -168,7 +171,8 @@ def test_a_read_in_the_next_process_sees_every_write_before_it(db: str):
 
 @pytest.mark.parametrize("command", [["roll", "3dF"], ["damage", "Ann", "--amount", "1"]])
 def test_a_write_prints_its_outcome_from_the_ruling_not_the_views(sqlite_db: str, command: list[str]):
-    """Issue 17: the printed outcome comes from the ruling's own events (the views have not caught up yet)."""
+    """README.md, How it works (a write never imports the read side): the printed outcome comes from the ruling's own
+    events (the views have not caught up yet)."""
     cli = Cli(sqlite_db)
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--trait", "toughness=4", "--pc")

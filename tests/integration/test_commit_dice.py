@@ -1,4 +1,5 @@
-"""Verifiable dice through the CLI: commit at session start, derive every rolled die, reveal at the end, verify --dice."""
+"""Verifiable dice through the CLI: commit at session start, derive every rolled die, reveal at the end, verify
+--dice."""
 
 from __future__ import annotations
 
@@ -61,7 +62,8 @@ def committed_session(cli: Cli) -> str:
 
 
 def test_the_commitment_is_printed_and_the_secret_stays_out_of_the_log_until_the_end(cli: Cli, db: str):
-    """Issue 16, 4: only the SHA-256 commitment is recorded at session start; `session end` reveals the secret into the log."""
+    """docs/verifiable-dice.md, The scheme: only the SHA-256 commitment is recorded at session start; `session end`
+    reveals the secret into the log."""
     commitment = committed_session(cli)
     assert len(commitment) == 64 and all(c in "0123456789abcdef" for c in commitment)
     refused = cli("session", "start", "--commit-dice")  # one is open: refused, and its fresh secret not kept
@@ -94,7 +96,8 @@ def test_every_die_the_ledger_rolls_derives_from_the_revealed_secret(cli: Cli, d
 
 
 def test_verify_dice_counts_single_dice_and_passes(cli: Cli, db: str):
-    """CLI.md, second round: `verify --dice` says how many dice it checked (--json: dice_checked, counting single dice)."""
+    """CLI.md, second round: `verify --dice` says how many dice it checked (--json: dice_checked, counting single
+    dice)."""
     committed_session(cli)
     cli.ok("session", "end")
     expected = sum(len(d["faces"]) for _, _, d in dice(db) if d["source"] != "entered")
@@ -104,7 +107,8 @@ def test_verify_dice_counts_single_dice_and_passes(cli: Cli, db: str):
 
 
 def test_a_tampered_die_in_a_revealed_session_fails_verify_dice(cli: Cli, db: str):
-    """Issue 16 (done when): a tampered die in a revealed session makes `verify --dice` exit 1, naming the roll."""
+    """docs/verifiable-dice.md, What it proves, and what it doesn't: a tampered die in a revealed session makes `verify
+    --dice` exit 1, naming the roll."""
     committed_session(cli)
     cli.ok("session", "end")
     seq, _, d = next(x for x in dice(db) if x[2]["kind"] == "d20")
@@ -132,7 +136,8 @@ def test_a_tampered_die_in_a_revealed_session_fails_verify_dice(cli: Cli, db: st
 
 
 def test_an_exported_file_is_checked_by_anyone_and_a_tampered_one_fails(cli: Cli, tmp_path: Path):
-    """Issue 16, 4: the exported JSONL is enough to recompute the dice (no ledger needed); a changed die fails (exit 1)."""
+    """docs/verifiable-dice.md, The scheme: the exported JSONL is enough to recompute the dice (no ledger needed); a
+    changed die fails (exit 1)."""
     committed_session(cli)
     cli.ok("session", "end")
     path = tmp_path / "night.jsonl"
@@ -151,7 +156,8 @@ def test_an_exported_file_is_checked_by_anyone_and_a_tampered_one_fails(cli: Cli
 
 
 def test_a_session_without_commit_dice_rolls_as_before(cli: Cli, db: str):
-    """Issue 16, 4: without --commit-dice nothing changes: seeded dice, no commitment, nothing to check."""
+    """docs/verifiable-dice.md, The scheme: without --commit-dice nothing changes: seeded dice, no commitment, nothing
+    to check."""
     cli.ok("init", "--system", "hnh")
     cli.ok("session", "start")
     cli.ok("roll", "3dF")
@@ -161,7 +167,8 @@ def test_a_session_without_commit_dice_rolls_as_before(cli: Cli, db: str):
 
 
 def test_undoing_the_end_keeps_rolling_from_the_revealed_secret(cli: Cli):
-    """Issue 16, 4: undoing `session end` reopens the session; its dice still derive from the (now public) secret and verify."""
+    """docs/verifiable-dice.md, The scheme: undoing `session end` reopens the session; its dice still derive from the
+    (now public) secret and verify."""
     committed_session(cli)
     cli.ok("session", "end")
     cli.ok("undo")
@@ -172,7 +179,8 @@ def test_undoing_the_end_keeps_rolling_from_the_revealed_secret(cli: Cli):
 
 
 def test_a_lost_secret_refuses_ledger_rolls_but_takes_entered_dice(cli: Cli, db: str):
-    """Errors: if the database lost the session's secret, a roll the ledger would make is one error line (exit 2), nothing appended."""
+    """Errors: if the database lost the session's secret, a roll the ledger would make is one error line (exit 2),
+    nothing appended."""
     committed_session(cli)
     read = ReadSide(parse_target(db))
     try:
@@ -205,7 +213,8 @@ def test_session_start_help_documents_the_flag(cli: Cli, flag: str):
 
 
 def test_dice_a_retraction_rolls_derive_from_the_secret_and_verify(cli: Cli, db: str):
-    """docs/verifiable-dice.md: rolls a retraction makes (named N.NAME) derive from the secret with the session's counter."""
+    """docs/verifiable-dice.md: rolls a retraction makes (named N.NAME) derive from the secret with the session's
+    counter."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--trait", "fighting=4")
     cli.ok("character", "add", "Bob", "--trait", "parry=4", "--trait", "toughness=2")

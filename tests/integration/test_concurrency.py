@@ -25,7 +25,8 @@ WRITER = textwrap.dedent(
 
 
 def test_two_processes_at_once_lose_and_duplicate_nothing(db):
-    """Issue 2, Concurrency: both succeed (reload and retry on a version conflict); the chain still verifies."""
+    """DESIGN.md, The ruling: the unit of play, of audit and of undo (two writers conflict on the campaign's version):
+    both succeed (reload and retry on a version conflict); the chain still verifies."""
     led = Ledger(db, actor="gm")
     led.init("d20")
     led.add_character("Ann", {"hp": "1000"})

@@ -83,7 +83,8 @@ def test_a_faithful_session_passes_and_filler_rulings_do_not_move_dice(cli: Cli,
 
 
 def test_a_swapped_secret_refuses_the_roll_in_one_line(cli: Cli, db: str):
-    """A secret changed in ledger_dice_secrets no longer matches the commitment: the roll is refused (exit 2), nothing appended."""
+    """A secret changed in ledger_dice_secrets no longer matches the commitment: the roll is refused (exit 2), nothing
+    appended."""
     played(cli, end=False)
     side_table(db, "UPDATE ledger_dice_secrets SET secret = '" + "ab" * 32 + "'")
     before = len(raw_log(db))

@@ -1,4 +1,5 @@
-"""Encounters on a real database: initiative per system, turns and rounds, join, delay, and exact undo/redo (issue 3)."""
+"""Encounters on a real database: initiative per system, turns and rounds, join, delay, and exact undo/redo (CLI.md,
+Commands; DESIGN.md, The ruling)."""
 
 from __future__ import annotations
 
@@ -211,7 +212,8 @@ def test_pnp_acts_in_order_of_edge_without_a_roll_and_a_minion_group_acts_as_one
 
 
 def test_encounter_log_and_timeline_stay_right_through_undo_and_redo(hnh: Ledger, db: str):
-    """Issue 3: logs and timelines stay right through undo and redo (undone rulings left out, redone ones back)."""
+    """DESIGN.md, The ruling: the unit of play, of audit and of undo: logs and timelines stay right through undo and
+    redo (undone rulings left out, redone ones back)."""
     read = ReadSide(parse_target(db))
     hnh.start_encounter(["Ann", "Bob"], rolls={"Ann": "0,0,0", "Bob": "0,0,0"})
     hnh.damage("Bob", 2)

@@ -1,4 +1,5 @@
-"""Lossless JSONL export and import (issue 8): same stored events, same views, `verify` passes; bad files change nothing."""
+"""Lossless JSONL export and import (docs/export-format.md): same stored events, same views, `verify` passes; bad files
+change nothing."""
 
 from __future__ import annotations
 
@@ -112,7 +113,8 @@ def lines(path: Path) -> list[bytes]:
 
 @pytest.mark.parametrize("target_kind", BACKENDS)
 def test_import_reproduces_every_stored_byte_and_every_view(db, new_db, tmp_path, target_kind):
-    """Issue 8: import into an empty ledger reproduces it (same read models, verify passes), on and across backends."""
+    """docs/export-format.md, What import checks, before writing anything: import into an empty ledger reproduces it
+    (same read models, verify passes), on and across backends."""
     play(db)
     path = tmp_path / "campaign.jsonl"
     export_to(db, path)
@@ -127,7 +129,8 @@ def test_import_reproduces_every_stored_byte_and_every_view(db, new_db, tmp_path
 
 
 def test_the_header_announces_counts_and_the_final_hash(sqlite_db, tmp_path):
-    """Issue 8, design notes: a header line with counts and the final hash; envelopes for readers."""
+    """docs/export-format.md, JSONL: the lossless format: a header line with counts and the final hash; envelopes for
+    readers."""
     play(sqlite_db, rounds=1)
     path = tmp_path / "c.jsonl"
     export_to(sqlite_db, path)
@@ -186,8 +189,8 @@ def long_play(db: str) -> None:
 
 def test_the_latest_vouched_snapshots_travel_in_the_file_and_import_as_stored(sqlite_db, new_db, tmp_path):
     """docs/export-format.md, Snapshots (version 2): after the events, the file carries the latest snapshot each
-    aggregate's chain links vouch for; import checks each against its link and stores it as it is, so the copy
-    holds the same snapshot rows as a version-1 import that folds them again (issue 17: no fold on import)."""
+    aggregate's chain links vouch for; import checks each against its link and stores it as it is, so the copy holds the
+    same snapshot rows as a version-1 import that folds them again (docs/export-format.md, JSONL: no fold on import)."""
     long_play(sqlite_db)
     path = tmp_path / "d20.jsonl"
     export_to(sqlite_db, path)
@@ -252,7 +255,8 @@ def test_a_changed_snapshot_line_is_refused_and_verify_file_names_it(sqlite_db, 
 
 
 def test_a_state_kept_as_base64_imports_to_the_same_bytes(sqlite_db, new_db, tmp_path):
-    """Issue 8, design notes: state bytes that don't re-encode identically are carried as base64, losslessly."""
+    """docs/export-format.md, JSONL: the lossless format: state bytes that don't re-encode identically are carried as
+    base64, losslessly."""
     assert state_field(b'{"a": 1}') == ("state_b64", base64.b64encode(b'{"a": 1}').decode())
     assert state_field(b'{"a":1}') == ("state", {"a": 1})
     play(sqlite_db, rounds=1)
@@ -269,8 +273,9 @@ def test_a_state_kept_as_base64_imports_to_the_same_bytes(sqlite_db, new_db, tmp
 
 def test_a_file_reformatted_by_another_tool_still_imports_to_the_same_bytes(sqlite_db, new_db, tmp_path):
     """docs/export-format.md: an event's state is its JSON object. Import cuts the state's bytes from the line as the
-    export wrote them (issue 17: no second encoding); a file another tool re-wrote (spaces, other key order, escaped
-    text) holds the same objects, fails that cut's chain walk, and is read again by re-encoding each object."""
+    export wrote them (docs/export-format.md, JSONL: no second encoding); a file another tool re-wrote (spaces, other
+    key order, escaped text) holds the same objects, fails that cut's chain walk, and is read again by re-encoding each
+    object."""
     import json
 
     play(sqlite_db, rounds=1)
@@ -315,7 +320,8 @@ def exported(tmp_path) -> Path:
 
 
 def test_a_tampered_event_is_refused_and_nothing_written(exported, db):
-    """Issue 8: a tampered file is refused with a clear message and nothing appended."""
+    """docs/export-format.md, What import checks, before writing anything: a tampered file is refused with a clear
+    message and nothing appended."""
     ls = lines(exported)
     i = next(i for i, x in enumerate(ls) if b"Character.DamageApplied" in x and b'"amount":2' in x)
     ls[i] = ls[i].replace(b'"amount":2', b'"amount":1')
@@ -332,20 +338,23 @@ def test_reordered_events_are_refused(exported, db):
 
 
 def test_a_file_cut_at_a_line_end_is_refused_as_truncated(exported, db):
-    """Issue 8: fewer events than the header announces is a truncated file."""
+    """docs/export-format.md, What import checks, before writing anything: fewer events than the header announces is a
+    truncated file."""
     exported.write_bytes(b"".join(lines(exported)[:-3]))
     _refused(db, exported, "is truncated: it holds")
 
 
 def test_a_file_cut_mid_line_is_refused_as_truncated(exported, db):
-    """Issue 8: a truncated file (the last line cut off) is refused."""
+    """docs/export-format.md, What import checks, before writing anything: a truncated file (the last line cut off) is
+    refused."""
     raw = exported.read_bytes()
     exported.write_bytes(raw[: len(raw) - 40])
     _refused(db, exported, "is truncated: line")
 
 
 def test_a_whole_missing_last_ruling_is_refused(exported, db):
-    """Issue 8: fewer rulings than the header says, even when each ruling left is whole."""
+    """docs/export-format.md, What import checks, before writing anything: fewer rulings than the header says, even when
+    each ruling left is whole."""
     ls = lines(exported)
     header = orjson.loads(ls[0])
     chain_lines = [i for i, x in enumerate(ls) if b"Campaign.RulingChained" in x]
@@ -356,7 +365,8 @@ def test_a_whole_missing_last_ruling_is_refused(exported, db):
 
 
 def test_a_file_that_is_not_an_export_is_refused(tmp_path, db):
-    """Issue 8: a non-JSONL or foreign JSONL file is refused with a clear message."""
+    """docs/export-format.md, What import checks, before writing anything: a non-JSONL or foreign JSONL file is refused
+    with a clear message."""
     other = tmp_path / "notes.jsonl"
     other.write_text('{"hello": "world"}\n')
     _refused(db, other, "is not a ledger export")
@@ -365,13 +375,15 @@ def test_a_file_that_is_not_an_export_is_refused(tmp_path, db):
 
 
 def test_an_unknown_event_type_is_refused(exported, db):
-    """Issue 8: import writes only events this ledger can read back."""
+    """docs/export-format.md, What import checks, before writing anything: import writes only events this ledger can
+    read back."""
     exported.write_bytes(exported.read_bytes().replace(b"Character.DamageApplied", b"Character.Exploded"))
     _refused(db, exported, "unknown event type")
 
 
 def test_import_refuses_a_ledger_that_is_not_empty(exported, db):
-    """Issue 8: import only into an empty ledger; nothing is appended to a used one."""
+    """docs/export-format.md, What import checks, before writing anything: import only into an empty ledger; nothing is
+    appended to a used one."""
     led = Ledger(db, actor="gm")
     led.init("pnp")
     before = event_count(db)
@@ -383,7 +395,8 @@ def test_import_refuses_a_ledger_that_is_not_empty(exported, db):
 
 @pytest.mark.skipif(not PG_ADMIN_URL, reason="needs LEDGER_TEST_POSTGRES")
 def test_postgres_export_imports_into_sqlite(new_db, tmp_path):
-    """Issue 8: across backends both ways (PostgreSQL to SQLite here; SQLite to PostgreSQL above)."""
+    """docs/export-format.md, What import checks, before writing anything: across backends both ways (PostgreSQL to
+    SQLite here; SQLite to PostgreSQL above)."""
     source = new_db("postgres")
     play(source, rounds=3)
     path = tmp_path / "pg.jsonl"

@@ -1,4 +1,4 @@
-"""Faults with real processes on real databases (issue 9, Faults): writers at once, and kill -9 mid-way.
+"""Faults with real processes on real databases (DESIGN.md, Storage and scale): writers at once, and kill -9 mid-way.
 
 Every check reads the log itself (`verify`: contiguous rulings, intact chain, no event after the last
 chain link) and then the read side, which must catch up with whatever the killed process left.
@@ -26,7 +26,7 @@ from tests.conftest import BACKENDS, _pg_database, _pg_drop
 LEDGER = [sys.executable, "-m", "commands"]
 HUGE = 10**9
 WRITERS = 4
-RULINGS_PER_WRITER = int(os.environ.get("LEDGER_FAULT_RULINGS", "500"))  # issue 9: 4 processes x 500 rulings
+RULINGS_PER_WRITER = int(os.environ.get("LEDGER_FAULT_RULINGS", "500"))  # 4 processes x 500 rulings
 RECORDED = "ledger.aggregates:Ruling.RulingRecorded"
 
 
@@ -57,7 +57,8 @@ def ledger_run(db: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def assert_whole(db: str) -> dict[str, int]:
-    """The log verifies (rulings 1..N, chain intact, no partial ruling) and the read side catches up to the write side."""
+    """The log verifies (rulings 1..N, chain intact, no partial ruling) and the read side catches up to the write
+    side."""
     led = Ledger(db)
     try:
         problems, counts = verify(led.store.recorder)
@@ -74,7 +75,8 @@ def assert_whole(db: str) -> dict[str, int]:
 
 
 def test_four_play_scripts_at_once_lose_and_duplicate_nothing(db: str, tmp_path: Path) -> None:
-    """Issue 9, Faults: 4 processes x 500 rulings at once through `ledger play` scripts; all present once, chain verifies."""
+    """DESIGN.md, Storage and scale: 4 processes x 500 rulings at once through `ledger play` scripts; all present once,
+    chain verifies."""
     d20_ledger(db)
     n = RULINGS_PER_WRITER
     procs = []
@@ -112,7 +114,8 @@ PLAY_CYCLE = ["damage Ann --amount 1", "roll 1d20 --for Ann", "condition add Ann
 
 
 def test_kill_9_during_a_play_script_leaves_only_whole_rulings(db: str, tmp_path: Path) -> None:
-    """Issue 9, Faults: kill -9 at random points of a long `ledger play` script; the ledger opens, verifies, no partial ruling."""
+    """DESIGN.md, Storage and scale: kill -9 at random points of a long `ledger play` script; the ledger opens,
+    verifies, no partial ruling."""
     d20_ledger(db)
     script = tmp_path / "long.txt"
     script.write_text("\n".join(PLAY_CYCLE[i % len(PLAY_CYCLE)] for i in range(4000)) + "\n")
@@ -169,7 +172,8 @@ def _fresh_target(kind: str, folder: Path, k: int) -> tuple[str, str | None]:
 def test_kill_9_during_a_long_import_leaves_only_whole_rulings(
     kind: str, long_export: tuple[Path, int], tmp_path: Path
 ) -> None:
-    """Issue 9, Faults: kill -9 at random points of a long `ledger import`; the ledger opens, verifies, no partial ruling."""
+    """DESIGN.md, Storage and scale: kill -9 at random points of a long `ledger import`; the ledger opens, verifies, no
+    partial ruling."""
     from ledger.storage.target import parse_target
     from projections.db import ReadSide
 

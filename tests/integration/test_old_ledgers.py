@@ -1,4 +1,5 @@
-"""Ledgers written by the first release (../shared/fixtures/ledgers/) keep loading, verifying, undoing, exporting and importing.
+"""Ledgers written by the first release (../shared/fixtures/ledgers/) keep loading, verifying, undoing, exporting and
+importing.
 
 Each test works on a copy: a command that writes changes the file.
 """
@@ -79,8 +80,9 @@ def test_first_release_jsonl_export_imports(tmp_path: Path) -> None:
 
 
 def test_old_ledger_log_reads_the_same_after_a_rebuild_keeps_data_by_reference(old: tuple[Cli, str]) -> None:
-    """Issue 17: the first release's views hold every event's data inline; rebuilt views keep it by reference and
-    read bookkeeping events from the log itself: `log --all` and `log` show exactly the same either way."""
+    """README.md, How it works (the log view keeps each event's data by reference): the first release's views hold every
+    event's data inline; rebuilt views keep it by reference and read bookkeeping events from the log itself: `log --all`
+    and `log` show exactly the same either way."""
     cli, _ = old
     views = [("log", "--all"), ("log",), ("log", "--all", "--session", "1"), ("log", "--session", "1")]
     inline = [cli.json(*v) for v in views]

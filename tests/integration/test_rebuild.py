@@ -20,7 +20,7 @@ def dump(read):
 
 
 def test_rebuild_gives_exactly_what_the_incremental_updates_gave(db):
-    """Issue 2, Projections: `ledger rebuild` rebuilds them from the log with identical results."""
+    """DESIGN.md, Storage and scale: `ledger rebuild` rebuilds them from the log with identical results."""
     led = Ledger(db, actor="gm", seed=11)
     read = ReadSide(parse_target(db))
     led.init("d20")

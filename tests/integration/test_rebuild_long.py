@@ -1,4 +1,5 @@
-"""Rebuild equality on a long generated campaign: `ledger rebuild` gives exactly what incremental updates gave (issue 3)."""
+"""Rebuild equality on a long generated campaign: `ledger rebuild` gives exactly what incremental updates gave
+(DESIGN.md, Layout)."""
 
 from __future__ import annotations
 
@@ -77,7 +78,8 @@ def play(led: Ledger, read: ReadSide, system: str, steps: int, seed: int) -> Non
 
 @pytest.mark.parametrize("system", ["hnh", "d20", "pnp"])
 def test_rebuild_equals_incremental_updates_on_a_long_campaign(db: str, system: str, monkeypatch: pytest.MonkeyPatch):
-    """DESIGN.md, Layout: projections incremental and rebuildable from zero; issue 3: rebuild equality is tested."""
+    """DESIGN.md, Layout: projections incremental and rebuildable from zero, so a rebuild equals the incremental
+    views."""
     led = Ledger(db, actor="gm", seed=17)
     read = ReadSide(parse_target(db))
     play(led, read, system, 120, seed=5)

@@ -51,7 +51,8 @@ def test_the_plan_shown_is_the_plan_committed_when_the_head_has_not_moved(tmp_pa
 
 
 def test_a_plan_is_made_again_when_another_writer_moved_the_head(tmp_path: Path, plans: list[int]):
-    """Another writer's ruling after the plan was shown: the retraction is planned again there, and re-derives it too."""
+    """Another writer's ruling after the plan was shown: the retraction is planned again there, and re-derives it
+    too."""
     db = str(tmp_path / "a.ledger")
     led = _hnh(db)
     other = Ledger(db, actor="other", seed=2)

@@ -1,4 +1,4 @@
-"""Retraction exactness as a property (issue 7; DESIGN.md, The ruling): after retracting N, every aggregate
+"""Retraction exactness as a property (DESIGN.md, The ruling): after retracting N, every aggregate
 and read model equals a fresh ledger fed the same intents and dice without N."""
 
 from __future__ import annotations
@@ -100,7 +100,8 @@ def state(led: Ledger, db: str) -> tuple:  # type: ignore[type-arg]
     system="pnp", ops=[("session", True), ("add", "Bob"), ("session", False), ("session", True)], pick=0, seed=0
 )  # the GM's pool first made by a later ruling once the only hero is retracted
 def test_retracting_a_ruling_equals_a_fresh_ledger_without_it(system, ops, pick, seed):
-    """Issue 7, Exactness: prove it with a property test over random campaigns in all three systems."""
+    """DESIGN.md, The ruling: the unit of play, of audit and of undo (undo and retraction refold): prove it with a
+    property test over random campaigns in all three systems."""
     with tempfile.TemporaryDirectory() as tmp:
         a_db, b_db = str(Path(tmp) / "a.ledger"), str(Path(tmp) / "b.ledger")
         a = Ledger(a_db, actor="gm", seed=seed)
@@ -115,7 +116,7 @@ def test_retracting_a_ruling_equals_a_fresh_ledger_without_it(system, ops, pick,
         target = 2 + pick % (last - 1)
         plan = a.plan_retraction(target)
         a.retract(target, fixed={r.name: r for r in plan.rolled})
-        assert verify(a.store.recorder)[0] == []  # issue 7: verify passes after retractions
+        assert verify(a.store.recorder)[0] == []  # DESIGN.md, The ruling: the chain verifies after retractions
         new_rolls: dict[int, dict[str, str]] = {}
         for r in plan.rolled:
             n, name = r.name.split(".", 1)

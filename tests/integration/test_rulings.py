@@ -31,11 +31,15 @@ def test_hnh_hp_never_goes_below_minus_three_and_dead_replaces_other_conditions(
     hnh.condition("Ann", "dazed", add=True)
     hnh.damage("Ann", 50)
     s = hnh.sheet("Ann")
-    assert s.hp == -3 and set(s.conditions) == {"dead", "prone"}  # and the body falls prone (issue 14)
+    assert s.hp == -3 and set(s.conditions) == {
+        "dead",
+        "prone",
+    }  # and the body falls prone (conditions.txt, Incapacitated)
 
 
 def test_undo_restores_exactly_the_hp_before_a_clamped_hit(hnh):
-    """DESIGN.md, What it is for: undoing 50 damage on a character clamped at the floor restores the earlier HP, not a reverse delta."""
+    """DESIGN.md, What it is for: undoing 50 damage on a character clamped at the floor restores the earlier HP, not a
+    reverse delta."""
     hnh.damage("Ann", 4)  # 6 -> 2
     hnh.damage("Ann", 50)  # clamped at -3, dead
     hnh.undo()
@@ -90,7 +94,8 @@ def test_undo_of_session_start_closes_it(hnh):
 
 
 def test_undo_survives_a_process_restart(db):
-    """Issue 2, Undo and redo: across process restarts (a fresh Ledger on the same database)."""
+    """DESIGN.md, The ruling: the unit of play, of audit and of undo: across process restarts (a fresh Ledger on the
+    same database)."""
     a = Ledger(db, actor="gm")
     a.init("d20")
     a.add_character("Bo", {"hp": "10"})
@@ -126,7 +131,8 @@ def test_nothing_to_undo_on_a_fresh_campaign(db):
     ],
 )
 def test_refusals_append_nothing(hnh, db, call, error):
-    """Issue 2, Errors: nothing appended on refusal (unknown character, duplicate name, negative damage, bad faces, bad trait value)."""
+    """DESIGN.md, Errors and bad input: nothing appended on refusal (unknown character, duplicate name, negative damage,
+    bad faces, bad trait value)."""
     before = event_count(db)
     with pytest.raises(error):
         call(hnh)

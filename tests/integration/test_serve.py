@@ -1,4 +1,5 @@
-"""`ledger serve` over plain HTTP against a real server process: what players see, what stays hidden, no writes, live pushes."""
+"""`ledger serve` over plain HTTP against a real server process: what players see, what stays hidden, no writes, live
+pushes."""
 
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ def fighter(html: str, name: str) -> str:
 
 
 def test_the_page_shows_the_tracker_with_npc_hp_as_a_word(cli: Cli, db: str):
-    """Issue 16, 1-2: order, who is up, round, HP bars for heroes; NPC HP as a word (unhurt, hurt, bloodied, down)."""
+    """docs/serve.md, What players see, and what stays hidden: order, who is up, round, HP bars for heroes; NPC HP as a
+    word (unhurt, hurt, bloodied, down)."""
     fight(cli)
     with serving(db) as server:
         status, html = server.get("/")
@@ -62,7 +64,8 @@ def test_the_page_shows_the_tracker_with_npc_hp_as_a_word(cli: Cli, db: str):
 
 @pytest.mark.parametrize("option", ["Bob", "all"])
 def test_the_gm_opts_in_to_show_npc_hp(cli: Cli, db: str, option: str):
-    """Issue 16, 2: NPC HP shown as numbers when the GM opts in per character (--show-hp NAME) or for all."""
+    """docs/serve.md, What players see, and what stays hidden: NPC HP shown as numbers when the GM opts in per character
+    (--show-hp NAME) or for all."""
     fight(cli)
     with serving(db, "--show-hp", option) as server:
         html = server.get("/")[1]
@@ -70,7 +73,8 @@ def test_the_gm_opts_in_to_show_npc_hp(cli: Cli, db: str, option: str):
 
 
 def test_the_gm_view_needs_the_token_and_shows_everything(cli: Cli, db: str):
-    """Issue 16, 2: a GM mode behind a token shows everything; a wrong token is refused."""
+    """docs/serve.md, What players see, and what stays hidden: a GM mode behind a token shows everything; a wrong token
+    is refused."""
     fight(cli)
     with serving(db, "--gm-token", "s3cret") as server:
         assert server.get("/?gm=wrong")[0] == 403
@@ -81,14 +85,15 @@ def test_the_gm_view_needs_the_token_and_shows_everything(cli: Cli, db: str):
 
 
 def test_without_a_gm_token_there_is_no_gm_view(cli: Cli, db: str):
-    """Issue 16, 2: with no --gm-token, no token opens the GM view."""
+    """docs/serve.md, What players see, and what stays hidden: with no --gm-token, no token opens the GM view."""
     fight(cli)
     with serving(db) as server:
         assert server.get("/?gm=")[0] == 403 and server.get("/?gm=x")[0] == 403
 
 
 def test_the_pnp_adversity_pool_is_never_shown_to_players(cli: Cli, db: str):
-    """Issue 16, 2; prowlers-and-paragons.txt, Adversity: the GM's pool is hidden from players, shown in the GM view."""
+    """docs/serve.md, What players see, and what stays hidden; prowlers-and-paragons.txt, Adversity: the GM's pool is
+    hidden from players, shown in the GM view."""
     cli.ok("init", "--system", "pnp")
     cli.ok("character", "add", "Mara", "--trait", "perception=3", "--trait", "agility=4", "--pc")
     cli.ok("session", "start")  # gives the GM 1 Adversity per hero, on the hidden GM sheet
@@ -102,7 +107,8 @@ def test_the_pnp_adversity_pool_is_never_shown_to_players(cli: Cli, db: str):
 
 
 def test_no_endpoint_writes(cli: Cli, db: str):
-    """Issue 16, 2: read-only: every route refuses every writing method, and serving appends nothing."""
+    """docs/serve.md, Read-only and local by default: read-only: every route refuses every writing method, and serving
+    appends nothing."""
     fight(cli)
     before = event_count(db)
     with serving(db, "--gm-token", "t") as server:
@@ -115,7 +121,8 @@ def test_no_endpoint_writes(cli: Cli, db: str):
 
 
 def test_the_server_listens_on_loopback_unless_told(cli: Cli, db: str):
-    """Issue 16, 2: bound to loopback unless --host says otherwise (read from the kernel's socket table)."""
+    """docs/serve.md, Read-only and local by default: bound to loopback unless --host says otherwise (read from the
+    kernel's socket table)."""
     fight(cli)
     with serving(db) as server:
         listening = [ln.split() for ln in Path("/proc/net/tcp").read_text().splitlines()[1:] if ln.split()[3] == "0A"]
@@ -124,7 +131,8 @@ def test_the_server_listens_on_loopback_unless_told(cli: Cli, db: str):
 
 
 def test_the_page_follows_a_command_from_another_process(cli: Cli, db: str):
-    """Issue 16, 1: the server pushes the new page (SSE) after any writer's command, without a reload."""
+    """docs/serve.md, Live updates: the server pushes the new page (SSE) after any writer's command, without a
+    reload."""
     fight(cli)
     with serving(db) as server:
         stream = EventStream(server, "/events")
@@ -148,7 +156,8 @@ def test_serve_on_an_empty_folder_is_one_error_line(tmp_path: Path):
 
 
 def test_the_page_shows_the_sessions_dice_commitment(cli: Cli, db: str):
-    """Issue 16, 4: players can note the open session's dice commitment on the screen."""
+    """docs/verifiable-dice.md, The scheme; docs/serve.md, What players see, and what stays hidden: players can note the
+    open session's dice commitment on the screen."""
     fight(cli)
     out = cli.ok("session", "start", "--commit-dice").stdout
     commitment = out.strip().rsplit(" ", 1)[1]
@@ -158,7 +167,8 @@ def test_the_page_shows_the_sessions_dice_commitment(cli: Cli, db: str):
 
 
 def test_host_moves_the_server_off_the_default_address(cli: Cli, db: str):
-    """Issue 16, 2: `--host` says where to listen (here another loopback address, 127.0.0.2)."""
+    """docs/serve.md, Read-only and local by default: `--host` says where to listen (here another loopback address,
+    127.0.0.2)."""
     fight(cli)
     with serving(db, "--host", "127.0.0.2") as server:
         listening = [ln.split() for ln in Path("/proc/net/tcp").read_text().splitlines()[1:] if ln.split()[3] == "0A"]

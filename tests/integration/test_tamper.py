@@ -1,6 +1,7 @@
-"""Issue 18: random edits of events, chain links, snapshots and read-model rows in a ledger file, each caught by
-`verify` (exit 1, or one line and exit 2) or harmless after `rebuild` (every state, loaded from the write side and
-read from the views, is the untouched ledger's). A fixed budget (EDITS, derandomized); `-s` prints the figures.
+"""docs/verify.md, What `verify` checks: random edits of events, chain links, snapshots and read-model rows in a ledger
+file, each caught by `verify` (exit 1, or one line and exit 2) or harmless after `rebuild` (every state, loaded from the
+write side and read from the views, is the untouched ledger's). A fixed budget (EDITS, derandomized); `-s` prints the
+figures.
 """
 
 from __future__ import annotations
@@ -164,7 +165,8 @@ def edit(draw: st.DrawFn) -> tuple[str, Any]:
                 return f"snapshot {version} deleted"
             if how == 1:
                 con.execute(
-                    "UPDATE stored_snapshots SET originator_version = originator_version - 1 WHERE originator_id = ? AND originator_version = ?",
+                    "UPDATE stored_snapshots SET originator_version = originator_version - 1 WHERE "
+                    "originator_id = ? AND originator_version = ?",
                     (oid, version),
                 )
                 return f"snapshot {version} renumbered"
@@ -208,7 +210,8 @@ def edit(draw: st.DrawFn) -> tuple[str, Any]:
 def test_every_tampering_is_caught_or_harmless_after_rebuild(
     original: tuple[Path, bytes], tmp_path: Path, batch: int
 ) -> None:
-    """Issue 18: each random edit is caught by verify, or rebuild makes it harmless (the ledger shows exactly what it did)."""
+    """docs/verify.md, What `verify` checks: each random edit is caught by verify, or rebuild makes it harmless (the
+    ledger shows exactly what it did)."""
     path, shown = original
 
     @settings(
@@ -242,9 +245,10 @@ def test_every_tampering_is_caught_or_harmless_after_rebuild(
 
 
 def test_tamper_figures() -> None:
-    """The figures for the issue's closing note."""
+    """The figures: how many edits were tried and how each was caught."""
     print(
-        f"\ntamper: {FIGURES['tried']} edits tried ({', '.join(f'{k[6:]} {v}' for k, v in sorted(FIGURES.items()) if k.startswith('tried '))}); "
+        f"\ntamper: {FIGURES['tried']} edits tried "
+        f"({', '.join(f'{k[6:]} {v}' for k, v in sorted(FIGURES.items()) if k.startswith('tried '))}); "
         f"{FIGURES['caught by verify']} caught by verify, {FIGURES['harmless after rebuild']} harmless after rebuild"
     )
     assert FIGURES["tried"] == FIGURES["caught by verify"] + FIGURES["harmless after rebuild"]

@@ -1,4 +1,5 @@
-"""Issue 18 items 6-7: import accepts only the ledger's own events, and the store refuses foreign files, read-only files and full disks in one line."""
+"""docs/verify.md, What the ledger refuses at the boundary: import accepts only the ledger's own events, and the store
+refuses foreign files, read-only files and full disks in one line."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def _tables(path: Path) -> set[str]:
 
 
 def test_import_never_imports_a_module_a_file_names(source: tuple[Cli, Path], tmp_path: Path) -> None:
-    """Issue 18 item 6: a crafted topic is refused before anything resolves it (no module named by the file is imported)."""
+    """docs/verify.md, What the ledger refuses at the boundary: a crafted topic is refused before anything resolves it
+    (no module named by the file is imported)."""
     _, export = source
     rows = export.read_bytes().splitlines()
     row = orjson.loads(rows[2])
@@ -51,7 +53,8 @@ def test_import_never_imports_a_module_a_file_names(source: tuple[Cli, Path], tm
         [
             sys.executable,
             "-c",
-            "import sys; from commands.main import main\ntry:\n    main()\nfinally:\n    print('antigravity' in sys.modules, file=sys.stderr)",
+            "import sys; from commands.main import main\ntry:\n    main()\nfinally:\n    print('antigravity' "
+            "in sys.modules, file=sys.stderr)",
             "--db",
             str(target),
             "import",
@@ -67,7 +70,8 @@ def test_import_never_imports_a_module_a_file_names(source: tuple[Cli, Path], tm
 
 
 def test_import_of_an_endless_line_fails_cleanly(tmp_path: Path) -> None:
-    """Issue 18 item 6: `import /dev/zero` reads a bounded line and refuses; nothing is created."""
+    """docs/verify.md, What the ledger refuses at the boundary: `import /dev/zero` reads a bounded line and refuses;
+    nothing is created."""
     target = tmp_path / "z.ledger"
     r = Cli(str(target))("import", "/dev/zero")
     assert r.exit_code == 2 and "longer than" in r.stderr
@@ -75,7 +79,8 @@ def test_import_of_an_endless_line_fails_cleanly(tmp_path: Path) -> None:
 
 
 def test_import_into_a_file_whose_views_were_kept(source: tuple[Cli, Path], tmp_path: Path) -> None:
-    """Issue 18 item 2: a database with read models but no events imports and folds its views again (no spinning)."""
+    """docs/export-format.md, What import checks, before writing anything: a database with read models but no events
+    imports and folds its views again (no spinning)."""
     cli, export = source
     target = tmp_path / "kept.ledger"
     shutil.copy(cli.db, target)
@@ -91,7 +96,7 @@ def test_import_into_a_file_whose_views_were_kept(source: tuple[Cli, Path], tmp_
 
 
 def test_a_sqlite_file_of_another_application_is_refused_and_left_alone(tmp_path: Path) -> None:
-    """Issue 18 item 7: never add tables to a file that isn't a ledger."""
+    """docs/verify.md, What the ledger refuses at the boundary: never add tables to a file that isn't a ledger."""
     other = tmp_path / "notes.db"
     con = sqlite3.connect(other)
     con.execute("CREATE TABLE notes (body TEXT)")
@@ -105,7 +110,8 @@ def test_a_sqlite_file_of_another_application_is_refused_and_left_alone(tmp_path
 
 
 def test_a_stored_events_table_of_another_layout_is_refused(tmp_path: Path) -> None:
-    """Issue 18 item 7: a SQLite file with another `stored_events` layout is not a ledger."""
+    """docs/verify.md, What the ledger refuses at the boundary: a SQLite file with another `stored_events` layout is not
+    a ledger."""
     other = tmp_path / "es.db"
     con = sqlite3.connect(other)
     con.execute("CREATE TABLE stored_events (id INTEGER PRIMARY KEY, payload TEXT)")
@@ -117,7 +123,8 @@ def test_a_stored_events_table_of_another_layout_is_refused(tmp_path: Path) -> N
 
 
 def test_a_file_that_is_not_sqlite_is_refused(tmp_path: Path) -> None:
-    """Issue 18 item 7: a text file given as --db is one line, and stays as it was."""
+    """docs/verify.md, What the ledger refuses at the boundary: a text file given as --db is one line, and stays as it
+    was."""
     other = tmp_path / "readme.txt"
     other.write_text("hello\n" * 200)
     r = Cli(str(other))("init", "--system", "hnh")
@@ -141,7 +148,8 @@ def immutable(tmp_path: Path) -> Iterator[Cli]:
 
 
 def test_a_read_only_ledger_reads_and_refuses_writes_in_one_line(immutable: Cli) -> None:
-    """Issue 18 item 7: on a read-only file reads still work; a write is one line, exit 2, nothing appended."""
+    """docs/verify.md, What the ledger refuses at the boundary: on a read-only file reads still work; a write is one
+    line, exit 2, nothing appended."""
     before = event_count(immutable.db)
     assert immutable.json("character", "show", "Ann")["hp"] == 6
     assert immutable("verify").exit_code == 0
@@ -166,7 +174,8 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
 
 
 def test_a_full_disk_is_one_line_and_the_ledger_stays_sound(small_disk: Path) -> None:
-    """Issue 18 item 7: a full disk refuses the ruling in one line; what was saved still verifies."""
+    """docs/verify.md, What the ledger refuses at the boundary: a full disk refuses the ruling in one line; what was
+    saved still verifies."""
     cli = Cli(str(small_disk / "full.ledger"))
     cli.ok("init", "--system", "hnh")
     try:

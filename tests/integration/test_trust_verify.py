@@ -1,4 +1,5 @@
-"""Issue 18 items 2-5: snapshots checked before use, links hashed over every stored byte, and `verify` checks what the ledger trusts."""
+"""docs/verify.md (Snapshots; The chain link; What `verify` checks): snapshots checked before use, links hashed over
+every stored byte, and `verify` checks what the ledger trusts."""
 
 from __future__ import annotations
 
@@ -62,7 +63,8 @@ def _forge_snapshot(db: str, hex_id: str, hp: int) -> int:
     """Set the HP inside an aggregate's newest snapshot, as someone editing the file would."""
     oid, version, state = _sql(
         db,
-        "SELECT originator_id, originator_version, state FROM stored_snapshots WHERE replace(originator_id, '-', '') = ? ORDER BY originator_version DESC LIMIT 1",
+        "SELECT originator_id, originator_version, state FROM stored_snapshots WHERE replace(originator_id, "
+        "'-', '') = ? ORDER BY originator_version DESC LIMIT 1",
         (hex_id,),
     )[0]
     doc = orjson.loads(state)
@@ -76,7 +78,8 @@ def _forge_snapshot(db: str, hex_id: str, hp: int) -> int:
 
 
 def test_an_edited_snapshot_is_never_folded_and_verify_reports_it(played: Cli) -> None:
-    """Issue 18 item 3: an edited snapshot is ignored (loads fold the events) and reported; undo writes no forged state."""
+    """docs/verify.md, Snapshots: an edited snapshot is ignored (loads fold the events) and reported; undo writes no
+    forged state."""
     db = played.db
     version = _forge_snapshot(db, _ann(db), 99)
     r = played("undo")
@@ -90,7 +93,8 @@ def test_an_edited_snapshot_is_never_folded_and_verify_reports_it(played: Cli) -
 
 
 def test_a_snapshot_of_the_first_release_is_checked_by_verify_and_not_folded(played: Cli) -> None:
-    """Issue 18 item 3: a snapshot without a link (the first release's) can't be checked at load: never folded, verified by a fresh fold."""
+    """docs/verify.md, Snapshots: a snapshot without a link (the first release's) can't be checked at load: never
+    folded, verified by a fresh fold."""
     from eventsourcing.domain import Snapshot
 
     db = played.db
@@ -112,7 +116,7 @@ def test_a_snapshot_of_the_first_release_is_checked_by_verify_and_not_folded(pla
 
 
 def test_editing_a_later_links_kind_is_caught(played: Cli) -> None:
-    """Issue 18 item 4: the link's kind (play -> undo would bring a redo back) is inside the hash."""
+    """docs/verify.md, The chain link: the link's kind (play -> undo would bring a redo back) is inside the hash."""
     rowid, state = _links(played.db)[-5]
     assert b'"kind":"play"' in state
     _sql(
@@ -125,14 +129,15 @@ def test_editing_a_later_links_kind_is_caught(played: Cli) -> None:
 
 
 def test_a_key_added_to_a_link_is_caught(played: Cli) -> None:
-    """Issue 18 item 4: every stored byte of the link counts, added keys included."""
+    """docs/verify.md, The chain link: every stored byte of the link counts, added keys included."""
     rowid, state = _links(played.db)[-3]
     _sql(played.db, "UPDATE stored_events SET state = ? WHERE rowid = ?", (state[:-1] + b',"note":"x"}', rowid))
     assert played("verify").exit_code == 1
 
 
 def test_a_link_downgraded_to_the_old_scheme_is_refused(played: Cli) -> None:
-    """Issue 18 item 4: a scheme-1 link after scheme-2 ones is a downgrade, even with a correct scheme-1 hash."""
+    """docs/verify.md, The chain link: a scheme-1 link after scheme-2 ones is a downgrade, even with a correct scheme-1
+    hash."""
     from ledger.audit.chain import notifications
 
     led = Ledger(played.db, actor="gm")
@@ -150,7 +155,8 @@ def test_a_link_downgraded_to_the_old_scheme_is_refused(played: Cli) -> None:
 
 
 def test_rulings_deleted_from_the_tail_are_caught_and_expect_anchors_the_history(played: Cli) -> None:
-    """Issue 18 item 5: rulings removed from the tail, with new ones after them, are reported; after a rebuild, `verify --expect` still fails."""
+    """docs/verify.md, What `verify` checks: rulings removed from the tail, with new ones after them, are reported;
+    after a rebuild, `verify --expect` still fails."""
     db = played.db
     head = played.ok("verify").stdout.split("head: ")[1].strip()
     assert played("verify", "--expect", head).exit_code == 0
@@ -178,7 +184,8 @@ def test_rulings_deleted_from_the_tail_are_caught_and_expect_anchors_the_history
     ],
 )
 def test_edited_read_models_are_reported_and_rebuild_repairs_them(played: Cli, sql: str) -> None:
-    """Issue 18 item 5: verify compares the read models with a fresh fold of the log; `rebuild` repairs."""
+    """docs/verify.md, What `verify` checks: verify compares the read models with a fresh fold of the log; `rebuild`
+    repairs."""
     _sql(played.db, sql)
     r = played("verify")
     assert r.exit_code == 1 and "rebuild" in r.stdout or "removed" in r.stdout
@@ -197,7 +204,8 @@ def test_edited_read_models_are_reported_and_rebuild_repairs_them(played: Cli, s
     ],
 )
 def test_damaged_rows_are_reported_never_a_traceback(played: Cli, sql: str) -> None:
-    """Issue 18 item 5: verify never crashes on damaged rows (it reports them); other commands say one line."""
+    """docs/verify.md, What `verify` checks: verify never crashes on damaged rows (it reports them); other commands say
+    one line."""
     _sql(played.db, sql)
     r = played("verify")
     assert r.exit_code == 1 and "Traceback" not in r.stdout + r.stderr
@@ -207,7 +215,8 @@ def test_damaged_rows_are_reported_never_a_traceback(played: Cli, sql: str) -> N
 
 
 def test_a_corrupted_file_is_reported_by_sqlites_integrity_check(played: Cli) -> None:
-    """Issue 18 item 5: verify runs SQLite's own integrity check; a damaged file is never a traceback."""
+    """docs/verify.md, What `verify` checks: verify runs SQLite's own integrity check; a damaged file is never a
+    traceback."""
     _sql(played.db, "PRAGMA journal_mode=DELETE")
     data = bytearray(Path(played.db).read_bytes())
     page = 4096
@@ -219,7 +228,8 @@ def test_a_corrupted_file_is_reported_by_sqlites_integrity_check(played: Cli) ->
 
 
 def test_expect_takes_a_hash(played: Cli) -> None:
-    """Issue 18 item 5: `verify --expect` takes 64 hex digits; an unknown hash fails with exit 1."""
+    """docs/verify.md, What `verify` checks: `verify --expect` takes 64 hex digits; an unknown hash fails with exit
+    1."""
     assert played("verify", "--expect", "abc").exit_code == 2
     r = played("verify", "--expect", "0" * 63 + "1")
     assert r.exit_code == 1 and "no longer in the chain" in r.stdout
@@ -227,7 +237,7 @@ def test_expect_takes_a_hash(played: Cli) -> None:
 
 
 def test_session_end_and_exports_show_the_head(played: Cli, tmp_path: Path) -> None:
-    """Issue 18 item 5: the head hash is shown where players can note it: session end, exports."""
+    """docs/verify.md, What `verify` checks: the head hash is shown where players can note it: session end, exports."""
     played.ok("session", "start")
     end = played.ok("session", "end").stdout
     head = played.json("verify")["head"]
@@ -239,7 +249,8 @@ def test_session_end_and_exports_show_the_head(played: Cli, tmp_path: Path) -> N
 
 
 def test_catch_up_never_spins_on_a_tracking_position_behind_its_rows(played: Cli) -> None:
-    """Issue 18 item 2: a duplicate-key catch-up is retried a few times, then one line naming `ledger rebuild`."""
+    """docs/verify.md, What `verify` checks: a duplicate-key catch-up is retried a few times, then one line naming
+    `ledger rebuild`."""
     _sql(played.db, "UPDATE ledger_tracking SET position = position - 20 WHERE name = 'views'")
     p = subprocess.run(
         [sys.executable, "-c", "from commands.main import main; main()", "--db", played.db, "character", "list"],
@@ -253,7 +264,8 @@ def test_catch_up_never_spins_on_a_tracking_position_behind_its_rows(played: Cli
 
 
 def test_the_campaign_snapshot_is_vouched_for_by_its_link(played: Cli) -> None:
-    """Issue 18 item 3: every snapshot the ledger takes is named, with its digest, by the chain link of its ruling."""
+    """docs/verify.md, Snapshots: every snapshot the ledger takes is named, with its digest, by the chain link of its
+    ruling."""
     from ledger.snapshots import problem
 
     led = Ledger(played.db, actor="gm")

@@ -1,6 +1,6 @@
-"""Turns under retraction (issue 13 item 2; DESIGN.md, The ruling): with encounters whose turns pass over the dead and
-defeated, participants removed and initiative set by hand, retracting any ruling equals a fresh ledger fed the same
-intents and dice without it, encounter included."""
+"""Turns under retraction (CLI.md, Additions agreed in the second round: `encounter next`; DESIGN.md, The ruling): with
+encounters whose turns pass over the dead and defeated, participants removed and initiative set by hand, retracting any
+ruling equals a fresh ledger fed the same intents and dice without it, encounter included."""
 
 from __future__ import annotations
 
@@ -64,7 +64,8 @@ def encounter(led: Ledger) -> dict[str, Any] | None:
 def test_retracting_a_ruling_among_turns_equals_a_fresh_ledger_without_it(
     system: str, ops: list[tuple[Any, ...]], pick: int, seed: int
 ) -> None:
-    """Issue 7, Exactness, over encounters: who is passed over is decided again from the re-derived world."""
+    """DESIGN.md, The ruling: the unit of play, of audit and of undo (undo and retraction refold): who is passed over is
+    decided again from the re-derived world."""
     with tempfile.TemporaryDirectory() as tmp:
         a_db, b_db = str(Path(tmp) / "a.ledger"), str(Path(tmp) / "b.ledger")
         a = Ledger(a_db, actor="gm", seed=seed)

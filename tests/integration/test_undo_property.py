@@ -1,4 +1,5 @@
-"""Undo exactness as a property: undoing the last ruling equals the same history without it (DESIGN.md, The ruling: Exactness)."""
+"""Undo exactness as a property: undoing the last ruling equals the same history without it (DESIGN.md, The ruling:
+Exactness)."""
 
 from __future__ import annotations
 
@@ -67,7 +68,8 @@ def state(led: Ledger, db: str) -> tuple:  # type: ignore[type-arg]
 
 
 def assert_refold_agrees(led: Ledger) -> None:
-    """The fast restore (from the state before the ruling) equals the full refold of every live event (DESIGN.md, Exactness)."""
+    """The fast restore (from the state before the ruling) equals the full refold of every live event (DESIGN.md,
+    Exactness)."""
     from uuid import UUID
 
     from ledger.aggregates import ruling_id

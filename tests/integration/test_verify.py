@@ -1,4 +1,5 @@
-"""`ledger verify`: the hash chain and version sequences catch edited, removed and reordered events (DESIGN.md, The ruling)."""
+"""`ledger verify`: the hash chain and version sequences catch edited, removed and reordered events (DESIGN.md, The
+ruling)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Verifiable dice, the pure part (ledger/audit/dice_proof.py): the derivation and the check of a log's committed dice."""
+"""Verifiable dice, the pure part (ledger/audit/dice_proof.py): the derivation and the check of a log's committed
+dice."""
 
 from __future__ import annotations
 
@@ -13,14 +14,16 @@ TOPIC = "ledger.aggregates:"
 
 
 def hmac_sha256_by_hand(key: bytes, msg: bytes) -> bytes:
-    """RFC 2104 spelled out with two SHA-256 passes: an independent statement of the scheme in docs/verifiable-dice.md."""
+    """RFC 2104 spelled out with two SHA-256 passes: an independent statement of the scheme in
+    docs/verifiable-dice.md."""
     key = key.ljust(64, b"\0")
     inner = hashlib.sha256(bytes(k ^ 0x36 for k in key) + msg).digest()
     return hashlib.sha256(bytes(k ^ 0x5C for k in key) + inner).digest()
 
 
 def test_a_die_is_the_hmac_of_ruling_name_and_index_modulo_its_faces():
-    """Issue 16, 4: every die derives from HMAC(secret, ruling + roll name + index); the message is the JSON array."""
+    """docs/verifiable-dice.md, The scheme: every die derives from HMAC(secret, ruling + roll name + index); the message
+    is the JSON array."""
     assert message(7, "attack", 2) == b'[7,"attack",2]'
     for ruling, name, index, lo, hi in [
         (7, "attack", 0, -1, 1),
@@ -33,7 +36,7 @@ def test_a_die_is_the_hmac_of_ruling_name_and_index_modulo_its_faces():
 
 
 def test_the_commitment_is_the_secrets_sha256():
-    """Issue 16, 4: only the secret's SHA-256 is recorded at session start."""
+    """docs/verifiable-dice.md, The scheme: only the secret's SHA-256 is recorded at session start."""
     assert commit(SECRET) == hashlib.sha256(SECRET).hexdigest() and len(commit(SECRET)) == 64
 
 
@@ -47,7 +50,8 @@ def test_derived_faces_cover_every_face_evenly():
 
 
 def test_a_dice_box_with_a_commitment_derives_instead_of_rolling():
-    """Issue 16, 4: in a committed session the ledger's dice come from the secret (seed or not); entered dice stay entered."""
+    """docs/verifiable-dice.md, The scheme: in a committed session the ledger's dice come from the secret (seed or not);
+    entered dice stay entered."""
     box = DiceBox(entered={"defense": "+,+,+"}, seed=1, salt="4", ruling=4, commitment=commit(SECRET), secret=SECRET)
     attack = box.take("attack", fudge(2))
     assert attack.faces == derive_faces(SECRET, 4, "attack", 3, -1, 1) and attack.source == "rolled"
@@ -81,14 +85,16 @@ def log(
 
 
 def test_a_faithful_log_checks_every_single_die():
-    """Issue 16, 4: verify --dice recomputes every rolled die of revealed sessions; dice_checked counts single dice."""
+    """docs/verifiable-dice.md, The scheme: verify --dice recomputes every rolled die of revealed sessions; dice_checked
+    counts single dice."""
     right = list(derive_faces(SECRET, 3, "attack", 3, -1, 1))
     result = check(log(right, commitment=commit(SECRET)))
     assert result.problems == [] and (result.dice_checked, result.sessions_revealed) == (3, 1)
 
 
 def test_a_forged_die_fails_even_in_a_log_rewritten_consistently():
-    """Issue 16 (done when): a tampered die in a revealed session fails, whatever else the forger rewrote."""
+    """docs/verifiable-dice.md, What it proves, and what it doesn't: a tampered die in a revealed session fails,
+    whatever else the forger rewrote."""
     right = list(derive_faces(SECRET, 3, "attack", 3, -1, 1))
     forged = [1, 1, 1] if right != [1, 1, 1] else [-1, -1, -1]
     result = check(log(forged, commitment=commit(SECRET)))
@@ -100,19 +106,21 @@ def test_a_forged_die_fails_even_in_a_log_rewritten_consistently():
 
 
 def test_a_rolled_die_stripped_of_its_commitment_fails():
-    """Issue 16, 4: in a committed session every ledger-rolled die must derive from the secret."""
+    """docs/verifiable-dice.md, The scheme: in a committed session every ledger-rolled die must derive from the
+    secret."""
     result = check(log([1, 0, -1]))
     assert len(result.problems) == 1 and "carries no commitment" in result.problems[0].message
 
 
 def test_entered_dice_are_not_recomputed():
-    """Issue 16, 4: entered dice stay entered: nothing to recompute, nothing counted."""
+    """docs/verifiable-dice.md, The scheme: entered dice stay entered: nothing to recompute, nothing counted."""
     result = check(log([1, 1, 1], source="entered"))
     assert result.problems == [] and result.dice_checked == 0
 
 
 def test_a_wrong_revealed_secret_fails_and_unrevealed_dice_wait():
-    """Issue 16, 4: the revealed secret must match the commitment; dice of a session not yet revealed are not checked yet."""
+    """docs/verifiable-dice.md, The scheme: the revealed secret must match the commitment; dice of a session not yet
+    revealed are not checked yet."""
     bad = check(log([1, 0, -1], commitment=commit(SECRET), secret=b"x" * 32))
     assert any("does not match its commitment" in p.message for p in bad.problems)
     waiting = check(log([1, 0, -1], commitment=commit(SECRET), secret=None))

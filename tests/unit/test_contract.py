@@ -49,7 +49,7 @@ def test_each_system_implements_the_whole_contract(key: str) -> None:
 
 @pytest.mark.parametrize("key", SYSTEMS)
 def test_each_declared_option_has_help_a_passage_and_a_known_kind(key: str) -> None:
-    """Each declaration says what it is and where in the rules it comes from (issue 12, item 1)."""
+    """Each declaration says what it is and where in the rules it comes from (docs/design.md, Layout)."""
     rules = get_rules(key)
     commands = [*rules.options, *(f"act {a}" for a in rules.actions)]
     for command in commands:
@@ -120,7 +120,6 @@ from ledger.model.sheet import Effect, Sheet
 class Toy(RuleSystem):
     key = "toy"
     title = "Toy"
-    core_traits = ("grit",)
     conditions = frozenset({"dazed"})
     options = declared.OPTIONS
     rolls = declared.ROLLS

@@ -1,4 +1,5 @@
-"""ledger/rulings/describe.py: the one describer of events and intents, pure and import-light (issue 12 item 5, issue 13 item 1)."""
+"""ledger/rulings/describe.py: the one describer of events and intents, pure and import-light (CLI.md, Additions agreed
+in the second round: a ruling's first line is a sentence)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,12 @@ def ev(t: str, character: str | None, **data: object) -> dict[str, object]:
 
 
 def test_describe_imports_neither_sqlalchemy_nor_click() -> None:
-    """Issue 13 (with issue 17): write commands print from the ruling's result without loading the read side."""
-    code = "import sys, ledger.rulings.describe; print(sorted(m for m in ('sqlalchemy', 'click', 'eventsourcing', 'projections') if m in sys.modules))"
+    """README.md, How it works (a write never imports the read side): write commands print from the ruling's result
+    without loading the read side."""
+    code = (
+        "import sys, ledger.rulings.describe; print(sorted(m for m in ('sqlalchemy', 'click', 'eventsourcing', "
+        "'projections') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True).stdout
     assert out.strip() == "[]"
 
@@ -32,7 +37,8 @@ def test_a_floored_hp_change_reads_from_what_the_character_had() -> None:
 
 
 def test_a_ruling_names_the_change_once_per_character_and_merges_conditions() -> None:
-    """Issue 13 item 1: one sentence; `now dying and prone` rather than a list of events."""
+    """CLI.md, Additions agreed in the second round: one sentence; `now dying and prone` rather than a list of
+    events."""
     events = [
         ev(
             "DiceRolled",
@@ -68,7 +74,8 @@ def test_dice_lines_mark_entered_and_unused_rolls() -> None:
 
 
 def test_a_long_intent_is_summarised_in_one_line() -> None:
-    """Issue 13 item 5: an imported sheet's powers and traits are counted, not listed; values are kept as given."""
+    """README.md, A short tour: an imported sheet's powers and traits are counted, not listed; values are kept as
+    given."""
     powers = {f"power {i}": {"effect": "Damage", "rank": i} for i in range(9)}
     line = intent_line(
         "character add", {"name": "Suit", "typed_traits": {str(i): i for i in range(20)}, "powers": powers, "pc": True}
@@ -78,7 +85,8 @@ def test_a_long_intent_is_summarised_in_one_line() -> None:
 
 
 def test_a_contest_names_who_tried_what_on_whom() -> None:
-    """hnh maneuvers (grab, trip, disarm, demoralize): the one who acts is the subject, the winner and degrees follow."""
+    """hnh maneuvers (grab, trip, disarm, demoralize): the one who acts is the subject, the winner and degrees
+    follow."""
     grab = ev(
         "EffectResolved",
         "Thug",

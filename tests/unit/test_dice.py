@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ledger.errors import BadInput
-from ledger.model.dice import DiceBox, RecordedDice, Roll, d20, fudge, parse_faces, parse_notation, pool, pool_successes
+from ledger.model.dice import DiceBox, Roll, d20, fudge, parse_faces, parse_notation, pool, pool_successes
+from ledger.rulings.rederive import ReplayDice
 
 
 def test_pool_counts_two_and_four_as_one_success_and_six_as_two():
@@ -112,8 +113,8 @@ def test_an_entered_roll_the_command_does_not_take_is_bad_input():
 
 
 def test_replay_hands_back_recorded_faces_and_never_rolls():
-    """DESIGN.md, The ruling: history never re-rolls."""
-    rec = RecordedDice({"attack": Roll("attack", d20(), (12,), "rolled")})
-    assert rec.take("attack", d20(3)).total == 15
-    with pytest.raises(BadInput):
-        rec.take("confirm", d20(3))
+    """DESIGN.md, The ruling: history never re-rolls (a retraction's replay takes each recorded roll as it was)."""
+    rec = ReplayDice(1, {"attack": Roll("attack", d20(), (12,), "rolled")}, DiceBox(entered={"1.confirm": "4"}), {})
+    assert rec.take("attack", d20(3)).total == 15 and not rec.new
+    assert rec.take("confirm", d20(3)).faces == (4,)  # a roll never made: the GM's `N.NAME` entry, recorded as new
+    assert [r.name for r in rec.new] == ["1.confirm"]

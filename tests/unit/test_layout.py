@@ -1,4 +1,4 @@
-"""The shape of the code (DESIGN.md, Layout; issue 12): no import circle, and each part imports only what it may.
+"""The shape of the code (DESIGN.md, Layout): no import circle, and each part imports only what it may.
 
 Imports are read from the source with `ast`, imports inside functions and under TYPE_CHECKING included.
 """
@@ -82,7 +82,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_no_import_circle_among_the_projects_modules() -> None:
-    """Issue 12: there is no import circle among the project's modules (imports inside functions count)."""
+    """DESIGN.md, Layout: there is no import circle among the project's modules (imports inside functions count)."""
     assert _cycle(_graph()) is None, " -> ".join(_cycle(_graph()) or [])
 
 
@@ -107,9 +107,9 @@ def test_projections_never_import_the_cli() -> None:
 
 
 def test_the_rules_import_only_dice_sheet_errors_and_themselves() -> None:
-    """Issue 12: ledger/rules/ imports only ledger.model.dice, ledger.model.sheet, ledger.errors and ledger.rules.* (and
-    ledger.record, the dataclass decorator of the classes a write imports, which imports nothing of the ledger)."""
-    allowed = ("ledger.model.dice", "ledger.model.sheet", "ledger.errors", "ledger.record", "ledger.rules", "ledger")
+    """DESIGN.md, Layout: ledger/rules/ imports only ledger.model.dice, ledger.model.sheet, ledger.errors and
+    ledger.rules.* (the rules are pure functions of state, intent and dice faces)."""
+    allowed = ("ledger.model.dice", "ledger.model.sheet", "ledger.errors", "ledger.rules", "ledger")
     bad = {
         (a, b)
         for a, deps in _graph().items()
@@ -118,11 +118,6 @@ def test_the_rules_import_only_dice_sheet_errors_and_themselves() -> None:
         if not (b in allowed or b.startswith("ledger.rules."))
     }
     assert not bad
-
-
-def test_record_imports_nothing_of_the_ledger() -> None:
-    """ledger/record.py is a leaf every layer may use: it imports only the standard library."""
-    assert not {b for b in _graph().get("ledger.record", ()) if b.startswith(("ledger", "projections", "commands"))}
 
 
 def test_the_catalog_imports_nothing_of_the_ledger() -> None:

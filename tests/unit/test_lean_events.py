@@ -1,5 +1,5 @@
-"""The ledger's event classes (ledger/model/lean.py) behave as the frozen dataclasses eventsourcing makes (issue 17:
-they are only cheaper to create, so a one-shot command starts sooner)."""
+"""The ledger's event classes (ledger/model/lean.py) behave as the frozen dataclasses eventsourcing makes
+(benchmarks/startup.py: they are only cheaper to create, so a one-shot command starts sooner)."""
 
 from __future__ import annotations
 

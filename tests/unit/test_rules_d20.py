@@ -8,13 +8,14 @@ from typing import Any
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.model.dice import DiceBox, RecordedDice, Roll, d20
+from ledger.model.dice import DiceBox, Roll, d20
 from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules import get_rules
 from ledger.rules.contract import Recovery
 from ledger.rules.d20.core import modifier
 from ledger.rules.d20.options import ATTACK as ATTACK_DECLS
 from ledger.rules.d20.system import RULES
+from ledger.rulings.rederive import ReplayDice
 
 
 def _run(sheet: Sheet, options: dict) -> list[Effect]:
@@ -472,7 +473,7 @@ def test_recorded_dice_replay_gives_the_same_ruling() -> None:
         "attack": Roll("attack", d20(5), (12,), "entered"),
         "damage": Roll("damage", d20(), (3,), "entered"),
     }
-    effects = RULES.attack(hero(), brute(), {"damage": "1d8"}, RecordedDice(rolls))
+    effects = RULES.attack(hero(), brute(), {"damage": "1d8"}, ReplayDice(1, rolls, DiceBox(), {}))
     _, expected = attack(hero(), brute(), {"damage": "1d8"}, attack=12, damage=3)
     assert effects == expected
 
@@ -805,18 +806,17 @@ def test_soul_bound_exchange_kills_the_one_who_takes_their_place() -> None:
     point you die and they return to the plane of the living"."""
     fallen = dead(make("Bolt", str=14))
     partner = make("Echo", **{"soul-bound": "Bolt"})
-    effects = RULES.soul_bound_exchange(fallen, partner)
+    effects = RULES.revive(fallen, means="soul-bound", by=partner)
     assert apply_all(fallen, effects).conditions == ()
     assert apply_all(fallen, effects).hp == 10
     gone = apply_all(partner, effects)
     assert gone.hp == -10 and gone.conditions == ("dead",)
-    assert RULES.revive(fallen, means="soul-bound", by=partner) == effects
 
 
 def test_soul_bound_exchange_needs_the_bond() -> None:
     """d20-supers.txt, Damage: only "if the fallen was your Soul Bound"."""
     with pytest.raises(ImpossibleAction, match="not Soul Bound"):
-        RULES.soul_bound_exchange(dead(hero()), make("Stranger"))
+        RULES.revive(dead(hero()), means="soul-bound", by=make("Stranger"))
 
 
 def test_unknown_way_back_is_bad_input() -> None:

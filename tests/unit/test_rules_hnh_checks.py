@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.model.dice import RecordedDice, Roll, fudge
+from ledger.model.dice import DiceBox
 from ledger.model.sheet import Effect, Sheet
 from ledger.rules.hnh.checks import degrees, team_bonus
 from ledger.rules.hnh.system import RULES
@@ -32,7 +32,8 @@ def test_degrees_divide_the_difference_by_three_rounded_up():
 
 
 def test_check_meets_dc_succeeds_and_counts_degrees():
-    """the-basics.txt, Graded Checks: 'a DC 10 check with a result of 13 is one degree of success, ... 8 ... failure'."""
+    """the-basics.txt, Graded Checks: 'a DC 10 check with a result of 13 is one degree of success, ... 8 ...
+    failure'."""
     d = one(
         RULES.check(hero(perception=13), "perception", dc=10, against=None, options={}, dice=dice(check="000")),
         "CheckResolved",
@@ -162,14 +163,14 @@ def test_impaired_character_checks_at_minus_one():
 
 
 def test_checking_a_trait_the_character_lacks_is_bad_input():
-    """Issue, Bad input: a trait the character lacks is refused."""
+    """DESIGN.md, Errors and bad input: a trait the character lacks is refused."""
     with pytest.raises(BadInput):
         RULES.check(hero(), "acrobatics", dc=0, against=None, options={}, dice=dice(check="000"))
 
 
 def test_faces_that_are_not_fudge_faces_are_bad_input():
-    """the-basics.txt, The Dice: every check is 3 Fudge dice; a recorded d6 face is refused."""
-    bad = RecordedDice({"check": Roll("check", fudge(), (4, 1, 2), "entered")})
+    """the-basics.txt, The Dice: every check is 3 Fudge dice; an entered d6 face is refused."""
+    bad = DiceBox(entered={"check": "4,1,2"})
     with pytest.raises(BadInput):
         RULES.check(hero(athletics=1), "athletics", dc=0, against=None, options={}, dice=bad)
 

@@ -112,7 +112,8 @@ def test_maneuvers_do_not_apply_to_area_attacks():
 
 
 def test_all_plus_is_a_critical_hit_when_the_total_meets_the_defense():
-    """gameplay.txt, Critical Hits: '... equal to or greater than the target's defense check. If so, it is a critical hit.'"""
+    """gameplay.txt, Critical Hits: '... equal to or greater than the target's defense check. If so, it is a critical
+    hit.'"""
     e = RULES.attack(attacker(), target(), {}, dice(attack="+++", defense="000", power="000", toughness="000"))
     d = data(e, "AttackResolved")
     assert d["hit"] and d["critical_hit"] and d["rank"] == 3
@@ -209,7 +210,8 @@ def test_power_attack_cannot_reduce_the_attack_bonus_to_zero():
 
 
 def test_all_out_attack_lowers_own_defenses_until_next_turn():
-    """gameplay.txt, All-out Attack: '+1 bonus to your attack ... -1 penalty on your active defenses ... for 1 round'."""
+    """gameplay.txt, All-out Attack: '+1 bonus to your attack ... -1 penalty on your active defenses ... for 1
+    round'."""
     a = attacker()
     e = RULES.attack(
         a, target(), {"maneuver": "all-out"}, dice(attack="000", defense="000", power="000", toughness="+++")
@@ -272,7 +274,8 @@ def test_finishing_attack_needs_a_defenseless_target():
 
 
 def test_slam_uses_speed_rank_and_the_attacker_checks_toughness_against_half():
-    """gameplay.txt, Slam Attack: damage 'equals your movement speed rank, or your normal damage rank, whichever is higher'."""
+    """gameplay.txt, Slam Attack: damage 'equals your movement speed rank, or your normal damage rank, whichever is
+    higher'."""
     d = dice(
         {
             "attack": "+00",
@@ -372,6 +375,6 @@ def test_dead_or_incapacitated_attackers_are_refused():
 
 
 def test_attacking_with_a_power_the_character_lacks_is_bad_input():
-    """Issue, Bad input: a power the character lacks."""
+    """DESIGN.md, Errors and bad input: a power the character lacks."""
     with pytest.raises(BadInput):
         RULES.attack(attacker(), target(), {"with": "laser-eyes"}, dice())

@@ -27,7 +27,8 @@ def imposed(sheet: Sheet, *conditions: str) -> Sheet:
 def test_every_condition_of_the_text_is_known():
     """conditions.txt, Basic, Combined and Damage Conditions: every character condition has a CLI name."""
     text = (
-        "compelled controlled dazed debilitated deaf defenseless disabled entranced fatigued hindered immobile impaired "
+        "compelled controlled dazed debilitated deaf defenseless disabled entranced fatigued hindered immobile "
+        "impaired "
         "prone stunned surprised unaware vulnerable weakened asleep blind bound exhausted incapacitated paralyzed "
         "restrained staggered battered dying stabilized dead"
     ).split()
@@ -76,7 +77,8 @@ def test_defenseless_supersedes_vulnerable_in_effective_conditions():
 
 
 def test_stunned_supersedes_dazed_of_a_staggered_character():
-    """conditions.txt, Combined Conditions: 'an effect that stuns a staggered character ... now stunned ... and hindered'."""
+    """conditions.txt, Combined Conditions: 'an effect that stuns a staggered character ... now stunned ... and
+    hindered'."""
     eff = RULES.derived(hero("staggered", "stunned"))["effective_conditions"]
     assert "stunned" in eff and "hindered" in eff and "dazed" not in eff
 
@@ -88,13 +90,15 @@ def test_immobile_supersedes_hindered():
 
 
 def test_fatigued_twice_progresses_to_exhausted():
-    """conditions.txt, Progressive Conditions: 'a character who is Fatigued is hit with ... Fatigues then ... Exhausted'."""
+    """conditions.txt, Progressive Conditions: 'a character who is Fatigued is hit with ... Fatigues then ...
+    Exhausted'."""
     s = imposed(hero(), "fatigued", "fatigued")
     assert "exhausted" in s.conditions and "fatigued" not in s.conditions
 
 
 def test_fatigued_then_exhausted_falls_asleep_still_exhausted():
-    """conditions.txt, Progressive Conditions: 'Fatigued ... hit with Exhaustion ... falls asleep'; '* Asleep doesn't replace'."""
+    """conditions.txt, Progressive Conditions: 'Fatigued ... hit with Exhaustion ... falls asleep'; '* Asleep doesn't
+    replace'."""
     s = imposed(hero(), "fatigued", "exhausted")
     assert set(s.conditions) == {"asleep", "exhausted"}
 
@@ -106,7 +110,8 @@ def test_dazed_plus_stunned_is_incapacitated_and_prone():
 
 
 def test_second_degree_rows_cap_at_their_last_degree():
-    """conditions.txt, Progressive Conditions: 'Some ... don't have a third degree in which case second degree is the maximum'."""
+    """conditions.txt, Progressive Conditions: 'Some ... don't have a third degree in which case second degree is the
+    maximum'."""
     s = imposed(hero(), "impaired", "disabled")
     assert s.conditions == ("disabled",)
 
@@ -134,7 +139,7 @@ def test_removing_part_of_a_combined_condition_leaves_the_rest():
 
 
 def test_removing_a_condition_the_character_lacks_is_bad_input():
-    """Issue, Bad input: a condition the character lacks."""
+    """DESIGN.md, Errors and bad input: a condition the character lacks."""
     with pytest.raises(BadInput):
         RULES.remove(hero(), "dazed")
 

@@ -30,14 +30,16 @@ def test_toughness_success_means_no_effect():
 
 
 def test_tie_on_toughness_gives_a_bruise():
-    """effect-damage.txt, Damage Check: 'Tie: Instead of a tie being considered a "Success", the defender gets a bruised penalty.'"""
+    """effect-damage.txt, Damage Check: 'Tie: Instead of a tie being considered a "Success", the defender gets a bruised
+    penalty.'"""
     h = hero()
     after = apply_all(h, RULES.resist_damage(h, 4, {}, dice(power="000", toughness="000")))
     assert after.hp == 6 and after.counter("bruises") == 1
 
 
 def test_failure_loses_hp_equal_to_the_difference_and_a_bruise():
-    """effect-damage.txt, Damage Check: 'Failure: The target loses HP equal to the difference and gets a bruised penalty.'"""
+    """effect-damage.txt, Damage Check: 'Failure: The target loses HP equal to the difference and gets a bruised
+    penalty.'"""
     h = hero()
     after = apply_all(h, RULES.resist_damage(h, 7, {}, dice(power="000", toughness="000")))
     assert after.hp == 3 and after.counter("bruises") == 1
@@ -78,7 +80,8 @@ def test_hp_never_goes_below_minus_three_and_death_clears_everything():
 
 
 def test_a_stabilized_character_who_loses_hp_is_dying_again():
-    """conditions.txt, Stabilized: 'If a Stabilized character loses any HP but is still alive then they become Dying'."""
+    """conditions.txt, Stabilized: 'If a Stabilized character loses any HP but is still alive then they become
+    Dying'."""
     h = hero(hp=-1, conditions=("stabilized",))
     after = apply_all(h, RULES.damage(h, 1, subdual=False))
     assert after.hp == -2 and after.conditions == ("dying",)

@@ -35,7 +35,8 @@ def test_heat_check_dc_rises_by_one_per_previous_check():
 
 
 def test_cold_failures_go_fatigued_exhausted_incapacitated_then_dying():
-    """gameplay.txt, Heat And Cold: 'become exhausted, incapacitated (rather than asleep), then dying ... HP becomes -1'."""
+    """gameplay.txt, Heat And Cold: 'become exhausted, incapacitated (rather than asleep), then dying ... HP becomes
+    -1'."""
     h = hero()
     for expected in ("fatigued", "exhausted", "incapacitated"):
         h = apply_all(h, RULES.hazard(h, "cold", {"previous-checks": 20}, dice(fortitude="000")))
@@ -45,7 +46,8 @@ def test_cold_failures_go_fatigued_exhausted_incapacitated_then_dying():
 
 
 def test_hazard_dying_cannot_stabilize_until_the_cause_is_gone():
-    """gameplay.txt, Heat And Cold: 'can't stabilize (even with Diehard) until returned to a comfortable temperature'."""
+    """gameplay.txt, Heat And Cold: 'can't stabilize (even with Diehard) until returned to a comfortable
+    temperature'."""
     h = hero(hp=-1, conditions=("dying",), **{"no-stabilize": 1})
     after = apply_all(h, RULES.start_of_turn(h, dice(fortitude="+++")))
     assert after.has("dying")
@@ -81,7 +83,8 @@ def test_suffocation_hold_breath_ten_plus_twice_stamina_rounds():
 
 
 def test_suffocation_failure_incapacitates_then_dying_next_round():
-    """gameplay.txt, Suffocation: 'becomes incapacitated and on the following round he is dying and his HP becomes -1'."""
+    """gameplay.txt, Suffocation: 'becomes incapacitated and on the following round he is dying and his HP becomes
+    -1'."""
     h = apply_all(
         hero(), RULES.hazard(hero(), "suffocation", {"rounds": 20, "previous-checks": 9}, dice(fortitude="000"))
     )
@@ -99,7 +102,8 @@ def test_falling_damage_rank_is_twice_distance_minus_size_capped_at_18():
 
 
 def test_falling_prone_when_accidental_or_the_toughness_check_failed():
-    """gameplay.txt, Falling: 'prone at the end of a fall if you fell accidentally or if you failed the Toughness check'."""
+    """gameplay.txt, Falling: 'prone at the end of a fall if you fell accidentally or if you failed the Toughness
+    check'."""
     d = dice()
     assert apply_all(hero(), RULES.hazard(hero(), "falling", {"distance-rank": 0, "accidental": True}, d)).has("prone")
     assert not d.taken  # a damage rank of 0 or less inflicts no damage
@@ -110,7 +114,8 @@ def test_falling_prone_when_accidental_or_the_toughness_check_failed():
 
 
 def test_decompression_from_the_third_round_dc_ten():
-    """gameplay.txt, Rapid Decompression: 'On the third round ... Fortitude check (DC 10) ... stunned ... Two or more ... incapacitated'."""
+    """gameplay.txt, Rapid Decompression: 'On the third round ... Fortitude check (DC 10) ... stunned ... Two or more
+    ... incapacitated'."""
     d = dice()
     RULES.hazard(hero(), "decompression", {"rounds": 2}, d)
     assert not d.taken
@@ -121,7 +126,8 @@ def test_decompression_from_the_third_round_dc_ten():
 
 
 def test_vacuum_holding_breath_costs_stamina_then_suffocates():
-    """gameplay.txt, Vacuum: 'Fortitude check (DC 5) every round ... on a successful check the character loses a rank of Stamina'."""
+    """gameplay.txt, Vacuum: 'Fortitude check (DC 5) every round ... on a successful check the character loses a rank of
+    Stamina'."""
     h = hero()
     e = RULES.hazard(h, "vacuum", {}, dice(fortitude="+++"))
     assert check(e)["dc"] == 5

@@ -50,7 +50,8 @@ def test_no_toughness_from_growth():
 
 
 def test_skills_are_totals_under_hyphenated_keys_and_initiative_advantage():
-    """the-basics.txt, Skills: 'Agility 6 and ... Acrobatics ... rank 7 ... bonus ... is 13'; gameplay.txt, Initiative."""
+    """the-basics.txt, Skills: 'Agility 6 and ... Acrobatics ... rank 7 ... bonus ... is 13'; gameplay.txt,
+    Initiative."""
     _, t, _ = load("speedster")
     assert t["improved-initiative"] == 5
     assert t["close-combat-unarmed"] == t["fighting"] + 6
@@ -59,7 +60,8 @@ def test_skills_are_totals_under_hyphenated_keys_and_initiative_advantage():
 
 
 def test_powers_and_equipment_with_attack_bonus_and_affliction_conditions():
-    """effect-affliction.txt: conditions by degree and the defense chosen; gameplay.txt, Attack Check: the combat skill."""
+    """effect-affliction.txt: conditions by degree and the defense chosen; gameplay.txt, Attack Check: the combat
+    skill."""
     _, _, p = load("battlesuit")
     assert p["force-beams"]["effect"] == "Damage" and p["force-beams"]["rank"] == 10
     assert p["force-beams"]["attack"] == 2 + 8 and p["force-beams"]["range"] == "ranged"
@@ -72,7 +74,7 @@ def test_powers_and_equipment_with_attack_bonus_and_affliction_conditions():
 
 
 def test_malformed_save_is_bad_input():
-    """Issue, Import: 'a malformed file raises BadInput'."""
+    """CLI.md, Commands (`character import`): a malformed file is bad input."""
     for bad in (
         {},
         {"Hero": {"name": "X"}},

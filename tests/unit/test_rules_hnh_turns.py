@@ -20,6 +20,11 @@ def hero(hp: int = 6, conditions: tuple[str, ...] = (), traits: dict[str, int] |
     return replace(s, hp=hp, conditions=conditions, counters=counters)
 
 
+def until(sheet: Sheet, condition: str, when: str) -> list[Effect]:
+    """The effects of `ledger act NAME until -o condition=C -o until=WHEN` (gameplay.txt, Taking Your Turn)."""
+    return RULES.actions["until"].perform(sheet, None, {"condition": condition, "until": when}, dice())
+
+
 def check(effects: list[Effect]) -> dict:
     """The CheckResolved data."""
     return dict(next(e.data for e in effects if e.event == "CheckResolved"))
@@ -56,16 +61,14 @@ def test_diehard_stabilizes_without_a_check():
 
 def test_start_of_turn_ends_surprise_and_until_start_effects():
     """conditions.txt, Surprised: 'removed at the start of your turn'; gameplay.txt, Starting Your Turn."""
-    h = apply_all(
-        hero(conditions=("surprised",)), RULES.impose_until(hero(conditions=("surprised",)), "vulnerable", "start")
-    )
+    h = apply_all(hero(conditions=("surprised",)), until(hero(conditions=("surprised",)), "vulnerable", "start"))
     after = apply_all(h, RULES.start_of_turn(h, dice()))
     assert after.conditions == () and not after.counters
 
 
 def test_end_of_turn_ends_until_end_effects():
     """gameplay.txt, Ending Your Turn: 'End any effects that last "until the end of your turn".'"""
-    h = apply_all(hero(), RULES.impose_until(hero(), "prone", "end"))
+    h = apply_all(hero(), until(hero(), "prone", "end"))
     assert h.has("prone")
     after = apply_all(h, RULES.end_of_turn(h, dice()))
     assert not after.has("prone")
@@ -146,7 +149,8 @@ def test_third_degree_affliction_checks_each_minute_not_each_turn():
 
 
 def test_progressive_affliction_worsens_at_the_next_turn_start():
-    """effect-affliction.txt, Progressive: 'fails to resist progresses to the second degree ... at the start of his next turn'."""
+    """effect-affliction.txt, Progressive: 'fails to resist progresses to the second degree ... at the start of his next
+    turn'."""
     h = hero()
     h = apply_all(
         h,
@@ -169,7 +173,8 @@ def test_recovery_one_hp_per_eight_hours():
 
 
 def test_restful_and_treated_recovery_stack_to_four_hp_in_eight_hours():
-    """gameplay.txt, Recovery: 'These two circumstances can stack so that a person may recover 4 HP overnight (8 hours)'."""
+    """gameplay.txt, Recovery: 'These two circumstances can stack so that a person may recover 4 HP overnight (8
+    hours)'."""
     h = hero(hp=1)
     assert apply_all(h, RULES.recover(h, Recovery(hours=8, restful=True, treated=False), dice())).hp == 3
     assert apply_all(h, RULES.recover(h, Recovery(hours=8, restful=True, treated=True), dice())).hp == 5
@@ -189,7 +194,8 @@ def test_treatment_check_dc_five_doubles_recovery():
 
 
 def test_bruises_fade_one_per_hour_in_the_same_way():
-    """gameplay.txt, Recovery: 'Bruised penalties are removed once per hour in the same fashion and at the same time.'"""
+    """gameplay.txt, Recovery: 'Bruised penalties are removed once per hour in the same fashion and at the same
+    time.'"""
     h = hero(bruises=5)
     assert (
         apply_all(h, RULES.recover(h, Recovery(hours=2, restful=True, treated=False), dice())).counter("bruises") == 1
@@ -204,7 +210,8 @@ def test_hp_gained_while_negative_stabilizes():
 
 
 def test_treatment_stabilizes_the_dying():
-    """conditions.txt, Dying: 'Another character can stabilize a dying character with a successful Treatment check (DC 5).'"""
+    """conditions.txt, Dying: 'Another character can stabilize a dying character with a successful Treatment check (DC
+    5).'"""
     h = hero(hp=-2, conditions=("dying",))
     after = apply_all(
         h,
@@ -271,7 +278,8 @@ def test_spending_victory_points_and_no_overspending():
 
 
 def test_harmful_ongoing_damage_at_the_end_of_each_turn():
-    """gameplay.txt, Ending Your Turn: 'Suffer from any harmful ongoing effects ... taking damage each turn ... in a fire'."""
+    """gameplay.txt, Ending Your Turn: 'Suffer from any harmful ongoing effects ... taking damage each turn ... in a
+    fire'."""
     h = apply_all(hero(), RULES.ongoing_damage(hero(), 4))
     after = apply_all(h, RULES.end_of_turn(h, dice(power="000", toughness="000")))
     assert after.hp == 4 and after.counter("bruises") == 1

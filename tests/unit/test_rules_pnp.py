@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
-from ledger.model.dice import DiceBox, DiceSpec, RecordedDice, Roll, pool
+from ledger.model.dice import DiceBox, DiceSpec, Roll, pool
 from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.pnp.checks import chase as pnp_chase
 from ledger.rules.pnp.combat import move as pnp_move
@@ -21,6 +21,7 @@ from ledger.rules.pnp.options import CHASE as CHASE_DECLS
 from ledger.rules.pnp.options import CHECK as CHECK_DECLS
 from ledger.rules.pnp.resources import start_of_issue, start_of_issue_gm
 from ledger.rules.pnp.system import RULES
+from ledger.rulings.rederive import ReplayDice
 
 TXT = "prowlers-and-paragons.txt"
 
@@ -89,7 +90,8 @@ def test_net_successes_are_successes_minus_the_threshold() -> None:
 
 
 def test_named_threshold_from_the_thresholds_table() -> None:
-    """prowlers-and-paragons.txt, Setting Thresholds (table lost; docs/interpretations.md, Prowlers & Paragons): 'hard' is 4."""
+    """prowlers-and-paragons.txt, Setting Thresholds (table lost; docs/interpretations.md, Prowlers & Paragons): 'hard'
+    is 4."""
     effects = RULES.check(
         hero(covert=2), "covert", dc=None, against=None, options={"threshold": "hard"}, dice=box(check="6,6")
     )
@@ -145,7 +147,8 @@ def test_opponent_lacking_the_trait_is_bad_input() -> None:
 
 
 def test_a_talent_the_character_lacks_is_zero_dice_and_a_power_is_refused() -> None:
-    """prowlers-and-paragons.txt, Characteristics and Trait Ranks: every character has the Talents (0d when not listed); Powers are their own."""
+    """prowlers-and-paragons.txt, Characteristics and Trait Ranks: every character has the Talents (0d when not listed);
+    Powers are their own."""
     dice = box(check="")
     data = one(RULES.check(hero(science=3), "medicine", dc=1, against=None, options={}, dice=dice), "CheckResolved")
     assert (data["trait"], data["dice"], data["successes"]) == ("medicine", 0, 0)
@@ -183,7 +186,8 @@ def test_minions_roll_threat_for_everything() -> None:
 def test_challenge_rolls_table_decides_who_narrates_and_who_embellishes(
     faces: str, narrator: str, role: str, embellisher: str | None
 ) -> None:
-    """prowlers-and-paragons.txt, Challenge Rolls Table (lost: docs/interpretations.md, Prowlers & Paragons); the GM is the Opponent."""
+    """prowlers-and-paragons.txt, Challenge Rolls Table (lost: docs/interpretations.md, Prowlers & Paragons); the GM is
+    the Opponent."""
     data = one(
         RULES.check(hero(charm=3), "charm", dc=2, against=None, options={}, dice=box(check=faces)), "CheckResolved"
     )
@@ -269,7 +273,8 @@ def test_pool_with_the_wrong_number_of_faces_is_refused(faces: str) -> None:
 
 
 def test_a_zero_dice_pool_is_still_rolled_and_scores_nothing() -> None:
-    """prowlers-and-paragons.txt, Attacks and Defenses: no defense Trait, 0 dice (docs/interpretations.md, Prowlers & Paragons)."""
+    """prowlers-and-paragons.txt, Attacks and Defenses: no defense Trait, 0 dice (docs/interpretations.md, Prowlers &
+    Paragons)."""
     dice = box(attack="2,2", defense="")
     effects = RULES.attack(hero(blast=2), npc(might=2, toughness=2), {"with": "blast"}, dice)
     data = one(effects, "AttackResolved")
@@ -282,7 +287,7 @@ def test_replay_from_recorded_faces_gives_the_same_ruling() -> None:
     ann, vex = hero(blast=3), npc(agility=2, might=3, toughness=3)
     live = box(attack="6,4,1", defense="2,1")
     first = RULES.attack(ann, vex, {"with": "blast"}, live)
-    assert RULES.attack(ann, vex, {"with": "blast"}, RecordedDice(dict(live.taken))) == first
+    assert RULES.attack(ann, vex, {"with": "blast"}, ReplayDice(1, dict(live.taken), DiceBox(), {})) == first
 
 
 # --- Attacks and Defenses ----------------------------------------------------------------------------------
@@ -361,7 +366,8 @@ def test_might_or_toughness_named_as_a_defense_is_bad_input(trait: str) -> None:
 
 
 def test_the_gm_may_name_a_lower_defense() -> None:
-    """prowlers-and-paragons.txt, Attacks and Defenses: a GM override (docs/interpretations.md, Prowlers & Paragons) is a defense."""
+    """prowlers-and-paragons.txt, Attacks and Defenses: a GM override (docs/interpretations.md, Prowlers & Paragons) is
+    a defense."""
     dice = box(attack="2,2", defense="2,2")
     data = one(
         RULES.attack(hero(blast=2), npc(agility=2, armor=5), {"with": "blast", "defend-with": "agility"}, dice),
@@ -587,7 +593,8 @@ def test_initiative_is_edge_without_a_roll() -> None:
 
 
 def test_ties_in_edge_go_to_perception_then_heroes() -> None:
-    """prowlers-and-paragons.txt, Combat: act in order of Edge; ties as documented in docs/interpretations.md, Prowlers & Paragons."""
+    """prowlers-and-paragons.txt, Combat: act in order of Edge; ties as documented in docs/interpretations.md, Prowlers
+    & Paragons."""
     sharp = npc("Sharp", perception=4, agility=1)
     quick = npc("Quick", perception=1, agility=4)
     ally = hero("Ally", perception=1, agility=4)

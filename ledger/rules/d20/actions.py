@@ -64,7 +64,8 @@ def trait_key(name: str) -> str:
 
 
 def check_modifier(sheet: Sheet, trait: str) -> int:
-    """An ability's modifier (a score not given counts as 10), or a skill's rank as a flat bonus; sheet numbers are refused."""
+    """An ability's modifier (a score not given counts as 10), or a skill's rank as a flat bonus; sheet numbers are
+    refused."""
     if trait in ABILITIES:
         return ability_mod(sheet, trait)
     hint = f"{sheet.name} can check: {', '.join(skills(sheet))}"

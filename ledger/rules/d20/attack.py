@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.dice import Dice, DiceSpec, Roll, d20, parse_notation
 from ledger.model.sheet import ATTACK_RESOLVED, CONDITION_IMPOSED, COUNTERS_CHANGED, Effect, Sheet
-from ledger.record import record
 from ledger.rules.d20.core import (
     CHARGE_DR,
     COVER,
@@ -61,7 +61,7 @@ def is_light(weapon: str) -> bool:
     return " ".join(weapon.strip().lower().replace("-", " ").replace("_", " ").split()) in LIGHT_WEAPONS
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Weapon:
     """What the attack deals: dice, the ability it adds, firearm and subdual flags."""
 

@@ -127,7 +127,8 @@ ATTACK: tuple[Opt, ...] = (
     Opt(
         "free-attack",
         "choice",
-        "why this is a free attack: unaware or has-the-drop (the Attack of Opportunity, one a round), or moved-within-5ft",
+        "why this is a free attack: unaware or has-the-drop (the Attack of Opportunity, one a round), or "
+        "moved-within-5ft",
         f"{T}, Attack of Opportunity",
         choices=FREE_ATTACKS,
     ),
@@ -158,7 +159,8 @@ ACTION: tuple[Opt, ...] = (
     Opt(
         "kind",
         "choice",
-        "full (6 seconds: draw a weapon, reload, open a door), partial (fire a gun, use a power) or free (talk, drop an item)",
+        "full (6 seconds: draw a weapon, reload, open a door), partial (fire a gun, use a power) or free "
+        "(talk, drop an item)",
         f"{T}, Attacks",
         choices=ACTION_KINDS,
         default="partial",
@@ -170,7 +172,8 @@ INIT: tuple[Opt, ...] = (
     Opt(
         "action-economy",
         "choice",
-        "in an encounter, a second full action in a round (or any action after one): refuse it, warn and record it, or don't track",
+        "in an encounter, a second full action in a round (or any action after one): refuse it, warn and "
+        "record it, or don't track",
         f"{T}, Attacks",
         choices=ECONOMY_MODES,
         default="refuse",

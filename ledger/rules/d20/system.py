@@ -31,7 +31,6 @@ from ledger.rules.d20.actions import (
     resolve_recover,
     resolve_revive,
     resolve_run,
-    resolve_soul_bound,
     turn_start_effects,
 )
 from ledger.rules.d20.attack import LIGHT_WEAPONS, resolve_attack
@@ -91,7 +90,6 @@ class D20(RuleSystem):
 
     key = "d20"
     title = declared.TITLE
-    core_traits = (*ABILITIES, "hp", "armor", "attack", "dn")
     conditions = CONDITIONS
     options = declared.OPTIONS
     rolls = declared.ROLLS
@@ -278,10 +276,6 @@ class D20(RuleSystem):
     def revive(self, sheet: Sheet, *, means: str, by: Sheet | None) -> list[Effect]:
         """Bring back the dead: gem-of-eternity, romnecos, or soul-bound (with `by`, who dies instead)."""
         return resolve_revive(sheet, means, by)
-
-    def soul_bound_exchange(self, fallen: Sheet, taker: Sheet) -> list[Effect]:
-        """The taker dies in the place of the fallen, their Soul Bound, who lives again."""
-        return resolve_soul_bound(fallen, taker)
 
 
 RULES = D20()

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ledger.errors import BadInput
 from ledger.model.dice import Dice
 from ledger.model.sheet import COUNTERS_CHANGED, RESISTANCE_RESOLVED, Effect, Sheet, apply_all
-from ledger.record import record
 from ledger.rules.hnh.checks import degrees, roll_check
 from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, impose_effects, wake, withdraw
 from ledger.rules.hnh.health import passive_roll, take_out_minion
@@ -34,7 +34,7 @@ OUT_OF_THE_FIGHT = frozenset({"incapacitated", "asleep", "paralyzed"})  # a grou
 ROUNDS_PER_HOUR = 600
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Affliction:
     """An Affliction effect: its name, rank, defense, conditions per degree and extras."""
 

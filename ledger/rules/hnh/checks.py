@@ -6,12 +6,12 @@ Routine Opposition, Graded Checks, Team Checks, Defense Checks) and conditions.t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from ledger.errors import BadInput, did_you_mean
 from ledger.model.dice import Dice, fudge
 from ledger.model.sheet import CHECK_RESOLVED, Effect, Sheet
-from ledger.record import record
 from ledger.rules.hnh.conditions import check_penalty, effective, require_able
 from ledger.rules.options import Options
 
@@ -30,7 +30,7 @@ BASE_ABILITY = {
 }
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Rolled:
     """One check's outcome before comparison: dice, bonus, total and critical flags."""
 

@@ -8,7 +8,7 @@ Vulnerable, Defenseless), effect-damage.txt, effect-affliction.txt.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
@@ -22,7 +22,6 @@ from ledger.model.sheet import (
     Sheet,
     apply_all,
 )
-from ledger.record import record
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
 from ledger.rules.hnh.checks import (
     Rolled,
@@ -43,7 +42,7 @@ from ledger.rules.options import Options
 RANGE_PENALTY = {"close": 0, "ranged": 0, "medium": -1, "long": -2}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Weapon:
     """What the attacker strikes with."""
 

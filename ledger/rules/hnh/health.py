@@ -116,7 +116,8 @@ def take_out_minion(sheet: Sheet, nonlethal: bool, note: str) -> list[Effect]:
 
 
 def next_member(sheet: Sheet) -> list[Effect]:
-    """The next member of a minion group starts fresh: no bruise, counter or condition of the fallen one carries over."""
+    """The next member of a minion group starts fresh: no bruise, counter or condition of the fallen one carries
+    over."""
     note = "the next member of the group starts fresh"
     out: list[Effect] = []
     if sheet.counters:

@@ -64,7 +64,8 @@ def sleep_deprivation(sheet: Sheet, options: Options, dice: Dice) -> list[Effect
 
 
 def forced_labor(sheet: Sheet, options: Options, dice: Dice) -> list[Effect]:
-    """Forced Labor: Fortitude DC 1 +1 per previous check; failure fatigued, exhausted, asleep (forced awake: dazed), then dying."""
+    """Forced Labor: Fortitude DC 1 +1 per previous check; failure fatigued, exhausted, asleep (forced awake: dazed),
+    then dying."""
     previous = _int(options, "previous-checks", sheet.counter("hazard:forced-labor"))
     dc = 1 + previous
     r = passive_roll(sheet, "fortitude", dice, "fortitude")

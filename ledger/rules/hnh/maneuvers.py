@@ -1,4 +1,5 @@
-"""H&H actions besides attacks: Grab, Escape, Trip, Disarm, Smash, Feint, Demoralize, Aim, Extra Effort, Seize Initiative.
+"""H&H actions besides attacks: Grab, Escape, Trip, Disarm, Smash, Feint, Demoralize, Aim, Extra Effort, Seize
+Initiative.
 
 Source: gameplay.txt (Actions: Aim, Disarm, Escape, Grab, Smash, Trip; Maneuvers: Demoralize, Feint), the-basics.txt
 (Extra Effort), conditions.txt (Restrained, Bound, Prone, Vulnerable). Readings: docs/interpretations.md (Actions).
@@ -77,7 +78,8 @@ def strike(
 
 
 def prone_modifier(attacker: Sheet, target: Sheet, close: bool) -> int:
-    """Prone (conditions.txt): -1 on the prone character's close attacks; +1 to close attacks against them (-1 ranged)."""
+    """Prone (conditions.txt): -1 on the prone character's close attacks; +1 to close attacks against them (-1
+    ranged)."""
     mine = -1 if close and "prone" in effective(attacker.conditions) else 0
     theirs = (1 if close else -1) if "prone" in effective(target.conditions) else 0
     return mine + theirs
@@ -222,7 +224,8 @@ def trip(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> lis
 
 
 def disarm(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
-    """Disarm: attack at -1 (-2 hand held, -1 more ranged); then damage rank against Strength (held) or the binding's Toughness."""
+    """Disarm: attack at -1 (-2 hand held, -1 more ranged); then damage rank against Strength (held) or the binding's
+    Toughness."""
     target = _need(other)
     held = options.get("held", True) is not False
     ranged = str(options.get("range") or "close") == "ranged"
@@ -280,7 +283,8 @@ def smash(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> li
 
 # -- Feint, Demoralize, Aim ----------------------------------------------------------------------------------
 def feint(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
-    """Feint: Deception against the better of the target's Deception or Insight; success: vulnerable to the next attack."""
+    """Feint: Deception against the better of the target's Deception or Insight; success: vulnerable to the next
+    attack."""
     target = _need(other)
     require_able(actor, "feint")
     mine_bonus = actor.trait("deception", actor.trait("presence"))
@@ -304,7 +308,8 @@ def feint(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> li
 
 
 def demoralize(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
-    """Demoralize: Intimidation against the better of Insight or Will; impaired (disabled at 4 degrees) until the end of the target's next turn."""
+    """Demoralize: Intimidation against the better of Insight or Will; impaired (disabled at 4 degrees) until the end of
+    the target's next turn."""
     target = _need(other)
     require_able(actor, "demoralize")
     skill = next((t for t in ("intimidation", "demoralize") if t in actor.traits), "presence")
@@ -341,7 +346,8 @@ def aim(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list
 
 
 def aimed_at(sheet: Sheet, target: str) -> bool:
-    """Whether an aim holds for an attack on `target`: none named, or this one ("attacking a different target spoils")."""
+    """Whether an aim holds for an attack on `target`: none named, or this one ("attacking a different target
+    spoils")."""
     named = [k[len(AIM_AT) :] for k in sheet.counters if k.startswith(AIM_AT)]
     return bool(sheet.counter("aim")) and (not named or target in named)
 

@@ -308,7 +308,8 @@ def improve(command: str) -> Opt:
     return Opt(
         "improve",
         "names",
-        "victory points: re-roll these rolls and keep the better, 1 VP each from the roll's owner (re-roll: NAME-reroll)",
+        "victory points: re-roll these rolls and keep the better, 1 VP each from the roll's owner (re-roll: "
+        "NAME-reroll)",
         "hnh-site/the-basics.txt, Improve Roll",
         choices=IMPROVABLE[command],
     )
@@ -332,7 +333,8 @@ HEAL: tuple[Opt, ...] = (
 GM_CONDITIONS = tuple(sorted(BASIC | COMBINED))  # what `condition add` offers (HP conditions follow HP)
 
 ACTION_HELP: dict[str, str] = {
-    "grab": "Grab: attack check, then Strength against Strength: win by 1 degree restrained, by 2 bound (again: improve the hold)",
+    "grab": "Grab: attack check, then Strength against Strength: win by 1 degree restrained, by 2 bound (again: "
+    "improve the hold)",
     "escape": "Escape a grab: a skill check (Athletics, or -o trait=) against the holder's Strength + 0",
     "release": "end a grab you hold (free action)",
     "trip": "Trip: close attack at -1 against Parry, then damage rank against Acrobatics/Agility: prone",
@@ -342,7 +344,9 @@ ACTION_HELP: dict[str, str] = {
     "demoralize": "Demoralize: Intimidation against the better of Insight or Will: impaired (disabled at 4 degrees)",
     "aim": "Aim (--against WHO: at that target): your next attack gets +2 close / +1 ranged; vulnerable until then",
     "extra-effort": "Extra Effort: one benefit, fatigued at the start of your next turn",
-    "seize-initiative": "Seize Initiative (the advantage): 1 victory point, first in the order when initiative is rolled",
+    "seize-initiative": (
+        "Seize Initiative (the advantage): 1 victory point, first in the order when initiative is rolled"
+    ),
     "until": "impose a condition until the start or end of your next turn",
     "ongoing-damage": "a harmful circumstance: Damage of this rank at the end of each of your turns (rank 0 ends it)",
 }
@@ -460,7 +464,8 @@ OPTIONS: dict[str, tuple[Opt, ...]] = {
         Opt(
             "action-economy",
             "choice",
-            "in an encounter, a second standard action in a turn (or a move action too many): refuse it, warn, or don't count",
+            "in an encounter, a second standard action in a turn (or a move action too many): refuse it, warn, "
+            "or don't count",
             f"{GP}, Number Of Actions",
             choices=("refuse", "warn", "off"),
             default="refuse",

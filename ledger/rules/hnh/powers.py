@@ -51,7 +51,8 @@ def power_rank(sheet: Sheet, effect: str, options: Options) -> int:
 
 # -- Healing -----------------------------------------------------------------------------------------
 def heal(healer: Sheet, subject: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
-    """Healing: power check (roll `power`) against DC 2; the difference is HP healed; Restorative also clears bruises."""
+    """Healing: power check (roll `power`) against DC 2; the difference is HP healed; Restorative also clears
+    bruises."""
     require_able(healer, "heal")
     target = subject or healer
     if target.has("dead"):
@@ -100,7 +101,8 @@ def weaken_trait(options: Options, power: Mapping[str, Any]) -> str:
 
 
 def minion_power_roll(attacker: Sheet, target: Sheet, dice: Dice, rank: int, nullify: bool) -> Rolled:
-    """The power check, with the minion rules: a minion against a non-minion rolls -3; a non-minion's Nullify against a minion +3."""
+    """The power check, with the minion rules: a minion against a non-minion rolls -3; a non-minion's Nullify against a
+    minion +3."""
     if attacker.minion and not target.minion:  # "considered to have rolled a -3 ... not ... a critical failure"
         return Rolled("power", (), rank, rank - 3)
     if (
@@ -193,7 +195,8 @@ def weaken_recovery(sheet: Sheet) -> list[Effect]:
 
 # -- Nullify ------------------------------------------------------------------------------------------
 def resolve_nullify(attacker: Sheet, target: Sheet, rank: int, options: Options, dice: Dice) -> list[Effect]:
-    """Nullify rank against the targeted effect's rank or the target's Will, whichever is higher (or an affliction's rank)."""
+    """Nullify rank against the targeted effect's rank or the target's Will, whichever is higher (or an affliction's
+    rank)."""
     name = str(options.get("nullify") or "").strip()
     if not name:
         raise BadInput(

@@ -99,7 +99,6 @@ class HnH(RuleSystem):
 
     key = "hnh"
     title = declared.TITLE
-    core_traits = (*ABILITIES, *DEFENSES)
     conditions = CONDITIONS
     options = declared.OPTIONS
     rolls = declared.ROLLS
@@ -175,13 +174,6 @@ class HnH(RuleSystem):
         """Imposed, or a part of an imposed condition (a staggered character can lose dazed: conditions.txt)."""
         return condition in closure(sheet.conditions)
 
-    def impose_until(self, sheet: Sheet, condition: str, until: str) -> list[Effect]:
-        """Impose a condition that ends at the 'start' or 'end' of the character's next turn."""
-        condition = known(condition)
-        if condition in HP_CONDITIONS:
-            raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM")
-        return turns.until_effects(sheet, condition, until)
-
     def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
         """Remove a GM-ruled condition (or one part of a combined one); HP conditions follow HP only."""
         condition = known(condition)
@@ -190,7 +182,8 @@ class HnH(RuleSystem):
         return remove_effects(sheet, condition)
 
     def takes_turn(self, sheet: Sheet) -> bool:
-        """Everyone alive keeps their turn (the dying, for the dying check); the dead while their turn still tracks something.
+        """Everyone alive keeps their turn (the dying, for the dying check); the dead while their turn still tracks
+        something.
 
         gameplay.txt, Taking Your Turn: "even if you are incapacitated or dead you still get a turn in order to keep
         track of any ongoing effects that still apply": a dead character keeps turns while a turn-counted effect
@@ -213,7 +206,8 @@ class HnH(RuleSystem):
         return None
 
     def timed(self, sheet: Sheet) -> dict[str, str]:
-        """Conditions that last until the start or end of the bearer's next turn (gameplay.txt, Starting/Ending Your Turn)."""
+        """Conditions that last until the start or end of the bearer's next turn (gameplay.txt, Starting/Ending Your
+        Turn)."""
         out = {}
         for key, value in sheet.counters.items():
             for when in ("start", "end"):
@@ -280,7 +274,8 @@ class HnH(RuleSystem):
         return improved(self.rolls["check"], sheet, other, options, dice, rule)
 
     def attack(self, attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
-        """Attack (rolls attack, defense, power, toughness; slam-power, slam-toughness; an area: dodge); ATTACK_OPTIONS."""
+        """Attack (rolls attack, defense, power, toughness; slam-power, slam-toughness; an area: dodge);
+        ATTACK_OPTIONS."""
         if "aid" not in maneuvers(options) and is_area(attacker, options):  # one target in an area: Dodge, resistance
             return improved(
                 self.rolls["attack"],
@@ -372,7 +367,8 @@ class HnH(RuleSystem):
         return turns.tie_break_key(sheet)
 
     def spend(self, sheet: Sheet, resource: str, n: int, purpose: str | None) -> list[Effect]:
-        """Spend victory points on a use the text names (--purpose recover:dazed, heroic-feat:ADV, ...); no overspending."""
+        """Spend victory points on a use the text names (--purpose recover:dazed, heroic-feat:ADV, ...); no
+        overspending."""
         if resource != VP:
             raise BadInput(
                 f"Humans & Heroes has no resource '{resource}'", did_you_mean(resource, [VP], f"the resource is {VP}")

@@ -10,7 +10,7 @@ rank ends with that turn), defend:DEFENSE (until the start of the character's ne
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
@@ -24,7 +24,6 @@ from ledger.model.sheet import (
     Sheet,
     apply_all,
 )
-from ledger.record import record
 from ledger.rules.hnh.afflictions import clear, ongoing
 from ledger.rules.hnh.conditions import closure, imposed, remove_effects, removed, require_able
 from ledger.rules.hnh.health import VP
@@ -182,7 +181,7 @@ def feats_at_end(sheet: Sheet) -> list[Effect]:
 
 
 # -- Improve Roll ---------------------------------------------------------------------------------
-@record
+@dataclass
 class Improving:
     """Dice that re-roll the named rolls (as NAME-reroll) and hand back the better of the two."""
 
@@ -255,8 +254,3 @@ def defend(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> l
         Effect(EFFECT_RESOLVED, actor.name, data),
         Effect(COUNTERS_CHANGED, actor.name, {"counters": {DEFEND + which: 1}}),
     ]
-
-
-def defending(sheet: Sheet, defense: str) -> bool:
-    """Whether the character took the Defend action for this defense."""
-    return bool(sheet.counter(DEFEND + defense))

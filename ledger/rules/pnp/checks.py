@@ -184,6 +184,7 @@ def chase(a: Sheet, b: Sheet, options: Options, dice: Dice) -> list[Effect]:
         "opponent_halved": b_half, "opponent_dice": b_dice, "threshold_source": "opposed", "threshold": against,
         "successes": successes, **rerolled, "net": net, **told, "adversity_due": adversity_due + other.adversity_due,
         "adversity_reroll": reroll_owed(a, reroll) + other.reroll_due,
-        **other.data(), **({"opponent_successes_before_reroll": o_rerolled["successes_before_reroll"]} if o_rerolled else {}),
+        **other.data(),
+        **({"opponent_successes_before_reroll": o_rerolled["successes_before_reroll"]} if o_rerolled else {}),
     }  # fmt: skip
     return [*costs, *other.costs, Effect(CHECK_RESOLVED, a.name, data), *notes]

@@ -196,7 +196,8 @@ def attack(attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list
         "target": target.name, "with": trait, "rank": rank, "weapon_bonus": bonus, "extra_dice": extra,
         "dice": rank + bonus + extra, "successes": successes, **rerolled,
         "defense": defense, "defense_kind": d_kind, "defense_dice": d_rank + guard.extra, "threshold": threshold,
-        **guard.data(), **({"defense_successes_before_reroll": d_rerolled["successes_before_reroll"]} if d_rerolled else {}),
+        **guard.data(),
+        **({"defense_successes_before_reroll": d_rerolled["successes_before_reroll"]} if d_rerolled else {}),
         "net": net, "hit": net > 0, "adversity_due": adversity_due + guard.adversity_due,
         "adversity_reroll": reroll_owed(attacker, reroll) + guard.reroll_due,
     }  # fmt: skip

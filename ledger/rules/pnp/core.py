@@ -6,12 +6,12 @@ Text: prowlers-and-paragons.txt. Readings where the text is open: docs/interpret
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice, pool
 from ledger.model.sheet import RESOURCE_CHANGED, Effect, Sheet, Value, is_gm_pool
-from ledger.record import record
 from ledger.rules.options import Options
 from ledger.rules.pnp.options import EFFECT_CONDITIONS
 
@@ -55,7 +55,7 @@ EXTRA_DIE_COST = 1  # Resolve per extra die
 REROLL_COST = 1  # Resolve per reroll of a whole pool
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Narration:
     """One row of the Challenge Rolls table: net successes -> who narrates and who may embellish."""
 
@@ -238,7 +238,7 @@ def roll_pool(
     return again.total, {"rerolled": True, "successes_before_reroll": first.total}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Boost:
     """Resolve (or the GM's Adversity) spent on the other side's pool: a defense, an opposed roll, a chase."""
 

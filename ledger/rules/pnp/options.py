@@ -31,7 +31,8 @@ BOOSTS: tuple[Opt, ...] = (
 
 
 def other_boosts(prefix: str, whose: str) -> tuple[Opt, ...]:
-    """The other side's boosts: dice added to, or a reroll of, the {whose} roll (its Resolve; an NPC's: the GM's Adversity)."""
+    """The other side's boosts: dice added to, or a reroll of, the {whose} roll (its Resolve; an NPC's: the GM's
+    Adversity)."""
     return (
         Opt(
             f"{prefix}-extra-dice",

@@ -1,4 +1,5 @@
-"""Prowlers & Paragons (d6 pools): pure rules. Text: prowlers-and-paragons.txt; readings: docs/interpretations.md (Prowlers & Paragons).
+"""Prowlers & Paragons (d6 pools): pure rules. Text: prowlers-and-paragons.txt; readings: docs/interpretations.md
+(Prowlers & Paragons).
 
 The rules live beside this module: core (tables, traits), checks (challenge rolls, chases), combat (attacks,
 effects, movement) and resources (Resolve, Adversity); options.py declares what each command understands.
@@ -35,7 +36,6 @@ from ledger.rules.pnp import resources as pnp_resources
 from ledger.rules.pnp.checks import GM
 from ledger.rules.pnp.combat import best_defense, effect_counters
 from ledger.rules.pnp.core import (
-    ABILITIES,
     CONDITIONS,
     EFFECT_CONDITIONS,
     EFFECT_PREFIX,
@@ -87,7 +87,6 @@ class PnP(RuleSystem):
 
     key = "pnp"
     title = declared.TITLE
-    core_traits = ABILITIES
     conditions = CONDITIONS
     options = declared.OPTIONS
     rolls = declared.ROLLS

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from eventsourcing.application import AggregateNotFoundError
+
+from ledger.aggregates import name_key
 from ledger.errors import BadInput
 from ledger.model.dice import DiceSpec
 from ledger.model.sheet import Effect, Sheet
@@ -66,9 +69,7 @@ def turn_note(d: Draft, name: str) -> TurnNote:
 
     Not a refusal: reactions, readied actions and opposed checks happen out of turn. The CLI says it on stderr.
     """
-    from eventsourcing.application import AggregateNotFoundError
-
-    from ledger.aggregates import name_key
+    # lazy: the encounter, only while one runs; kept out of a one-shot write
     from ledger.encounter import ENCOUNTER_ID, find
 
     try:

@@ -12,6 +12,7 @@ from ledger.model.event_names import TRAITS_CHANGED
 from ledger.model.sheet import Effect, Sheet, SheetData, is_gm_pool
 from ledger.rulings.deciders.common import GM, resource_holder, rules_of
 from ledger.rulings.draft import Draft
+from ledger.storage.secrets import reveal
 
 if TYPE_CHECKING:
     from ledger.rulings.intents import (
@@ -63,8 +64,6 @@ def session_end(d: Draft, i: SessionEndIntent) -> SessionResult:
     if number is None:
         raise Conflict("no session is open", "start one: ledger session start")
     d.campaign_event(Campaign.SessionEnded, number=number, at=d.at)
-    from ledger.storage.secrets import reveal
-
     return {"session": number, **reveal(d, number, i.get("reveal"))}
 
 
@@ -149,7 +148,8 @@ def character_set(d: Draft, i: CharacterSetIntent) -> CharacterResult:
 
 
 def character_retire(d: Draft, i: NameIntent) -> RetireResult:
-    """Take a character out of play (lists, trackers, completion), keeping its history; out of a running encounter too."""
+    """Take a character out of play (lists, trackers, completion), keeping its history; out of a running encounter
+    too."""
     from ledger.aggregates import Character
     from ledger.encounter import find
     from ledger.rulings.deciders import encounter

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from eventsourcing.application import AggregateNotFoundError
+
 from ledger.errors import ImpossibleAction
 from ledger.model.event_names import NOTE_RECORDED
 from ledger.model.sheet import Effect, Sheet
@@ -28,8 +30,7 @@ def mode(d: Draft) -> str:
 
 def running(d: Draft) -> Encounter | None:
     """The running encounter, without creating one or marking it touched."""
-    from eventsourcing.application import AggregateNotFoundError
-
+    # lazy: the encounter, only while one runs; kept out of a one-shot write
     from ledger.encounter import ENCOUNTER_ID  # encounters only: other rulings never load the module
 
     try:
@@ -42,7 +43,9 @@ def running(d: Draft) -> Encounter | None:
 def tally(
     d: Draft, rules: RuleSystem, actor: Sheet, command: str, options: Mapping[str, Any], target: str | None = None
 ) -> str | None:
-    """Count one action of `actor` in the running encounter's round; refuse or warn as the campaign says. The warning, if any."""
+    """Count one action of `actor` in the running encounter's round; refuse or warn as the campaign says. The warning,
+    if any."""
+    # lazy: the encounter, only while one runs; kept out of a one-shot write
     from ledger.aggregates import name_key
     from ledger.encounter import ENCOUNTER_ID, Encounter, find
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from eventsourcing.application import AggregateNotFoundError
+
 from ledger.aggregates import name_key
 from ledger.encounter import (
     ENCOUNTER_ID,
@@ -280,8 +282,6 @@ def end_scene(d: Draft, rules: RuleSystem) -> list[str]:
 
 def current(d: Draft) -> Encounter | None:
     """The campaign's Encounter aggregate if one was ever started (not created, not marked touched)."""
-    from eventsourcing.application import AggregateNotFoundError
-
     try:
         return d.load(ENCOUNTER_ID)
     except AggregateNotFoundError:
@@ -303,8 +303,6 @@ def view(state: Mapping[str, Any]) -> EncounterView:
 
 def load(d: Draft) -> Encounter:
     """The campaign's Encounter aggregate (created on first use), marked touched by this ruling."""
-    from eventsourcing.application import AggregateNotFoundError
-
     try:
         enc: Encounter = d.load(ENCOUNTER_ID)
     except AggregateNotFoundError:

@@ -12,7 +12,7 @@ from ledger.errors import BadInput, Conflict, LedgerError
 from ledger.model.event_names import COUNTERS_CHANGED
 from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import Recovery, RuleSystem
-from ledger.rules.options import Options
+from ledger.rules.options import Options, suggest
 from ledger.rulings.deciders import economy
 from ledger.rulings.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note, warned
 from ledger.rulings.draft import Draft
@@ -74,8 +74,6 @@ def _condition(d: Draft, i: ConditionIntent, *, add: bool) -> CharacterResult:
     rules = rules_of(d)
     cond = i["condition"]
     if cond not in rules.conditions:
-        from ledger.rules.options import suggest
-
         raise BadInput(f"unknown condition '{cond}' in {rules.title}", suggest(cond, rules.conditions))
     sheet = d.sheet(i["target"])
     if add and sheet.has(cond) and not rules.progresses(cond):
