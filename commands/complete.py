@@ -18,7 +18,7 @@ import click
 from ledger.rules import get_rules
 
 LEAVE = frozenset({"exit", "quit"})
-CHARACTER_ARGS = frozenset({"attacker", "target", "name", "names"})
+CHARACTER_ARGS = frozenset({"attacker", "target", "targets", "name", "names"})
 GLOBAL_VALUE_OPTIONS = frozenset({"--db", "--seed", "--as"})
 ROLE_HELP = {"actor": "the acting character's roll", "other": "the other character's roll", "-": "no one's roll"}
 

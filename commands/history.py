@@ -95,7 +95,16 @@ def timeline(app: AppContext, name: str) -> None:
     from projections import queries
 
     points = queries.timeline(app.read, name)
-    app.emit(points, timeline_text)
+    app.emit(points, pool_timeline_text if points and "adversity" in points[0] else timeline_text)
+
+
+def pool_timeline_text(points: list[dict[str, Any]]) -> str:
+    """The GM's Adversity over time, one change a line."""
+    lines = [f"the GM's Adversity pool ({points[-1]['adversity']} now):"]
+    for p in points:
+        why = f"  ({p['purpose']})" if p.get("purpose") else ""
+        lines.append(f"  ruling {p['ruling']:>4}  {p['at']}  Adversity {p['adversity']}{why}")
+    return "\n".join(lines)
 
 
 INTERNAL = frozenset({OPENED})  # an aggregate's creation that says nothing to a reader

@@ -474,9 +474,18 @@ class Ledger:
         options: Mapping[str, Any] | None = None,
         *,
         rolls: Mapping[str, str] | None = None,
+        also: Sequence[str] = (),
+        in_area: Mapping[str, int] | None = None,
     ) -> Recorded:
-        """One attack resolved by the campaign's rules (roll names: the rules' `rolls["attack"]`)."""
+        """One attack resolved by the campaign's rules (roll names: the rules' `rolls["attack"]`).
+
+        also: more targets (an area attack); in_area: how many members of each minion group the area catches.
+        """
         intent: AttackIntent = {"attacker": attacker, "target": target, "options": self.options("attack", options)}
+        if also:
+            intent["also"] = list(also)
+        if in_area:
+            intent["in_area"] = dict(in_area)
         return self.record(C.ATTACK, intent, rolls=rolls)
 
     def check(

@@ -169,7 +169,7 @@ def _sheet_rows(read: ReadSide, ids: list[str]) -> list[Any]:
 
 def hero_chart(read: ReadSide, name: str) -> dict[str, Any]:
     """A hero's live HP points (for the inline SVG chart)."""
-    points = queries.timeline(read, name)
+    points = [p for p in queries.timeline(read, name) if "hp" in p]  # never the GM's pool (no HP, hidden)
     return {"name": name, "points": [{"ruling": p["ruling"], "hp": p["hp"], "max_hp": p["max_hp"]} for p in points]}
 
 

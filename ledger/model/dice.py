@@ -317,6 +317,11 @@ class DiceBox:
     owner_of: Callable[[str], str | None] | None = None  # whose a roll is (the draft's roll owners)
     asks: Callable[[str], bool] | None = None  # whether a character's rolls are asked of their player's page
 
+    def rename_entered(self, given: str, name: str) -> None:
+        """Faces the GM entered under another spelling (`bob.toughness`, or `Bob.toughness` for one target's
+        `toughness`) become the roll `name`, before any roll is taken."""
+        self.entered[name] = self.entered.pop(given)
+
     def take(self, name: str, spec: DiceSpec) -> Roll:
         """Consume the roll `name`: the GM's faces if entered, otherwise a fresh roll."""
         if name in self.taken:

@@ -271,7 +271,8 @@ def _attack(d: Mapping[str, Any], who: str) -> tuple[str, str]:
             "critical threat" if d.get("critical_threat") and not d.get("critical_hit") else "",
             "colossal failure" if d.get("colossal-failure") else "",
             "spectacular success" if d.get("spectacular-success") and not d.get("critical") else "",
-            "automatic" if d.get("automatic") else "",
+            "automatic" if d.get("automatic") and not d.get("area") else "",
+            _area_dodge(d),
             *_declined(d),
             _absorbed(d),
             str(d.get("reason") or ""),
@@ -300,6 +301,18 @@ def _absorbed(d: Mapping[str, Any]) -> str:
     if isinstance(dmg, dict) and dmg.get("dn") and dmg.get("dealt") == 0:
         return f"DN {dmg['dn']} absorbs all {dmg.get('raw')} damage"
     return ""
+
+
+def _area_dodge(d: Mapping[str, Any]) -> str:
+    """hnh area: the target's Dodge against the power check, and whether it halved the effect."""
+    if not d.get("area"):
+        return ""
+    caught = f"{d['caught']} caught, " if d.get("caught") else ""
+    dc = d.get("dodge_check")
+    if not isinstance(dc, dict):
+        return f"area, {caught}can't dodge"
+    how = "dodges: half effect" if d.get("dodged") else "fails to dodge"
+    return f"area, {caught}Dodge {dc.get('total')} vs {dc.get('against')}, {how}"
 
 
 def _attack_score(d: Mapping[str, Any]) -> str:
@@ -574,13 +587,32 @@ def _merged(fragments: list[str]) -> list[str]:
     return out
 
 
+def defense_names(evs: list[Event]) -> dict[str, str]:
+    """hnh: a resistance roll named `toughness` that was a Will or Fortitude check -> the defense's real name."""
+    out: dict[str, str] = {}
+    for e in evs:
+        d = e.get("data") or {}
+        roll = (d.get("resistance") or {}).get("roll") if isinstance(d.get("resistance"), dict) else None
+        defense = str(d.get("defense") or "")
+        if e["type"] == RESISTANCE_RESOLVED and roll and defense and defense not in str(roll):
+            out[str(roll)] = defense
+    return out
+
+
+def _named(d: Mapping[str, Any], real: Mapping[str, str]) -> Mapping[str, Any]:
+    """The die's data with its name shown as `will (roll toughness)` where the defense differs from the name."""
+    name = str(d.get("name"))
+    return {**d, "name": f"{real[name]} (roll {name})"} if name in real else d
+
+
 def ruling_lines(
     events: Iterable[Event], *, verbose: bool = False, fold: HpFold | None = None, system: str = ""
 ) -> list[str]:
     """The sentence, then one line per die, then (verbose) every raw event."""
     evs = list(events)
     lines = [sentence(evs, fold, system)]
-    lines += [f"  {dice_line(e.get('data') or {}, evs)}" for e in evs if e["type"] == DICE_ROLLED]
+    real = defense_names(evs)
+    lines += [f"  {dice_line(_named(e.get('data') or {}, real), evs)}" for e in evs if e["type"] == DICE_ROLLED]
     if verbose:
         lines += [f"    {raw_line(e)}" for e in evs]
     return [x for x in lines if x]

@@ -106,14 +106,12 @@ def test_hnh_rank_zero_is_a_value_not_absent(hnh: Cli) -> None:
     assert _attack_of(hnh)["rank"] == 0
 
 
-def test_hnh_unarmed_attack_without_strength_asks_for_the_rank(hnh: Cli) -> None:
-    """gameplay.txt, Strength And Damage: unarmed damage is Strength; with no Strength on the sheet the rank is asked
-    for."""
-    before = event_count(hnh.db)
-    r = hnh("attack", "Thug", "Ann")
-    assert r.exit_code == 2
-    assert "Strength" in r.stderr and "--rank" in r.stderr
-    assert event_count(hnh.db) == before
+def test_hnh_unarmed_attack_without_strength_is_rank_0(hnh: Cli) -> None:
+    """gameplay.txt, Strength And Damage: unarmed damage is Strength; an absent ability is rank 0
+    (docs/interpretations.md)."""
+    r = hnh.json("attack", "Thug", "Ann", "--roll", "attack=+,+,+", "--roll", "defense=-,-,-")
+    assert _attack_of(hnh)["rank"] == 0
+    assert r["ruling"]  # type: ignore[index]
 
 
 def test_a_mistyped_option_key_is_refused_with_a_suggestion(hnh: Cli) -> None:

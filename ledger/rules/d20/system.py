@@ -229,6 +229,12 @@ class D20(RuleSystem):
             raise BadInput(
                 "d20 Supers healing is the GM's amount", "give --amount N (and --cause); leave out --restful/--treated"
             )
+        if recovery.amount and not recovery.hours and not (recovery.cause or "").strip():
+            # Damage: regular damage "does not heal without a special power or medical attention or ... time"
+            raise BadInput(
+                "regular damage heals only by a power, medical attention or the passage of time",
+                "say which: --cause power|medical|... (or give --hours H for time)",
+            )
         return resolve_recover(sheet, recovery.hours, recovery.amount, recovery.cause or "rest", recovery.options)
 
     def initiative(self, sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:

@@ -246,6 +246,7 @@ class Boost:
     reroll: bool
     costs: list[Effect]
     adversity_due: int
+    reroll_due: int = 0  # the part of adversity_due that pays for the reroll
 
     def data(self) -> dict[str, Any]:
         """What the ruling records of it (nothing when nothing was bought)."""
@@ -262,7 +263,12 @@ def other_boost(given: Options, sheet: Sheet | None, prefix: str) -> Boost:
             raise BadInput(f"{prefix}-extra-dice and {prefix}-reroll are for an opponent's roll: there is none")
         return Boost(0, False, [], 0)
     costs, due = charge(sheet, extra_dice=extra, reroll=reroll)
-    return Boost(extra, reroll, costs, due)
+    return Boost(extra, reroll, costs, due, reroll_owed(sheet, reroll))
+
+
+def reroll_owed(sheet: Sheet, reroll: bool) -> int:
+    """The Adversity an NPC's reroll costs the GM (a hero pays with Resolve: nothing owed)."""
+    return REROLL_COST if reroll and "resolve" not in sheet.resources else 0
 
 
 def resource_changed(sheet: Sheet, resource: str, delta: int, **why: Any) -> Effect:
