@@ -327,7 +327,9 @@ def ruling_text(r: dict[str, Any], system: str = "") -> tuple[str, list[tuple[st
 
 def heading(r: dict[str, Any], sentence: str) -> str:
     """A ruling's heading where players read: its number; what was asked only when no sentence says what happened."""
-    return f"#{r['ruling']}" if sentence else f"#{r['ruling']} {intent_line(r['command'], r['intent'])}"
+    base = f"#{r['ruling']}" if sentence else f"#{r['ruling']} {intent_line(r['command'], r['intent'])}"
+    said = [f"{k}: {v}" for k in ("note", "reason") if (v := (r.get("intent") or {}).get(k))]  # the GM's own words
+    return f"{base} ({'; '.join(said)})" if said and sentence else base
 
 
 def _md_summary(h: History, number: int) -> list[str]:

@@ -48,7 +48,7 @@ def test_the_recap_names_every_fall_the_log_tells_of_to_the_session_s_end(cli):
 def test_a_wiped_hnh_group_ends_at_none_left(cli):
     """hnh minion rules (a minion that fails its resistance is out): when the last of a group falls, the recap
     says the group is wiped out and the chart ends at 0, not at 1."""
-    cli.ok("init", "--system", "hnh", "--name", "T")
+    cli.ok("init", "--system", "hnh", "--name", "T", "-o", "action-economy=off")  # two attacks in one turn
     cli.ok("character", "add", "Ann", "--trait", "fighting=6", "--trait", "parry=5", "--pc")
     cli.ok("character", "add", "Grunts", "--minion", "--count", "2", "--trait", "parry=1", "--trait", "toughness=1")
     cli.ok("session", "start", "One")
