@@ -32,6 +32,8 @@ class AppContext:
         self.verbose = verbose
         self._ledger: Ledger | None = None
         self._read: ReadSide | None = None
+        self._source: ReadSide | None = None  # the database's own read models, when _read is a fresh fold instead
+        self.check_views = True  # verify compares the read models itself: it reads them unchecked
         host = _HOST.get()
         self._host: AppContext | None = host if host is not None and host.store_key == self.store_key else None
         self._synced = False
@@ -113,6 +115,7 @@ class AppContext:
                 read.ensure_tables()
                 catch_up(read)
             self._read = read
+            self._read = self._trusted(read)
             self._behind = False
         elif self._behind:
             self.caught_up()
@@ -126,7 +129,29 @@ class AppContext:
         if self._read is None:
             _ = self.read
         else:
-            catch_up(self._read)
+            source = self._source or self._read
+            catch_up(source)
+            fresh = self._trusted(source)
+            if self._read is not source and self._read is not fresh:
+                self._read.close()
+            self._read = fresh
+
+    def _trusted(self, read: ReadSide) -> ReadSide:
+        """The read side, or, where its read models don't parse or differ from the log, a fresh fold of the log (with
+        a note on stderr): an edited row is never shown."""
+        self._source = None
+        if not self.check_views:
+            return read
+        from projections.trust import fold_from_log, mismatch
+
+        found = mismatch(read, self.ledger)
+        if found is None:
+            return read
+        click.echo(
+            f"note: the read models differ from the log ({found}): shown from the log; run: ledger rebuild", err=True
+        )
+        self._source = read
+        return fold_from_log(self.ledger.target)
 
     def _written(self) -> None:
         """A ruling was appended: the views catch up before the next read (in this process or any other), not now.
@@ -149,6 +174,9 @@ class AppContext:
         if self._read is not None:
             self._read.close()
             self._read = None
+        if self._source is not None:
+            self._source.close()
+            self._source = None
 
     # -- output ------------------------------------------------------------------------------
     def emit(self, data: Any, text: Callable[[Any], str] | str | None = None, *, page: bool = False) -> None:

@@ -63,6 +63,7 @@ class Ledger:
         self.dice_secrets = DiceSecrets(self.target)
         self._store: EventStore | None = None
         self._lock = WriterLock(self.target)
+        self._schema_checked = False
 
     @property
     def store(self) -> EventStore:
@@ -119,6 +120,9 @@ class Ledger:
         """
         from eventsourcing.persistence import IntegrityError
 
+        from ledger.model.names import normalised
+
+        intent = normalised(intent)  # 'e' + combining accent is 'é', in names and texts alike
         if decide is None:
             from ledger.rulings.deciders.table import decider
 
@@ -126,6 +130,7 @@ class Ledger:
             decide = lambda d: fn(d, intent)  # noqa: E731
 
         command = spec.stored or spec.name
+        self.require_writable()
         for attempt in range(MAX_RETRIES):
             try:
                 with self._lock:
@@ -135,11 +140,32 @@ class Ledger:
                     result = decide(draft)
                     self._commit(draft)
             except IntegrityError:
+                if self.target.kind == "postgres" and attempt in (2, 20):
+                    self._sequence_behind()
                 # another writer took this ruling number: back off a little (jittered) and decide again
                 time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.25)))
                 continue
             return {"ruling": number, **result, "events": draft.summary()}
         raise StoreError("the ledger is too busy: another writer kept winning", "try the command again")
+
+    def require_writable(self) -> None:
+        """Refuse to write, in one line naming it, where the database holds what the ledger never makes (a trigger,
+        a view, a rule) or its log's position sequence is behind the log's head (checked once per process)."""
+        if self._schema_checked:
+            return
+        if self._store is None and self.target.kind == "sqlite" and not os.path.exists(self.target.path):
+            return  # nothing there yet: the command's own check refuses, and no file is created
+        from ledger.storage.schema import require_sound_schema
+
+        require_sound_schema(self.store.recorder)
+        self._schema_checked = True
+
+    def _sequence_behind(self) -> None:
+        from ledger.storage.schema import sequence_fix, sequence_problem
+
+        found = sequence_problem(self.store.recorder)
+        if found:
+            raise StoreError(f"{found}: every write collides, nothing was appended", sequence_fix())
 
     def _draft(
         self, campaign: Campaign | None, number: int, kind: str, command: str, intent: dict[str, Any], rolls: Any
@@ -204,6 +230,7 @@ class Ledger:
                 f"{self.target.describe()} already holds a {existing.system} campaign",
                 "use another --db for a new campaign",
             )
+        self.require_writable()
         title = name or "Campaign"
         intent = {"system": system, "name": title, **({"settings": typed} if typed else {})}
         draft = self._draft(None, 1, C.INIT.kind, C.INIT.name, intent, None)
@@ -256,6 +283,7 @@ class Ledger:
     ) -> dict[str, Any]:
         """Add a character with validated traits (and powers' parts, typed by the campaign's rules)."""
         name = check_name(name)
+        self._distinct(name)
         count = whole("count", count)
         if count > 1 and not minion:
             raise BadInput("--count is for minion groups", "add --minion")
@@ -267,6 +295,18 @@ class Ledger:
         if typed_traits:
             intent["typed_traits"] = dict(typed_traits)
         return self.record(C.CHARACTER_ADD, intent)
+
+    def _distinct(self, name: str) -> None:
+        """Refuse a new name that prints like an existing character's (a look-alike letter of another script, a
+        fullwidth form), suggesting the existing one."""
+        from ledger.model.names import lookalike
+
+        found = lookalike(name, self.campaign().names())
+        if found is not None:
+            raise Conflict(
+                f"'{name}' looks just like the existing character '{found}' but is spelled with other characters",
+                f"to mean them, type '{found}'; for a new character, pick a name that reads differently",
+            )
 
     def import_character(self, path: str, *, pc: bool = True) -> dict[str, Any]:
         """Add a character from a character-creator save file (JSON), if the campaign's system reads them."""
@@ -324,6 +364,7 @@ class Ledger:
         rolls: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
         """One attack resolved by the campaign's rules (roll names: the rules' `rolls["attack"]`)."""
+        _not_self(attacker, target, "attack")
         intent = {"attacker": attacker, "target": target, "options": self.options("attack", options)}
         return self.record(C.ATTACK, intent, rolls=rolls)
 
@@ -338,6 +379,8 @@ class Ledger:
         rolls: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
         """A check against a DC (or a threshold option) or opposed by another character's trait."""
+        if against:
+            _not_self(name, against[0], "oppose a check against")
         opts = self.options("check", options)
         intent = {
             "name": name,
@@ -401,6 +444,8 @@ class Ledger:
 
     def revive(self, target: str, means: str, *, by: str | None = None) -> dict[str, Any]:
         """Bring the dead back, as the GM rules (hnh Healing/Immortality; d20 Gem of Eternity, Soul Bound)."""
+        if by is not None:
+            _not_self(by, target, "revive")
         return self.record(C.REVIVE, {"target": target, "means": means, "by": by})
 
     def act(
@@ -414,6 +459,8 @@ class Ledger:
     ) -> dict[str, Any]:
         """A system-specific action (`ledger act --help` lists them per system)."""
         action = self.rules().action(action).name
+        if other is not None:
+            _not_self(name, other, f"{action} (--against)")
         intent = {"name": name, "action": action, "against": other, "options": self.options(f"act {action}", options)}
         return self.record(C.ACT, intent, rolls=rolls)
 
@@ -585,6 +632,7 @@ class Ledger:
         """Write a checked export into this (empty) ledger in one transaction; its summary."""
         from ledger.storage.exchange import write_import
 
+        self.require_writable()
         return write_import(self.store, checked, self.target.describe(), step)
 
     def _require_events(self) -> None:
@@ -599,6 +647,17 @@ class Ledger:
 
         campaign = self.campaign()
         return explain(self.store, campaign, undo.amendments(self.store, campaign), name, field)
+
+
+def _not_self(actor: str, other: str, what: str) -> None:
+    """No character is its own opponent: none of the three rule texts has a character attack, oppose, grab or revive
+    itself (docs/interpretations.md, "Self-targeting")."""
+    import unicodedata
+
+    from ledger.aggregates import name_key
+
+    if name_key(unicodedata.normalize("NFC", actor)) == name_key(unicodedata.normalize("NFC", other)):
+        raise BadInput(f"{actor.strip()} can't {what} themselves", "name another character as the target")
 
 
 def _retract_rolls(rolls: Mapping[str, str] | None) -> dict[str, str]:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from ledger.errors import BadInput, close_match
+from ledger.model.dice import ascii_int
 from ledger.record import record
 
 Kind = Literal["flag", "int", "choice", "names", "ints", "text", "dice"]
@@ -82,7 +83,7 @@ class Opt:
         if isinstance(raw, bool):
             raise BadInput(f"{where}: option '{self.name}' needs a whole number, got '{raw}'")
         try:
-            n = raw if isinstance(raw, int) else int(str(raw).strip())
+            n = ascii_int(raw)
         except ValueError:
             raise BadInput(f"{where}: option '{self.name}' needs a whole number, got '{raw}'") from None
         if not self.lo <= n <= self.hi:

@@ -123,7 +123,7 @@ def _mutate_json(raw: Any, rnd: random.Random) -> bytes:
 @st.composite
 def edit(draw: st.DrawFn) -> tuple[str, Any]:
     """One tampering: where, and a function of the open database that makes it (returns a description)."""
-    kind = draw(st.sampled_from(["event", "event", "link", "snapshot", "view", "view", "structure"]))
+    kind = draw(st.sampled_from(["event", "event", "link", "snapshot", "view", "view", "structure", "schema"]))
     pick = draw(st.integers(0, 10**6))
     how = draw(st.integers(0, 9))
     rnd = draw(st.randoms(use_true_random=False))
@@ -197,6 +197,19 @@ def edit(draw: st.DrawFn) -> tuple[str, Any]:
             except sqlite3.IntegrityError:
                 return f"{table}.{col} edit refused by the database"
             return f"{table}.{col} edited"
+        if kind == "schema":  # an object the ledger never makes, which can drop, change or hide rows
+            table = ("stored_events", "stored_snapshots", *VIEWS)[pick % (2 + len(VIEWS))]
+            if how < 4:
+                con.execute(f"CREATE TRIGGER t{how} BEFORE INSERT ON {table} BEGIN SELECT RAISE(IGNORE); END")
+                return f"trigger on {table}"
+            if how < 7:
+                con.execute(f"CREATE TRIGGER u{how} AFTER INSERT ON {table} BEGIN DELETE FROM {table}; END")
+                return f"deleting trigger on {table}"
+            if how < 9:
+                con.execute(f"CREATE VIEW v{how} AS SELECT * FROM {table}")
+                return f"view on {table}"
+            con.execute("CREATE INDEX ix_extra ON stored_events (topic)")
+            return "index on stored_events"
         table = VIEWS[pick % len(VIEWS)] if how < 5 else "stored_snapshots"
         con.execute(f"DROP TABLE {table}")
         return f"{table} dropped"

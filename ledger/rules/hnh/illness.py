@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput
-from ledger.model.dice import Dice
+from ledger.model.dice import Dice, ascii_int
 from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.hnh.afflictions import Affliction, change_degree, ongoing, parse_conditions, slug
 from ledger.rules.hnh.checks import degrees
@@ -29,7 +29,10 @@ def _int(options: Mapping[str, Any], key: str, default: int | None = None) -> in
     v = options.get(key, default)
     if v is None:
         raise BadInput(f"this hazard needs {key}", f"give -o {key}=N")
-    return int(v)
+    try:
+        return ascii_int(v)
+    except ValueError:
+        raise BadInput(f"option '{key}' needs a whole number, got '{v}'") from None
 
 
 def sleep_deprivation(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:

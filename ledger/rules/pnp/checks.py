@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput
-from ledger.model.dice import Dice
+from ledger.model.dice import Dice, ascii_int
 from ledger.model.sheet import Effect, Sheet
 from ledger.rules.pnp import options as declared
 from ledger.rules.pnp.core import (
@@ -48,7 +48,7 @@ def threshold(value: str | int) -> int:
         if text in THRESHOLDS:
             return THRESHOLDS[text][0]
         try:
-            n = int(text)
+            n = ascii_int(text)
         except ValueError:
             raise BadInput(f"'{value}' is not a threshold", f"a number or one of: {', '.join(THRESHOLDS)}") from None
     if n < 0:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
-from ledger.model.dice import Dice, pool
+from ledger.model.dice import Dice, ascii_int, pool
 from ledger.model.sheet import Effect, Sheet, Value, is_gm_pool
 from ledger.record import record
 from ledger.rules.pnp.options import EFFECT_CONDITIONS
@@ -199,7 +199,7 @@ def opt_int(given: Mapping[str, Any], key: str) -> int:
     if isinstance(v, bool):
         raise BadInput(f"option '{key}' needs a whole number, got {v}")
     try:
-        n = int(str(v).strip())
+        n = ascii_int(v)
     except ValueError:
         raise BadInput(f"option '{key}' needs a whole number, got '{v}'") from None
     if n < 0:
