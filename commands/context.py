@@ -100,12 +100,12 @@ class AppContext:
 
                 raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh")
             read = ReadSide(target)
-            _require_campaign(read)
             try:
+                _require_campaign(read)
                 read.ensure_tables()
                 catch_up(read)
             except Exception as e:
-                if target.kind != "sqlite" or os.access(target.path, os.W_OK) and not _immutable(e):
+                if target.kind != "sqlite" or not _immutable(e):
                     raise
                 # a read-only file whose views are behind: answer from a private copy caught up from its log
                 from projections.db import private_copy
@@ -219,9 +219,16 @@ class AppContext:
 
 
 def _immutable(e: Exception) -> bool:
-    """Whether a failure was the database refusing to be written (read-only or immutable file)."""
-    text = str(e).lower()
-    return "read-only" in text or "readonly" in text
+    """Whether a failure was the medium refusing writes (a read-only or immutable file, a full or failing disk)."""
+    from ledger.errors import MediumError
+
+    if isinstance(e, MediumError):
+        return True
+    text = str(getattr(e, "orig", None) or e).lower()
+    return any(
+        s in text
+        for s in ("read-only", "readonly", "disk is full", "disk i/o error", "no space left", "unable to open database")
+    )
 
 
 def _require_campaign(read: ReadSide) -> None:

@@ -308,6 +308,18 @@ def rebuild(app: AppContext) -> None:
         else:
             with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
                 n = run(read, lambda done, step: bar.update(step))
+    except Exception as e:
+        from commands.context import _immutable
+        from ledger.errors import StoreError
+        from ledger.storage.store import write_error
+
+        refused = write_error(getattr(e, "orig", None) or e, target.path if target.kind == "sqlite" else None)
+        if not _immutable(e) or refused is None:
+            raise
+        raise StoreError(
+            refused.message.replace("nothing was appended", "the read models can't be rebuilt here"),
+            refused.hint,
+        ) from None
     finally:
         read.close()
     app.emit({"events": n}, f"rebuilt the views from {n} events")

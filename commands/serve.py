@@ -66,14 +66,15 @@ def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: 
         ) from None
     from projections.screen import Visibility
 
-    read = app.read  # refuses a missing or empty ledger before the server starts
+    _ = app.read  # refuses a missing or empty ledger before the server starts
     names = {n.strip().casefold() for n in show_hp}
     players = Visibility(all_hp="all" in names, show_hp=frozenset(names - {"all"}))
     web = build_app(app, players, gm_token)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     base = f"http://{shown}:{port}/"
     click.echo(
-        f"serving {read.target.describe()} at {base} (players)" + (f"; GM view: {base}?gm=<token>" if gm_token else "")
+        f"serving {app.ledger.target.describe()} at {base} (players)"
+        + (f"; GM view: {base}?gm=<token>" if gm_token else "")
     )
     if not loopback(host):
         click.echo(f"warning: --host {host} is not a loopback address: other machines can open this page", err=True)

@@ -153,10 +153,14 @@ class Ledger:
         a view, a rule) or its log's position sequence is behind the log's head (checked once per process)."""
         if self._schema_checked:
             return
+        if self._store is not None and self._store.read_only is not None:
+            raise self._store.read_only
         if self._store is None and self.target.kind == "sqlite" and not os.path.exists(self.target.path):
             return  # nothing there yet: the command's own check refuses, and no file is created
         from ledger.storage.schema import require_sound_schema
 
+        if self.store.read_only is not None:
+            raise self.store.read_only  # a read-only or full medium: one line, nothing appended
         require_sound_schema(self.store.recorder)
         self._schema_checked = True
 
