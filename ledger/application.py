@@ -238,11 +238,11 @@ class Ledger:
         title = name or "Campaign"
         intent = {"system": system, "name": title, **({"settings": typed} if typed else {})}
         draft = self._draft(None, 1, C.INIT.kind, C.INIT.name, intent, None)
-        draft.campaign = Campaign._create(
-            Campaign.CampaignCreated, id=CAMPAIGN_ID, ruling=1, system=system, name=title, settings=typed
+        draft.open_campaign(
+            Campaign._create(
+                Campaign.CampaignCreated, id=CAMPAIGN_ID, ruling=1, system=system, name=title, settings=typed
+            )
         )
-        draft._take(draft.campaign)
-        draft.touched[CAMPAIGN_ID.hex] = None
         from eventsourcing.persistence import IntegrityError
 
         try:

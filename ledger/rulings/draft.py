@@ -145,28 +145,55 @@ class Draft:
             at=at,
             targets=[],  # a field every stored RulingRecorded has; nothing sets it
         )
-        self._take(self.ruling)
+        self.take(self.ruling)
         self.intent = intent
         self.actor = actor
         self.at = at
 
     # -- recording -------------------------------------------------------------------------
-    def _take(self, aggregate: Any) -> Any:
-        """Move an aggregate's newest pending event into the ruling's ordered list."""
+    def take(self, aggregate: Any) -> Any:
+        """Move an aggregate's newest pending event (one created or triggered outside `trigger`) into the ruling."""
         event = aggregate.pending_events.pop()
         self.events.append(event)
         return event
 
+    def open_campaign(self, campaign: Campaign) -> None:
+        """Ruling 1 (`init`): the campaign this ruling creates becomes the draft's campaign."""
+        self.campaign = campaign
+        self.take(campaign)
+        self.touch(CAMPAIGN_ID)
+
+    def save_also(self, aggregate: Any) -> None:
+        """An aggregate loaded outside the draft that this ruling changed: saved with the ruling (once)."""
+        if not any(a is aggregate for a in self.extra_aggregates):
+            self.extra_aggregates.append(aggregate)
+
+    def touch(self, aggregate_id: Any) -> None:
+        """Mark an aggregate as changed by this ruling (undo and retraction restore exactly these)."""
+        self.touched[aggregate_id.hex] = None
+
+    def expect_roll(self, name: str, spec: DiceSpec | None = None, *, owner: str | None = None) -> None:
+        """Declare a roll this ruling takes: its spec (for entered faces) and whose roll it is (named in its event)."""
+        if spec is not None:
+            self.roll_specs[name] = spec
+        if owner:
+            self.roll_owners[name] = owner
+
+    def allow_entered(self, spec_of: Callable[[str, str], DiceSpec | None]) -> None:
+        """How an entered roll this ruling did not need is checked (its spec by name and faces; None: not a roll of
+        this command)."""
+        self.roll_allowed = spec_of
+
     def trigger(self, aggregate: Any, event_class: type, **kwargs: Any) -> Any:
         """Trigger an event on an aggregate as part of this ruling."""
         aggregate.trigger_event(event_class, ruling=self.number, **kwargs)
-        return self._take(aggregate)
+        return self.take(aggregate)
 
     def campaign_event(self, event_class: type, *, touches: bool = True, **kwargs: Any) -> None:
         """A campaign event; one that changes roster or sessions marks the campaign touched (for undo)."""
         self.trigger(self.campaign, event_class, **kwargs)
         if touches:
-            self.touched[CAMPAIGN_ID.hex] = None
+            self.touch(CAMPAIGN_ID)
 
     def flush_dice(self) -> None:
         """Record every die taken so far as its own DiceRolled event."""
@@ -191,7 +218,7 @@ class Draft:
                 event = self.trigger(ch, SHEET_EVENTS[e.event], data=dict(e.data))
                 if isinstance(hp, int):
                     self.hp_before[id(event)] = hp
-                self.touched[ch.id.hex] = None
+                self.touch(ch.id)
             else:
                 data = dict(e.data)
                 if e.target:
@@ -256,7 +283,7 @@ class Draft:
             raise Conflict(f"there is already a character called '{sheet.name}'", "pick another name")
         cid = character_id(key, self.number)
         ch = Character._create(Character.CharacterAdded, id=cid, ruling=self.number, sheet=sheet.to_dict())
-        self._take(ch)
+        self.take(ch)
         self.characters[key] = ch
         self.touched[cid.hex] = None
         self.campaign_event(Campaign.CharacterEnrolled, name=sheet.name, character_id=cid.hex)

@@ -321,7 +321,7 @@ def commit(d: Draft, plan: Plan) -> dict[str, Any]:
     """Append the retraction: the target marked, each amended outcome, each restored state."""
     store = d.store
     target: Ruling = store.repository.get(ruling_id(plan.target))
-    d.extra_aggregates.append(target)
+    d.save_also(target)
     d.trigger(target, Ruling.RulingRetracted, actor=d.actor, at=d.at)
     for c in plan.changes:
         d.trigger(
@@ -339,16 +339,16 @@ def commit(d: Draft, plan: Plan) -> dict[str, Any]:
     for hex_id, (_, fields) in plan.states.items():
         aid = UUID(hex_id)
         if hex_id in plan.created:  # enters the log with the retraction, in the state the re-derived history gives it
-            d._take(Character._create(Character.CharacterAdded, id=aid, ruling=d.number, sheet=fields["sheet"]))
+            d.take(Character._create(Character.CharacterAdded, id=aid, ruling=d.number, sheet=fields["sheet"]))
         aggregate = (
             d.campaign if aid == CAMPAIGN_ID else store.repository.get(aid) if hex_id not in plan.created else None
         )
         if aggregate is None:
-            d.touched[hex_id] = None
+            d.touch(aid)
             continue
         event_class, _ = type(aggregate).restoration([], set(), {})
         d.trigger(aggregate, event_class, **fields)
         if aggregate is not d.campaign:
-            d.extra_aggregates.append(aggregate)
-        d.touched[hex_id] = None
+            d.save_also(aggregate)
+        d.touch(aid)
     return plan.summary()

@@ -22,7 +22,7 @@ Amendments = dict[int, list[dict[str, Any]]]
 def set_live(store: EventStore, d: Draft, target: int, *, live: bool) -> dict[str, Any]:
     """Mark `target` dead or live, and restore every aggregate it touched by refolding live events."""
     r: Ruling = store.repository.get(ruling_id(target))
-    d.extra_aggregates.append(r)
+    d.save_also(r)
     d.trigger(r, Ruling.RulingReinstated if live else Ruling.RulingRetracted, actor=d.actor, at=d.at)
     d.campaign_event(Campaign.RulingRedone if live else Campaign.RulingUndone, touches=False, target=target)
     first: dict[str, int] = getattr(r, "first", {})  # a ruling with no Touched event yet has none
@@ -76,8 +76,8 @@ def amendments(store: EventStore, campaign: Campaign) -> Amendments:
 def _restored(d: Draft, aggregate: Any, aid: UUID, event_class: type, fields: dict[str, Any]) -> None:
     d.trigger(aggregate, event_class, **fields)
     if aggregate is not d.campaign:
-        d.extra_aggregates.append(aggregate)
-    d.touched[aid.hex] = None
+        d.save_also(aggregate)
+    d.touch(aid)
 
 
 def _apply(event: Any, aggregate: Any) -> Any:

@@ -28,8 +28,8 @@ def own_rolls(
     for roll, role in owners.items():
         who = actor if role == "actor" else other if role == "other" else None
         if who:
-            d.roll_owners[roll] = who
-    d.roll_allowed = lambda name, text: loose_spec(rules, name, text, owners, opts)
+            d.expect_roll(roll, owner=who)
+    d.allow_entered(lambda name, text: loose_spec(rules, name, text, owners, opts))
 
 
 def loose_spec(

@@ -62,8 +62,7 @@ def tally(
         )
     if problem:
         d.apply([Effect("NoteRecorded", actor.name, {"kind": "warning", "text": problem})])
-    d.touched[ENCOUNTER_ID.hex] = None
-    if enc not in d.extra_aggregates:
-        d.extra_aggregates.append(enc)
+    d.touch(ENCOUNTER_ID)
+    d.save_also(enc)
     d.trigger(enc, Encounter.ActionTaken, name=actor.name, kind=kind, actions={**now, "by": {**by, actor.name: mine}})
     return problem

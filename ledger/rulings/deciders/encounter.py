@@ -48,8 +48,7 @@ class OwnedDice:
     def take(self, name: str, spec: DiceSpec) -> Roll:
         """Take the roll under the name the GM uses for it."""
         real = self.names.get(name, name)
-        self.d.roll_specs[real] = spec
-        self.d.roll_owners[real] = self.owner
+        self.d.expect_roll(real, spec, owner=self.owner)
         return self.d.dice.take(real, spec)
 
 
@@ -261,9 +260,9 @@ def load(d: Draft) -> Encounter:
         enc: Encounter = d.load(ENCOUNTER_ID)
     except AggregateNotFoundError:
         enc = Encounter._create(Encounter.Opened, id=ENCOUNTER_ID, ruling=d.number)
-        d._take(enc)
-    d.touched[ENCOUNTER_ID.hex] = None
-    d.extra_aggregates.append(enc)
+        d.take(enc)
+    d.touch(ENCOUNTER_ID)
+    d.save_also(enc)
     return enc
 
 
@@ -429,10 +428,12 @@ def turn_hook(d: Draft, rules: RuleSystem, entry: Entry, when: str) -> None:
     if sheet is None:
         return
     names = rules.turn_rolls
-    d.roll_allowed = lambda name, text: (
-        rules.entered_spec(name, text, {})
-        if any(name == n or (n.endswith("-") and name.startswith(n)) for n in names)
-        else None
+    d.allow_entered(
+        lambda name, text: (
+            rules.entered_spec(name, text, {})
+            if any(name == n or (n.endswith("-") and name.startswith(n)) for n in names)
+            else None
+        )
     )
     hook = rules.start_of_turn if when == "start" else rules.end_of_turn
     d.apply(hook(sheet, OwnedDice(d, sheet.name)))

@@ -21,9 +21,7 @@ Result = dict[str, Any]
 def roll(d: Draft, i: Intent) -> Result:
     """A free roll (roll name `roll`), for a character or no one."""
     spec = rules_of(d).roll_spec(i["expr"])
-    if i.get("for"):
-        d.roll_owners["roll"] = d.character(i["for"]).name
-    d.roll_specs["roll"] = spec
+    d.expect_roll("roll", spec, owner=d.character(i["for"]).name if i.get("for") else None)
     r = d.dice.take("roll", spec)
     d.flush_dice()
     return {"roll": r.to_data()}
