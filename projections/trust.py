@@ -37,8 +37,11 @@ def mismatch(read: ReadSide, ledger: Any) -> str | None:
             }
             session_rows = conn.execute(select(sessions).order_by(sessions.c.number)).mappings().all()
             sheet_rows = conn.execute(select(sheets).where(sheets.c.active)).mappings().all()
+            log_problem = _log_rows(read, conn)
     except (SQLAlchemyError, ValueError, TypeError) as e:  # a JSON column that doesn't parse, a dropped table
         return f"a row can't be read ({type(e).__name__})"
+    if log_problem:
+        return log_problem
     if (top or 0) != campaign.rulings or count != campaign.rulings:
         return f"ledger_rulings holds {count} rulings, the log {campaign.rulings}"
     if {n: by for n, (by, _, _) in killed.items()} != {int(n): k for n, k in campaign.dead.items()}:
@@ -65,6 +68,32 @@ def mismatch(read: ReadSide, ledger: Any) -> str | None:
             or (row["hp"], row["max_hp"]) != (sheet.get("hp"), sheet.get("max_hp"))
         ):
             return f"ledger_sheets: the sheet of {sheet.get('name')!r} differs from the log"
+    return None
+
+
+def _log_rows(read: ReadSide, conn: Any) -> str | None:
+    """ledger_log against the events it indexes (no state decoded): one row per event the views keep, each naming its
+    event's own aggregate and type, its data by reference to the event (never a copy that could say otherwise)."""
+    from sqlalchemy import text
+
+    from projections.db import BOOKKEEPING_PATTERNS, topic_names
+
+    events, position = read.events_table, read.id_column
+    rows = conn.execute(
+        text(
+            "SELECT l.seq, l.aggregate, l.type, l.data, e.topic FROM ledger_log l "
+            f"LEFT JOIN {events} e ON e.{position} = l.seq"
+        )
+    ).all()
+    mark = "?" if read.kind == "sqlite" else "%s"
+    wanted = conn.exec_driver_sql(
+        f"SELECT COUNT(*) FROM {events} WHERE topic NOT LIKE {mark} AND topic NOT LIKE {mark}", BOOKKEEPING_PATTERNS
+    ).scalar()
+    if len(rows) != wanted:
+        return f"ledger_log holds {len(rows)} rows for {wanted} events"
+    for seq, aggregate, kind, data, topic in rows:
+        if topic is None or topic_names(str(topic)) != (aggregate, kind) or data not in (None, "null"):
+            return f"ledger_log: row {seq} differs from its event"
     return None
 
 
