@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,6 +14,9 @@ from ledger import catalog as C
 from ledger.errors import BadInput
 from ledger.model.dice import parse_roll_options
 from ledger.rules.options import split_pairs
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import Recorded
 
 
 def rolls_for(command: str) -> str:
@@ -35,7 +38,7 @@ def roll_option(command: str) -> Any:
     )
 
 
-def outcome(r: dict[str, Any]) -> str:
+def outcome(r: Recorded) -> str:
     """The ruling as a sentence, then its dice (commands/output.py; the raw events come with -v)."""
     from commands.output import ruling_text
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -10,6 +10,9 @@ from commands.context import AppContext, pass_app
 from commands.registry import command, group
 from ledger import catalog as C
 from ledger.rules import system_keys
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import Recorded
 
 
 @command(C.INIT)
@@ -62,7 +65,7 @@ def session_start(app: AppContext, title: str | None, new_day: bool, commit_dice
     app.wrote(app.ledger.start_session(title, commit_dice=commit_dice, new_day=new_day), started_text)
 
 
-def started_text(r: dict[str, Any]) -> str:
+def started_text(r: Recorded) -> str:
     """The session's number and title, and its dice commitment for the players to note."""
     line = f"session {r['session']} started: {r['title']}"
     return line + (f"\ndice commitment (SHA-256): {r['commitment']}" if r.get("commitment") else "")
@@ -79,7 +82,7 @@ def session_end(app: AppContext) -> None:
     app.wrote(result, ended_text)
 
 
-def ended_text(r: dict[str, Any]) -> str:
+def ended_text(r: Recorded) -> str:
     """The session's end, and what became of its dice secret."""
     line = f"session {r['session']} ended" + (f"\nhead: {r['head']}" if r.get("head") else "")
     if "revealed" not in r:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import click
 
 from commands import render
@@ -93,7 +96,7 @@ def add(
     app.wrote(result, lambda r: "added " + render.sheet_line(_brief(r["character"])))
 
 
-def _brief(sheet: dict) -> dict:
+def _brief(sheet: Mapping[str, Any]) -> dict[str, Any]:
     return {**sheet, "conditions": sheet.get("conditions", [])}
 
 

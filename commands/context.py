@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 import orjson
@@ -14,6 +14,8 @@ import orjson
 if TYPE_CHECKING:
     from ledger.application import Ledger
     from projections.db import ReadSide
+
+R = TypeVar("R", bound=Mapping[str, Any])  # a ruling's result (ledger/rulings/intents.py)
 
 
 _HOST: ContextVar[AppContext | None] = ContextVar("ledger_shell_host", default=None)
@@ -194,7 +196,7 @@ class AppContext:
 
             show(out, page=page)
 
-    def wrote(self, result: dict[str, Any], text: Callable[[dict[str, Any]], str] | str) -> None:
+    def wrote(self, result: R, text: Callable[[R], str] | str) -> None:
         """After a ruling: print the ruling's number and its outcome, from the ruling's own result (no view read),
         and, on stderr, a note when the one acting is not the one up."""
         self._written()
@@ -210,7 +212,7 @@ class AppContext:
         from commands.output import colour_on, paint, raw_events
         from ledger.model.bounds import safe_tree
 
-        shown = safe_tree(result)  # names and text as typed, made safe for a terminal
+        shown: R = safe_tree(result)  # names and text as typed, made safe for a terminal (the same shape)
         body = text(shown) if callable(text) else text
         first, nl, rest = f"ruling {result['ruling']}: {body}".partition("\n")
         click.echo((paint(first) if colour_on() else first) + nl + rest)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -13,6 +13,20 @@ from commands.registry import command, group
 from ledger import catalog as C
 from ledger.errors import BadInput
 from ledger.model.dice import parse_roll_options
+from ledger.model.event_names import (
+    DELAYED_TURN_TAKEN,
+    DICE_ROLLED,
+    ENCOUNTER_ENDED,
+    ENCOUNTER_STARTED,
+    OPENED,
+    PARTICIPANT_JOINED,
+    PARTICIPANT_REMOVED,
+    TURN_ADVANCED,
+    TURN_DELAYED,
+)
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import Recorded
 
 ROLLS_HELP = (
     "Enter physical dice NAME=FACES (repeatable); a roll not given is rolled by the ledger. Initiative rolls are "
@@ -23,14 +37,14 @@ TURN_ROLLS_HELP = (
     "ongoing-NAME (affliction checks), power and toughness (ongoing damage)."
 )
 OWN_EVENTS = {
-    "Opened",
-    "EncounterStarted",
-    "TurnAdvanced",
-    "TurnDelayed",
-    "DelayedTurnTaken",
-    "ParticipantJoined",
-    "ParticipantRemoved",
-    "EncounterEnded",
+    OPENED,
+    ENCOUNTER_STARTED,
+    TURN_ADVANCED,
+    TURN_DELAYED,
+    DELAYED_TURN_TAKEN,
+    PARTICIPANT_JOINED,
+    PARTICIPANT_REMOVED,
+    ENCOUNTER_ENDED,
 }
 
 
@@ -41,7 +55,7 @@ def round_word(system: str) -> str:
     return word(system)
 
 
-def order_text(v: dict[str, Any]) -> str:
+def order_text(v: Mapping[str, Any]) -> str:
     """The running encounter: round, whose turn, and the order with initiatives."""
     head = f"encounter {v['encounter']} ({v['system']}), {round_word(v['system'])} {v['round']}: {v['current']}'s turn"
     width = max((len(e["name"]) for e in v["order"]), default=4)
@@ -60,15 +74,15 @@ def order_text(v: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def turn_text(lead: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]], str]:
+def turn_text(lead: Callable[[Recorded], str]) -> Callable[[Recorded], str]:
     """A renderer: a lead line, the order, then what the rules did."""
 
-    def text(r: dict[str, Any]) -> str:
+    def text(r: Recorded) -> str:
         from ledger.rulings.describe import dice_line, sentence
 
         events = r.get("events", [])
         said = sentence(events, system=r.get("system", "")) or f"{lead(r)}."
-        dice = [f"  {dice_line(e['data'])}" for e in events if e["type"] == "DiceRolled"]
+        dice = [f"  {dice_line(e['data'])}" for e in events if e["type"] == DICE_ROLLED]
         skipped = [f"{x['name']} ({x['why']})" for x in r.get("skipped") or []]  # who the turn passed over, and why
         notes = (f" (passed over: {', '.join(skipped)})" if skipped else "") + forced(r)
         return "\n".join([said[:-1] + notes + "." if notes else said, order_text(r), *dice])
@@ -76,7 +90,7 @@ def turn_text(lead: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]
     return text
 
 
-def forced(r: dict[str, Any]) -> str:
+def forced(r: Recorded) -> str:
     """A note when the turn that came up was a delayer's, forced on them."""
     return (
         f" ({r['current']} delayed until their place came round again: this turn is forced)" if r.get("forced") else ""
@@ -138,7 +152,7 @@ def parse_inits(values: tuple[str, ...]) -> dict[str, int]:
     return out
 
 
-def passed_over(r: dict[str, Any]) -> str:
+def passed_over(r: Recorded) -> str:
     """A note naming who the turn passed over and why."""
     skipped = [f"{s['name']} ({s['why']})" for s in r.get("skipped") or []]
     return f" (passed over: {', '.join(skipped)})" if skipped else ""
@@ -235,7 +249,7 @@ def end(app: AppContext) -> None:
     app.wrote(result, ended)
 
 
-def ended(r: dict[str, Any]) -> str:
+def ended(r: Recorded) -> str:
     """`Encounter 1 ends after 2 rounds.`, with what ending it did (scene effects), then any dice."""
     from ledger.rulings.describe import ruling_lines
 
@@ -282,24 +296,24 @@ def log_text(doc: dict[str, Any]) -> str:
             lines += [
                 f"      {own_event(e['type'], e['data'], word)}"
                 for e in r["events"]
-                if e["type"] in OWN_EVENTS and e["type"] != "Opened"
+                if e["type"] in OWN_EVENTS and e["type"] != OPENED
             ]
     return "\n".join(lines)
 
 
 def own_event(kind: str, d: dict[str, Any], word: str) -> str:
     """An encounter event in words."""
-    if kind == "EncounterStarted":
+    if kind == ENCOUNTER_STARTED:
         return "order: " + ", ".join(f"{e['name']} {e['initiative']}" for e in d["order"])
-    if kind == "TurnAdvanced":
+    if kind == TURN_ADVANCED:
         return f"turn ends; next: {d['current']} ({word} {d['round']})"
-    if kind == "TurnDelayed":
+    if kind == TURN_DELAYED:
         return f"{d['name']} delays; next: {d['current']} ({word} {d['round']})"
-    if kind == "DelayedTurnTaken":
+    if kind == DELAYED_TURN_TAKEN:
         return f"turn ends; {d['name']} stops delaying and acts now"
-    if kind == "ParticipantJoined":
+    if kind == PARTICIPANT_JOINED:
         joined = next((e for e in d["order"] if e["name"] == d["name"]), {"initiative": "?"})
         return f"{d['name']} joins at initiative {joined['initiative']}"
-    if kind == "ParticipantRemoved":
+    if kind == PARTICIPANT_REMOVED:
         return f"{d['name']} leaves the encounter; {d['current']}'s turn ({word} {d['round']})"
     return "the encounter ends"

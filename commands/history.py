@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import click
@@ -12,6 +13,7 @@ from commands.context import AppContext, pass_app
 from commands.params import number
 from commands.registry import command
 from ledger import catalog as C
+from ledger.model.event_names import CAMPAIGN_CREATED, OPENED, STATE_RESTORED
 
 SESSION_HELP = "Only play session N; `current` for the open one."
 
@@ -42,7 +44,7 @@ def log_lines(events: list[dict[str, Any]]) -> str:
     from ledger.rulings.describe import HpFold, event_line
 
     fold = HpFold()
-    system = next((str(e["data"].get("system")) for e in events if e["type"] == "CampaignCreated"), "")
+    system = next((str(e["data"].get("system")) for e in events if e["type"] == CAMPAIGN_CREATED), "")
     out: list[str] = []
     last = None
     for e in events:
@@ -72,7 +74,7 @@ def timeline(app: AppContext, name: str) -> None:
     app.emit(points, timeline_text)
 
 
-INTERNAL = frozenset({"Opened"})  # an aggregate's creation that says nothing to a reader
+INTERNAL = frozenset({OPENED})  # an aggregate's creation that says nothing to a reader
 CHART_HEIGHT = 8
 CHART_WIDTH = 60
 
@@ -161,11 +163,11 @@ def redo(app: AppContext) -> None:
     app.wrote(app.ledger.redo(), lambda r: restored(f"Redid ruling {r['target']} ({r['command']})", r))
 
 
-def restored(lead: str, r: dict[str, Any]) -> str:
+def restored(lead: str, r: Mapping[str, Any]) -> str:
     """`Undid ruling 8 (damage); Bob restored to HP 6.`: the lead, then every state it brought back."""
     from ledger.rulings.describe import clause
 
-    states = [clause(e)[1] for e in r.get("events", []) if e["type"] == "StateRestored"]
+    states = [clause(e)[1] for e in r.get("events", []) if e["type"] == STATE_RESTORED]
     return "; ".join([lead, *states]) + "."
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import click
@@ -46,12 +47,12 @@ def paint(line: str) -> str:
     return _HP.sub(hp, line)
 
 
-def ruling_text(r: dict[str, Any]) -> str:
+def ruling_text(r: Mapping[str, Any]) -> str:
     """A ruling's first line (a sentence), then its dice one per line."""
     return "\n".join(ruling_lines(r.get("events", []))) or "recorded"
 
 
-def raw_events(r: dict[str, Any]) -> str:
+def raw_events(r: Mapping[str, Any]) -> str:
     """Every event of a ruling as stored (`-v`)."""
     return "\n".join(f"    {raw_line(e)}" for e in r.get("events", []))
 

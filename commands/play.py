@@ -13,6 +13,7 @@ from commands.params import number
 from commands.registry import command, group
 from ledger import catalog as C
 from ledger.model.dice import parse_roll_options
+from ledger.model.event_names import DICE_ROLLED
 from ledger.rulings.describe import dice_line
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -37,7 +38,7 @@ def roll(app: AppContext, expr: str, for_name: str | None, rolls: tuple[str, ...
     result = app.ledger.roll(expr, for_name=for_name, rolls=parse_roll_options(rolls))
     app.wrote(
         result,
-        lambda r: dice_line(next((e["data"] for e in r.get("events", []) if e["type"] == "DiceRolled"), r["roll"])),
+        lambda r: dice_line(next((e["data"] for e in r.get("events", []) if e["type"] == DICE_ROLLED), r["roll"])),
     )
 
 

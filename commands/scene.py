@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from commands.context import AppContext, pass_app
 from commands.registry import command, group
 from ledger import catalog as C
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import Recorded
 
 
 @group(C.SCENE)
@@ -14,7 +17,7 @@ def scene() -> None:
     """Scenes (pnp): effects that last "for the rest of the scene" end with it."""
 
 
-def ended_text(r: dict[str, Any]) -> str:
+def ended_text(r: Recorded) -> str:
     """`The scene ends (effects ended for Mara); Mara: no longer stunned.`, then any dice."""
     from ledger.rulings.describe import ruling_lines
 

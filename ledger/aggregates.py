@@ -13,6 +13,21 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate
 
 from ledger.digest import uuid5
+from ledger.model.event_names import (
+    ATTACK_RESOLVED,
+    BOOKKEEPING,
+    CAMPAIGN_CREATED,
+    CHARACTER_ADDED,
+    CHARACTER_ENROLLED,
+    CHECK_RESOLVED,
+    DICE_COMMITTED,
+    DICE_REVEALED,
+    EFFECT_RESOLVED,
+    NOTE_RECORDED,
+    RESISTANCE_RESOLVED,
+    SESSION_ENDED,
+    SESSION_STARTED,
+)
 from ledger.model.lean import LeanEventType
 from ledger.model.sheet import apply_effect_dict
 
@@ -269,19 +284,19 @@ def blank_campaign_domain(system: str, name: str, settings: Mapping[str, Any]) -
 
 def apply_campaign_domain(domain: dict[str, Any], kind: str, p: Mapping[str, Any]) -> None:
     """Apply one roster or session record (event type name and payload) to a campaign's domain (in place)."""
-    if kind == "CharacterEnrolled":
+    if kind == CHARACTER_ENROLLED:
         domain["roster"] = {**domain["roster"], name_key(p["name"]): {"name": p["name"], "id": p["character_id"]}}
-    elif kind == "SessionStarted":
+    elif kind == SESSION_STARTED:
         domain["sessions"] = [*domain["sessions"], {"number": p["number"], "title": p["title"], "started": p["at"]}]
         domain["open_session"] = p["number"]
-    elif kind == "SessionEnded":
+    elif kind == SESSION_ENDED:
         domain["sessions"] = [{**s, "ended": p["at"]} if s["number"] == p["number"] else s for s in domain["sessions"]]
         domain["open_session"] = None
-    elif kind == "DiceCommitted":
+    elif kind == DICE_COMMITTED:
         domain["sessions"] = [
             {**s, "commitment": p["commitment"]} if s["number"] == p["number"] else s for s in domain["sessions"]
         ]
-    elif kind == "DiceRevealed":
+    elif kind == DICE_REVEALED:
         domain["sessions"] = [
             {**s, "secret": p["secret"]} if s["number"] == p["number"] else s for s in domain["sessions"]
         ]
@@ -411,11 +426,11 @@ class Ruling(Aggregate):
 
 
 RESOLUTION_EVENTS: dict[str, type[Ruling.Resolved]] = {
-    "CheckResolved": Ruling.CheckResolved,
-    "AttackResolved": Ruling.AttackResolved,
-    "ResistanceResolved": Ruling.ResistanceResolved,
-    "EffectResolved": Ruling.EffectResolved,
-    "NoteRecorded": Ruling.NoteRecorded,
+    CHECK_RESOLVED: Ruling.CheckResolved,
+    ATTACK_RESOLVED: Ruling.AttackResolved,
+    RESISTANCE_RESOLVED: Ruling.ResistanceResolved,
+    EFFECT_RESOLVED: Ruling.EffectResolved,
+    NOTE_RECORDED: Ruling.NoteRecorded,
 }
 
 
@@ -517,14 +532,9 @@ SHEET_EVENTS: dict[str, type[Character.SheetEvent]] = {
 
 for _restores in (Character.StateRestored, Campaign.CampaignRestored):
     setattr(_restores, "restores", True)
-for _kept in (
-    Campaign.RulingChained,
-    Campaign.RulingUndone,
-    Campaign.RulingRedone,
-    Campaign.RetractionRecorded,
-    Ruling.Touched,
-):
-    setattr(_kept, "bookkeeping", True)
+_NESTED = {k: v for agg in (Campaign, Ruling) for k, v in vars(agg).items() if isinstance(v, type)}
+for _kept in sorted(BOOKKEEPING):
+    setattr(_NESTED[_kept], "bookkeeping", True)
 
 Amendments = Mapping[int, list[dict[str, Any]]]
 Record = tuple[int, str, dict[str, Any]]
@@ -565,7 +575,7 @@ def fold_character(records: Iterable[Record]) -> dict[str, Any]:
     """A character's state from its live records."""
     active, sheet = False, None
     for _, kind, p in records:
-        if kind == "CharacterAdded":
+        if kind == CHARACTER_ADDED:
             active, sheet = True, p["sheet"]
         elif kind in SHEET_EVENTS and sheet is not None:
             sheet = apply_effect_dict(sheet, kind, p["data"])
@@ -576,7 +586,7 @@ def fold_campaign(records: Iterable[Record]) -> dict[str, Any]:
     """A campaign's roster and sessions from its live records."""
     domain: dict[str, Any] = {}
     for _, kind, p in records:
-        if kind == "CampaignCreated":
+        if kind == CAMPAIGN_CREATED:
             domain = blank_campaign_domain(p["system"], p["name"], p["settings"])
         else:
             apply_campaign_domain(domain, kind, p)

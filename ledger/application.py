@@ -12,7 +12,7 @@ import random
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
 from ledger import catalog as C
@@ -33,10 +33,33 @@ from ledger.rulings.draft import Draft
 from ledger.storage.secrets import DiceSecrets, new_secret, session_dice
 from ledger.storage.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target
 
+if TYPE_CHECKING:
+    from ledger.rulings.intents import (
+        ActIntent,
+        AttackIntent,
+        CharacterAddIntent,
+        CheckIntent,
+        ConditionIntent,
+        DamageIntent,
+        EncounterStartIntent,
+        EncounterView,
+        GainIntent,
+        HazardIntent,
+        InitIntent,
+        InitResult,
+        Intent,
+        Recorded,
+        RecoverIntent,
+        ReviveIntent,
+        SessionStartIntent,
+        SpendIntent,
+        Undone,
+    )
+
 MAX_RETRIES = 200
 _TRAIT_KEY = re.compile(r"^[a-z][a-z0-9\-]*$")
 
-Decide = Callable[[Draft], dict[str, Any]]
+Decide = Callable[[Draft], Mapping[str, Any]]  # a decider bound to its intent
 
 
 def default_actor() -> str:
@@ -109,7 +132,7 @@ class Ledger:
     def rule(
         self,
         spec: Command,
-        intent: dict[str, Any],
+        intent: Intent,
         decide: Decide | None = None,
         *,
         rolls: Mapping[str, str] | None = None,
@@ -172,7 +195,7 @@ class Ledger:
             raise StoreError(f"{found}: every write collides, nothing was appended", sequence_fix())
 
     def _draft(
-        self, campaign: Campaign | None, number: int, kind: str, command: str, intent: dict[str, Any], rolls: Any
+        self, campaign: Campaign | None, number: int, kind: str, command: str, intent: Intent, rolls: Any
     ) -> Draft:
         box = DiceBox(
             entered=dict(rolls or {}),
@@ -208,18 +231,17 @@ class Ledger:
                 raise StoreError("the ledger database is locked by another program", "try again in a moment") from None
             raise
 
-    def record(
-        self, spec: Command, intent: dict[str, Any], *, rolls: Mapping[str, str] | None = None
-    ) -> dict[str, Any]:
+    def record(self, spec: Command, intent: Intent, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """Record one ruling of a declared command, decided by its declared decider from `intent`."""
-        return self.rule(spec, intent, rolls=rolls)
+        # the decider's result (its own type, ledger/rulings/intents.py) with the ruling's number and events
+        return cast("Recorded", self.rule(spec, intent, rolls=rolls))
 
     def options(self, command: str, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Options typed and validated against the campaign's rules, before anything is decided."""
         return self.rules().parse_options(command, given or {})
 
     # -- campaign ---------------------------------------------------------------------------
-    def init(self, system: str, name: str | None = None, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def init(self, system: str, name: str | None = None, settings: Mapping[str, Any] | None = None) -> InitResult:
         """Create the campaign (ruling 1), with the system's campaign settings (its `init` options, typed)."""
         typed = get_rules(system).parse_options("init", settings or {})  # an unknown system is bad input
         check_intent({"system": system, "name": name})  # refused before the database file is created
@@ -236,7 +258,9 @@ class Ledger:
             )
         self.require_writable()
         title = name or "Campaign"
-        intent = {"system": system, "name": title, **({"settings": typed} if typed else {})}
+        intent: InitIntent = {"system": system, "name": title}
+        if typed:
+            intent["settings"] = typed
         draft = self._draft(None, 1, C.INIT.kind, C.INIT.name, intent, None)
         draft.open_campaign(
             Campaign._create(
@@ -249,25 +273,31 @@ class Ledger:
             self._commit(draft)
         except IntegrityError:
             raise Conflict(f"{self.target.describe()} already holds a campaign") from None
-        return {"ruling": 1, "system": system, "name": title, **({"settings": typed} if typed else {})}
+        result: InitResult = {"ruling": 1, "system": system, "name": title}
+        if typed:
+            result["settings"] = typed
+        return result
 
-    def start_session(
-        self, title: str | None = None, *, commit_dice: bool = False, new_day: bool = False
-    ) -> dict[str, Any]:
+    def start_session(self, title: str | None = None, *, commit_dice: bool = False, new_day: bool = False) -> Recorded:
         """Open a play session; with commit_dice, draw its dice secret and record only its commitment; `new_day` also
         starts an in-game day (H&H: victory points back to 2)."""
-        day: dict[str, Any] = {"new_day": True} if new_day else {}
+        intent: SessionStartIntent = {"title": title}
         if not commit_dice:
-            return self.record(C.SESSION_START, {"title": title, **day})
+            if new_day:
+                intent["new_day"] = True
+            return self.record(C.SESSION_START, intent)
         secret, commitment = new_secret()
         self.dice_secrets.put(commitment, secret)
+        intent["commitment"] = commitment
+        if new_day:
+            intent["new_day"] = True
         try:
-            return self.record(C.SESSION_START, {"title": title, "commitment": commitment, **day})
+            return self.record(C.SESSION_START, intent)
         except BaseException:
             self.dice_secrets.drop(commitment)
             raise
 
-    def end_session(self) -> dict[str, Any]:
+    def end_session(self) -> Recorded:
         """Close the open play session, revealing its dice secret if it committed one."""
         secret = session_dice(self.dice_secrets, self.campaign()).get("secret")
         return self.record(C.SESSION_END, {"reveal": secret.hex()} if secret else {})
@@ -284,14 +314,14 @@ class Ledger:
         powers: Mapping[str, Mapping[str, Any]] | None = None,
         typed_traits: Mapping[str, Any] | None = None,
         power_parts: Mapping[str, Mapping[str, str]] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Recorded:
         """Add a character with validated traits (and powers' parts, typed by the campaign's rules)."""
         name = check_name(name)
         self._distinct(name)
         count = whole("count", count)
         if count > 1 and not minion:
             raise BadInput("--count is for minion groups", "add --minion")
-        intent: dict[str, Any] = {"name": name, "traits": dict(traits), "minion": minion, "count": count, "pc": pc}
+        intent: CharacterAddIntent = {"name": name, "traits": dict(traits), "minion": minion, "count": count, "pc": pc}
         if power_parts:
             powers = {**(powers or {}), **self.rules().power_parts(power_parts, traits)}
         if powers:
@@ -312,7 +342,7 @@ class Ledger:
                 f"to mean them, type '{found}'; for a new character, pick a name that reads differently",
             )
 
-    def import_character(self, path: str, *, pc: bool = True) -> dict[str, Any]:
+    def import_character(self, path: str, *, pc: bool = True) -> Recorded:
         """Add a character from a character-creator save file (JSON), if the campaign's system reads them."""
         import orjson
 
@@ -327,15 +357,16 @@ class Ledger:
         return self.add_character(name, {}, pc=pc, powers=powers, typed_traits=traits)
 
     # -- play -------------------------------------------------------------------------------
-    def roll(self, expr: str, *, for_name: str | None = None, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def roll(self, expr: str, *, for_name: str | None = None, rolls: Mapping[str, str] | None = None) -> Recorded:
         """A free roll, recorded as a ruling with one DiceRolled event (roll name: `roll`)."""
         return self.record(C.ROLL, {"expr": expr, "for": for_name}, rolls=rolls)
 
-    def damage(self, target: str, amount: int, *, subdual: bool = False) -> dict[str, Any]:
+    def damage(self, target: str, amount: int, *, subdual: bool = False) -> Recorded:
         """Direct HP loss (no resistance roll)."""
         if amount < 0:
             raise BadInput(f"damage can't be negative, got {amount}", "to heal, use: ledger recover")
-        return self.record(C.DAMAGE, {"target": target, "amount": amount, "subdual": subdual})
+        intent: DamageIntent = {"target": target, "amount": amount, "subdual": subdual}
+        return self.record(C.DAMAGE, intent)
 
     def resist_damage(
         self,
@@ -344,17 +375,17 @@ class Ledger:
         options: Mapping[str, Any] | None = None,
         *,
         rolls: Mapping[str, str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Recorded:
         """Damage of an effect rank resisted by a roll (H&H: power check against a Toughness check)."""
         if rank < 0:
             raise BadInput(f"an effect rank can't be negative, got {rank}")
-        intent = {"target": target, "rank": rank, "options": self.options("damage", options)}
+        intent: DamageIntent = {"target": target, "rank": rank, "options": self.options("damage", options)}
         return self.record(C.DAMAGE, intent, rolls=rolls)
 
-    def condition(self, target: str, condition: str, *, add: bool) -> dict[str, Any]:
+    def condition(self, target: str, condition: str, *, add: bool) -> Recorded:
         """Impose or remove a known condition of the campaign's system."""
         cond = condition.strip().lower().replace(" ", "-").replace("_", "-")
-        intent = {"target": target, "condition": cond}
+        intent: ConditionIntent = {"target": target, "condition": cond}
         if add:
             return self.record(C.CONDITION_ADD, intent)
         return self.record(C.CONDITION_REMOVE, intent)
@@ -366,10 +397,10 @@ class Ledger:
         options: Mapping[str, Any] | None = None,
         *,
         rolls: Mapping[str, str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Recorded:
         """One attack resolved by the campaign's rules (roll names: the rules' `rolls["attack"]`)."""
         _not_self(attacker, target, "attack")
-        intent = {"attacker": attacker, "target": target, "options": self.options("attack", options)}
+        intent: AttackIntent = {"attacker": attacker, "target": target, "options": self.options("attack", options)}
         return self.record(C.ATTACK, intent, rolls=rolls)
 
     def check(
@@ -381,12 +412,12 @@ class Ledger:
         against: tuple[str, str] | None = None,
         options: Mapping[str, Any] | None = None,
         rolls: Mapping[str, str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Recorded:
         """A check against a DC (or a threshold option) or opposed by another character's trait."""
         if against:
             _not_self(name, against[0], "oppose a check against")
         opts = self.options("check", options)
-        intent = {
+        intent: CheckIntent = {
             "name": name,
             "trait": trait,
             "dc": dc,
@@ -406,12 +437,12 @@ class Ledger:
         cause: str | None = None,
         options: Mapping[str, Any] | None = None,
         rolls: Mapping[str, str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Recorded:
         """Recovery over time, or healing the GM rules (each system reads the parts its rules have)."""
         if hours < 0 or (amount is not None and amount < 0):
             raise BadInput("hours and amounts can't be negative")
         opts = self.options("recover", options)
-        intent = {
+        intent: RecoverIntent = {
             "target": target,
             "hours": hours,
             "restful": restful,
@@ -422,17 +453,19 @@ class Ledger:
         }
         return self.record(C.RECOVER, intent, rolls=rolls)
 
-    def spend(self, name: str, resource: str, n: int = 1, *, purpose: str | None = None) -> dict[str, Any]:
+    def spend(self, name: str, resource: str, n: int = 1, *, purpose: str | None = None) -> Recorded:
         """Spend a resource: victory points (hnh), resolve or adversity (pnp); overspending is refused."""
         if n < 1:
             raise BadInput(f"spend at least 1, got {n}")
-        return self.record(C.SPEND, {"name": name, "resource": resource, "n": n, "purpose": purpose})
+        intent: SpendIntent = {"name": name, "resource": resource, "n": n, "purpose": purpose}
+        return self.record(C.SPEND, intent)
 
-    def gain(self, name: str, resource: str, n: int = 1, *, reason: str | None = None) -> dict[str, Any]:
+    def gain(self, name: str, resource: str, n: int = 1, *, reason: str | None = None) -> Recorded:
         """Gain a resource: resolve from flaws and heroics, adversity (pnp); victory points (hnh) as awards."""
         if n < 1:
             raise BadInput(f"gain at least 1, got {n}")
-        return self.record(C.GAIN, {"name": name, "resource": resource, "n": n, "reason": reason})
+        intent: GainIntent = {"name": name, "resource": resource, "n": n, "reason": reason}
+        return self.record(C.GAIN, intent)
 
     def hazard(
         self,
@@ -441,16 +474,17 @@ class Ledger:
         options: Mapping[str, Any] | None = None,
         *,
         rolls: Mapping[str, str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Recorded:
         """An environmental hazard check (H&H: falling, heat, cold, suffocation, starvation, thirst, ...)."""
-        intent = {"target": target, "kind": kind, "options": self.options("hazard", options)}
+        intent: HazardIntent = {"target": target, "kind": kind, "options": self.options("hazard", options)}
         return self.record(C.HAZARD, intent, rolls=rolls)
 
-    def revive(self, target: str, means: str, *, by: str | None = None) -> dict[str, Any]:
+    def revive(self, target: str, means: str, *, by: str | None = None) -> Recorded:
         """Bring the dead back, as the GM rules (hnh Healing/Immortality; d20 Gem of Eternity, Soul Bound)."""
         if by is not None:
             _not_self(by, target, "revive")
-        return self.record(C.REVIVE, {"target": target, "means": means, "by": by})
+        intent: ReviveIntent = {"target": target, "means": means, "by": by}
+        return self.record(C.REVIVE, intent)
 
     def act(
         self,
@@ -460,16 +494,21 @@ class Ledger:
         *,
         other: str | None = None,
         rolls: Mapping[str, str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Recorded:
         """A system-specific action (`ledger act --help` lists them per system)."""
         action = self.rules().action(action).name
         if other is not None:
             _not_self(name, other, f"{action} (--against)")
-        intent = {"name": name, "action": action, "against": other, "options": self.options(f"act {action}", options)}
+        intent: ActIntent = {
+            "name": name,
+            "action": action,
+            "against": other,
+            "options": self.options(f"act {action}", options),
+        }
         return self.record(C.ACT, intent, rolls=rolls)
 
     # -- encounters -------------------------------------------------------------------------
-    def encounter(self) -> dict[str, Any]:
+    def encounter(self) -> EncounterView:
         """The running encounter: number, round, whose turn, and the order with initiatives."""
         from eventsourcing.application import AggregateNotFoundError
 
@@ -492,11 +531,11 @@ class Ledger:
         surprised: Sequence[str] = (),
         init: Mapping[str, int] | None = None,
         rolls: Mapping[str, str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Recorded:
         """Roll initiative for everyone (or take `init`, rolled elsewhere) and begin round 1 with the highest."""
         if not names:
             raise BadInput("an encounter needs at least one participant", "ledger encounter start Ann Bob")
-        intent: dict[str, Any] = {"names": list(names), "surprised": list(surprised)}
+        intent: EncounterStartIntent = {"names": list(names), "surprised": list(surprised)}
         if init:
             both = [n for n in init if any(n.strip().casefold() == r.strip().casefold() for r in rolls or {})]
             if both:
@@ -504,38 +543,36 @@ class Ledger:
             intent["init"] = {n: int(v) for n, v in init.items()}
         return self.record(C.ENCOUNTER_START, intent, rolls=rolls)
 
-    def next_turn(self, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def next_turn(self, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """End the current turn (end-of-turn hook), pass to the next who takes turns (start-of-turn hook)."""
         return self.record(C.ENCOUNTER_NEXT, {"pass_over": True}, rolls=rolls)
 
-    def delay_turn(self, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def delay_turn(self, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """The current character delays their whole turn; the next one's turn starts (no end-of-turn hook yet)."""
         return self.record(C.ENCOUNTER_DELAY, {"pass_over": True}, rolls=rolls)
 
-    def remove_from_encounter(self, name: str, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def remove_from_encounter(self, name: str, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """A participant leaves the fight; if it was their turn, the next one's starts."""
         return self.record(C.ENCOUNTER_REMOVE, {"name": name}, rolls=rolls)
 
-    def act_now(self, name: str, *, rolls: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def act_now(self, name: str, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """A delaying character takes their turn after the current one's ends; their initiative moves there."""
         return self.record(C.ENCOUNTER_ACT, {"name": name}, rolls=rolls)
 
-    def join_encounter(
-        self, name: str, *, surprised: bool = False, rolls: Mapping[str, str] | None = None
-    ) -> dict[str, Any]:
+    def join_encounter(self, name: str, *, surprised: bool = False, rolls: Mapping[str, str] | None = None) -> Recorded:
         """Roll initiative for a newcomer and slot them into the running order (they act when their place comes)."""
         return self.record(C.ENCOUNTER_JOIN, {"name": name, "surprised": surprised}, rolls=rolls)
 
-    def end_encounter(self) -> dict[str, Any]:
+    def end_encounter(self) -> Recorded:
         """End the running encounter; Surprised ends with the combat (conditions.txt, Surprised)."""
         return self.record(C.ENCOUNTER_END, {})
 
-    def end_scene(self) -> dict[str, Any]:
+    def end_scene(self) -> Recorded:
         """End the scene outside an encounter (P&P): effects for the rest of the scene end, with their defeats."""
         return self.record(C.SCENE_END, {})
 
     # -- undo, redo and retraction ----------------------------------------------------------
-    def undo(self) -> dict[str, Any]:
+    def undo(self) -> Undone:
         """Retract the latest live ruling; state becomes the refold of the history without it."""
 
         def decide(d: Draft) -> dict[str, Any]:
@@ -544,9 +581,9 @@ class Ledger:
                 raise Conflict("nothing to undo")
             return undo.set_live(self.store, d, target, live=False)
 
-        return self.rule(C.UNDO, {}, decide)
+        return cast("Undone", self.rule(C.UNDO, {}, decide))
 
-    def redo(self) -> dict[str, Any]:
+    def redo(self) -> Undone:
         """Restore the latest undone ruling (until a new ruling is made)."""
 
         def decide(d: Draft) -> dict[str, Any]:
@@ -554,7 +591,7 @@ class Ledger:
                 raise Conflict("nothing to redo")
             return undo.set_live(self.store, d, d.campaign.redo[-1], live=True)
 
-        return self.rule(C.REDO, {}, decide)
+        return cast("Undone", self.rule(C.REDO, {}, decide))
 
     def plan_retraction(self, target: int, *, rolls: Mapping[str, str] | None = None) -> Any:
         """What retracting ruling `target` would change (nothing is appended): see ledger/rulings/rederive.py."""

@@ -14,7 +14,11 @@ from eventsourcing.domain import Aggregate
 
 from ledger.aggregates import NAMESPACE, Amendments, live_records
 from ledger.digest import uuid5
+from ledger.model.event_names import OPENED
 from ledger.model.lean import LeanEventType
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import Participant
 
 ENCOUNTER_ID = uuid5(NAMESPACE, "encounter")
 
@@ -168,7 +172,7 @@ def fold_encounter(records: Iterable[tuple[int, str, dict[str, Any]]]) -> dict[s
     """An encounter's state from its live records (ruling, event type, payload)."""
     state = blank_encounter()
     for _, kind, p in records:
-        state = blank_encounter() if kind == "Opened" else {**state, **{k: v for k, v in p.items() if k in state}}
+        state = blank_encounter() if kind == OPENED else {**state, **{k: v for k, v in p.items() if k in state}}
     return state
 
 
@@ -209,6 +213,6 @@ def take_delayed(order: list[Entry], turn: int, name: str) -> tuple[list[Entry],
     return [*rest[:at], moved, *rest[at:]], at
 
 
-def public(order: list[Entry]) -> list[dict[str, Any]]:
+def public(order: list[Entry]) -> list[Participant]:
     """The order as `encounter show` prints it."""
     return [{"name": e["name"], "initiative": e["initiative"], "delayed": bool(e.get("delayed"))} for e in order]

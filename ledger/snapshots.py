@@ -20,9 +20,9 @@ from eventsourcing.domain import Snapshot
 
 from ledger.aggregates import CAMPAIGN_ID
 from ledger.digest import sha256
+from ledger.model.event_names import CHAIN_TOPIC
 from ledger.model.lean import LeanEventType
 
-CHAIN_TOPIC = "ledger.aggregates:Campaign.RulingChained"
 REPORTS: list[str] = []  # snapshots ignored at load because they don't match their link (the CLI warns once)
 
 

@@ -26,6 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 
 from ledger.errors import StoreError
+from ledger.model.event_names import UNVIEWED
 from ledger.storage.target import Target
 
 metadata = MetaData()
@@ -178,7 +179,9 @@ def topic_names(topic: str) -> tuple[str, str]:
 BY_REFERENCE = "null"
 """A log row's data as stored by the fold: the event's own, read from the event log by position when queried."""
 ENVELOPE = frozenset(("timestamp", "originator_topic", "ruling"))
-BOOKKEEPING_PATTERNS = ("%.RulingChained", "%.Touched")  # topics of the ledger's own bookkeeping events (SQL LIKE)
+BOOKKEEPING_PATTERNS = tuple(
+    f"%.{n}" for n in sorted(UNVIEWED)
+)  # their topics (SQL LIKE): chain links, then touched lists
 
 
 def event_data(state: dict[str, Any]) -> dict[str, Any]:

@@ -12,10 +12,22 @@ from typing import Any
 
 from sqlalchemy import delete, select
 
+from ledger.model.event_names import (
+    CAMPAIGN_RESTORED,
+    ENCOUNTER_ENDED,
+    ENCOUNTER_RESTORED,
+    ENCOUNTER_STARTED,
+    OPENED,
+    RULING_CHAINED,
+    RULING_RECORDED,
+    SESSION_ENDED,
+    SESSION_STARTED,
+    TOUCHED,
+)
 from projections.db import bulk_insert, dumps, encounter_log, encounters, sessions
 
 META_KINDS = frozenset({"undo", "redo"})
-SKIPPED = frozenset({"Touched", "RulingRecorded", "Opened"})  # the ruling's command comes from the rulings view
+SKIPPED = frozenset({TOUCHED, RULING_RECORDED, OPENED})  # the ruling's command comes from the rulings view
 
 
 class SessionFold:
@@ -34,13 +46,13 @@ class SessionFold:
 
     def event(self, name: str, st: dict[str, Any]) -> None:
         """Fold one campaign event."""
-        if name == "SessionStarted":
+        if name == SESSION_STARTED:
             self._load()[st["number"]] = [st["number"], st["title"], st["at"], None]
-        elif name == "SessionEnded":
+        elif name == SESSION_ENDED:
             row = self._load().get(st["number"])
             if row is not None:
                 row[3] = st["at"]
-        elif name == "CampaignRestored":
+        elif name == CAMPAIGN_RESTORED:
             listed = st["domain"].get("sessions", [])
             self.rows = {s["number"]: [s["number"], s["title"], s["started"], s.get("ended")] for s in listed}
         else:
@@ -92,7 +104,7 @@ class EncounterFold:
 
     def event(self, seq: int, kind: str, name: str, st: dict[str, Any]) -> None:
         """Fold one event into the log (an encounter's own events in the turn they end), then into the encounter."""
-        if name == "RulingChained":
+        if name == RULING_CHAINED:
             self.chained()
             return
         if name in SKIPPED:
@@ -118,7 +130,7 @@ class EncounterFold:
 
     def _encounter(self, name: str, st: dict[str, Any]) -> None:
         cur = self._current()
-        if name == "EncounterStarted":
+        if name == ENCOUNTER_STARTED:
             order = st["order"]
             self.started = st["number"]
             cur = {
@@ -131,7 +143,7 @@ class EncounterFold:
                 "current": order[st["turn"]]["name"],
                 "order": order,
             }
-        elif name == "EncounterRestored":
+        elif name == ENCOUNTER_RESTORED:
             s = st["state"]
             self.rows = {n: r for n, r in self.rows.items() if n <= s["number"]}
             self.floor = min(self.floor or s["number"] + 1, s["number"] + 1)
@@ -148,9 +160,9 @@ class EncounterFold:
                 "current": _turn_name(s),
                 "order": s["order"],
             }
-        elif cur is None or name == "Opened" or "order" not in st:
+        elif cur is None or name == OPENED or "order" not in st:
             return  # no encounter yet, or an event that leaves order and round alone (ActionTaken: a round's tally)
-        elif name == "EncounterEnded":
+        elif name == ENCOUNTER_ENDED:
             cur = {**cur, "active": False, "ended": st["ended"]}
         else:
             cur = {**cur, "order": st["order"], "current": st["order"][st["turn"]]["name"]}

@@ -15,6 +15,14 @@ import orjson
 from sqlalchemy import select
 
 from ledger.errors import NotFound
+from ledger.model.event_names import (
+    CAMPAIGN_CREATED,
+    DICE_ROLLED,
+    ENCOUNTER_ENDED,
+    RULING_RECORDED,
+    SESSION_ENDED,
+    SESSION_STARTED,
+)
 from ledger.model.sheet import is_gm_pool
 from ledger.rules import title as system_title
 from ledger.rulings.describe import HpFold, event_line, intent_line, ruling_lines
@@ -77,16 +85,16 @@ def load(read: ReadSide, session: int | None = None) -> History:
     sessions: dict[int, dict[str, Any]] = {}
     for e in rows:
         d = e["data"] or {}
-        if e["type"] == "CampaignCreated":
+        if e["type"] == CAMPAIGN_CREATED:
             name, system = str(d.get("name", name)), str(d.get("system", ""))
-        elif e["type"] == "SessionStarted" and not e["retracted"]:
+        elif e["type"] == SESSION_STARTED and not e["retracted"]:
             sessions[d["number"]] = {
                 "number": d["number"],
                 "title": d.get("title", ""),
                 "started": d.get("at"),
                 "ended": None,
             }
-        elif e["type"] == "SessionEnded" and not e["retracted"] and d.get("number") in sessions:
+        elif e["type"] == SESSION_ENDED and not e["retracted"] and d.get("number") in sessions:
             sessions[d["number"]]["ended"] = d.get("at")
     if session is not None and session not in sessions:
         known = f"sessions run 1 to {max(sessions)}" if sessions else "this ledger has no play sessions yet"
@@ -139,7 +147,7 @@ def _carry_encounters(grouped: list[dict[str, Any]]) -> None:
             current = (r["encounter"], r["round"])
         elif current is not None:
             r["encounter"], r["round"] = current
-        if not r["retracted"] and any(e["type"] == "EncounterEnded" for e in r["events"]):
+        if not r["retracted"] and any(e["type"] == ENCOUNTER_ENDED for e in r["events"]):
             current = None
 
 
@@ -216,7 +224,7 @@ def csv_rows(h: History) -> Iterator[list[Any]]:
         retracted_by = r["retracted"]["by"] if r["retracted"] else ""
         for e in r["events"]:
             d = e["data"] or {}
-            dice = e["type"] == "DiceRolled"
+            dice = e["type"] == DICE_ROLLED
             yield [
                 e["seq"],
                 e["ruling"],
@@ -307,7 +315,7 @@ def round_heading(system: str, number: int | None) -> str:
 
 def ruling_text(r: dict[str, Any], system: str = "") -> tuple[str, list[str]]:
     """A ruling's sentence (what happened) and its dice lines, from ledger/rulings/describe.py."""
-    lines = ruling_lines([e for e in r["events"] if e["type"] != "RulingRecorded"], system=system)
+    lines = ruling_lines([e for e in r["events"] if e["type"] != RULING_RECORDED], system=system)
     sentence = lines[0] if lines and not lines[0].startswith("  ") else ""
     return sentence, [x.strip() for x in lines[1 if sentence else 0 :]]
 

@@ -8,6 +8,7 @@ import orjson
 from sqlalchemy import and_, func, select
 
 from ledger.errors import BadInput, NotFound
+from ledger.model.event_names import CHARACTER_ADDED, DAMAGE_APPLIED, DICE_ROLLED, HEALTH_RECOVERED, RULING_RECORDED
 from ledger.model.sheet import SHEET_EFFECTS, Sheet, apply_effect, is_gm_pool
 from ledger.rules import get_rules
 from projections.db import (
@@ -214,9 +215,9 @@ def live_amendments(conn: Any, dead: set[int]) -> dict[int, tuple[int, list[dict
 
 def _hp_of(record: dict[str, Any]) -> int | None:
     data = record["data"]
-    if record["type"] == "CharacterAdded":
+    if record["type"] == CHARACTER_ADDED:
         return int(data["sheet"]["hp"])
-    if record["type"] in ("DamageApplied", "HealthRecovered"):
+    if record["type"] in (DAMAGE_APPLIED, HEALTH_RECOVERED):
         return int(data["data"]["hp"])
     return None
 
@@ -314,7 +315,7 @@ def sheet_at(read: ReadSide, name: str, ruling: int) -> dict[str, Any]:
     merged.sort(key=lambda m: (m[0], m[1] if m[1] >= 0 else 0))
     sheet: Sheet | None = None
     for _, _, kind, data in merged:
-        if kind == "CharacterAdded":
+        if kind == CHARACTER_ADDED:
             sheet = Sheet.from_dict(data["sheet"])
         elif kind in SHEET_EFFECTS and sheet is not None:
             sheet = apply_effect(sheet, kind, data)
@@ -404,7 +405,7 @@ def _effective_rows(
     done: set[int] = set()
     for r in rows:
         n = r["ruling"]
-        if n not in amended or r["type"] == "DiceRolled":
+        if n not in amended or r["type"] == DICE_ROLLED:
             out.append(r)
             continue
         if n in done:
@@ -446,7 +447,7 @@ def session_history(read: ReadSide, number: int) -> dict[str, Any]:
     rows = [
         {"ruling": e[0], "seq": e[1], "type": e[2], "character": e[3], "data": resolve_data(e[4], e[5])}
         for e in evs
-        if e[2] != "RulingRecorded"
+        if e[2] != RULING_RECORDED
     ]
     by_ruling: dict[int, list[dict[str, Any]]] = {}
     for e in _effective_rows(rows, amended, names):

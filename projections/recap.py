@@ -10,6 +10,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ledger.model.event_names import (
+    ATTACK_RESOLVED,
+    CHARACTER_ADDED,
+    CONDITION_IMPOSED,
+    DAMAGE_APPLIED,
+    ENCOUNTER_STARTED,
+    MINIONS_DEFEATED,
+    PARTICIPANT_JOINED,
+    STATE_RESTORED,
+)
+
 FELL = ("dead", "dying", "defeated", "incapacitated", "unconscious", "disabled")
 
 
@@ -71,14 +82,14 @@ def recap(rulings: list[dict[str, Any]]) -> list[str]:
             continue
         for e in r["events"]:
             t, d, who = e["type"], e.get("data") or {}, e.get("character") or ""
-            if t == "ConditionImposed" and d.get("condition") in FELL and who not in fell:
+            if t == CONDITION_IMPOSED and d.get("condition") in FELL and who not in fell:
                 fell[who] = f"{who} ({d['condition']}, #{r['ruling']})"
-            elif t == "MinionsDefeated" and d.get("defeated"):
+            elif t == MINIONS_DEFEATED and d.get("defeated"):
                 fell[f"minions:{who}"] = f"{who} lost {sum_lost(rulings, who)} of their number"
-            elif t == "DamageApplied" and isinstance(e.get("hp_before"), int) and isinstance(d.get("hp"), int):
+            elif t == DAMAGE_APPLIED and isinstance(e.get("hp_before"), int) and isinstance(d.get("hp"), int):
                 hurt[who] = hurt.get(who, 0) + max(0, e["hp_before"] - d["hp"])
             elif (
-                t == "AttackResolved"
+                t == ATTACK_RESOLVED
                 and d.get("hit")
                 and (d.get("critical_hit") or d.get("critical") is True or d.get("instant-death"))
             ):
@@ -104,7 +115,7 @@ def sum_lost(rulings: list[dict[str, Any]], who: str) -> int:
         for r in rulings
         if not r["retracted"]
         for e in r["events"]
-        if e["type"] == "MinionsDefeated" and e.get("character") == who
+        if e["type"] == MINIONS_DEFEATED and e.get("character") == who
     )
 
 
@@ -115,7 +126,7 @@ def joined(rulings: Iterable[dict[str, Any]], encounter: int) -> list[str]:
         for r in rulings
         if not r["retracted"] and r.get("encounter") == encounter
         for e in r["events"]
-        if e["type"] == "ParticipantJoined"
+        if e["type"] == PARTICIPANT_JOINED
     ]
 
 
@@ -126,7 +137,7 @@ def initiative(rulings: Iterable[dict[str, Any]], encounter: int) -> list[dict[s
         for r in rulings
         if not r["retracted"]
         for e in r["events"]
-        if e["type"] == "EncounterStarted" and e["data"].get("number") == encounter
+        if e["type"] == ENCOUNTER_STARTED and e["data"].get("number") == encounter
         for o in e["data"].get("order", [])
     ]
 
@@ -145,14 +156,14 @@ def minion_series(
         if e["retracted"] or e["ruling"] in skip:
             continue
         d, who = e.get("data") or {}, e.get("character") or ""
-        if e["type"] in ("CharacterAdded", "StateRestored") and (d.get("sheet") or {}).get("minion"):
+        if e["type"] in (CHARACTER_ADDED, STATE_RESTORED) and (d.get("sheet") or {}).get("minion"):
             s = d["sheet"]
             name = s.get("name") or who
             count[name] = int(s.get("count", 1))
             top.setdefault(name, count[name])
-            if e["type"] == "CharacterAdded":
+            if e["type"] == CHARACTER_ADDED:
                 top[name] = count[name]
-        elif e["type"] == "MinionsDefeated" and who in count:
+        elif e["type"] == MINIONS_DEFEATED and who in count:
             count[who] = int(d.get("count", count[who]))
         else:
             continue

@@ -12,6 +12,16 @@ from typing import Any
 
 from sqlalchemy import and_, select
 
+from ledger.model.event_names import (
+    CAMPAIGN_CREATED,
+    CHARACTER_ADDED,
+    DAMAGE_APPLIED,
+    DICE_COMMITTED,
+    DICE_ROLLED,
+    HEALTH_RECOVERED,
+    NOTE_RECORDED,
+    STATE_RESTORED,
+)
 from ledger.rules import health_word, round_word, title
 from ledger.rulings.describe import dice_line, intent_line
 from ledger.rulings.describe import sentence as describe_sentence
@@ -21,7 +31,7 @@ from projections.tracker import MARKS, marks_of, tracker
 
 LAST_RULINGS = 8
 DOWN_MARKS = frozenset(MARKS) - {"disabled"}
-HP_EVENTS = frozenset({"DamageApplied", "HealthRecovered", "CharacterAdded", "StateRestored"})
+HP_EVENTS = frozenset({DAMAGE_APPLIED, HEALTH_RECOVERED, CHARACTER_ADDED, STATE_RESTORED})
 
 
 @dataclass(frozen=True)
@@ -69,7 +79,7 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
     """Everything the page shows, filtered for who is looking."""
     with read.engine.connect() as conn:
         head = read.max_seq(conn)
-        created = _logged(read, conn, log.c.type == "CampaignCreated", limit=1)
+        created = _logged(read, conn, log.c.type == CAMPAIGN_CREATED, limit=1)
         session = conn.execute(select(sessions).order_by(sessions.c.number.desc()).limit(1)).mappings().first()
         hidden = hidden_sheets(conn)
         commitment = (
@@ -139,7 +149,7 @@ def _logged(
 def _commitment(read: ReadSide, conn: Any, number: int) -> str | None:
     """The open session's dice commitment (the latest live DiceCommitted for it), for players to note."""
     dead = queries.retracted_rulings(conn)
-    rows = _logged(read, conn, log.c.type == "DiceCommitted", newest_first=True)
+    rows = _logged(read, conn, log.c.type == DICE_COMMITTED, newest_first=True)
     return next(
         (str(r["data"]["commitment"]) for r in rows if r["ruling"] not in dead and r["data"].get("number") == number),
         None,
@@ -190,7 +200,7 @@ def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str]) -> lis
                 "at": r["at"],
                 "retracted": r["number"] in dead,
                 "sentence": "The GM makes a ruling behind the screen." if secret else sentence(r, evs, vis, pcs),
-                "dice": [] if secret else [dice_text(e) for e in evs if e["type"] == "DiceRolled"],
+                "dice": [] if secret else [dice_text(e) for e in evs if e["type"] == DICE_ROLLED],
             }
         )
     return out
@@ -208,7 +218,7 @@ def sentence(r: Any, events: list[dict[str, Any]], vis: Visibility, pcs: set[str
 
     Uses ledger/rulings/describe.py, the terminal's describer.
     """
-    shown = [_masked(e) if _hides_hp(e, vis, pcs) else e for e in events if e["type"] != "DiceRolled"]
+    shown = [_masked(e) if _hides_hp(e, vis, pcs) else e for e in events if e["type"] != DICE_ROLLED]
     said = describe_sentence([{**e, "data": e["data"] or {}} for e in shown])
     return said or intent_line(r["command"], r["intent"] or {})
 
@@ -221,10 +231,10 @@ def _hides_hp(e: dict[str, Any], vis: Visibility, pcs: set[str]) -> bool:
 def _masked(e: dict[str, Any]) -> dict[str, Any]:
     """An HP event of a character whose HP players don't see, as a note without numbers."""
     who, t = e["character"], e["type"]
-    words = {"DamageApplied": "takes damage", "HealthRecovered": "recovers", "CharacterAdded": "joins"}.get(
+    words = {DAMAGE_APPLIED: "takes damage", HEALTH_RECOVERED: "recovers", CHARACTER_ADDED: "joins"}.get(
         t, "is restored"
     )
-    return {**e, "type": "NoteRecorded", "data": {"note": f"{who} {words}"}, "masked": True}
+    return {**e, "type": NOTE_RECORDED, "data": {"note": f"{who} {words}"}, "masked": True}
 
 
 def dice_text(e: dict[str, Any]) -> str:

@@ -17,6 +17,16 @@ import orjson
 from sqlalchemy import delete, insert, select, update
 
 from ledger.errors import StoreError
+from ledger.model.event_names import (
+    CHARACTER_ADDED,
+    OUTCOME_AMENDED,
+    RULING_CHAINED,
+    RULING_RECORDED,
+    RULING_REINSTATED,
+    RULING_RETRACTED,
+    STATE_RESTORED,
+    UNVIEWED,
+)
 from ledger.model.sheet import SHEET_EFFECTS, Sheet, apply_effect_dict
 from projections.db import (
     BY_REFERENCE,
@@ -40,8 +50,8 @@ VIEWS = "views"
 LAYOUT = "folds"  # the tracking row holding the version of the folds that made the views
 RETRIES = 5  # tries of a batch that collides with rows already there, before giving up with one line
 BATCH = 50000  # events per transaction (whole rulings); a rebuild is a few large writes
-CHAIN = "RulingChained"
-BOOKKEEPING = frozenset({CHAIN, "Touched"})
+CHAIN = RULING_CHAINED
+BOOKKEEPING = UNVIEWED  # the bookkeeping events the views keep no row for
 _TOPICS: dict[str, tuple[str, str]] = {}
 
 Progress = Callable[[int, int], None]
@@ -116,7 +126,7 @@ class Batch:
             encounter(seq, kind, name, st)
 
     def _character(self, seq: int, cid: str, st: dict[str, Any], name: str, ruling: int, at: str) -> str | None:
-        if name == "CharacterAdded":
+        if name == CHARACTER_ADDED:
             sheet = Sheet.from_dict(st["sheet"]).to_dict()  # complete every field once
             self.sheets[cid] = {
                 "character_id": cid,
@@ -137,7 +147,7 @@ class Batch:
         if row is None:
             return None
         before = row["hp"]
-        if name == "StateRestored":
+        if name == STATE_RESTORED:
             if st["sheet"] is not None:
                 row["obj"] = st["sheet"]
             row["active"] = st["active"]
@@ -149,12 +159,12 @@ class Batch:
         hp = row["hp"] = sheet["hp"]
         row["max_hp"], row["ruling"] = sheet["max_hp"], ruling
         self.sheet_rows.append((seq, cid, ruling))
-        if hp != before or name == "StateRestored":
+        if hp != before or name == STATE_RESTORED:
             self.hp_rows.append((seq, cid, ruling, hp, sheet["max_hp"], at))
         return row["name"]
 
     def _ruling(self, seq: int, aid: str, st: dict[str, Any], name: str, ruling: int) -> str | None:
-        if name == "RulingRecorded":
+        if name == RULING_RECORDED:
             self.rulings[ruling] = [  # the rulings table's columns, in order
                 ruling,
                 aid,
@@ -172,11 +182,11 @@ class Batch:
             self.ruling_ids[aid] = ruling
             self.encounters.ruling(st["kind"])
             return None
-        if name == "RulingRetracted":
+        if name == RULING_RETRACTED:
             self._mark(aid, ruling, st["actor"], st["at"])
-        elif name == "RulingReinstated":
+        elif name == RULING_REINSTATED:
             self._mark(aid, None, None, None)
-        elif name == "OutcomeAmended":
+        elif name == OUTCOME_AMENDED:
             self.amend_rows.append((seq, st["target"], ruling, dumps(st["records"])))
         data = st.get("data")
         if type(data) is not dict:

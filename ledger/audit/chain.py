@@ -18,9 +18,9 @@ from uuid import UUID
 
 import orjson
 
+from ledger.model.event_names import CHAIN_TOPIC
 from ledger.rulings.draft import GENESIS, SCHEME, chain_hash, link_hash
 
-CHAIN_TOPIC = "ledger.aggregates:Campaign.RulingChained"
 PAGE = 5000
 
 

@@ -17,6 +17,8 @@ from typing import Any
 
 import orjson
 
+from ledger.model.event_names import DICE_COMMITTED, DICE_REVEALED, DICE_ROLLED, OUTCOME_AMENDED, RULING_RECORDED
+
 SCHEME = "hmac-sha256-v1"
 SECRET_BYTES = 32
 
@@ -92,15 +94,15 @@ class Checker:
         """Take one event (its topic and decoded state)."""
         kind = topic.rsplit(".", 1)[-1]
         ruling = state.get("ruling")
-        if kind == "RulingRecorded":
+        if kind == RULING_RECORDED:
             self.session[int(ruling or 0)] = state.get("session")
-        elif kind == "DiceCommitted":
+        elif kind == DICE_COMMITTED:
             self.active[int(state["number"])] = str(state["commitment"])
-        elif kind == "DiceRevealed":
+        elif kind == DICE_REVEALED:
             self._reveal(seq, ruling, state)
-        elif kind == "DiceRolled":
+        elif kind == DICE_ROLLED:
             self._die(seq, int(ruling or 0), state.get("data") or {}, None)
-        elif kind == "OutcomeAmended":
+        elif kind == OUTCOME_AMENDED:
             for data in state.get("dice") or []:
                 self._die(seq, int(ruling or 0), data, f"{state.get('target')}.{data.get('name')}")
 

@@ -9,34 +9,67 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import field
-from typing import Any
+from typing import Any, TypedDict
 
+from ledger.model.event_names import (
+    ATTACK_RESOLVED,
+    CHECK_RESOLVED,
+    CONDITION_IMPOSED,
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    DAMAGE_APPLIED,
+    EFFECT_RESOLVED,
+    HEALTH_RECOVERED,
+    MINIONS_DEFEATED,
+    NOTE_RECORDED,
+    RESISTANCE_RESOLVED,
+    RESOURCE_CHANGED,
+    TRAITS_CHANGED,
+)
 from ledger.record import record
 
 Value = int | str
 
+
+class SheetData(TypedDict):
+    """A sheet as plain data (`Sheet.to_dict`): what events, snapshots, projections and `--json` output carry."""
+
+    name: str
+    system: str
+    traits: dict[str, Value]
+    hp: int
+    max_hp: int
+    conditions: list[str]
+    resources: dict[str, int]
+    counters: dict[str, int]
+    powers: dict[str, dict[str, Any]]
+    minion: bool
+    count: int
+    pc: bool
+
+
 # Effects that change a character's sheet (each becomes an event on the Character aggregate).
 SHEET_EFFECTS = frozenset(
     {
-        "DamageApplied",  # {amount, hp, counters?}: hp is the value after floors and thresholds
-        "HealthRecovered",  # {amount, hp, counters?}
-        "ConditionImposed",  # {condition, note?}
-        "ConditionRemoved",  # {condition, note?}
-        "CountersChanged",  # {counters: {key: int | None}}: None deletes the key
-        "ResourceChanged",  # {resource, delta, value}
-        "MinionsDefeated",  # {defeated, count}
-        "TraitsChanged",  # {traits: {key: value | None}}
+        DAMAGE_APPLIED,  # {amount, hp, counters?}: hp is the value after floors and thresholds
+        HEALTH_RECOVERED,  # {amount, hp, counters?}
+        CONDITION_IMPOSED,  # {condition, note?}
+        CONDITION_REMOVED,  # {condition, note?}
+        COUNTERS_CHANGED,  # {counters: {key: int | None}}: None deletes the key
+        RESOURCE_CHANGED,  # {resource, delta, value}
+        MINIONS_DEFEATED,  # {defeated, count}
+        TRAITS_CHANGED,  # {traits: {key: value | None}}
     }
 )
 
 # Effects that record a resolution without changing any sheet (events on the Ruling aggregate).
 RULING_EFFECTS = frozenset(
     {
-        "CheckResolved",  # a check against a DC, threshold or opposed check
-        "AttackResolved",  # hit or miss, with totals and the defense it met
-        "ResistanceResolved",  # a resistance check (H&H Toughness vs power), its degree and outcome
-        "EffectResolved",  # any other rule outcome worth reading in the log (durations, chains)
-        "NoteRecorded",  # free text for the GM's record
+        CHECK_RESOLVED,  # a check against a DC, threshold or opposed check
+        ATTACK_RESOLVED,  # hit or miss, with totals and the defense it met
+        RESISTANCE_RESOLVED,  # a resistance check (H&H Toughness vs power), its degree and outcome
+        EFFECT_RESOLVED,  # any other rule outcome worth reading in the log (durations, chains)
+        NOTE_RECORDED,  # free text for the GM's record
     }
 )
 
@@ -84,7 +117,7 @@ class Sheet:
         """A system-specific counter (bruises, subdual damage, ...); 0 when never set."""
         return self.counters.get(key, 0)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SheetData:
         """Plain data for events, snapshots and projections."""
         return {
             "name": self.name,
@@ -141,23 +174,23 @@ def apply_effect_dict(sheet: dict[str, Any], event: str, data: Mapping[str, Any]
     The one definition of what each effect does: the aggregates and the read models fold plain data
     through it, and `apply_effect` wraps it for the rules' Sheet values.
     """
-    if event in ("DamageApplied", "HealthRecovered"):
+    if event in (DAMAGE_APPLIED, HEALTH_RECOVERED):
         out = {**sheet, "hp": data["hp"]}
         if "counters" in data:
             out["counters"] = _merge(sheet.get("counters", {}), data["counters"])
         return out
-    if event == "ConditionImposed":
+    if event == CONDITION_IMPOSED:
         conditions = sheet.get("conditions", [])
         return sheet if data["condition"] in conditions else {**sheet, "conditions": [*conditions, data["condition"]]}
-    if event == "ConditionRemoved":
+    if event == CONDITION_REMOVED:
         return {**sheet, "conditions": [c for c in sheet.get("conditions", []) if c != data["condition"]]}
-    if event == "CountersChanged":
+    if event == COUNTERS_CHANGED:
         return {**sheet, "counters": _merge(sheet.get("counters", {}), data["counters"])}
-    if event == "ResourceChanged":
+    if event == RESOURCE_CHANGED:
         return {**sheet, "resources": {**sheet.get("resources", {}), data["resource"]: data["value"]}}
-    if event == "MinionsDefeated":
+    if event == MINIONS_DEFEATED:
         return {**sheet, "count": data["count"]}
-    if event == "TraitsChanged":
+    if event == TRAITS_CHANGED:
         return {**sheet, "traits": _merge(sheet.get("traits", {}), data["traits"])}
     return sheet
 
@@ -166,7 +199,7 @@ def apply_effect(sheet: Sheet, event: str, data: Mapping[str, Any]) -> Sheet:
     """The next sheet after a sheet effect (the Sheet-valued face of `apply_effect_dict`)."""
     if event not in SHEET_EFFECTS:
         return sheet
-    return Sheet.from_dict(apply_effect_dict(sheet.to_dict(), event, data))
+    return Sheet.from_dict(apply_effect_dict(dict(sheet.to_dict()), event, data))
 
 
 def apply_all(sheet: Sheet, effects: list[Effect]) -> Sheet:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ledger.errors import BadInput
 from ledger.model.dice import BOUNDS, ascii_int
-from ledger.model.sheet import Effect, Sheet
+from ledger.model.sheet import CONDITION_IMPOSED, CONDITION_REMOVED, Effect, Sheet
 
 
 def parse_int(key: str, value: str, *, lo: int | None = None, hi: int | None = None) -> int:
@@ -29,8 +29,8 @@ def set_conditions(sheet: Sheet, wanted: set[str], managed: frozenset[str], note
     extra = {"note": note} if note else {}
     for c in sheet.conditions:
         if c in managed and c not in wanted:
-            effects.append(Effect("ConditionRemoved", sheet.name, {"condition": c, **extra}))
+            effects.append(Effect(CONDITION_REMOVED, sheet.name, {"condition": c, **extra}))
     for c in sorted(wanted):
         if c not in sheet.conditions:
-            effects.append(Effect("ConditionImposed", sheet.name, {"condition": c, **extra}))
+            effects.append(Effect(CONDITION_IMPOSED, sheet.name, {"condition": c, **extra}))
     return effects

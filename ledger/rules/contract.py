@@ -14,11 +14,11 @@ from typing import Any, ClassVar, Literal
 
 from ledger.errors import BadInput, did_you_mean
 from ledger.model.dice import Dice, DiceSpec, parse_notation
-from ledger.model.sheet import Effect, Sheet, Value
+from ledger.model.sheet import RESOURCE_CHANGED, Effect, Sheet, Value
 from ledger.record import record
-from ledger.rules.options import Opt, Role, parse_options, suggest
+from ledger.rules.options import Opt, Options, Role, parse_options, suggest
 
-Perform = Callable[[Sheet, "Sheet | None", Mapping[str, Any], Dice], list[Effect]]
+Perform = Callable[[Sheet, "Sheet | None", Options, Dice], list[Effect]]
 
 
 class NotInThisSystem(BadInput):
@@ -47,7 +47,7 @@ class Recovery:
     treated: bool = False
     amount: int | None = None
     cause: str | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: Options = field(default_factory=dict)
 
 
 class RuleSystem:
@@ -71,7 +71,7 @@ class RuleSystem:
             return self.action(command[4:]).options
         return self.options.get(command, ())
 
-    def parse_options(self, command: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    def parse_options(self, command: str, given: Options) -> dict[str, Any]:
         """Typed options, validated against this system's declarations (BadInput with a suggestion)."""
         return parse_options(self.declared(command), given, where=f"{self.key} {command}")
 
@@ -144,11 +144,11 @@ class RuleSystem:
         """How this system reads free-roll notation (ordinary notation unless the system says otherwise)."""
         return parse_notation(expr)
 
-    def entered_spec(self, name: str, text: str, options: Mapping[str, Any]) -> DiceSpec:
+    def entered_spec(self, name: str, text: str, options: Options) -> DiceSpec:
         """The dice an entered roll of this name is (for one entered but not used after all)."""
         raise NotImplementedError
 
-    def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    def attack(self, attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
         """One attack, with the options declared for `attack`."""
         raise NotImplementedError
 
@@ -159,7 +159,7 @@ class RuleSystem:
         *,
         dc: int | None,
         against: tuple[Sheet, str] | None,
-        options: Mapping[str, Any],
+        options: Options,
         dice: Dice,
     ) -> list[Effect]:
         """A check against a DC (or the system's threshold option) or opposed by another character's trait."""
@@ -194,7 +194,7 @@ class RuleSystem:
         return []
 
     # -- what some systems have (refused where the text has no such rule) -------------------------
-    def resist_damage(self, target: Sheet, rank: int, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    def resist_damage(self, target: Sheet, rank: int, options: Options, dice: Dice) -> list[Effect]:
         """Damage of an effect rank resisted by a roll (`damage --rank`)."""
         raise self.refuse("damage by effect rank", "give the HP lost: --amount N")
 
@@ -215,9 +215,9 @@ class RuleSystem:
             )
         value = sheet.resources[resource] + n
         data = {"resource": resource, "delta": n, "value": value, "reason": reason or "award"}
-        return [Effect("ResourceChanged", sheet.name, data)]
+        return [Effect(RESOURCE_CHANGED, sheet.name, data)]
 
-    def hazard(self, sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    def hazard(self, sheet: Sheet, kind: str, options: Options, dice: Dice) -> list[Effect]:
         """An environmental hazard check."""
         raise self.refuse("hazards", "use damage or a check")
 
@@ -225,9 +225,7 @@ class RuleSystem:
         """Bring the dead back, as the GM rules."""
         raise self.refuse("revival")
 
-    def perform(
-        self, action: str, actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice
-    ) -> list[Effect]:
+    def perform(self, action: str, actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
         """A `ledger act` action."""
         act = self.action(action)
         if act.other == "needed" and other is None:
@@ -256,7 +254,7 @@ class RuleSystem:
         """What an NPC's boosts in these effects cost the GM's pool (P&P Adversity)."""
         return 0
 
-    def action_cost(self, command: str, actor: Sheet, options: Mapping[str, Any]) -> str | None:
+    def action_cost(self, command: str, actor: Sheet, options: Options) -> str | None:
         """What kind of action a command is in an encounter's round (None: the system keeps no action economy)."""
         return None
 

@@ -18,6 +18,7 @@ from ledger.model.dice import ascii_int
 from ledger.record import record
 
 Kind = Literal["flag", "int", "choice", "names", "ints", "text", "dice"]
+Options = Mapping[str, Any]  # a command's typed option values (`-o KEY=VALUE`), as parse_options returns them
 Role = Literal["actor", "other", "-"]  # whose a named roll is: the acting character, the other one, or no one's
 WHOLE = 1_000_000  # the default bound of a whole-number option: far beyond any rank, bonus or count at a table
 TRUE = frozenset({"yes", "true", "on", "y", "1"})
@@ -128,7 +129,7 @@ def suggest(value: str, known: Iterable[str]) -> str:
     return f"choose from: {', '.join(choices)}" if choices else "this command takes no options here"
 
 
-def parse_options(decls: Sequence[Opt], given: Mapping[str, Any], *, where: str) -> dict[str, Any]:
+def parse_options(decls: Sequence[Opt], given: Options, *, where: str) -> dict[str, Any]:
     """Validate and type the options given (in the order given); an unknown key or value is BadInput."""
     by_name = {o.name: o for o in decls}
     out: dict[str, Any] = {}

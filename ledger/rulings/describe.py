@@ -12,6 +12,47 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ledger.model.dice import show_faces
+from ledger.model.event_names import (
+    ACTION_TAKEN,
+    ATTACK_RESOLVED,
+    CAMPAIGN_CREATED,
+    CHARACTER_ADDED,
+    CHARACTER_ENROLLED,
+    CHECK_RESOLVED,
+    CONDITION_IMPOSED,
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    DAMAGE_APPLIED,
+    DELAYED_TURN_TAKEN,
+    DICE_ROLLED,
+    EFFECT_RESOLVED,
+    ENCOUNTER_ENDED,
+    ENCOUNTER_RESTORED,
+    ENCOUNTER_STARTED,
+    HEALTH_RECOVERED,
+    MINIONS_DEFEATED,
+    NOTE_RECORDED,
+    OPENED,
+    OUTCOME_AMENDED,
+    PARTICIPANT_JOINED,
+    PARTICIPANT_REMOVED,
+    RESISTANCE_RESOLVED,
+    RESOURCE_CHANGED,
+    RETRACTION_RECORDED,
+    RULING_CHAINED,
+    RULING_RECORDED,
+    RULING_REDONE,
+    RULING_REINSTATED,
+    RULING_RETRACTED,
+    RULING_UNDONE,
+    SESSION_ENDED,
+    SESSION_STARTED,
+    STATE_RESTORED,
+    TOUCHED,
+    TRAITS_CHANGED,
+    TURN_ADVANCED,
+    TURN_DELAYED,
+)
 from ledger.rules import round_word, title
 
 Event = Mapping[str, Any]
@@ -19,17 +60,17 @@ Event = Mapping[str, Any]
 # Bookkeeping that says nothing to a reader of a ruling (they stay in `-v` and `log --all`).
 QUIET = frozenset(
     {
-        "RulingRecorded",
-        "CharacterEnrolled",
-        "Opened",
-        "RulingRetracted",
-        "RulingReinstated",
-        "Touched",
-        "RulingChained",
-        "CountersChanged",
+        RULING_RECORDED,
+        CHARACTER_ENROLLED,
+        OPENED,
+        RULING_RETRACTED,
+        RULING_REINSTATED,
+        TOUCHED,
+        RULING_CHAINED,
+        COUNTERS_CHANGED,
     }
 )
-HP_EVENTS = frozenset({"DamageApplied", "HealthRecovered"})
+HP_EVENTS = frozenset({DAMAGE_APPLIED, HEALTH_RECOVERED})
 LONG_INTENT = 6  # an intent with more parts than this is summarised
 
 
@@ -89,7 +130,7 @@ class HpFold:
         """The HP (or minion count) `e`'s character had just before `e`; then fold `e` in."""
         t, d, who = e["type"], e.get("data") or {}, e.get("character") or ""
         was = e.get("hp_before", self.hp.get(who))
-        if t in ("CharacterAdded", "StateRestored"):
+        if t in (CHARACTER_ADDED, STATE_RESTORED):
             s = d.get("sheet") or {}
             name = s.get("name") or who
             if "hp" in s:
@@ -98,7 +139,7 @@ class HpFold:
         elif t in HP_EVENTS and isinstance(d.get("hp"), int):
             was = was if was is not None else _derived(t, d)
             self.hp[who] = d["hp"]
-        elif t == "MinionsDefeated" and isinstance(d.get("count"), int):
+        elif t == MINIONS_DEFEATED and isinstance(d.get("count"), int):
             was = d["count"] + int(d.get("defeated", 0))
         return was if isinstance(was, int) else None
 
@@ -107,7 +148,7 @@ def _derived(t: str, d: Mapping[str, Any]) -> int | None:
     """The HP before, from the change itself (exact unless a floor clipped it: the fold knows better)."""
     if d.get("subdual") or not isinstance(d.get("amount"), int):
         return None
-    return int(d["hp"]) + int(d["amount"]) if t == "DamageApplied" else int(d["hp"]) - int(d["amount"])
+    return int(d["hp"]) + int(d["amount"]) if t == DAMAGE_APPLIED else int(d["hp"]) - int(d["amount"])
 
 
 # -- one event ---------------------------------------------------------------------------------------
@@ -122,18 +163,18 @@ def change(e: Event, before: int | None = None) -> str:
         arrow = f"{label} {before} -> {d.get('hp')}" if before is not None else f"{label} -> {d.get('hp')}"
         faded = f", {d['subdual-faded']} subdual fades" if d.get("subdual-faded") else ""
         return (arrow if before != d.get("hp") else f"{label} stays {d.get('hp')}") + faded
-    if t == "ConditionImposed":
+    if t == CONDITION_IMPOSED:
         return f"now {d.get('condition')}"
-    if t == "ConditionRemoved":
+    if t == CONDITION_REMOVED:
         return f"no longer {d.get('condition')}"
-    if t == "MinionsDefeated":
+    if t == MINIONS_DEFEATED:
         n = d.get("defeated", 0)
         return f"{n} {'falls' if n == 1 else 'fall'}, {d.get('count')} left"
-    if t == "ResourceChanged":
+    if t == RESOURCE_CHANGED:
         delta = int(d.get("delta", 0) or 0)
         verb = "gains" if delta > 0 else "spends"
         return f"{verb} {abs(delta)} {d.get('resource')} (now {d.get('value')})"
-    if t == "TraitsChanged":
+    if t == TRAITS_CHANGED:
         traits = ", ".join(f"{k} {v if v is not None else 'removed'}" for k, v in (d.get("traits") or {}).items())
         return f"{d.get('note') or 'traits change'}: {traits}"
     return ""
@@ -142,9 +183,9 @@ def change(e: Event, before: int | None = None) -> str:
 def opening(e: Event) -> str:
     """How a sentence about a sheet change starts when nothing before it named the character."""
     t, d, who = e["type"], e.get("data") or {}, e.get("character") or ""
-    if t == "DamageApplied" and not d.get("subdual"):
+    if t == DAMAGE_APPLIED and not d.get("subdual"):
         return f"{who} takes {d.get('amount')} damage"
-    if t == "HealthRecovered":
+    if t == HEALTH_RECOVERED:
         return f"{who} recovers {d.get('amount')}"
     return who
 
@@ -153,15 +194,15 @@ def clause(e: Event, system: str = "") -> tuple[str, str]:
     """A resolution or table event as (subject, words): `("Bruiser", "Ann hits Bruiser with blast (8 vs 3)")`."""
     t, d = e["type"], e.get("data") or {}
     who = e.get("character") or d.get("character") or d.get("for") or ""
-    if t == "AttackResolved":
+    if t == ATTACK_RESOLVED:
         return _attack(d, who)
-    if t == "ResistanceResolved":
+    if t == RESISTANCE_RESOLVED:
         return who, _resistance(d, who)
-    if t == "CheckResolved":
+    if t == CHECK_RESOLVED:
         return who, _check(d, who)
-    if t == "EffectResolved":
+    if t == EFFECT_RESOLVED:
         return who, _effect(d, who)
-    if t == "CharacterAdded":
+    if t == CHARACTER_ADDED:
         s = d.get("sheet") or {}
         if "adversity" in (
             s.get("resources") or {}
@@ -171,10 +212,10 @@ def clause(e: Event, system: str = "") -> tuple[str, str]:
         hp = f": HP {s.get('hp')}/{s.get('max_hp')}" if s.get("max_hp") else ""
         name = str(s.get("name") or who)
         return name, f"{name}{extra} joins the campaign{hp}"
-    if t == "StateRestored":
+    if t == STATE_RESTORED:
         s = d.get("sheet") or {}
         return who, f"{who} restored to HP {s.get('hp')}" if d.get("active") and s else f"{who} restored"
-    if t == "NoteRecorded":
+    if t == NOTE_RECORDED:
         return who, str(d.get("note") or d.get("text") or "note")
     return who, _table(t, d, system) or _generic(t, d, who)
 
@@ -313,30 +354,30 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
         return f"{who} is taken out by {', '.join(d['defeated_by'])} until the end of the {d.get('until', 'scene')}"
     if "ended" in d and isinstance(d["ended"], list):
         return f"{who}: {', '.join(d['ended'])} ends" if d["ended"] else f"{who}: nothing ends"
-    return _generic("EffectResolved", d, who)
+    return _generic(EFFECT_RESOLVED, d, who)
 
 
 def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:
     """Campaign, session, encounter and undo events."""
-    if t == "CampaignCreated":
+    if t == CAMPAIGN_CREATED:
         return f"campaign {d.get('name')} begins ({title(str(d.get('system')))})"
-    if t == "SessionStarted":
+    if t == SESSION_STARTED:
         return (
             f"session {d.get('number')} starts: {d.get('title')}"
             if d.get("title")
             else f"session {d.get('number')} starts"
         )
-    if t == "SessionEnded":
+    if t == SESSION_ENDED:
         return f"session {d.get('number')} ends"
-    if t == "EncounterStarted":
+    if t == ENCOUNTER_STARTED:
         order = ", ".join(f"{o['name']} {o.get('initiative')}" for o in d.get("order", []))
         return f"encounter {d.get('number')} begins" + (f"; initiative: {order}" if order else "")
-    if t in ("TurnAdvanced", "TurnDelayed", "DelayedTurnTaken", "ParticipantJoined", "ParticipantRemoved"):
+    if t in (TURN_ADVANCED, TURN_DELAYED, DELAYED_TURN_TAKEN, PARTICIPANT_JOINED, PARTICIPANT_REMOVED):
         lead = {
-            "TurnDelayed": f"{d.get('name')} delays",
-            "DelayedTurnTaken": f"{d.get('name')} takes the delayed turn",
-            "ParticipantRemoved": f"{d.get('name')} leaves the encounter",
-            "ParticipantJoined": f"{d.get('name')} joins the encounter{_joined_at(d)}",
+            TURN_DELAYED: f"{d.get('name')} delays",
+            DELAYED_TURN_TAKEN: f"{d.get('name')} takes the delayed turn",
+            PARTICIPANT_REMOVED: f"{d.get('name')} leaves the encounter",
+            PARTICIPANT_JOINED: f"{d.get('name')} joins the encounter{_joined_at(d)}",
         }.get(t, "")
         turn = (
             (f"{round_word(system)} {d['round']}: " if "round" in d else "") + f"{_poss(d['current'])} turn"
@@ -344,19 +385,19 @@ def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:
             else ""
         )
         return "; ".join(p for p in (lead, turn) if p)
-    if t == "EncounterEnded":
+    if t == ENCOUNTER_ENDED:
         return f"encounter {d.get('number')} ends"
-    if t == "ActionTaken":
+    if t == ACTION_TAKEN:
         return f"{d.get('name')} takes a {d.get('kind')} action"
-    if t == "CharacterEnrolled":
+    if t == CHARACTER_ENROLLED:
         return f"{d.get('name')} is on the roster"
-    if t == "EncounterRestored":
+    if t == ENCOUNTER_RESTORED:
         return "the encounter is restored"
-    if t in ("RulingUndone", "RulingRedone"):
-        return f"{'undoes' if t == 'RulingUndone' else 'redoes'} ruling {d.get('target')}"
-    if t == "RetractionRecorded":
+    if t in (RULING_UNDONE, RULING_REDONE):
+        return f"{'undoes' if t == RULING_UNDONE else 'redoes'} ruling {d.get('target')}"
+    if t == RETRACTION_RECORDED:
         return f"retracts ruling {d.get('target')}"
-    if t == "OutcomeAmended":
+    if t == OUTCOME_AMENDED:
         return f"re-derives ruling {d.get('target')} ({d.get('command')})"
     return ""
 
@@ -376,9 +417,9 @@ def _generic(t: str, d: Mapping[str, Any], who: str) -> str:
 def event_line(e: Event, before: int | None = None, system: str = "") -> str:
     """One event on its own, as a line of a log or an export."""
     t, d = e["type"], e.get("data") or {}
-    if t == "DiceRolled":
+    if t == DICE_ROLLED:
         return dice_line(d)
-    if t == "RulingRecorded":
+    if t == RULING_RECORDED:
         return intent_line(str(d.get("command", "")), d.get("intent") or {})
     words = change(e, before)
     if words:
@@ -404,29 +445,29 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None, system: str = 
     """A ruling's outcome as one sentence: who did what to whom, the outcome, every HP and condition change."""
     fold = fold or HpFold()
     evs = list(events)
-    minion_hits = {e.get("character") for e in evs if e["type"] == "MinionsDefeated"}
-    starting = any(e["type"] == "EncounterStarted" for e in evs)
+    minion_hits = {e.get("character") for e in evs if e["type"] == MINIONS_DEFEATED}
+    starting = any(e["type"] == ENCOUNTER_STARTED for e in evs)
     clauses: list[tuple[str, str, list[str]]] = []
     for e in evs:
         t = e["type"]
         before = fold.before(e)
-        if t in QUIET or t == "DiceRolled" or (t == "ActionTaken" and len(evs) > 1):
+        if t in QUIET or t == DICE_ROLLED or (t == ACTION_TAKEN and len(evs) > 1):
             continue  # (the action economy's tally: the action's own resolution says what was done)
         who = e.get("character") or ""
-        if t == "DamageApplied" and who in minion_hits and not (e.get("data") or {}).get("subdual"):
+        if t == DAMAGE_APPLIED and who in minion_hits and not (e.get("data") or {}).get("subdual"):
             continue  # the MinionsDefeated line says it better
         words = change(e, before)
         if words:
             if clauses and clauses[-1][0] == who:
                 clauses[-1][2].append(words)
-            elif t == "ResourceChanged":
+            elif t == RESOURCE_CHANGED:
                 clauses.append((who, f"{who} {words}", []))
             else:
                 clauses.append((who, opening(e), [words]))
             continue
         if (
             starting
-            and t in ("CheckResolved", "EffectResolved")
+            and t in (CHECK_RESOLVED, EFFECT_RESOLVED)
             and "initiative" in ((e.get("data") or {}).get("check"), *(e.get("data") or {}))
         ):
             continue  # the encounter's opening line gives every initiative
@@ -459,7 +500,7 @@ def ruling_lines(
     """The sentence, then one line per die, then (verbose) every raw event."""
     evs = list(events)
     lines = [sentence(evs, fold, system)]
-    lines += [f"  {dice_line(e.get('data') or {})}" for e in evs if e["type"] == "DiceRolled"]
+    lines += [f"  {dice_line(e.get('data') or {})}" for e in evs if e["type"] == DICE_ROLLED]
     if verbose:
         lines += [f"    {raw_line(e)}" for e in evs]
     return [x for x in lines if x]

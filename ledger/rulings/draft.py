@@ -6,7 +6,7 @@ it chains the ruling's hash to the previous one and writes every event in one tr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ledger import digest
@@ -23,6 +23,7 @@ from ledger.aggregates import (
 )
 from ledger.errors import Conflict, no_character
 from ledger.model.dice import DiceBox, DiceSpec, Roll
+from ledger.model.event_names import DAMAGE_APPLIED, HEALTH_RECOVERED, RULING_CHAINED, RULING_RECORDED, TOUCHED
 from ledger.model.sheet import SHEET_EFFECTS, Effect, Sheet
 
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ class Draft:
         *,
         kind: str,
         command: str,
-        intent: dict[str, Any],
+        intent: Mapping[str, Any],
         actor: str,
         at: str,
         dice: DiceBox,
@@ -230,7 +231,7 @@ class Draft:
         out = []
         for e in self.events:
             name = type(e).__name__
-            if name in ("RulingRecorded", "Touched", "RulingChained"):
+            if name in (RULING_RECORDED, TOUCHED, RULING_CHAINED):
                 continue
             data = getattr(e, "data", None)
             if data is None:
@@ -248,7 +249,7 @@ class Draft:
             elif isinstance(data, dict):
                 character = data.get("for") or data.get("character")
             item = {"type": name, "character": character, "data": data}
-            if id(e) in self.hp_before and name in ("DamageApplied", "HealthRecovered"):
+            if id(e) in self.hp_before and name in (DAMAGE_APPLIED, HEALTH_RECOVERED):
                 item["hp_before"] = self.hp_before[id(e)]
             out.append(item)
         return out

@@ -12,16 +12,18 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling, folds, live_records, payload, ruling_id
 from ledger.errors import Conflict, LedgerError, NotFound
 from ledger.model.dice import DiceBox, DiceSpec, Roll
+from ledger.model.event_names import DICE_ROLLED, RULING_RECORDED
 from ledger.rulings.deciders.table import decider_of
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
+    from ledger.rulings.intents import Intent
     from ledger.storage.store import EventStore
 
 META = ("undo", "redo")
@@ -213,7 +215,7 @@ class Rederiver:
         ids = [ruling_id(n), *(UUID(h) for h in ruling.touched)]
         for aid in ids:
             for e in self.history(aid):
-                if e.ruling == n and folds(e) and type(e).__name__ not in ("RulingRecorded", "DiceRolled"):
+                if e.ruling == n and folds(e) and type(e).__name__ not in (RULING_RECORDED, DICE_ROLLED):
                     out.append({"aggregate": aid.hex, "type": type(e).__name__, "data": payload(e)})
         return out
 
@@ -243,7 +245,8 @@ class Rederiver:
         )
         sim.loader = self.load
         try:
-            decider_of(ruling.command)(sim, dict(ruling.intent))
+            stored = cast("Intent", dict(ruling.intent))  # JSON read back: the intent its command recorded
+            decider_of(ruling.command)(sim, stored)
         except LedgerError as e:
             self.world = saved
             return [], e.message, []
@@ -254,7 +257,7 @@ class Rederiver:
         records = [
             {"aggregate": e.originator_id.hex, "type": type(e).__name__, "data": payload(e)}
             for e in sim.events
-            if folds(e) and type(e).__name__ not in ("RulingRecorded", "DiceRolled")
+            if folds(e) and type(e).__name__ not in (RULING_RECORDED, DICE_ROLLED)
         ]
         return records, None, dice.new
 

@@ -7,6 +7,7 @@ from uuid import UUID
 
 from ledger.aggregates import SHEET_EVENTS, live_records, ruling_id
 from ledger.errors import BadInput, no_character
+from ledger.model.event_names import CHARACTER_ADDED, RESOURCE_CHANGED
 from ledger.model.sheet import Sheet, apply_effect
 from ledger.rules import get_rules
 
@@ -36,7 +37,7 @@ def _describe(field: str, before: Any, after: Any, kind: str, data: dict[str, An
     detail = ""
     if "amount" in data:
         detail = f" ({kind} {data['amount']})"
-    elif kind == "ResourceChanged" and data.get("purpose") or data.get("reason"):
+    elif kind == RESOURCE_CHANGED and data.get("purpose") or data.get("reason"):
         detail = f" ({data.get('purpose') or data.get('reason')})"
     return f"{before} -> {after}{detail}"
 
@@ -68,7 +69,7 @@ def explain(
     sheet: Sheet | None = None
     for number, kind, p in records:
         before = value_of(sheet, field)
-        if kind == "CharacterAdded":
+        if kind == CHARACTER_ADDED:
             sheet = Sheet.from_dict(p["sheet"])
         elif kind in SHEET_EVENTS and sheet is not None:
             sheet = apply_effect(sheet, kind, p["data"])
@@ -76,14 +77,14 @@ def explain(
         if after != before and not (before is None and after is False):
             change = (
                 "added with it"
-                if kind == "CharacterAdded" and not isinstance(after, bool)
+                if kind == CHARACTER_ADDED and not isinstance(after, bool)
                 else _describe(field, before, after, kind, p.get("data", {}))
             )
             steps.append(
                 {
                     "ruling": number,
                     "event": kind,
-                    "change": change if kind != "CharacterAdded" else f"{after} when added",
+                    "change": change if kind != CHARACTER_ADDED else f"{after} when added",
                 }
             )
     _envelopes(store, steps, campaign.live_amendments())

@@ -19,8 +19,9 @@ from uuid import UUID
 
 import orjson
 
-from ledger.audit.chain import CHAIN_TOPIC, walk_events
+from ledger.audit.chain import walk_events
 from ledger.errors import BadInput, Conflict, NotInitialised
+from ledger.model.event_names import CHAIN_TOPIC
 
 MAX_LINE = 64 * 2**20  # bytes in one line of an export: far above any event the ledger writes
 FORMAT = "ledger-export"

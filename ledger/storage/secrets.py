@@ -11,10 +11,13 @@ who can read the database itself can read it (the GM can: see docs/verifiable-di
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.errors import StoreError
 from ledger.storage.target import Target
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import Revealed
 
 TABLE = "ledger_dice_secrets"
 DDL = f"CREATE TABLE IF NOT EXISTS {TABLE} (commitment VARCHAR(64) PRIMARY KEY, secret VARCHAR(64) NOT NULL)"
@@ -103,7 +106,7 @@ def new_secret() -> tuple[bytes, str]:
     return secret, commit(secret)
 
 
-def reveal(d: Any, number: int, secret_hex: str | None) -> dict[str, Any]:
+def reveal(d: Any, number: int, secret_hex: str | None) -> Revealed:
     """At `session end`: record the secret of a session that committed its dice (the decider's part)."""
     from ledger.aggregates import Campaign
     from ledger.audit.dice_proof import commit

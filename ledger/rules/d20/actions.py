@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice, Roll, d20
-from ledger.model.sheet import Effect, Sheet
+from ledger.model.sheet import (
+    CHECK_RESOLVED,
+    CONDITION_IMPOSED,
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    EFFECT_RESOLVED,
+    HEALTH_RECOVERED,
+    Effect,
+    Sheet,
+)
 from ledger.rules.common import set_conditions
 from ledger.rules.d20.attack import CHARGE_DR_PENALTY, charge_effects
 from ledger.rules.d20.core import (
@@ -31,6 +39,7 @@ from ledger.rules.d20.core import (
     require_alive,
 )
 from ledger.rules.d20.options import ACTION_KINDS, CHARGE_ATTACK
+from ledger.rules.options import Options
 
 SUBDUAL_FADE_PER_LEVEL = (
     1  # docs/interpretations.md (d20 Supers): subdual fades 1 point per hour per level (level 1 if not given)
@@ -82,7 +91,7 @@ def resolve_check(
     trait: str,
     dc: int | None,
     against: tuple[Sheet, str] | None,
-    options: Mapping[str, Any],
+    options: Options,
     dice: Dice,
 ) -> list[Effect]:
     """d20 + modifier against a DC or an opposed check; natural 1 always fails, natural 20 always succeeds."""
@@ -106,13 +115,13 @@ def resolve_check(
         "colossal-failure": roll.natural == 1,
         "spectacular-success": roll.natural == 20,
     }
-    effects = [Effect("CheckResolved", sheet.name, data)]
+    effects = [Effect(CHECK_RESOLVED, sheet.name, data)]
     if opt_bool(options, "major"):
         effects += exertion_effects(sheet, f"{trait} check")
     return effects
 
 
-def fade_rate(sheet: Sheet, options: Mapping[str, Any]) -> int:
+def fade_rate(sheet: Sheet, options: Options) -> int:
     """Subdual points that fade per hour: the option, else 1 per level (level 1 when not given)."""
     rate = opt_int(options, "subdual-rate", SUBDUAL_FADE_PER_LEVEL * max(sheet.trait("level", 1), 1))
     if rate < 0:
@@ -120,9 +129,7 @@ def fade_rate(sheet: Sheet, options: Mapping[str, Any]) -> int:
     return rate
 
 
-def resolve_recover(
-    sheet: Sheet, hours: int, amount: int | None, cause: str, options: Mapping[str, Any]
-) -> list[Effect]:
+def resolve_recover(sheet: Sheet, hours: int, amount: int | None, cause: str, options: Options) -> list[Effect]:
     """Regular damage heals by the amount the GM rules (up to max HP); subdual fades with the hours."""
     require_alive(sheet, "recover")
     if hours < 0:
@@ -139,12 +146,12 @@ def resolve_recover(
     if hp > 0 and sheet.counter(COLLAPSED):
         counters[COLLAPSED] = None
     if healed == 0 and faded == 0 and COLLAPSED not in counters:
-        return [Effect("EffectResolved", sheet.name, {"recovered": 0, "cause": cause, "hours": hours})]
+        return [Effect(EFFECT_RESOLVED, sheet.name, {"recovered": 0, "cause": cause, "hours": hours})]
     data = {"amount": healed, "hp": hp, "counters": counters, "cause": cause, "hours": hours, "subdual-faded": faded}
-    return [Effect("HealthRecovered", sheet.name, data), *condition_effects(sheet, hp, counters, f"recovered: {cause}")]
+    return [Effect(HEALTH_RECOVERED, sheet.name, data), *condition_effects(sheet, hp, counters, f"recovered: {cause}")]
 
 
-def running_distance(sheet: Sheet, options: Mapping[str, Any]) -> int:
+def running_distance(sheet: Sheet, options: Options) -> int:
     """Running: 4 x normal speed (the speed option when armor modifies it)."""
     speed = opt_int(options, "speed", sheet.trait("speed", DEFAULT_SPEED))
     if speed < 0:
@@ -152,17 +159,17 @@ def running_distance(sheet: Sheet, options: Mapping[str, Any]) -> int:
     return RUN_MULTIPLIER * speed
 
 
-def resolve_run(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
+def resolve_run(sheet: Sheet, options: Options) -> list[Effect]:
     """Running: move 4 x speed and make no attack until the next turn."""
     require_able(sheet, "run")
     data = {"action": "run", "character": sheet.name, "distance": running_distance(sheet, options)}
-    effects = [Effect("EffectResolved", sheet.name, data)]
+    effects = [Effect(EFFECT_RESOLVED, sheet.name, data)]
     if not sheet.has("running"):
-        effects.append(Effect("ConditionImposed", sheet.name, {"condition": "running"}))
+        effects.append(Effect(CONDITION_IMPOSED, sheet.name, {"condition": "running"}))
     return effects + exertion_effects(sheet, "run")
 
 
-def resolve_charge(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
+def resolve_charge(sheet: Sheet, options: Options) -> list[Effect]:
     """Charge: like a run, but +2 to attack rolls and -2 to DR until the charger's next turn."""
     require_able(sheet, "charge")
     data = {
@@ -172,20 +179,20 @@ def resolve_charge(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
         "attack": CHARGE_ATTACK,
         "dr": CHARGE_DR_PENALTY,
     }
-    effects = [Effect("EffectResolved", sheet.name, data)]
+    effects = [Effect(EFFECT_RESOLVED, sheet.name, data)]
     if not sheet.has("charging"):
         effects += charge_effects(sheet)
     return effects + exertion_effects(sheet, "charge")
 
 
-def resolve_action(sheet: Sheet, options: Mapping[str, Any]) -> list[Effect]:
+def resolve_action(sheet: Sheet, options: Options) -> list[Effect]:
     """Any other action in a round, as the GM names it: full, partial or free (Attacks)."""
     kind = opt_choice(options, "kind", ACTION_KINDS) or "partial"
     if kind != "free":
         require_able(sheet, f"take a {kind} action")
     data = {"action": str(options.get("what", "") or "an action"), "kind": kind, "character": sheet.name}
     major = exertion_effects(sheet, data["action"]) if opt_bool(options, "major") else []
-    return [Effect("EffectResolved", sheet.name, data), *major]
+    return [Effect(EFFECT_RESOLVED, sheet.name, data), *major]
 
 
 def resolve_initiative(sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
@@ -193,15 +200,15 @@ def resolve_initiative(sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
     require_alive(sheet, "roll initiative")
     roll = dice.take("initiative", d20(ability_mod(sheet, "dex")))
     data = {"initiative": roll.total, "character": sheet.name, **roll_summary(roll)}
-    return roll.total, [Effect("EffectResolved", sheet.name, data)]
+    return roll.total, [Effect(EFFECT_RESOLVED, sheet.name, data)]
 
 
 def turn_start_effects(sheet: Sheet) -> list[Effect]:
     """At the start of their turn a runner stops running and a charger gets their DR back."""
     ended = [c for c in ("running", "charging") if sheet.has(c)]
-    effects = [Effect("ConditionRemoved", sheet.name, {"condition": c}) for c in ended]
+    effects = [Effect(CONDITION_REMOVED, sheet.name, {"condition": c}) for c in ended]
     if CHARGE_DR in sheet.counters:
-        effects.append(Effect("CountersChanged", sheet.name, {"counters": {CHARGE_DR: None}}))
+        effects.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {CHARGE_DR: None}}))
     return effects
 
 
@@ -210,8 +217,8 @@ def revived_effects(sheet: Sheet, means: str, note: str) -> list[Effect]:
     counters: dict[str, int | None] = {SUBDUAL: 0, COLLAPSED: None, KNOCKED_OUT: None, CHARGE_DR: None}
     data = {"amount": sheet.max_hp - sheet.hp, "hp": sheet.max_hp, "counters": counters, "means": means, "note": note}
     return [
-        Effect("EffectResolved", sheet.name, {"revived": sheet.name, "means": means, "note": note}),
-        Effect("HealthRecovered", sheet.name, data),
+        Effect(EFFECT_RESOLVED, sheet.name, {"revived": sheet.name, "means": means, "note": note}),
+        Effect(HEALTH_RECOVERED, sheet.name, data),
         *set_conditions(sheet, set(), HP_CONDITIONS, note),
     ]
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.dice import Dice, DiceSpec, Roll, d20, parse_notation
-from ledger.model.sheet import Effect, Sheet
+from ledger.model.sheet import ATTACK_RESOLVED, CONDITION_IMPOSED, COUNTERS_CHANGED, Effect, Sheet
 from ledger.record import record
 from ledger.rules.d20.core import (
     CHARGE_DR,
@@ -25,6 +24,7 @@ from ledger.rules.d20.core import (
     require_alive,
 )
 from ledger.rules.d20.options import CRITICAL_MULTIPLIER, FISTS, FREE_ATTACKS, MODIFIERS
+from ledger.rules.options import Options
 
 FIREARM_CLOSE_BONUS = 3  # "+3 attack if you are 10 ft. from the opponent or less"
 CHARGE_DR_PENALTY = -2  # Charge: "lose -2 to DR"
@@ -84,7 +84,7 @@ def weapon_spec(expr: str) -> DiceSpec:
     return spec
 
 
-def read_weapon(options: Mapping[str, Any]) -> Weapon:
+def read_weapon(options: Options) -> Weapon:
     """The weapon from the options: fists (1d4 subdual) unless `damage` names weapon dice."""
     expr = options.get("damage")
     fists = expr is None
@@ -98,7 +98,7 @@ def read_weapon(options: Mapping[str, Any]) -> Weapon:
     return Weapon(weapon_spec(notation), notation, ability, firearm, subdual, multiplier)
 
 
-def two_weapon_row(options: Mapping[str, Any]) -> str:
+def two_weapon_row(options: Options) -> str:
     """The row of the Two Weapon Fighting table that applies."""
     light = opt_bool(options, "off-light") or is_light(str(options.get("off-weapon", "")))
     twc = opt_bool(options, "two-weapon-combat")
@@ -114,7 +114,7 @@ def two_weapon_row(options: Mapping[str, Any]) -> str:
     return "off-light" if light else "normal"
 
 
-def two_weapon_penalty(options: Mapping[str, Any]) -> int:
+def two_weapon_penalty(options: Options) -> int:
     """The Two Weapon Fighting penalty of this attack's hand (0 when not fighting with two weapons)."""
     hand = opt_choice(options, "two-weapon", ("primary", "off"))
     if hand is None or opt_bool(options, "rock"):
@@ -123,9 +123,7 @@ def two_weapon_penalty(options: Mapping[str, Any]) -> int:
     return primary if hand == "primary" else off
 
 
-def read_modifiers(
-    attacker: Sheet, target: Sheet, options: Mapping[str, Any], ranged: bool
-) -> tuple[dict[str, int], list[str]]:
+def read_modifiers(attacker: Sheet, target: Sheet, options: Options, ranged: bool) -> tuple[dict[str, int], list[str]]:
     """COMBAT MODIFIERS that apply, and those named but not applying (defender running vs melee)."""
     names = set(opt_names(options, "modifiers"))
     unknown = sorted(names - set(MODIFIERS))
@@ -154,8 +152,8 @@ def roll_data(roll: Roll, dr: int) -> dict[str, Any]:
 def charge_effects(sheet: Sheet) -> list[Effect]:
     """A charge: the charger is charging and loses 2 DR until their next turn."""
     return [
-        Effect("ConditionImposed", sheet.name, {"condition": "charging"}),
-        Effect("CountersChanged", sheet.name, {"counters": {CHARGE_DR: CHARGE_DR_PENALTY}}),
+        Effect(CONDITION_IMPOSED, sheet.name, {"condition": "charging"}),
+        Effect(COUNTERS_CHANGED, sheet.name, {"counters": {CHARGE_DR: CHARGE_DR_PENALTY}}),
     ]
 
 
@@ -191,7 +189,7 @@ def weapon_damage(attacker: Sheet, target: Sheet, weapon: Weapon, critical: bool
     }
 
 
-def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def resolve_attack(attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """One attack: d20 + attack + Str + modifiers against DR; natural 1 and 20; confirm; death; damage."""
     check_attackable(attacker, target)
     weapon = read_weapon(options)
@@ -250,7 +248,7 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     effects: list[Effect] = []
     if "charging" in opt_names(options, "modifiers") and not attacker.has("charging"):
         effects += charge_effects(attacker)
-    effects.append(Effect("AttackResolved", target.name, data))
+    effects.append(Effect(ATTACK_RESOLVED, target.name, data))
     if instant:
         effects += death_effects(target, f"killed outright by {attacker.name} (three rolls broke the DR)")
     elif damage and damage["dealt"] > 0:

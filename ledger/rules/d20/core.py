@@ -7,9 +7,10 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.dice import ascii_int
-from ledger.model.sheet import Effect, Sheet
+from ledger.model.sheet import COUNTERS_CHANGED, DAMAGE_APPLIED, Effect, Sheet
 from ledger.rules.common import set_conditions
 from ledger.rules.d20.options import COVER
+from ledger.rules.options import Options
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
 CONDITIONS = frozenset({"disabled", "dying", "unconscious", "dead", "flat-footed", "prone", "running", "charging"})
@@ -102,17 +103,17 @@ def damage_effects(sheet: Sheet, amount: int, *, subdual: bool, note: str = "") 
     if subdual:
         counters = {SUBDUAL: sheet.counter(SUBDUAL) + amount}
         data: dict[str, Any] = {"amount": amount, "hp": sheet.hp, "subdual": True, "counters": counters, **extra}
-        return [Effect("DamageApplied", sheet.name, data), *condition_effects(sheet, sheet.hp, counters)]
+        return [Effect(DAMAGE_APPLIED, sheet.name, data), *condition_effects(sheet, sheet.hp, counters)]
     hp = sheet.hp - amount
     data = {"amount": amount, "hp": hp, **extra}
-    return [Effect("DamageApplied", sheet.name, data), *condition_effects(sheet, hp, {})]
+    return [Effect(DAMAGE_APPLIED, sheet.name, data), *condition_effects(sheet, hp, {})]
 
 
 def death_effects(sheet: Sheet, note: str) -> list[Effect]:
     """Death outright: HP set to -10, the threshold of death (Damage), whatever it was."""
     amount = max(sheet.hp - DEATH_HP, 0)
     data = {"amount": amount, "hp": min(sheet.hp, DEATH_HP), "instant-death": True, "note": note}
-    return [Effect("DamageApplied", sheet.name, data), *condition_effects(sheet, DEATH_HP, {}, note)]
+    return [Effect(DAMAGE_APPLIED, sheet.name, data), *condition_effects(sheet, DEATH_HP, {}, note)]
 
 
 def require_able(sheet: Sheet, action: str) -> None:
@@ -138,12 +139,12 @@ def exertion_effects(sheet: Sheet, action: str) -> list[Effect]:
     note = f"disabled and did something major ({action})"
     counters = {COLLAPSED: 1}
     return [
-        Effect("CountersChanged", sheet.name, {"counters": counters}),
+        Effect(COUNTERS_CHANGED, sheet.name, {"counters": counters}),
         *condition_effects(sheet, sheet.hp, counters, note),
     ]
 
 
-def opt_int(options: Mapping[str, Any], key: str, default: int) -> int:
+def opt_int(options: Options, key: str, default: int) -> int:
     """An integer option (an int or a numeral string)."""
     v = options.get(key)
     if v is None:
@@ -162,7 +163,7 @@ _TRUE = {"true", "yes", "1", "on", ""}
 _FALSE = {"false", "no", "0", "off"}
 
 
-def opt_bool(options: Mapping[str, Any], key: str, default: bool = False) -> bool:
+def opt_bool(options: Options, key: str, default: bool = False) -> bool:
     """A flag option (a bool, or yes/no, true/false, 1/0)."""
     v = options.get(key)
     if v is None:
@@ -177,7 +178,7 @@ def opt_bool(options: Mapping[str, Any], key: str, default: bool = False) -> boo
     raise BadInput(f"option '{key}' is a flag: yes or no, got '{v}'")
 
 
-def opt_choice(options: Mapping[str, Any], key: str, choices: tuple[str, ...]) -> str | None:
+def opt_choice(options: Options, key: str, choices: tuple[str, ...]) -> str | None:
     """One of a fixed set of words, or None when not given."""
     v = options.get(key)
     if v is None or v is False:
@@ -188,7 +189,7 @@ def opt_choice(options: Mapping[str, Any], key: str, choices: tuple[str, ...]) -
     return s
 
 
-def opt_names(options: Mapping[str, Any], key: str) -> list[str]:
+def opt_names(options: Options, key: str) -> list[str]:
     """A list of names: a list/tuple, or one comma-separated string."""
     v = options.get(key)
     if v is None:

@@ -8,12 +8,12 @@ Readings: docs/interpretations.md (d20 Supers, Actions in a round).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ledger.model.sheet import Sheet
 from ledger.rules.d20.core import opt_choice, opt_names
 from ledger.rules.d20.options import ACTION_KINDS, OPPORTUNITY
+from ledger.rules.options import Options
 
 Tally = dict[str, Any]  # {"full": n, "partial": n, "free": n, "charge-attack": bool, "opportunity": TARGET | None}
 
@@ -23,7 +23,7 @@ def blank() -> Tally:
     return {"full": 0, "partial": 0, "free": 0, "charge-attack": False, "opportunity": None}
 
 
-def cost(command: str, actor: Sheet, options: Mapping[str, Any]) -> str | None:
+def cost(command: str, actor: Sheet, options: Options) -> str | None:
     """What kind of action a command is: full, partial, free, charge-attack or opportunity (None: not an action)."""
     if command == "attack":
         why = options.get("free-attack")

@@ -17,7 +17,7 @@ from typing import Any
 
 from ledger.errors import BadInput
 from ledger.model.dice import STORED_MAX, Dice, DiceSpec, d20, parse_notation
-from ledger.model.sheet import Effect, Sheet, Value
+from ledger.model.sheet import CONDITION_IMPOSED, CONDITION_REMOVED, COUNTERS_CHANGED, Effect, Sheet, Value
 from ledger.rules.common import parse_int
 from ledger.rules.contract import Action, Recovery, RuleSystem
 from ledger.rules.d20 import economy
@@ -56,6 +56,7 @@ from ledger.rules.d20.core import (
     modifier,
     opt_choice,
 )
+from ledger.rules.options import Options
 
 __all__ = [
     "ABILITIES",
@@ -73,15 +74,15 @@ __all__ = [
 TEXT_TRAITS = frozenset({"soul-bound"})
 
 
-def _run(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def _run(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     return resolve_run(actor, options)
 
 
-def _charge(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def _charge(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     return resolve_charge(actor, options)
 
 
-def _action(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def _action(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     return resolve_action(actor, options)
 
 
@@ -157,11 +158,11 @@ class D20(RuleSystem):
         """Impose a GM-ruled condition; unconscious is remembered, the other HP conditions follow HP only."""
         if condition == "unconscious":
             counters = {KNOCKED_OUT: 1}
-            changed = Effect("CountersChanged", sheet.name, {"counters": counters})
+            changed = Effect(COUNTERS_CHANGED, sheet.name, {"counters": counters})
             return [changed, *condition_effects(sheet, sheet.hp, counters, "ruled by the GM")]
         if condition in HP_CONDITIONS:
             raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
-        return [Effect("ConditionImposed", sheet.name, {"condition": condition})]
+        return [Effect(CONDITION_IMPOSED, sheet.name, {"condition": condition})]
 
     def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
         """Remove a GM-ruled condition; unconsciousness from HP or subdual damage stays until they heal."""
@@ -170,14 +171,14 @@ class D20(RuleSystem):
                 raise BadInput(f"{sheet.name} is not unconscious")
             counters: dict[str, int | None] = {KNOCKED_OUT: None, COLLAPSED: None}
             effects = condition_effects(sheet, sheet.hp, counters, "ruled by the GM")
-            if not any(e.event == "ConditionRemoved" for e in effects):
+            if not any(e.event == CONDITION_REMOVED for e in effects):
                 raise BadInput(f"{sheet.name} is unconscious from their damage", "use recover to heal them")
-            return [Effect("CountersChanged", sheet.name, {"counters": counters}), *effects]
+            return [Effect(COUNTERS_CHANGED, sheet.name, {"counters": counters}), *effects]
         if condition in HP_CONDITIONS:
             raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
-        return [Effect("ConditionRemoved", sheet.name, {"condition": condition})]
+        return [Effect(CONDITION_REMOVED, sheet.name, {"condition": condition})]
 
-    def dr(self, sheet: Sheet, options: Mapping[str, Any]) -> int:
+    def dr(self, sheet: Sheet, options: Options) -> int:
         """DR = 10 + Dex modifier + armor + power bonus + cover (option `cover`; a charger loses 2)."""
         return sum(dr_parts(sheet, opt_choice(options, "cover", (*COVER, "complete"))).values())
 
@@ -198,7 +199,7 @@ class D20(RuleSystem):
             "run": RUN_MULTIPLIER * speed,
         }
 
-    def entered_spec(self, name: str, text: str, options: Mapping[str, Any]) -> DiceSpec:
+    def entered_spec(self, name: str, text: str, options: Options) -> DiceSpec:
         """A d20, or the weapon's dice for `damage`."""
         return parse_notation(str(options.get("damage", "1d4"))) if name == "damage" else d20()
 
@@ -206,7 +207,7 @@ class D20(RuleSystem):
         """Ordinary notation."""
         return parse_notation(expr)
 
-    def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    def attack(self, attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
         """One attack (or free attack) against DR: hit, miss, critical, colossal failure, instant death, damage."""
         opts = dict(options)
         if opts.pop("range", "close") not in ("close", "melee"):
@@ -220,7 +221,7 @@ class D20(RuleSystem):
         *,
         dc: int | None,
         against: tuple[Sheet, str] | None,
-        options: Mapping[str, Any],
+        options: Options,
         dice: Dice,
     ) -> list[Effect]:
         """d20 + modifier against a DC (roll `check`) or an opposed check (rolls `check` and `opposed`)."""
@@ -250,7 +251,7 @@ class D20(RuleSystem):
         """Nothing in the text happens at the end of a turn."""
         return []
 
-    def action_cost(self, command: str, actor: Sheet, options: Mapping[str, Any]) -> str | None:
+    def action_cost(self, command: str, actor: Sheet, options: Options) -> str | None:
         """Full, partial, free, a charge's attack or an Attack of Opportunity (economy.py)."""
         return economy.cost(command, actor, options)
 

@@ -6,8 +6,7 @@ Each is an `Action` (ledger/rules/contract.py) built from its declarations in op
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from ledger.errors import BadInput
 from ledger.model.dice import Dice
@@ -15,18 +14,19 @@ from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import Action, Perform
 from ledger.rules.hnh import maneuvers, turns
 from ledger.rules.hnh import options as declared
+from ledger.rules.options import Options
 
 GP = "hnh-site/gameplay.txt"
 
 
-def until(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def until(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """A condition that lasts until the start or the end of the character's next turn."""
     if "condition" not in options:
         raise BadInput("name the condition", "-o condition=dazed -o until=end")
     return turns.until_effects(actor, str(options["condition"]), str(options.get("until") or "end"))
 
 
-def ongoing(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def ongoing(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Damage of a rank at the end of each of the character's turns (standing in a fire); rank 0 ends it."""
     if "rank" not in options:
         raise BadInput("give the Damage rank", "-o rank=N (0 ends it)")

@@ -21,12 +21,13 @@ from typing import Any
 
 from ledger.errors import BadInput
 from ledger.model.dice import Dice
-from ledger.model.sheet import Effect, Sheet, apply_all
+from ledger.model.sheet import COUNTERS_CHANGED, RESISTANCE_RESOLVED, Effect, Sheet, apply_all
 from ledger.record import record
 from ledger.rules.hnh.checks import degrees, roll_check
 from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, impose_effects, wake, withdraw
 from ledger.rules.hnh.health import passive_roll, take_out_minion
 from ledger.rules.hnh.options import FLAGS
+from ledger.rules.options import Options
 
 ROUNDS_PER_MINUTE = 10
 OUT_OF_THE_FIGHT = frozenset({"incapacitated", "asleep", "paralyzed"})  # a group member so afflicted has fallen
@@ -69,7 +70,7 @@ def parse_conditions(value: Any) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
-def affliction_from(name: str, power: Mapping[str, Any], options: Mapping[str, Any]) -> Affliction:
+def affliction_from(name: str, power: Mapping[str, Any], options: Options) -> Affliction:
     """The Affliction a power (or the options) describes; options override the power."""
     rank = int(options.get("rank", power.get("rank", 0)) or 0)
     defense = str(options.get("resisted-by", power.get("resisted-by", "fortitude"))).lower()
@@ -133,7 +134,7 @@ def change_degree(sheet: Sheet, a: Affliction, old: int, new: int, note: str) ->
             out += step
             current = apply_all(current, step)
     counters = counters_at(a, new) if new > 0 else clear(sheet, a.name)
-    out.append(Effect("CountersChanged", sheet.name, {"counters": counters}))
+    out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": counters}))
     return out
 
 
@@ -152,7 +153,7 @@ def resolve_affliction(
         diff = resist.total - power.total
         data = {**base, "power": power.data(), "resistance": resist.data(), "difference": diff}
         if diff >= 0:  # Graded Checks: "a difference of 0 going to the defender"
-            return [Effect("ResistanceResolved", target.name, {**data, "outcome": "success"})]
+            return [Effect(RESISTANCE_RESOLVED, target.name, {**data, "outcome": "success"})]
         failed = len(a.conditions) if target.minion else degrees(diff)
         data.update(outcome="failure", degrees=degrees(diff), worst=target.minion)
     new = min(len(a.conditions), existing + failed if "cumulative" in a.flags else max(existing, failed))
@@ -161,12 +162,12 @@ def resolve_affliction(
     if target.minion and target.count > 1 and closure(a.at(new)) & OUT_OF_THE_FIGHT:  # one member falls
         data.update(defeated=True)
         return [
-            Effect("ResistanceResolved", target.name, data),
+            Effect(RESISTANCE_RESOLVED, target.name, data),
             *woke,
             *take_out_minion(apply_all(target, woke), False, f"{a.name}: worst degree"),
         ]
     after = change_degree(apply_all(target, woke), a, existing, new, a.name)
-    return [Effect("ResistanceResolved", target.name, data), *woke, *after]
+    return [Effect(RESISTANCE_RESOLVED, target.name, data), *woke, *after]
 
 
 def _due(a: Affliction, degree: int, rounds: int) -> bool:
@@ -187,13 +188,13 @@ def ongoing_checks(sheet: Sheet, dice: Dice) -> list[Effect]:
             continue
         rounds = current.counter(pre + ":rounds") + 1
         if "unrecoverable" in a.flags or not _due(a, degree, rounds):
-            out.append(Effect("CountersChanged", sheet.name, {"counters": {pre + ":rounds": rounds}}))
+            out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {pre + ":rounds": rounds}}))
             continue
         r = passive_roll(current, a.defense, dice, f"ongoing-{a.name}")
         success = r.total >= a.rank
         data = {"effect": "Affliction", "name": a.name, "dc": a.rank, "defense": a.defense, **r.data()}
         data.update(success=success, degrees=degrees(r.total - a.rank), ongoing=True)
-        out.append(Effect("ResistanceResolved", sheet.name, data))
+        out.append(Effect(RESISTANCE_RESOLVED, sheet.name, data))
         if success:
             new = max(0, degree - degrees(r.total - a.rank)) if "regressive" in a.flags else 0
             out += change_degree(current, a, degree, new, f"{a.name}: shaken off")
@@ -201,7 +202,7 @@ def ongoing_checks(sheet: Sheet, dice: Dice) -> list[Effect]:
             ctr: dict[str, int | None] = {pre + ":rounds": 0}
             if "progressive" in a.flags and degree < len(a.conditions):
                 ctr[pre + ":pending"] = 1
-            out.append(Effect("CountersChanged", sheet.name, {"counters": ctr}))
+            out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": ctr}))
     return out
 
 
@@ -212,5 +213,5 @@ def progress_pending(sheet: Sheet) -> list[Effect]:
         if sheet.counter(f"affliction:{a.name}:pending"):
             current = apply_all(sheet, out)
             out += change_degree(current, a, degree, degree + 1, f"{a.name}: progressive")
-            out.append(Effect("CountersChanged", sheet.name, {"counters": {f"affliction:{a.name}:pending": None}}))
+            out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {f"affliction:{a.name}:pending": None}}))
     return out

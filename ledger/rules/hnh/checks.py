@@ -6,14 +6,14 @@ Routine Opposition, Graded Checks, Team Checks, Defense Checks) and conditions.t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Literal
 
 from ledger.errors import BadInput, did_you_mean
 from ledger.model.dice import Dice, fudge
-from ledger.model.sheet import Effect, Sheet
+from ledger.model.sheet import CHECK_RESOLVED, Effect, Sheet
 from ledger.record import record
 from ledger.rules.hnh.conditions import check_penalty, effective, require_able
+from ledger.rules.options import Options
 
 Kind = Literal["attack", "active", "passive", "ability", "power"]
 ABILITIES = ("strength", "agility", "fighting", "dexterity", "stamina", "intellect", "awareness", "presence")
@@ -177,7 +177,7 @@ def resolve_check(
     trait: str,
     dc: int | None,
     against: tuple[Sheet, str] | None,
-    options: Mapping[str, Any],
+    options: Options,
     dice: Dice,
 ) -> list[Effect]:
     """A check against a DC (roll `check`) or opposed (rolls `check` and `against`), with team bonus."""
@@ -192,7 +192,7 @@ def resolve_check(
         if dc is not None:
             success, deg = versus_dc(mine, dc)
             data.update(dc=dc, success=success, degrees=deg)
-        return [Effect("CheckResolved", sheet.name, data)]
+        return [Effect(CHECK_RESOLVED, sheet.name, data)]
     other, other_trait = against
     if bool(options.get("routine-against")):
         # Routine Opposition: "the DC for the active character's check is the opposing character's modifier +0"
@@ -208,7 +208,7 @@ def resolve_check(
             success=success,
             degrees=deg,
         )
-        return [Effect("CheckResolved", sheet.name, data)]
+        return [Effect(CHECK_RESOLVED, sheet.name, data)]
     okey, theirs = make_check(other, other_trait, dice, "against", 0, False)
     winner = opposed_winner(sheet.name, mine, other.name, theirs)
     deg = degrees(mine.total - theirs.total)
@@ -222,7 +222,7 @@ def resolve_check(
         success=winner == sheet.name,
         degrees=deg,
     )
-    return [Effect("CheckResolved", sheet.name, data)]
+    return [Effect(CHECK_RESOLVED, sheet.name, data)]
 
 
 def opposed_winner(a: str, ra: Rolled, b: str, rb: Rolled) -> str | None:

@@ -13,7 +13,15 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice
-from ledger.model.sheet import Effect, Sheet, apply_all
+from ledger.model.sheet import (
+    ATTACK_RESOLVED,
+    CHECK_RESOLVED,
+    COUNTERS_CHANGED,
+    EFFECT_RESOLVED,
+    Effect,
+    Sheet,
+    apply_all,
+)
 from ledger.record import record
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
 from ledger.rules.hnh.checks import (
@@ -30,6 +38,7 @@ from ledger.rules.hnh.health import minion_rules, resolve_damage
 from ledger.rules.hnh.maneuvers import end_aim
 from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
 from ledger.rules.hnh.powers import resolve_nullify, resolve_weaken, weaken_trait
+from ledger.rules.options import Options
 
 RANGE_PENALTY = {"close": 0, "ranged": 0, "medium": -1, "long": -2}
 
@@ -46,7 +55,7 @@ class Weapon:
     power: Mapping[str, Any]
 
 
-def maneuvers(options: Mapping[str, Any]) -> set[str]:
+def maneuvers(options: Options) -> set[str]:
     """The maneuvers named in the options."""
     raw = options.get("maneuver") or []
     items = raw.split(",") if isinstance(raw, str) else list(raw)
@@ -57,7 +66,7 @@ def maneuvers(options: Mapping[str, Any]) -> set[str]:
     return out
 
 
-def weapon(attacker: Sheet, options: Mapping[str, Any]) -> Weapon:
+def weapon(attacker: Sheet, options: Options) -> Weapon:
     """Resolve `with`: a power, unarmed Strength, or a trait with a given rank."""
     name = str(options.get("with") or "unarmed")
     key = find_power(attacker, name)
@@ -98,7 +107,7 @@ def weapon(attacker: Sheet, options: Mapping[str, Any]) -> Weapon:
     )
 
 
-def _int(options: Mapping[str, Any], key: str, default: int) -> int:
+def _int(options: Options, key: str, default: int) -> int:
     v = options.get(key)
     if v is None:
         return default
@@ -108,14 +117,14 @@ def _int(options: Mapping[str, Any], key: str, default: int) -> int:
         raise BadInput(f"{key} needs a whole number, got '{v}'") from None
 
 
-def _range(options: Mapping[str, Any], default: str) -> str:
+def _range(options: Options, default: str) -> str:
     r = str(options.get("range") or default).lower()
     if r not in RANGES:
         raise BadInput(f"unknown range '{r}'", f"ranges: {', '.join(RANGES)}")
     return r
 
 
-def _choice(options: Mapping[str, Any], key: str) -> int:
+def _choice(options: Options, key: str) -> int:
     v = str(options.get(key) or "none").lower()
     if v == "complete" and key == "cover":
         raise ImpossibleAction("the target is completely behind cover", "attack the cover instead")
@@ -124,9 +133,7 @@ def _choice(options: Mapping[str, Any], key: str) -> int:
     return COVER[v]
 
 
-def attack_modifiers(
-    attacker: Sheet, target: Sheet, w: Weapon, moves: set[str], options: Mapping[str, Any]
-) -> dict[str, int]:
+def attack_modifiers(attacker: Sheet, target: Sheet, w: Weapon, moves: set[str], options: Options) -> dict[str, int]:
     """Every modifier to the attack check, by source."""
     mods: dict[str, int] = {"range": RANGE_PENALTY.get(w.range, 0)}
     mods["concealment"] = _choice(options, "concealment")
@@ -147,7 +154,7 @@ def attack_modifiers(
     return {k: v for k, v in mods.items() if v}
 
 
-def validate(attacker: Sheet, target: Sheet, w: Weapon, moves: set[str], options: Mapping[str, Any]) -> None:
+def validate(attacker: Sheet, target: Sheet, w: Weapon, moves: set[str], options: Options) -> None:
     """Refuse maneuvers the text forbids for this attack."""
     if w.range in ("perception", "area") and moves - {"team"}:
         raise BadInput("perception and area attacks have no attack check: maneuvers don't apply to them")
@@ -169,7 +176,7 @@ def validate(attacker: Sheet, target: Sheet, w: Weapon, moves: set[str], options
         raise BadInput("a finishing attack is never routine")
 
 
-def resolve_aid(helper: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def resolve_aid(helper: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """Aid: attack check against DC 0; the ally gets +1 (+2 at 3 degrees), or -1 at 2 degrees of failure."""
     require_able(helper, "aid")
     w = weapon(helper, options)
@@ -190,15 +197,15 @@ def resolve_aid(helper: Sheet, target: Sheet, options: Mapping[str, Any], dice: 
         "degrees": deg,
         "aid_bonus": bonus,
     }
-    out = [Effect("CheckResolved", helper.name, data)]
+    out = [Effect(CHECK_RESOLVED, helper.name, data)]
     ally = str(options.get("ally") or "")
     if ally and bonus:  # Aid: "for 1 round" -- kept on the ally until used or their next turn ends
         key = f"aid-{data['aid_for']}:{target.name}"
-        out.append(Effect("CountersChanged", ally, {"counters": {key: bonus}}))
+        out.append(Effect(COUNTERS_CHANGED, ally, {"counters": {key: bonus}}))
     return out
 
 
-def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def resolve_attack(attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """One attack: attack check vs active defense (or none), criticals, then Damage or Affliction."""
     moves = maneuvers(options)
     if "aid" in moves:
@@ -228,10 +235,10 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     options, counters = _lasting(attacker, target, options, counters)
     if attacker.counter("aim") and w.range not in ("perception", "area"):  # Aim: the next attack is the aimed one
         moves.add("aim")
-    pre = [Effect("CountersChanged", attacker.name, {"counters": counters})] if counters else []
+    pre = [Effect(COUNTERS_CHANGED, attacker.name, {"counters": counters})] if counters else []
     pre += end_aim(attacker, "aim used") + trance
     if w.range == "beyond":  # Range: "out of range and cannot be attacked (automatic miss)"
-        return [*pre, Effect("AttackResolved", target.name, {**base, "hit": False, "reason": "beyond long range"})]
+        return [*pre, Effect(ATTACK_RESOLVED, target.name, {**base, "hit": False, "reason": "beyond long range"})]
     rank = w.rank + (1 if "power" in moves else 0) - (1 if "accurate" in moves else 0)
     if "slam" in moves:
         rank = max(_int(options, "speed", 0), rank) + (1 if options.get("full-speed") else 0)
@@ -241,7 +248,7 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     else:
         hit, critical, data = attack_check(attacker, target, w, moves, options, dice, base)
     if not hit:
-        return [*pre, Effect("AttackResolved", target.name, data)]
+        return [*pre, Effect(ATTACK_RESOLVED, target.name, data)]
     if "team" in moves:
         td = _int(options, "team-degrees", 0)
         rank += 2 if td >= 3 else 1 if td >= 1 else 0
@@ -251,11 +258,11 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
     extra = 1 if critical and kind == "increased" else 0
     worst = critical and kind == "increased" and target.minion
     data.update(rank=rank, critical_effect=kind if critical else None)
-    out = [*pre, Effect("AttackResolved", target.name, data)]
+    out = [*pre, Effect(ATTACK_RESOLVED, target.name, data)]
     if critical and kind == "added":
         out.append(
             Effect(
-                "EffectResolved",
+                EFFECT_RESOLVED,
                 target.name,
                 {
                     "critical": "added",
@@ -282,7 +289,7 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], d
 
 
 def _lasting(
-    attacker: Sheet, target: Sheet, options: Mapping[str, Any], counters: dict[str, int | None]
+    attacker: Sheet, target: Sheet, options: Options, counters: dict[str, int | None]
 ) -> tuple[dict[str, Any], dict[str, int | None]]:
     """An ally's aid against this target, and a feint on it, are used by this attack (the counters are spent)."""
     opts = dict(options)
@@ -299,7 +306,7 @@ def _lasting(
     return opts, counters
 
 
-def _damage_opts(w: Weapon, options: Mapping[str, Any]) -> dict[str, Any]:
+def _damage_opts(w: Weapon, options: Options) -> dict[str, Any]:
     resisted = options.get("resisted-by", w.power.get("resisted-by", "toughness"))
     return {"nonlethal": bool(options.get("nonlethal") or w.power.get("nonlethal")), "resisted-by": resisted}
 
@@ -309,7 +316,7 @@ def attack_check(
     target: Sheet,
     w: Weapon,
     moves: set[str],
-    options: Mapping[str, Any],
+    options: Options,
     dice: Dice,
     base: dict[str, Any],
 ) -> tuple[bool, bool, dict[str, Any]]:

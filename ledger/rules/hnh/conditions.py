@@ -9,16 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
-from ledger.model.sheet import Effect, Sheet
+from ledger.model.sheet import CONDITION_IMPOSED, CONDITION_REMOVED, Effect, Sheet
+from ledger.rules.hnh.options import BASIC, COMBINED, HP_CONDITIONS
 
-# conditions.txt: basic, combined and damage (HP) conditions, in CLI spelling.
-BASIC = frozenset(
-    "compelled controlled dazed debilitated deaf defenseless disabled entranced fatigued hindered immobile "
-    "impaired prone stunned surprised unaware vulnerable weakened".split()
-)
-COMBINED = frozenset("asleep blind bound exhausted incapacitated paralyzed restrained staggered".split())
-HP_CONDITIONS = frozenset({"battered", "dying", "stabilized", "dead"})
-CONDITIONS = BASIC | COMBINED | HP_CONDITIONS
+CONDITIONS = BASIC | COMBINED | HP_CONDITIONS  # conditions.txt, declared in ledger/rules/hnh/options.py
 
 # What each condition is made of or makes the character (cards: "Made of", "is ...").
 COMPONENTS: dict[str, frozenset[str]] = {
@@ -135,12 +129,12 @@ def known(condition: str) -> str:
 
 def imposed(sheet: Sheet, condition: str, note: str) -> Effect:
     """The effect of a condition imposed (no progression: see impose_effects)."""
-    return Effect("ConditionImposed", sheet.name, {"condition": condition, **({"note": note} if note else {})})
+    return Effect(CONDITION_IMPOSED, sheet.name, {"condition": condition, **({"note": note} if note else {})})
 
 
 def removed(sheet: Sheet, condition: str, note: str) -> Effect:
     """The effect of a condition removed as such."""
-    return Effect("ConditionRemoved", sheet.name, {"condition": condition, **({"note": note} if note else {})})
+    return Effect(CONDITION_REMOVED, sheet.name, {"condition": condition, **({"note": note} if note else {})})
 
 
 def impose_effects(sheet: Sheet, condition: str, note: str = "") -> list[Effect]:

@@ -13,14 +13,12 @@ from typing import Any
 from ledger.errors import BadInput
 from ledger.model.dice import ascii_int
 from ledger.rules.hnh.afflictions import slug
+from ledger.rules.hnh.options import AFFLICTION_DEGREES
 
 ABILITY_KEYS = ("Strength", "Agility", "Fighting", "Dexterity", "Stamina", "Intellect", "Awareness", "Presence")
 DEFENSE_BASE = {"Dodge": "agility", "Parry": "fighting", "Fortitude": "stamina", "Will": "presence"}
 CORE = {a.lower() for a in ABILITY_KEYS} | {d.lower() for d in DEFENSE_BASE} | {"toughness", "improved-initiative"}
-AFFLICTION_WORDS = (
-    "dazed entranced fatigued hindered impaired vulnerable compelled defenseless disabled exhausted immobile "
-    "prone staggered stunned asleep controlled incapacitated paralyzed unaware"
-).split()
+AFFLICTION_WORDS = frozenset().union(*AFFLICTION_DEGREES)  # the conditions an Affliction may impose
 
 
 def _rank(value: Any, what: str) -> int:

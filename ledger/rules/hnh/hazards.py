@@ -12,12 +12,23 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice
-from ledger.model.sheet import Effect, Sheet, apply_all
+from ledger.model.sheet import (
+    CHECK_RESOLVED,
+    CONDITION_IMPOSED,
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    EFFECT_RESOLVED,
+    TRAITS_CHANGED,
+    Effect,
+    Sheet,
+    apply_all,
+)
 from ledger.rules.hnh import illness
 from ledger.rules.hnh.checks import degrees
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
 from ledger.rules.hnh.health import HP_FLOOR, NO_STABILIZE, passive_roll, resolve_damage, set_hp
 from ledger.rules.hnh.options import INTERVALS
+from ledger.rules.options import Options
 
 KINDS = (
     "heat",
@@ -41,7 +52,7 @@ DECOMPRESSION_DC = 10
 VACUUM_DC = 5
 
 
-def _int(options: Mapping[str, Any], key: str, default: int | None = None) -> int:
+def _int(options: Options, key: str, default: int | None = None) -> int:
     v = options.get(key, default)
     if v is None:
         raise BadInput(f"this hazard needs {key}")
@@ -52,7 +63,7 @@ def _int(options: Mapping[str, Any], key: str, default: int | None = None) -> in
 
 
 def _counters(sheet: Sheet, ctr: Mapping[str, int | None]) -> Effect:
-    return Effect("CountersChanged", sheet.name, {"counters": dict(ctr)})
+    return Effect(COUNTERS_CHANGED, sheet.name, {"counters": dict(ctr)})
 
 
 def make_dying(sheet: Sheet, note: str) -> list[Effect]:
@@ -61,8 +72,8 @@ def make_dying(sheet: Sheet, note: str) -> list[Effect]:
     now = apply_all(sheet, out)
     if not now.has("dying") and not now.has("dead"):
         out += [
-            Effect("ConditionRemoved", sheet.name, {"condition": "stabilized", "note": note}),
-            Effect("ConditionImposed", sheet.name, {"condition": "dying", "note": note}),
+            Effect(CONDITION_REMOVED, sheet.name, {"condition": "stabilized", "note": note}),
+            Effect(CONDITION_IMPOSED, sheet.name, {"condition": "dying", "note": note}),
         ]
     return out
 
@@ -83,7 +94,7 @@ def _check(sheet: Sheet, kind: str, dc: int, dice: Dice, extra: dict[str, Any]) 
     success = r.total >= dc
     data = {"hazard": kind, "trait": "fortitude", "dc": dc, **r.data(), "success": success}
     data.update(degrees=degrees(r.total - dc), **extra)
-    return success, degrees(r.total - dc), Effect("CheckResolved", sheet.name, data)
+    return success, degrees(r.total - dc), Effect(CHECK_RESOLVED, sheet.name, data)
 
 
 def end_hazard(sheet: Sheet, kind: str) -> list[Effect]:
@@ -96,22 +107,22 @@ def end_hazard(sheet: Sheet, kind: str) -> list[Effect]:
                 out += remove_effects(sheet, c, "decompression sickness over")
     if sheet.counter(NO_STABILIZE):
         keys[NO_STABILIZE] = None
-    out.append(Effect("EffectResolved", sheet.name, {"hazard": kind, "ended": True}))
+    out.append(Effect(EFFECT_RESOLVED, sheet.name, {"hazard": kind, "ended": True}))
     return out + ([_counters(sheet, keys)] if keys else [])
 
 
-def temperature(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def temperature(sheet: Sheet, kind: str, options: Options, dice: Dice) -> list[Effect]:
     """Heat And Cold / Starvation And Thirst: Fortitude DC 0 +1 per previous check, failure a level of fatigue."""
     extra: dict[str, Any] = {}
     if kind in DEADLY_DAYS:
         days = _int(options, "days", GRACE_DAYS[kind])
         if days >= DEADLY_DAYS[kind]:  # "do not roll a Fortitude check since it is impossible to pass"
             return [
-                Effect("EffectResolved", sheet.name, {"hazard": kind, "days": days, "note": "dies"}),
+                Effect(EFFECT_RESOLVED, sheet.name, {"hazard": kind, "days": days, "note": "dies"}),
                 *set_hp(sheet, HP_FLOOR, note=f"{kind}: {days} days"),
             ]
         if days < GRACE_DAYS[kind]:
-            return [Effect("EffectResolved", sheet.name, {"hazard": kind, "days": days, "note": "no check yet"})]
+            return [Effect(EFFECT_RESOLVED, sheet.name, {"hazard": kind, "days": days, "note": "no check yet"})]
         extra = {"days": days, "interval": SUSTENANCE_INTERVAL[kind]}
     else:
         severity = str(options.get("severity", "uncomfortable")).lower()
@@ -126,18 +137,18 @@ def temperature(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice)
     return out
 
 
-def suffocation(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def suffocation(sheet: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """Suffocation: hold breath 10 + 2 x Stamina rounds, then Fortitude DC 0 +1 per success each round."""
     stage = sheet.counter("hazard:suffocation-stage")
     if stage == 1:  # "on the following round he is dying and his HP becomes -1"
         return [*make_dying(sheet, "suffocation"), _counters(sheet, {"hazard:suffocation-stage": 2})]
     if stage >= 2:
-        return [Effect("EffectResolved", sheet.name, {"hazard": "suffocation", "note": "dying until able to breathe"})]
+        return [Effect(EFFECT_RESOLVED, sheet.name, {"hazard": "suffocation", "note": "dying until able to breathe"})]
     hold = 10 + 2 * sheet.trait("stamina")
     rounds = _int(options, "rounds")
     if rounds <= hold:
         held = {"hazard": "suffocation", "rounds": rounds, "can_hold": hold, "rounds_left": hold - rounds}
-        return [Effect("EffectResolved", sheet.name, held)]
+        return [Effect(EFFECT_RESOLVED, sheet.name, held)]
     successes = _int(options, "previous-checks", sheet.counter("hazard:suffocation"))
     success, _, eff = _check(sheet, "suffocation", successes, dice, {"rounds": rounds, "can_hold": hold})
     if success:
@@ -146,7 +157,7 @@ def suffocation(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Ef
     return out + impose_effects(apply_all(sheet, out), "incapacitated", "suffocation")
 
 
-def vacuum(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def vacuum(sheet: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """Vacuum: holding breath is Fortitude DC 5 +1 per round, success costs a Stamina rank; then suffocation."""
     stage = sheet.counter("hazard:vacuum-stage")
     if stage == 1:  # "the next round, he becomes incapacitated"
@@ -154,10 +165,10 @@ def vacuum(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]
     if stage == 2:  # "The following round, he's dying and his HP becomes -1"
         return [*make_dying(sheet, "vacuum"), _counters(sheet, {"hazard:vacuum-stage": 3})]
     if stage >= 3:
-        return [Effect("EffectResolved", sheet.name, {"hazard": "vacuum", "note": "dying until back in atmosphere"})]
+        return [Effect(EFFECT_RESOLVED, sheet.name, {"hazard": "vacuum", "note": "dying until back in atmosphere"})]
     if not options.get("holding", True):
         return [
-            Effect("EffectResolved", sheet.name, {"hazard": "vacuum", "note": "stops holding breath: suffocates"}),
+            Effect(EFFECT_RESOLVED, sheet.name, {"hazard": "vacuum", "note": "stops holding breath: suffocates"}),
             _counters(sheet, {"hazard:vacuum-stage": 1}),
         ]
     previous = _int(options, "previous-checks", sheet.counter("hazard:vacuum"))
@@ -168,16 +179,16 @@ def vacuum(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]
     return [
         eff,
         _counters(sheet, {"hazard:vacuum": previous + 1}),
-        Effect("TraitsChanged", sheet.name, {"traits": traits, "note": "vacuum: a rank of Stamina lost"}),
+        Effect(TRAITS_CHANGED, sheet.name, {"traits": traits, "note": "vacuum: a rank of Stamina lost"}),
     ]
 
 
-def decompression(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def decompression(sheet: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """Rapid Decompression: from the third round, Fortitude DC 10: failure stunned, two degrees incapacitated."""
     rounds = _int(options, "rounds")
     if rounds < 3:
         note = {"hazard": "decompression", "rounds": rounds, "note": "no check before round 3"}
-        return [Effect("EffectResolved", sheet.name, note)]
+        return [Effect(EFFECT_RESOLVED, sheet.name, note)]
     success, deg, eff = _check(sheet, "decompression", DECOMPRESSION_DC, dice, {"rounds": rounds})
     if success:
         return [eff]
@@ -189,13 +200,13 @@ def decompression(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[
     return out + impose_effects(apply_all(sheet, out), cond, "decompression sickness")
 
 
-def falling(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def falling(sheet: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """Falling: damage rank (distance - size) x 2, at most 18; prone if accidental or the Toughness check failed."""
     distance = _int(options, "distance-rank")
     rank = min((distance - _int(options, "size", 0)) * 2, _int(options, "max-rank", FALL_MAX))
     accidental = bool(options.get("accidental"))
     data = {"hazard": "falling", "distance_rank": distance, "rank": rank, "accidental": accidental}
-    out = [Effect("EffectResolved", sheet.name, data)]
+    out = [Effect(EFFECT_RESOLVED, sheet.name, data)]
     failed = False
     if rank > 0:
         dmg = resolve_damage(sheet, rank, dice)
@@ -208,7 +219,7 @@ def falling(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect
     return out
 
 
-def resolve_hazard(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def resolve_hazard(sheet: Sheet, kind: str, options: Options, dice: Dice) -> list[Effect]:
     """One exposure to a hazard (one check at its interval), or its end with `ended`."""
     kind = kind.strip().lower()
     if kind not in KINDS:

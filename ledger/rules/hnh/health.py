@@ -10,10 +10,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.model.dice import Dice
-from ledger.model.sheet import Effect, Sheet, apply_all
+from ledger.model.sheet import (
+    CONDITION_IMPOSED,
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    DAMAGE_APPLIED,
+    HEALTH_RECOVERED,
+    MINIONS_DEFEATED,
+    RESISTANCE_RESOLVED,
+    RESOURCE_CHANGED,
+    Effect,
+    Sheet,
+    apply_all,
+)
 from ledger.rules.common import set_conditions
 from ledger.rules.hnh.checks import Rolled, check_penalty, defense_rank, degrees, roll_check
 from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, wake
+from ledger.rules.options import Options
 
 MAX_HP = 6  # Health Points: "Maximum HP ... is always equal to 6"
 MINION_MAX_HP = 1  # "Minions who always have a maximum HP of 1"
@@ -47,7 +60,7 @@ def death_effects(sheet: Sheet) -> list[Effect]:
     out = set_conditions(sheet, {"dead", "prone"}, CONDITIONS)  # Incapacitated card: "you fall prone"
     vp = sheet.resources.get(VP, 0)
     if vp:
-        out.append(Effect("ResourceChanged", sheet.name, {"resource": VP, "delta": -vp, "value": 0}))
+        out.append(Effect(RESOURCE_CHANGED, sheet.name, {"resource": VP, "delta": -vp, "value": 0}))
     return out
 
 
@@ -74,7 +87,7 @@ def set_hp(
         ctr = _death_counters(sheet)
     if new_hp >= 0 and sheet.counter(NO_STABILIZE):
         ctr[NO_STABILIZE] = None
-    event = event or ("HealthRecovered" if gained else "DamageApplied")
+    event = event or (HEALTH_RECOVERED if gained else DAMAGE_APPLIED)
     data: dict[str, Any] = {"amount": abs(new_hp - sheet.hp), "hp": new_hp}
     if ctr:
         data["counters"] = ctr
@@ -87,7 +100,7 @@ def set_hp(
     out += set_conditions(sheet, wanted, HP_CONDITIONS)
     if wanted & {"dying", "stabilized"} and "incapacitated" not in closure(sheet.conditions) and not sheet.has("prone"):
         out.append(
-            Effect("ConditionImposed", sheet.name, {"condition": "prone", "note": "the incapacitated fall prone"})
+            Effect(CONDITION_IMPOSED, sheet.name, {"condition": "prone", "note": "the incapacitated fall prone"})
         )
     return out
 
@@ -96,7 +109,7 @@ def take_out_minion(sheet: Sheet, nonlethal: bool, note: str) -> list[Effect]:
     """A minion's worst result: dead (or -1 and stabilized if non-lethal); one of a group is simply gone."""
     if sheet.count > 1:
         return [
-            Effect("MinionsDefeated", sheet.name, {"defeated": 1, "count": sheet.count - 1, "note": note}),
+            Effect(MINIONS_DEFEATED, sheet.name, {"defeated": 1, "count": sheet.count - 1, "note": note}),
             *next_member(sheet),
         ]
     return set_hp(sheet, -1 if nonlethal else HP_FLOOR, nonlethal=nonlethal, note=note)
@@ -107,11 +120,11 @@ def next_member(sheet: Sheet) -> list[Effect]:
     note = "the next member of the group starts fresh"
     out: list[Effect] = []
     if sheet.counters:
-        out.append(Effect("CountersChanged", sheet.name, {"counters": {k: None for k in sheet.counters}}))
-    out += [Effect("ConditionRemoved", sheet.name, {"condition": c, "note": note}) for c in sheet.conditions]
+        out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {k: None for k in sheet.counters}}))
+    out += [Effect(CONDITION_REMOVED, sheet.name, {"condition": c, "note": note}) for c in sheet.conditions]
     if sheet.hp != sheet.max_hp:
         out.append(
-            Effect("HealthRecovered", sheet.name, {"amount": sheet.max_hp - sheet.hp, "hp": sheet.max_hp, "note": note})
+            Effect(HEALTH_RECOVERED, sheet.name, {"amount": sheet.max_hp - sheet.hp, "hp": sheet.max_hp, "note": note})
         )
     return out
 
@@ -129,7 +142,7 @@ def resolve_damage(
     rank: int,
     dice: Dice,
     *,
-    options: Mapping[str, Any] | None = None,
+    options: Options | None = None,
     extra_dc: int = 0,
     worst: bool = False,
     finishing: bool = False,
@@ -145,7 +158,7 @@ def resolve_damage(
         res = {**base, "outcome": "failure", "worst": True, "bypassed": True}
         woke = wake(target)
         after = take_out_minion(apply_all(target, woke), nonlethal, "critical hit")
-        return [Effect("ResistanceResolved", target.name, res), *woke, *after]
+        return [Effect(RESISTANCE_RESOLVED, target.name, res), *woke, *after]
     power = roll_check(dice, power_roll, rank + extra_dc, "power")
     resist = roll_check(dice, resist_roll, resistance_bonus(target, defense), "passive")
     diff = resist.total - power.total
@@ -159,7 +172,7 @@ def resolve_damage(
         "degrees": degrees(diff),
     }
     if outcome == "success":
-        return [Effect("ResistanceResolved", target.name, data)]
+        return [Effect(RESISTANCE_RESOLVED, target.name, data)]
     woke = wake(target)  # a tie still affects the sleeper (a bruise)
     hit = apply_all(target, woke)
     bruises = {"bruises": hit.counter("bruises") + 1}
@@ -175,12 +188,12 @@ def resolve_damage(
     else:
         after = set_hp(hit, hit.hp + diff, counters=bruises, nonlethal=nonlethal)
         data.update(_lost(hit, after), bruise=True)
-    return [Effect("ResistanceResolved", target.name, data), *woke, *after]
+    return [Effect(RESISTANCE_RESOLVED, target.name, data), *woke, *after]
 
 
 def _lost(sheet: Sheet, after: list[Effect]) -> dict[str, int]:
     """`hp_lost`: the HP the effects actually took (floors and Non-Lethal included), 0 when HP did not change."""
-    hp = next((e.data["hp"] for e in after if e.target == sheet.name and e.event == "DamageApplied"), sheet.hp)
+    hp = next((e.data["hp"] for e in after if e.target == sheet.name and e.event == DAMAGE_APPLIED), sheet.hp)
     return {"hp_lost": max(0, sheet.hp - hp)}
 
 

@@ -9,23 +9,32 @@ only once it has ended).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput
 from ledger.model.dice import Dice, ascii_int
-from ledger.model.sheet import Effect, Sheet, apply_all
+from ledger.model.sheet import (
+    CHECK_RESOLVED,
+    CONDITION_IMPOSED,
+    COUNTERS_CHANGED,
+    EFFECT_RESOLVED,
+    TRAITS_CHANGED,
+    Effect,
+    Sheet,
+    apply_all,
+)
 from ledger.rules.hnh.afflictions import Affliction, change_degree, ongoing, parse_conditions, slug
 from ledger.rules.hnh.checks import degrees
 from ledger.rules.hnh.conditions import impose_effects, removed
 from ledger.rules.hnh.health import HP_FLOOR, passive_roll, resolve_damage, set_hp
 from ledger.rules.hnh.powers import ABILITY_FLOOR, WEAKENED
+from ledger.rules.options import Options
 
 SLEEP_STAGES = ((10, "incapacitated"), (5, "exhausted"), (2, "fatigued"))  # days without sleep -> condition
 HELD = "weaken-held:"
 
 
-def _int(options: Mapping[str, Any], key: str, default: int | None = None) -> int:
+def _int(options: Options, key: str, default: int | None = None) -> int:
     v = options.get(key, default)
     if v is None:
         raise BadInput(f"this hazard needs {key}", f"give -o {key}=N")
@@ -35,7 +44,7 @@ def _int(options: Mapping[str, Any], key: str, default: int | None = None) -> in
         raise BadInput(f"option '{key}' needs a whole number, got '{v}'") from None
 
 
-def sleep_deprivation(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def sleep_deprivation(sheet: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """Sleep Deprivation: a day is free; then fatigued, exhausted after 5 days, incapacitated after 10 (no check)."""
     days = _int(options, "days")
     stage = next((c for d, c in SLEEP_STAGES if days >= d), None)
@@ -43,21 +52,21 @@ def sleep_deprivation(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> l
     if stage == "incapacitated":
         data["note"] = "can't be woken up for 8 hours"
     out = [
-        Effect("EffectResolved", sheet.name, data),
-        Effect("CountersChanged", sheet.name, {"counters": {"hazard:sleep-deprivation": days}}),
+        Effect(EFFECT_RESOLVED, sheet.name, data),
+        Effect(COUNTERS_CHANGED, sheet.name, {"counters": {"hazard:sleep-deprivation": days}}),
     ]
     note = f"{days} days without sleep"
     if stage is None or stage in sheet.conditions:
         return out
     if stage == "exhausted":  # the stage is set, not added: exhausted replaces fatigued
         out += [removed(sheet, "fatigued", note)] if "fatigued" in sheet.conditions else []
-        return out + [Effect("ConditionImposed", sheet.name, {"condition": "exhausted", "note": note})]
+        return out + [Effect(CONDITION_IMPOSED, sheet.name, {"condition": "exhausted", "note": note})]
     if stage == "fatigued" and "exhausted" in sheet.conditions:
         return out
     return out + impose_effects(sheet, stage, note)
 
 
-def forced_labor(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def forced_labor(sheet: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """Forced Labor: Fortitude DC 1 +1 per previous check; failure fatigued, exhausted, asleep (forced awake: dazed), then dying."""
     previous = _int(options, "previous-checks", sheet.counter("hazard:forced-labor"))
     dc = 1 + previous
@@ -72,8 +81,8 @@ def forced_labor(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[E
         "degrees": degrees(r.total - dc),
     }
     out = [
-        Effect("CheckResolved", sheet.name, data),
-        Effect("CountersChanged", sheet.name, {"counters": {"hazard:forced-labor": previous + 1}}),
+        Effect(CHECK_RESOLVED, sheet.name, data),
+        Effect(COUNTERS_CHANGED, sheet.name, {"counters": {"hazard:forced-labor": previous + 1}}),
     ]
     if success or sheet.hp < 0:
         return out
@@ -85,13 +94,13 @@ def forced_labor(sheet: Sheet, options: Mapping[str, Any], dice: Dice) -> list[E
     return out + impose_effects(now, "fatigued", "forced labor")  # fatigued -> exhausted -> asleep
 
 
-def contagion(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def contagion(sheet: Sheet, kind: str, options: Options, dice: Dice) -> list[Effect]:
     """Disease and Radiation: Fortitude against DC = rank (each day), failing into an Affliction, Weaken or Damage."""
     rank = _int(options, "rank")
     effect = str(options.get("effect") or ("weaken" if kind == "radiation" else "affliction"))
     name = slug(str(options.get("name") or kind))
     if effect == "damage":  # Radiation: "Damage resisted by Fortitude"
-        note = Effect("EffectResolved", sheet.name, {"hazard": kind, "rank": rank, "effect": "damage"})
+        note = Effect(EFFECT_RESOLVED, sheet.name, {"hazard": kind, "rank": rank, "effect": "damage"})
         return [note, *resolve_damage(sheet, rank, dice, options={"resisted-by": "fortitude"})]
     bonus = int(options.get("bonus") or 0)  # "A Treatment skill check can provide a bonus on defense checks"
     r = passive_roll(sheet, "fortitude", dice, "fortitude", bonus)
@@ -106,7 +115,7 @@ def contagion(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -
         "success": success,
         "degrees": degrees(r.total - rank),
     }
-    out = [Effect("CheckResolved", sheet.name, data)]
+    out = [Effect(CHECK_RESOLVED, sheet.name, data)]
     if effect == "affliction":
         return out + _infect(sheet, name, rank, options, success, degrees(r.total - rank))
     if success:
@@ -115,7 +124,7 @@ def contagion(sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -
     return out + _weaken(sheet, kind, trait, rank, rank - r.total)
 
 
-def _infect(sheet: Sheet, name: str, rank: int, options: Mapping[str, Any], success: bool, deg: int) -> list[Effect]:
+def _infect(sheet: Sheet, name: str, rank: int, options: Options, success: bool, deg: int) -> list[Effect]:
     """A disease as an Affliction: failure infects at the degrees of failure; a later success ends it."""
     existing = next(((a, d) for a, d in ongoing(sheet) if a.name == name), None)
     if existing is None and "conditions" not in options:
@@ -126,7 +135,7 @@ def _infect(sheet: Sheet, name: str, rank: int, options: Mapping[str, Any], succ
     old = existing[1] if existing else 0
     new = min(len(a.conditions), max(old, deg))
     out = change_degree(sheet, a, old, new, name)
-    return out + [Effect("CountersChanged", sheet.name, {"counters": {f"affliction:{name}:daily": 1}})]
+    return out + [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {f"affliction:{name}:daily": 1}})]
 
 
 def _weaken(sheet: Sheet, kind: str, trait: str, rank: int, points: int) -> list[Effect]:
@@ -142,9 +151,9 @@ def _weaken(sheet: Sheet, kind: str, trait: str, rank: int, points: int) -> list
     ):  # Disease: "Stamina may drop below -5, in which case death occurs"
         return set_hp(sheet, HP_FLOOR, note=f"{kind}: Stamina below -5")
     out = [
-        Effect("TraitsChanged", sheet.name, {"traits": {trait: current - step}, "note": f"{kind}: weakened by {step}"}),
+        Effect(TRAITS_CHANGED, sheet.name, {"traits": {trait: current - step}, "note": f"{kind}: weakened by {step}"}),
         Effect(
-            "CountersChanged",
+            COUNTERS_CHANGED,
             sheet.name,
             {
                 "counters": {
@@ -164,12 +173,12 @@ def _weaken(sheet: Sheet, kind: str, trait: str, rank: int, points: int) -> list
     return out
 
 
-def cure(sheet: Sheet, kind: str, options: Mapping[str, Any]) -> list[Effect]:
+def cure(sheet: Sheet, kind: str, options: Options) -> list[Effect]:
     """A disease or radiation ends (cured, left behind): its Weaken points start returning; a named disease ends."""
     out: list[Effect] = []
     held = {k: None for k in sheet.counters if k.startswith(HELD)}
     if held:
-        out.append(Effect("CountersChanged", sheet.name, {"counters": held}))
+        out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": held}))
     name = slug(str(options.get("name") or kind))
     found = next(((a, d) for a, d in ongoing(sheet) if a.name == name), None)
     if found is not None:

@@ -10,12 +10,19 @@ start of the next turn), extra-strength (the +1 Strength ends at the start of th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.dice import Dice
-from ledger.model.sheet import Effect, Sheet, apply_all
+from ledger.model.sheet import (
+    CHECK_RESOLVED,
+    COUNTERS_CHANGED,
+    EFFECT_RESOLVED,
+    TRAITS_CHANGED,
+    Effect,
+    Sheet,
+    apply_all,
+)
 from ledger.rules.hnh.checks import (
     Rolled,
     active_defense,
@@ -29,6 +36,7 @@ from ledger.rules.hnh.checks import (
 )
 from ledger.rules.hnh.conditions import impose_effects, removed, require_able
 from ledger.rules.hnh.victory import pay
+from ledger.rules.options import Options
 
 OBJECT_STATES = ("intact", "bent", "broken", "destroyed")
 EFFORTS = ("action", "bonus", "increased-rank", "power-stunt", "resistance", "retry", "speed", "strength")
@@ -39,7 +47,7 @@ def _need(other: Sheet | None) -> Sheet:
     return other
 
 
-def _int(options: Mapping[str, Any], key: str, default: int) -> int:
+def _int(options: Options, key: str, default: int) -> int:
     v = options.get(key)
     return default if v is None else int(v)
 
@@ -78,7 +86,7 @@ def unarmed_bonus(sheet: Sheet) -> int:
 
 
 # -- Grab, Escape, release ------------------------------------------------------------------------------
-def grab(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def grab(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Grab: attack check, then Strength against Strength; win by 1 degree restrained, by 2 bound; improving a hold."""
     target = _need(other)
     strength = max(actor.trait("strength"), _int(options, "rank", 0))  # "use whichever is higher"
@@ -88,14 +96,14 @@ def grab(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Di
         hit, info = strike(actor, target, dice, unarmed_bonus(actor))
         data.update(info)
         if not hit:
-            return [Effect("EffectResolved", target.name, data)]
+            return [Effect(EFFECT_RESOLVED, target.name, data)]
     else:
         require_able(actor, "grab")
     mine = roll_check(dice, "strength", strength + check_penalty(actor), "ability")
     theirs = roll_check(dice, "against", target.trait("strength") + check_penalty(target), "ability")
     res = opposed(actor, mine, target, theirs)
     data.update(res, improving=holding)
-    out = [Effect("EffectResolved", target.name, data)]
+    out = [Effect(EFFECT_RESOLVED, target.name, data)]
     if res["winner"] == actor.name:
         cond = "bound" if holding or res["degrees"] >= 2 else "restrained"
         out += impose_effects(target, cond, f"grabbed by {actor.name}")
@@ -108,8 +116,8 @@ def grab(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Di
 
 def _hold(actor: Sheet, target: Sheet) -> list[Effect]:
     out = [
-        Effect("CountersChanged", actor.name, {"counters": {f"grabbing:{target.name}": 1}}),
-        Effect("CountersChanged", target.name, {"counters": {f"grabbed-by:{actor.name}": 1}}),
+        Effect(COUNTERS_CHANGED, actor.name, {"counters": {f"grabbing:{target.name}": 1}}),
+        Effect(COUNTERS_CHANGED, target.name, {"counters": {f"grabbed-by:{actor.name}": 1}}),
     ]
     me = actor
     for c in ("hindered", "vulnerable"):
@@ -125,13 +133,13 @@ def release_effects(holder: Sheet, held: Sheet, note: str) -> list[Effect]:
     out = [removed(held, c, note) for c in ("restrained", "bound") if c in held.conditions]
     out += [removed(holder, c, note) for c in ("hindered", "vulnerable") if c in holder.conditions]
     out += [
-        Effect("CountersChanged", holder.name, {"counters": {f"grabbing:{held.name}": None}}),
-        Effect("CountersChanged", held.name, {"counters": {f"grabbed-by:{holder.name}": None}}),
+        Effect(COUNTERS_CHANGED, holder.name, {"counters": {f"grabbing:{held.name}": None}}),
+        Effect(COUNTERS_CHANGED, held.name, {"counters": {f"grabbed-by:{holder.name}": None}}),
     ]
     return out
 
 
-def release(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def release(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Release a grabbed target (a free action)."""
     target = _need(other)
     if not actor.counter(f"grabbing:{target.name}"):
@@ -139,7 +147,7 @@ def release(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice:
     return release_effects(actor, target, "released")
 
 
-def escape(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def escape(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Escape: a skill check (Athletics, or `trait`) against the routine check of the holder's Strength."""
     holder = _need(other)
     if not actor.counter(f"grabbed-by:{holder.name}"):
@@ -150,30 +158,30 @@ def escape(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: 
     dc = max(holder.trait("strength"), _int(options, "rank", 0))
     success, deg = versus_dc(r, dc)
     data = {"action": "escape", "trait": key, **r.data(), "dc": dc, "success": success, "degrees": deg}
-    out = [Effect("CheckResolved", actor.name, data)]
+    out = [Effect(CHECK_RESOLVED, actor.name, data)]
     return out + (release_effects(holder, actor, "escaped") if success else [])
 
 
 # -- Trip, Disarm, Smash ---------------------------------------------------------------------------------
-def trip(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def trip(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Trip: close attack at -1 against Parry; then damage rank against Acrobatics (or Agility): the loser is prone."""
     target = _need(other)
     hit, info = strike(actor, target, dice, unarmed_bonus(actor), modifier=-1)
     data: dict[str, Any] = {"action": "trip", "attacker": actor.name, "target": target.name, **info}
     if not hit:
-        return [Effect("EffectResolved", target.name, data)]
+        return [Effect(EFFECT_RESOLVED, target.name, data)]
     power = roll_check(dice, "power", _int(options, "rank", actor.trait("strength")), "power")
     skill = "acrobatics" if "acrobatics" in target.traits else "agility"
     theirs = roll_check(dice, "against", trait_bonus(target, skill)[1] + check_penalty(target), "ability")
     res = opposed(actor, power, target, theirs)
     data.update(res, resisted_with=skill)
-    out = [Effect("EffectResolved", target.name, data)]
+    out = [Effect(EFFECT_RESOLVED, target.name, data)]
     if res["winner"] == actor.name and "prone" not in target.conditions:
         out += impose_effects(target, "prone", f"tripped by {actor.name}")
     return out
 
 
-def disarm(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def disarm(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Disarm: attack at -1 (-2 hand held, -1 more ranged); then damage rank against Strength (held) or the binding's Toughness."""
     target = _need(other)
     held = options.get("held", True) is not False
@@ -194,16 +202,16 @@ def disarm(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: 
         **info,
     }
     if not hit:
-        return [Effect("EffectResolved", target.name, data)]
+        return [Effect(EFFECT_RESOLVED, target.name, data)]
     power = roll_check(dice, "power", _int(options, "rank", actor.trait("strength")), "power")
     resist = target.trait("strength") if held else _int(options, "binding", 0)
     theirs = roll_check(dice, "against", resist, "ability" if held else "passive")
     res = opposed(actor, power, target, theirs)
     data.update(res, dropped=res["winner"] == actor.name)
-    return [Effect("EffectResolved", target.name, data)]
+    return [Effect(EFFECT_RESOLVED, target.name, data)]
 
 
-def smash(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def smash(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Smash: attack the holder's defense (-1 for a held object); then damage against the object's Toughness."""
     target = _need(other)
     held = options.get("held", True) is not False
@@ -219,7 +227,7 @@ def smash(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
         **info,
     }
     if not hit:
-        return [Effect("EffectResolved", target.name, data)]
+        return [Effect(EFFECT_RESOLVED, target.name, data)]
     power = roll_check(dice, "power", _int(options, "rank", actor.trait("strength")), "power")
     resist = roll_check(dice, "toughness", _int(options, "object-toughness", 0), "passive")
     diff = resist.total - power.total
@@ -227,11 +235,11 @@ def smash(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
     steps = 0 if diff >= 0 else degrees(diff)  # Damaging Objects: 1 bent, 2 broken, 3+ destroyed; cumulative
     state = OBJECT_STATES[min(3, before + steps)]
     data.update(power=power.data(), resistance=resist.data(), difference=diff, object_state=state)
-    return [Effect("EffectResolved", target.name, data)]
+    return [Effect(EFFECT_RESOLVED, target.name, data)]
 
 
 # -- Feint, Demoralize, Aim ----------------------------------------------------------------------------------
-def feint(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def feint(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Feint: Deception against the better of the target's Deception or Insight; success: vulnerable to the next attack."""
     target = _need(other)
     require_able(actor, "feint")
@@ -245,17 +253,17 @@ def feint(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
     res = opposed(actor, mine, target, theirs)
     out = [
         Effect(
-            "EffectResolved",
+            EFFECT_RESOLVED,
             target.name,
             {"action": "feint", "attacker": actor.name, "target": target.name, "resisted_with": best, **res},
         )
     ]
     if res["winner"] == actor.name:
-        out.append(Effect("CountersChanged", actor.name, {"counters": {f"feint:{target.name}": 1}}))
+        out.append(Effect(COUNTERS_CHANGED, actor.name, {"counters": {f"feint:{target.name}": 1}}))
     return out
 
 
-def demoralize(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def demoralize(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Demoralize: Intimidation against the better of Insight or Will; impaired (disabled at 4 degrees) until the end of the target's next turn."""
     target = _need(other)
     require_able(actor, "demoralize")
@@ -266,7 +274,7 @@ def demoralize(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], di
     res = opposed(actor, mine, target, theirs)
     out = [
         Effect(
-            "EffectResolved",
+            EFFECT_RESOLVED,
             target.name,
             {"action": "demoralize", "attacker": actor.name, "target": target.name, "skill": skill, **res},
         )
@@ -277,13 +285,13 @@ def demoralize(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], di
     if cond in target.conditions:
         return out
     out += impose_effects(target, cond, f"demoralized by {actor.name}")
-    return out + [Effect("CountersChanged", target.name, {"counters": {f"until-end-of-turn:{cond}": 1}})]
+    return out + [Effect(COUNTERS_CHANGED, target.name, {"counters": {f"until-end-of-turn:{cond}": 1}})]
 
 
-def aim(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def aim(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Aim: the next attack gets the aim bonus; vulnerable while aiming (until that attack or the next turn ends)."""
     require_able(actor, "aim")
-    out = [Effect("CountersChanged", actor.name, {"counters": {"aim": 1}})]
+    out = [Effect(COUNTERS_CHANGED, actor.name, {"counters": {"aim": 1}})]
     if "vulnerable" not in actor.conditions:
         out += impose_effects(actor, "vulnerable", "aiming")
     return out
@@ -293,7 +301,7 @@ def end_aim(sheet: Sheet, note: str) -> list[Effect]:
     """Aim is spent (or lost): the counter and the aiming vulnerability go."""
     if not sheet.counter("aim"):
         return []
-    out = [Effect("CountersChanged", sheet.name, {"counters": {"aim": None}})]
+    out = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {"aim": None}})]
     return out + ([removed(sheet, "vulnerable", note)] if "vulnerable" in sheet.conditions else [])
 
 
@@ -310,16 +318,16 @@ def turn_ended(sheet: Sheet) -> list[Effect]:
     done: dict[str, int | None] = {k: None for k, v in sheet.counters.items() if k.startswith("feint:") and v >= 2}
     if sheet.counter("aid-running"):  # Aid: "for 1 round" -- to the end of the ally's next turn
         done.update({k: None for k in sheet.counters if k.startswith(("aid-attack:", "aid-defense:", "aid-running"))})
-    out = [Effect("CountersChanged", sheet.name, {"counters": done})] if done else []
+    out = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": done})] if done else []
     if sheet.counter("aim") >= 2:
         out += end_aim(sheet, "aim not used")
     elif sheet.counter("aim"):
-        out.append(Effect("CountersChanged", sheet.name, {"counters": {"aim": 2}}))
+        out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {"aim": 2}}))
     return out
 
 
 # -- Extra Effort, Seize Initiative --------------------------------------------------------------------------
-def extra_effort(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def extra_effort(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Extra Effort: one benefit (once per turn); fatigued at the start of the next turn."""
     require_able(actor, "use extra effort")
     benefit = str(options.get("benefit") or "")
@@ -331,20 +339,20 @@ def extra_effort(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], 
         )
     out = [
         Effect(
-            "EffectResolved",
+            EFFECT_RESOLVED,
             actor.name,
             {"action": "extra-effort", "benefit": benefit, "cost": "fatigued at the start of the next turn"},
         ),
-        Effect("CountersChanged", actor.name, {"counters": {"extra-effort": 1}}),
+        Effect(COUNTERS_CHANGED, actor.name, {"counters": {"extra-effort": 1}}),
     ]
     if benefit == "strength":  # "Increase the hero's Strength rank by +1 for 1 round"
         out += [
             Effect(
-                "TraitsChanged",
+                TRAITS_CHANGED,
                 actor.name,
                 {"traits": {"strength": actor.trait("strength") + 1}, "note": "extra effort"},
             ),
-            Effect("CountersChanged", actor.name, {"counters": {"extra-strength": 1}}),
+            Effect(COUNTERS_CHANGED, actor.name, {"counters": {"extra-strength": 1}}),
         ]
     return out
 
@@ -355,21 +363,21 @@ def effort_cost(sheet: Sheet) -> list[Effect]:
     if sheet.counter("extra-strength"):
         out += [
             Effect(
-                "TraitsChanged",
+                TRAITS_CHANGED,
                 sheet.name,
                 {"traits": {"strength": sheet.trait("strength") - 1}, "note": "extra effort over"},
             ),
-            Effect("CountersChanged", sheet.name, {"counters": {"extra-strength": None}}),
+            Effect(COUNTERS_CHANGED, sheet.name, {"counters": {"extra-strength": None}}),
         ]
     if sheet.counter("extra-effort"):
-        out.append(Effect("CountersChanged", sheet.name, {"counters": {"extra-effort": None}}))
+        out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {"extra-effort": None}}))
         now = apply_all(sheet, out)
         if not now.has("dead"):
             out += impose_effects(now, "fatigued", "extra effort")
     return out
 
 
-def seize_initiative(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def seize_initiative(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Seize Initiative: with the advantage, a victory point makes the hero go first when initiative is next rolled."""
     if actor.trait("seize-initiative") <= 0:
         raise ImpossibleAction(
@@ -380,5 +388,5 @@ def seize_initiative(actor: Sheet, other: Sheet | None, options: Mapping[str, An
         raise ImpossibleAction(f"{actor.name} is already set to seize the initiative")
     return [
         pay(actor, 1, "seize-initiative"),
-        Effect("CountersChanged", actor.name, {"counters": {"seize-initiative": 1}}),
+        Effect(COUNTERS_CHANGED, actor.name, {"counters": {"seize-initiative": 1}}),
     ]

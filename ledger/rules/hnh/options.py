@@ -16,6 +16,20 @@ MANEUVERS = ("accurate", "all-out", "defensive", "power", "charge", "aim", "fini
 FLAGS = ("cumulative", "progressive", "regressive", "unrecoverable")
 INTERVALS = {"uncomfortable": "1 hour", "intense": "10 minutes", "extreme": "1 minute"}
 
+# conditions.txt: basic, combined and damage (HP) conditions, in CLI spelling (the one list: conditions.py reads it).
+BASIC = frozenset(
+    "compelled controlled dazed debilitated deaf defenseless disabled entranced fatigued hindered immobile "
+    "impaired prone stunned surprised unaware vulnerable weakened".split()
+)
+COMBINED = frozenset("asleep blind bound exhausted incapacitated paralyzed restrained staggered".split())
+HP_CONDITIONS = frozenset({"battered", "dying", "stabilized", "dead"})
+# effect-affliction.txt: the conditions an Affliction may impose at its first, second and third degree.
+AFFLICTION_DEGREES = (
+    frozenset({"dazed", "entranced", "fatigued", "hindered", "impaired", "vulnerable"}),
+    frozenset({"compelled", "defenseless", "disabled", "exhausted", "immobile", "prone", "staggered", "stunned"}),
+    frozenset({"asleep", "controlled", "incapacitated", "paralyzed", "unaware"}),
+)
+
 ATTACK: tuple[Opt, ...] = (
     Opt(
         "with",
@@ -309,34 +323,7 @@ HEAL: tuple[Opt, ...] = (
         "powers/effects/healing.html, Restorative",
     ),
 )
-GM_CONDITIONS = (  # conditions.txt: basic and combined conditions (HP conditions follow HP)
-    "asleep",
-    "blind",
-    "bound",
-    "compelled",
-    "controlled",
-    "dazed",
-    "deaf",
-    "debilitated",
-    "defenseless",
-    "disabled",
-    "entranced",
-    "exhausted",
-    "fatigued",
-    "hindered",
-    "immobile",
-    "impaired",
-    "incapacitated",
-    "paralyzed",
-    "prone",
-    "restrained",
-    "staggered",
-    "stunned",
-    "surprised",
-    "unaware",
-    "vulnerable",
-    "weakened",
-)
+GM_CONDITIONS = tuple(sorted(BASIC | COMBINED))  # what `condition add` offers (HP conditions follow HP)
 
 ACTION_HELP: dict[str, str] = {
     "grab": "Grab: attack check, then Strength against Strength: win by 1 degree restrained, by 2 bound (again: improve the hold)",

@@ -16,11 +16,22 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.dice import Dice
-from ledger.model.sheet import Effect, Sheet, apply_all
+from ledger.model.sheet import (
+    CHECK_RESOLVED,
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    HEALTH_RECOVERED,
+    RESISTANCE_RESOLVED,
+    TRAITS_CHANGED,
+    Effect,
+    Sheet,
+    apply_all,
+)
 from ledger.rules.hnh.afflictions import change_degree, ongoing, slug
 from ledger.rules.hnh.checks import ABILITIES, DEFENSES, Rolled, defense_rank, degrees, find_power, roll_check
 from ledger.rules.hnh.conditions import impose_effects, require_able
 from ledger.rules.hnh.health import passive_roll, set_hp
+from ledger.rules.options import Options
 
 HEALING_DC = 2  # Healing: "Make a DC 2 Healing power check"
 ABILITY_FLOOR = -5  # Weaken: "Abilities weakened to a rank of -5 (which is the minimum) become debilitated"
@@ -28,7 +39,7 @@ WEAKENED = "weakened:"
 ABSENT = "weakened-absent:"
 
 
-def power_rank(sheet: Sheet, effect: str, options: Mapping[str, Any]) -> int:
+def power_rank(sheet: Sheet, effect: str, options: Options) -> int:
     """The rank given, else the rank of the sheet's first power of that effect."""
     if "rank" in options:
         return int(options["rank"])
@@ -39,7 +50,7 @@ def power_rank(sheet: Sheet, effect: str, options: Mapping[str, Any]) -> int:
 
 
 # -- Healing -----------------------------------------------------------------------------------------
-def heal(healer: Sheet, subject: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def heal(healer: Sheet, subject: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Healing: power check (roll `power`) against DC 2; the difference is HP healed; Restorative also clears bruises."""
     require_able(healer, "heal")
     target = subject or healer
@@ -63,24 +74,24 @@ def heal(healer: Sheet, subject: Sheet | None, options: Mapping[str, Any], dice:
     }
     if diff < 0:
         data.update(healed=0, note="failed: wait one minute (or use extra effort) to try again")
-        return [Effect("CheckResolved", target.name, data)]
+        return [Effect(CHECK_RESOLVED, target.name, data)]
     if diff == 0:
         data.update(healed=0, note="a tie: no HP, but try again next round without penalty")
-        return [Effect("CheckResolved", target.name, data)]
+        return [Effect(CHECK_RESOLVED, target.name, data)]
     hp_gain = min(diff, target.max_hp - target.hp)
     bruises = min(diff - hp_gain, target.counter("bruises")) if restorative else 0
     data.update(healed=hp_gain, bruises_removed=bruises)
-    out = [Effect("CheckResolved", target.name, data)]
+    out = [Effect(CHECK_RESOLVED, target.name, data)]
     if hp_gain or bruises:
         ctr: dict[str, int | None] = {"bruises": (target.counter("bruises") - bruises) or None} if bruises else {}
         out += set_hp(
-            target, target.hp + hp_gain, counters=ctr, note=f"healed by {healer.name}", event="HealthRecovered"
+            target, target.hp + hp_gain, counters=ctr, note=f"healed by {healer.name}", event=HEALTH_RECOVERED
         )
     return out
 
 
 # -- Weaken -----------------------------------------------------------------------------------------
-def weaken_trait(options: Mapping[str, Any], power: Mapping[str, Any]) -> str:
+def weaken_trait(options: Options, power: Mapping[str, Any]) -> str:
     """The weakened trait: option `trait`, else the power's."""
     trait = str(options.get("trait") or power.get("trait") or "").strip().lower()
     if not trait:
@@ -117,7 +128,7 @@ def resolve_weaken(
         "difference": diff,
     }
     if diff >= 0:
-        return [Effect("ResistanceResolved", target.name, {**data, "outcome": "success"})]
+        return [Effect(RESISTANCE_RESOLVED, target.name, {**data, "outcome": "success"})]
     lost = target.counter(WEAKENED + trait)
     wanted = rank if target.minion else -diff  # Minion Rules: "the minion suffers the worst degree"
     new_lost = max(lost, min(rank, lost + wanted))  # "cumulative, up to a maximum of the Weaken rank"
@@ -126,15 +137,15 @@ def resolve_weaken(
         new_lost = min(new_lost, lost + current - ABILITY_FLOOR)  # "-5 ... is the minimum"
     step = new_lost - lost
     data.update(outcome="failure", degrees=degrees(diff), points_lost=step, worst=target.minion)
-    out = [Effect("ResistanceResolved", target.name, data)]
+    out = [Effect(RESISTANCE_RESOLVED, target.name, data)]
     if step <= 0:
         return out
     ctr: dict[str, int | None] = {WEAKENED + trait: new_lost}
     if trait not in target.traits:
         ctr[ABSENT + trait] = 1
     out += [
-        Effect("TraitsChanged", target.name, {"traits": {trait: current - step}, "note": f"weakened by {step}"}),
-        Effect("CountersChanged", target.name, {"counters": ctr}),
+        Effect(TRAITS_CHANGED, target.name, {"traits": {trait: current - step}, "note": f"weakened by {step}"}),
+        Effect(COUNTERS_CHANGED, target.name, {"counters": ctr}),
     ]
     now = apply_all(target, out)
     if not now.has("weakened"):
@@ -169,19 +180,19 @@ def weaken_recovery(sheet: Sheet) -> list[Effect]:
         if left <= 0:
             ctr[ABSENT + trait] = None
     out = [
-        Effect("TraitsChanged", sheet.name, {"traits": traits, "note": "a weakened point returns"}),
-        Effect("CountersChanged", sheet.name, {"counters": ctr}),
+        Effect(TRAITS_CHANGED, sheet.name, {"traits": traits, "note": "a weakened point returns"}),
+        Effect(COUNTERS_CHANGED, sheet.name, {"counters": ctr}),
     ]
     now = apply_all(sheet, out)
     if now.has("debilitated") and all(now.trait(a) > ABILITY_FLOOR for a in ABILITIES if a in now.traits):
-        out.append(Effect("ConditionRemoved", sheet.name, {"condition": "debilitated", "note": "above -5 again"}))
+        out.append(Effect(CONDITION_REMOVED, sheet.name, {"condition": "debilitated", "note": "above -5 again"}))
     if not any(k.startswith(WEAKENED) for k in now.counters) and now.has("weakened"):
-        out.append(Effect("ConditionRemoved", sheet.name, {"condition": "weakened", "note": "all points back"}))
+        out.append(Effect(CONDITION_REMOVED, sheet.name, {"condition": "weakened", "note": "all points back"}))
     return out
 
 
 # -- Nullify ------------------------------------------------------------------------------------------
-def resolve_nullify(attacker: Sheet, target: Sheet, rank: int, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def resolve_nullify(attacker: Sheet, target: Sheet, rank: int, options: Options, dice: Dice) -> list[Effect]:
     """Nullify rank against the targeted effect's rank or the target's Will, whichever is higher (or an affliction's rank)."""
     name = str(options.get("nullify") or "").strip()
     if not name:
@@ -223,10 +234,10 @@ def resolve_nullify(attacker: Sheet, target: Sheet, rank: int, options: Mapping[
     }
     if not won and degrees(diff) >= 2:
         data["note"] = "two or more degrees of failure: trying again this scene needs extra effort"
-    out = [Effect("ResistanceResolved", target.name, data)]
+    out = [Effect(RESISTANCE_RESOLVED, target.name, data)]
     if not won:
         return out
     if key is not None:
-        return out + [Effect("CountersChanged", target.name, {"counters": {f"nullified:{key}": 1}})]
+        return out + [Effect(COUNTERS_CHANGED, target.name, {"counters": {f"nullified:{key}": 1}})]
     assert affliction is not None
     return out + change_degree(target, affliction[0], affliction[1], 0, f"{affliction[0].name}: nullified")

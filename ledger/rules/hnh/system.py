@@ -45,6 +45,7 @@ from ledger.rules.hnh.health import HP_FLOOR, MAX_HP, MINION_MAX_HP, VP, minion_
 from ledger.rules.hnh.powers import heal
 from ledger.rules.hnh.turns import REVIVE_MEANS
 from ledger.rules.hnh.victory import STARTING_VP, improved
+from ledger.rules.options import Options
 
 TURN_COUNTED = ("until-start-of-turn:", "until-end-of-turn:", "all-out-attack", "defensive-attack", "revive-cooldown")
 
@@ -64,7 +65,7 @@ __all__ = [
 ]
 
 
-def _affliction(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def _affliction(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     assert other is not None  # Action.other == "needed"
     owners = declared.ACTION_ROLLS["affliction"]
     return improved(
@@ -72,7 +73,7 @@ def _affliction(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], d
     )
 
 
-def _heal(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def _heal(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     owners = declared.ACTION_ROLLS["heal"]
     return improved(owners, actor, other, options, dice, lambda box, a, o: heal(_s(a), o, options, box))
 
@@ -222,7 +223,7 @@ class HnH(RuleSystem):
             "afflictions": {a.name: d for a, d in ongoing(sheet)},
         }
 
-    def entered_spec(self, name: str, text: str, options: Mapping[str, Any]) -> DiceSpec:
+    def entered_spec(self, name: str, text: str, options: Options) -> DiceSpec:
         """Every H&H roll is 3dF."""
         return fudge()
 
@@ -237,7 +238,7 @@ class HnH(RuleSystem):
         *,
         dc: int | None,
         against: tuple[Sheet, str] | None,
-        options: Mapping[str, Any],
+        options: Options,
         dice: Dice,
     ) -> list[Effect]:
         """3dF + trait against a DC (roll `check`) or opposed (rolls `check`, `against`); CHECK_OPTIONS."""
@@ -248,7 +249,7 @@ class HnH(RuleSystem):
 
         return improved(self.rolls["check"], sheet, other, options, dice, rule)
 
-    def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    def attack(self, attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
         """Attack (rolls attack, defense, power, toughness; slam-power, slam-toughness); ATTACK_OPTIONS."""
         return improved(
             self.rolls["attack"],
@@ -259,7 +260,7 @@ class HnH(RuleSystem):
             lambda box, a, o: resolve_attack(_s(a), _s(o), options, box),
         )
 
-    def resist_damage(self, target: Sheet, rank: int, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    def resist_damage(self, target: Sheet, rank: int, options: Options, dice: Dice) -> list[Effect]:
         """Damage without an attack: power (3dF + rank) against toughness (3dF + Toughness - bruises)."""
         if target.has("dead"):
             raise ImpossibleAction(f"{target.name} is already dead")
@@ -273,9 +274,7 @@ class HnH(RuleSystem):
             lambda box, a, o: resolve_damage(_s(o), rank, box, options=options),
         )
 
-    def affliction(
-        self, target: Sheet, options: Mapping[str, Any], dice: Dice, attacker: Sheet | None = None
-    ) -> list[Effect]:
+    def affliction(self, target: Sheet, options: Options, dice: Dice, attacker: Sheet | None = None) -> list[Effect]:
         """An Affliction without an attack check (rolls power, toughness): options name/with, rank, conditions."""
         if target.has("dead"):
             raise ImpossibleAction(f"{target.name} is dead")
@@ -343,7 +342,7 @@ class HnH(RuleSystem):
             raise ImpossibleAction(f"{sheet.name} is dead and can't gain victory points", "revive the character first")
         return super().gain(sheet, resource, n, reason)
 
-    def hazard(self, sheet: Sheet, kind: str, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    def hazard(self, sheet: Sheet, kind: str, options: Options, dice: Dice) -> list[Effect]:
         """One environmental hazard check (rolls fortitude, or power/toughness for falling); HAZARD_OPTIONS."""
         return improved(
             self.rolls["hazard"],

@@ -17,7 +17,16 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice
-from ledger.model.sheet import Effect, Sheet, apply_all
+from ledger.model.sheet import (
+    CHECK_RESOLVED,
+    CONDITION_IMPOSED,
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    HEALTH_RECOVERED,
+    Effect,
+    Sheet,
+    apply_all,
+)
 from ledger.rules.hnh import maneuvers
 from ledger.rules.hnh.afflictions import ongoing_checks, progress_pending
 from ledger.rules.hnh.checks import defense_rank, roll_check, versus_dc
@@ -44,7 +53,7 @@ def until_effects(sheet: Sheet, condition: str, until: str) -> list[Effect]:
     if until not in UNTIL:
         raise BadInput(f"until is 'start' or 'end', not '{until}'")
     out = impose_effects(sheet, condition)
-    return out + [Effect("CountersChanged", sheet.name, {"counters": {f"until-{until}-of-turn:{condition}": 1}})]
+    return out + [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {f"until-{until}-of-turn:{condition}": 1}})]
 
 
 def _expire(sheet: Sheet, until: str) -> list[Effect]:
@@ -56,9 +65,9 @@ def _expire(sheet: Sheet, until: str) -> list[Effect]:
         cond = k[len(prefix) :]
         if cond in sheet.conditions:
             note = f"until the {until} of the turn"
-            out.append(Effect("ConditionRemoved", sheet.name, {"condition": cond, "note": note}))
+            out.append(Effect(CONDITION_REMOVED, sheet.name, {"condition": cond, "note": note}))
     if keys:
-        out.append(Effect("CountersChanged", sheet.name, {"counters": {k: None for k in keys}}))
+        out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {k: None for k in keys}}))
     return out
 
 
@@ -90,9 +99,9 @@ def start_of_turn(sheet: Sheet, dice: Dice) -> list[Effect]:
     if sheet.counter("revive-cooldown"):
         ctr["revive-cooldown"] = max(0, sheet.counter("revive-cooldown") - 1) or None
     if ctr:
-        out.append(Effect("CountersChanged", sheet.name, {"counters": ctr}))
+        out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": ctr}))
     if "surprised" in sheet.conditions:  # Surprised: "removed at the start of your turn"
-        out.append(Effect("ConditionRemoved", sheet.name, {"condition": "surprised", "note": "turn started"}))
+        out.append(Effect(CONDITION_REMOVED, sheet.name, {"condition": "surprised", "note": "turn started"}))
     out += maneuvers.effort_cost(_then(sheet, out))  # Extra Effort: "At the start of the turn immediately after"
     now = _then(sheet, out)
     if now.has("dead"):
@@ -106,7 +115,7 @@ def start_of_turn(sheet: Sheet, dice: Dice) -> list[Effect]:
         if gain:
             step = set_hp(now, now.hp + gain, counters={"regeneration-progress": progress % every}, note="regeneration")
         else:
-            step = [Effect("CountersChanged", now.name, {"counters": {"regeneration-progress": progress}})]
+            step = [Effect(COUNTERS_CHANGED, now.name, {"counters": {"regeneration-progress": progress}})]
         out += step
         now = _then(now, step)
     if now.has("dying"):
@@ -120,8 +129,8 @@ def dying_check(sheet: Sheet, dice: Dice) -> list[Effect]:
     if can_stabilize and sheet.trait("diehard") > 0:
         note = {"condition": "stabilized", "note": "diehard"}
         return [
-            Effect("ConditionRemoved", sheet.name, {"condition": "dying", "note": "diehard"}),
-            Effect("ConditionImposed", sheet.name, note),
+            Effect(CONDITION_REMOVED, sheet.name, {"condition": "dying", "note": "diehard"}),
+            Effect(CONDITION_IMPOSED, sheet.name, note),
         ]
     r = passive_roll(sheet, "fortitude", dice, "fortitude")
     diff = r.total - DYING_DC
@@ -135,11 +144,11 @@ def dying_check(sheet: Sheet, dice: Dice) -> list[Effect]:
         "difference": diff,
         "outcome": outcome,
     }
-    out = [Effect("CheckResolved", sheet.name, data)]
+    out = [Effect(CHECK_RESOLVED, sheet.name, data)]
     if outcome == "stabilized":
         out += [
-            Effect("ConditionRemoved", sheet.name, {"condition": "dying", "note": "dying check"}),
-            Effect("ConditionImposed", sheet.name, {"condition": "stabilized", "note": "dying check"}),
+            Effect(CONDITION_REMOVED, sheet.name, {"condition": "dying", "note": "dying check"}),
+            Effect(CONDITION_IMPOSED, sheet.name, {"condition": "stabilized", "note": "dying check"}),
         ]
     elif outcome == "lose 1 HP":
         out += set_hp(sheet, sheet.hp - 1, note="dying check")
@@ -167,7 +176,7 @@ def ongoing_damage(sheet: Sheet, rank: int | None) -> list[Effect]:
     """Set (or end with None/0) a harmful circumstance dealing Damage of a rank at the end of each turn."""
     if rank is not None and rank < 0:
         raise BadInput("an ongoing damage rank can't be negative")
-    return [Effect("CountersChanged", sheet.name, {"counters": {ONGOING_DAMAGE: rank or None}})]
+    return [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {ONGOING_DAMAGE: rank or None}})]
 
 
 def recover(
@@ -184,13 +193,13 @@ def recover(
         r = roll_check(dice, "treatment", treatment_bonus, "ability")
         success, deg = versus_dc(r, TREATMENT_DC)
         data = {"check": "treatment", "dc": TREATMENT_DC, **r.data(), "success": success, "degrees": deg}
-        out.append(Effect("CheckResolved", sheet.name, data))
+        out.append(Effect(CHECK_RESOLVED, sheet.name, data))
         treated = success
     rate *= 2 if treated else 1
     if sheet.has("dying") and treated and not sheet.counter(NO_STABILIZE):  # Treatment DC 5 stabilizes
         out += [
-            Effect("ConditionRemoved", sheet.name, {"condition": "dying", "note": "treatment"}),
-            Effect("ConditionImposed", sheet.name, {"condition": "stabilized", "note": "treatment"}),
+            Effect(CONDITION_REMOVED, sheet.name, {"condition": "dying", "note": "treatment"}),
+            Effect(CONDITION_IMPOSED, sheet.name, {"condition": "stabilized", "note": "treatment"}),
         ]
     now = _then(sheet, out)
     blocked = any(now.counter(f"hazard:{k}") for k in ("thirst", "starvation"))  # "cannot recover until ..."
@@ -202,7 +211,7 @@ def recover(
     ctr["bruises"] = max(0, now.counter("bruises") - units) or None
     if now.counter("revive-cooldown"):
         ctr["revive-cooldown"] = max(0, now.counter("revive-cooldown") - hours * ROUNDS_PER_HOUR) or None
-    step = set_hp(now, now.hp + gain, counters=ctr, note=f"{hours} h of recovery at x{rate}", event="HealthRecovered")
+    step = set_hp(now, now.hp + gain, counters=ctr, note=f"{hours} h of recovery at x{rate}", event=HEALTH_RECOVERED)
     out += step
     now = _then(now, step)
     if hours >= 1 and "fatigued" in now.conditions:  # Fatigued: "after 1 hour of rest (even if awake)"
@@ -237,10 +246,10 @@ def initiative(sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
     bonus = sheet.trait("agility") + sheet.trait("improved-initiative") + surprised
     r = roll_check(dice, "initiative", bonus, "passive")  # a critical is +1 / -1: initiative has no DC to fail
     data: dict[str, Any] = {"check": "initiative", **r.data(), "surprised": bool(surprised)}
-    out = [Effect("CheckResolved", sheet.name, data)]
+    out = [Effect(CHECK_RESOLVED, sheet.name, data)]
     if sheet.counter("seize-initiative"):  # spent: this initiative goes first (Seize Initiative)
         data["seized"] = True
-        out.append(Effect("CountersChanged", sheet.name, {"counters": {"seize-initiative": None}}))
+        out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {"seize-initiative": None}}))
     return r.total, out
 
 

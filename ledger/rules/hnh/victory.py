@@ -15,11 +15,19 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.dice import Dice, DiceSpec, Roll
-from ledger.model.sheet import Effect, Sheet, apply_all
+from ledger.model.sheet import (
+    COUNTERS_CHANGED,
+    EFFECT_RESOLVED,
+    RESOURCE_CHANGED,
+    TRAITS_CHANGED,
+    Effect,
+    Sheet,
+    apply_all,
+)
 from ledger.record import record
 from ledger.rules.hnh.conditions import closure, imposed, remove_effects, removed, require_able
 from ledger.rules.hnh.health import VP
-from ledger.rules.options import Role
+from ledger.rules.options import Options, Role
 
 STARTING_VP = 2  # the-basics.txt, Victory Points: "Players start each in game day with 2 Victory points"
 RECOVERABLE = ("dazed", "fatigued", "stunned", "asleep", "exhausted")  # Recover: and asleep/exhausted convert
@@ -37,7 +45,7 @@ def new_day(heroes: list[Sheet]) -> list[Effect]:
         if h.has("dead") or have == STARTING_VP:
             continue
         data = {"resource": VP, "delta": STARTING_VP - have, "value": STARTING_VP, "reason": "a new in-game day"}
-        out.append(Effect("ResourceChanged", h.name, data))
+        out.append(Effect(RESOURCE_CHANGED, h.name, data))
     return out
 
 
@@ -50,7 +58,7 @@ def pay(sheet: Sheet, n: int, purpose: str) -> Effect:
     have = sheet.resources.get(VP, 0)
     if n > have:
         raise ImpossibleAction(f"{sheet.name} has {have} victory point{'s' if have != 1 else ''}, not {n}")
-    return Effect("ResourceChanged", sheet.name, {"resource": VP, "delta": -n, "value": have - n, "purpose": purpose})
+    return Effect(RESOURCE_CHANGED, sheet.name, {"resource": VP, "delta": -n, "value": have - n, "purpose": purpose})
 
 
 def spend(sheet: Sheet, n: int, purpose: str | None) -> list[Effect]:
@@ -75,7 +83,7 @@ def spend(sheet: Sheet, n: int, purpose: str | None) -> list[Effect]:
         "victory_point": use,
         "note": "resolved by the GM as its own ruling" if use == "instant-counter" else "GM's ruling",
     }
-    return [pay(sheet, n, use), Effect("EffectResolved", sheet.name, note)]
+    return [pay(sheet, n, use), Effect(EFFECT_RESOLVED, sheet.name, note)]
 
 
 def recover(sheet: Sheet, n: int, what: str) -> list[Effect]:
@@ -129,10 +137,8 @@ def heroic_feat(sheet: Sheet, n: int, advantage: str) -> list[Effect]:
         )
     return [
         pay(sheet, 1, f"heroic-feat:{key}"),
-        Effect(
-            "TraitsChanged", sheet.name, {"traits": {key: 1}, "note": "heroic feat: until the end of the next turn"}
-        ),
-        Effect("CountersChanged", sheet.name, {"counters": {FEAT + key: 1}}),
+        Effect(TRAITS_CHANGED, sheet.name, {"traits": {key: 1}, "note": "heroic feat: until the end of the next turn"}),
+        Effect(COUNTERS_CHANGED, sheet.name, {"counters": {FEAT + key: 1}}),
     ]
 
 
@@ -148,8 +154,8 @@ def feats_at_end(sheet: Sheet) -> list[Effect]:
         return []
     traits: dict[str, int | None] = {k[len(FEAT) :]: None for k in done}
     return [
-        Effect("TraitsChanged", sheet.name, {"traits": traits, "note": "heroic feat over"}),
-        Effect("CountersChanged", sheet.name, {"counters": {k: None for k in done}}),
+        Effect(TRAITS_CHANGED, sheet.name, {"traits": traits, "note": "heroic feat over"}),
+        Effect(COUNTERS_CHANGED, sheet.name, {"counters": {k: None for k in done}}),
     ]
 
 
@@ -184,7 +190,7 @@ def improved(
     owners: Mapping[str, Role],
     actor: Sheet | None,
     other: Sheet | None,
-    options: Mapping[str, Any],
+    options: Options,
     dice: Dice,
     rule: Rule,
 ) -> list[Effect]:
@@ -211,12 +217,12 @@ def improved(
     missing = [n for n in names if n not in box.kept]
     if missing:
         raise BadInput(f"roll '{missing[0]}' is not made in this ruling: nothing to improve", "leave it out of improve")
-    notes = [Effect("EffectResolved", "", {"victory_point": "improve-roll", "roll": n, **box.kept[n]}) for n in names]
+    notes = [Effect(EFFECT_RESOLVED, "", {"victory_point": "improve-roll", "roll": n, **box.kept[n]}) for n in names]
     return [*spends, *notes, *out]
 
 
 # -- Defend ---------------------------------------------------------------------------------------
-def defend(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def defend(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Defend: until the next turn, the chosen active defense's dice count at least 1; no attack this turn."""
     require_able(actor, "defend")
     which = str(options.get("defense") or "")
@@ -224,8 +230,8 @@ def defend(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: 
         raise BadInput("choose the active defense", "-o defense=dodge or -o defense=parry")
     data = {"action": "defend", "defense": which, "until": "the start of the next turn"}
     return [
-        Effect("EffectResolved", actor.name, data),
-        Effect("CountersChanged", actor.name, {"counters": {DEFEND + which: 1}}),
+        Effect(EFFECT_RESOLVED, actor.name, data),
+        Effect(COUNTERS_CHANGED, actor.name, {"counters": {DEFEND + which: 1}}),
     ]
 
 

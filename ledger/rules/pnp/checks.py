@@ -5,12 +5,12 @@ Text: prowlers-and-paragons.txt, Challenge Rolls; Thresholds; Embellishments; Co
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput
 from ledger.model.dice import Dice, ascii_int
-from ledger.model.sheet import Effect, Sheet
+from ledger.model.sheet import CHECK_RESOLVED, NOTE_RECORDED, Effect, Sheet
+from ledger.rules.options import Options
 from ledger.rules.pnp import options as declared
 from ledger.rules.pnp.core import (
     DEFAULT_THRESHOLD,
@@ -56,9 +56,7 @@ def threshold(value: str | int) -> int:
     return n
 
 
-def narration(
-    row: Narration, actor: str, opponent: str, given: Mapping[str, Any]
-) -> tuple[dict[str, Any], list[Effect]]:
+def narration(row: Narration, actor: str, opponent: str, given: Options) -> tuple[dict[str, Any], list[Effect]]:
     """Who narrates and who may embellish, and the embellishment, compromise and note given, as notes."""
     names = {"actor": actor, "opponent": opponent}
     narrator, embellisher = names[row.narrator], names[row.embellisher] if row.embellisher else None
@@ -70,15 +68,15 @@ def narration(
         raise BadInput(f"a {row.outcome} allows no embellishment or compromise", f"{narrator} narrates alone")
     notes = []
     if emb:
-        notes.append(Effect("NoteRecorded", actor, {"kind": "embellishment", "by": embellisher, "text": emb}))
+        notes.append(Effect(NOTE_RECORDED, actor, {"kind": "embellishment", "by": embellisher, "text": emb}))
     if comp:
         notes.append(
             Effect(
-                "NoteRecorded", actor, {"kind": "compromise", "by": narrator, "instead_of": embellisher, "text": comp}
+                NOTE_RECORDED, actor, {"kind": "compromise", "by": narrator, "instead_of": embellisher, "text": comp}
             )
         )
     if note:
-        notes.append(Effect("NoteRecorded", actor, {"kind": "note", "text": note}))
+        notes.append(Effect(NOTE_RECORDED, actor, {"kind": "note", "text": note}))
     return data, notes
 
 
@@ -93,7 +91,7 @@ def check(
     *,
     dc: int | None,
     against: tuple[Sheet, str] | None,
-    options: Mapping[str, Any],
+    options: Options,
     dice: Dice,
 ) -> list[Effect]:
     """A challenge roll: successes minus a threshold (a number, a named one, or the opponent's successes)."""
@@ -134,7 +132,7 @@ def check(
     net = successes - data["threshold"]
     told, notes = narration(challenge_row(net), sheet.name, _opponent_voice(opponent), given)
     data.update(successes=successes, **rerolled, net=net, **told, adversity_due=adversity_due + other.adversity_due)
-    return [*costs, *other.costs, Effect("CheckResolved", sheet.name, data), *notes]
+    return [*costs, *other.costs, Effect(CHECK_RESOLVED, sheet.name, data), *notes]
 
 
 def chase_trait(sheet: Sheet, named: str) -> tuple[str, int]:
@@ -158,7 +156,7 @@ def _chase_dice(sheet: Sheet, key: str, rank: int, other: Sheet, other_key: str)
     return (ceil_half(rank) if halved else rank), halved
 
 
-def chase(a: Sheet, b: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def chase(a: Sheet, b: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """A chase: an opposed roll of Agility or Travel Powers; `b` rolls first ('against'), then `a` ('chase')."""
     given = check_options(options, CHASE_OPTIONS, "chase")
     if a.name == b.name:
@@ -185,4 +183,4 @@ def chase(a: Sheet, b: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Ef
         "successes": successes, **rerolled, "net": net, **told, "adversity_due": adversity_due + other.adversity_due,
         **other.data(), **({"opponent_successes_before_reroll": o_rerolled["successes_before_reroll"]} if o_rerolled else {}),
     }  # fmt: skip
-    return [*costs, *other.costs, Effect("CheckResolved", a.name, data), *notes]
+    return [*costs, *other.costs, Effect(CHECK_RESOLVED, a.name, data), *notes]

@@ -5,12 +5,22 @@ Text: prowlers-and-paragons.txt, Combat; Range and Movement; Attacks and Defense
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.dice import Dice
-from ledger.model.sheet import Effect, Sheet
+from ledger.model.sheet import (
+    ATTACK_RESOLVED,
+    CONDITION_IMPOSED,
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    DAMAGE_APPLIED,
+    EFFECT_RESOLVED,
+    MINIONS_DEFEATED,
+    Effect,
+    Sheet,
+)
+from ledger.rules.options import Options
 from ledger.rules.pnp import options as declared
 from ledger.rules.pnp.core import (
     EFFECT_CONDITIONS,
@@ -49,7 +59,7 @@ def effect_counters(sheet: Sheet) -> dict[str, int]:
 
 def _impose(sheet: Sheet, condition: str, **data: Any) -> list[Effect]:
     """ConditionImposed unless the sheet already has it."""
-    return [] if sheet.has(condition) else [Effect("ConditionImposed", sheet.name, {"condition": condition, **data})]
+    return [] if sheet.has(condition) else [Effect(CONDITION_IMPOSED, sheet.name, {"condition": condition, **data})]
 
 
 def defeat_by_effects(sheet: Sheet, hp: int) -> list[Effect]:
@@ -58,9 +68,9 @@ def defeat_by_effects(sheet: Sheet, hp: int) -> list[Effect]:
     if not hit or hp <= 0:
         return []
     return [
-        Effect("CountersChanged", sheet.name, {"counters": {EFFECT_PREFIX + n: SCENE for n in hit}}),
+        Effect(COUNTERS_CHANGED, sheet.name, {"counters": {EFFECT_PREFIX + n: SCENE for n in hit}}),
         *_impose(sheet, "defeated", note=f"defeated by {', '.join(sorted(hit))}"),
-        Effect("EffectResolved", sheet.name, {"defeated_by": sorted(hit), "health": hp, "until": "scene"}),
+        Effect(EFFECT_RESOLVED, sheet.name, {"defeated_by": sorted(hit), "health": hp, "until": "scene"}),
     ]
 
 
@@ -80,12 +90,12 @@ def lose_health(sheet: Sheet, amount: int) -> list[Effect]:
     if sheet.minion:
         count = sheet.count - taken
         effects = [
-            Effect("DamageApplied", sheet.name, {"amount": taken, "hp": count, **overkill}),
-            Effect("MinionsDefeated", sheet.name, {"defeated": taken, "count": count}),
+            Effect(DAMAGE_APPLIED, sheet.name, {"amount": taken, "hp": count, **overkill}),
+            Effect(MINIONS_DEFEATED, sheet.name, {"defeated": taken, "count": count}),
         ]
         return effects + (_impose(sheet, "defeated") if count == 0 else [])
     hp = sheet.hp - taken
-    effects = [Effect("DamageApplied", sheet.name, {"amount": taken, "hp": hp, **overkill})]
+    effects = [Effect(DAMAGE_APPLIED, sheet.name, {"amount": taken, "hp": hp, **overkill})]
     return effects + (_impose(sheet, "defeated") if hp == 0 else defeat_by_effects(sheet, hp))
 
 
@@ -97,7 +107,7 @@ def special_effect(sheet: Sheet, effect: str, net: int) -> tuple[int, bool, list
     defeats = pages >= sheet.hp or old == SCENE
     counter = SCENE if defeats else max(old, pages)
     effects = [
-        Effect("CountersChanged", sheet.name, {"counters": {key: counter}}),
+        Effect(COUNTERS_CHANGED, sheet.name, {"counters": {key: counter}}),
         *_impose(sheet, condition),
         *(_impose(sheet, "defeated", note=f"defeated by {effect}") if defeats else []),
     ]
@@ -117,7 +127,7 @@ def best_defense(sheet: Sheet) -> tuple[str, int, str]:
     return key, rank, kind
 
 
-def choose_defense(target: Sheet, given: Mapping[str, Any], effect: str | None, resist: str) -> tuple[str, int, str]:
+def choose_defense(target: Sheet, given: Options, effect: str | None, resist: str) -> tuple[str, int, str]:
     """The trait the target rolls: Threat for minions, the named resistance, a GM override, or the best defense."""
     if target.minion:
         return THREAT, target.trait(THREAT), "threat"
@@ -139,7 +149,7 @@ def choose_defense(target: Sheet, given: Mapping[str, Any], effect: str | None, 
     return key, rank, kind
 
 
-def _effect_name(given: Mapping[str, Any], attacker: Sheet, trait: str) -> str | None:
+def _effect_name(given: Options, attacker: Sheet, trait: str) -> str | None:
     """The special effect this attack inflicts, if any (option 'effect', else the power's own)."""
     name = norm(opt_text(given, "effect") or str(power_meta(attacker, trait).get("effect", "")))
     if not name:
@@ -151,7 +161,7 @@ def _effect_name(given: Mapping[str, Any], attacker: Sheet, trait: str) -> str |
     return name
 
 
-def attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def attack(attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
     """An attack roll against the target's defense roll; net successes become damage, pages or defeated minions."""
     given = check_options(options, ATTACK_OPTIONS, "attack")
     require_able(attacker, "attack")
@@ -200,7 +210,7 @@ def attack(attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dic
     else:
         data.update(outcome="damage", damage=net, health=max(target.hp - net, 0))
         outcome = lose_health(target, net)
-    return [*costs, *guard.costs, Effect("AttackResolved", attacker.name, data), *outcome]
+    return [*costs, *guard.costs, Effect(ATTACK_RESOLVED, attacker.name, data), *outcome]
 
 
 def end_of_turn(sheet: Sheet) -> list[Effect]:
@@ -210,14 +220,14 @@ def end_of_turn(sheet: Sheet) -> list[Effect]:
         return []
     changes = {EFFECT_PREFIX + n: (p - 1 if p > 1 else None) for n, p in timed.items()}
     ended = sorted(n for n, p in timed.items() if p <= 1)
-    effects = [Effect("CountersChanged", sheet.name, {"counters": changes})]
+    effects = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": changes})]
     effects += [
-        Effect("ConditionRemoved", sheet.name, {"condition": EFFECT_CONDITIONS[n]})
+        Effect(CONDITION_REMOVED, sheet.name, {"condition": EFFECT_CONDITIONS[n]})
         for n in ended
         if n in EFFECT_CONDITIONS
     ]
     if ended:
-        effects.append(Effect("EffectResolved", sheet.name, {"ended": ended}))
+        effects.append(Effect(EFFECT_RESOLVED, sheet.name, {"ended": ended}))
     return effects
 
 
@@ -226,14 +236,14 @@ def end_of_scene(sheet: Sheet) -> list[Effect]:
     active = effect_counters(sheet)
     if not active:
         return []
-    effects = [Effect("CountersChanged", sheet.name, {"counters": {EFFECT_PREFIX + n: None for n in active}})]
+    effects = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {EFFECT_PREFIX + n: None for n in active}})]
     effects += [
-        Effect("ConditionRemoved", sheet.name, {"condition": EFFECT_CONDITIONS[n]})
+        Effect(CONDITION_REMOVED, sheet.name, {"condition": EFFECT_CONDITIONS[n]})
         for n in sorted(active)
         if n in EFFECT_CONDITIONS and sheet.has(EFFECT_CONDITIONS[n])
     ]
     if SCENE in active.values() and sheet.has("defeated") and sheet.hp > 0:
-        effects.append(Effect("ConditionRemoved", sheet.name, {"condition": "defeated", "note": "the scene ended"}))
+        effects.append(Effect(CONDITION_REMOVED, sheet.name, {"condition": "defeated", "note": "the scene ended"}))
     return effects
 
 

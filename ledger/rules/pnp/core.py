@@ -10,8 +10,9 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice, ascii_int, pool
-from ledger.model.sheet import Effect, Sheet, Value, is_gm_pool
+from ledger.model.sheet import RESOURCE_CHANGED, Effect, Sheet, Value, is_gm_pool
 from ledger.record import record
+from ledger.rules.options import Options
 from ledger.rules.pnp.options import EFFECT_CONDITIONS
 
 ABILITIES = ("agility", "intellect", "might", "perception", "toughness", "willpower")
@@ -184,7 +185,7 @@ def travel_powers(sheet: Sheet) -> list[str]:
     return [k for k, v in sheet.traits.items() if isinstance(v, int) and is_travel_power(sheet, k)]
 
 
-def check_options(options: Mapping[str, Any], allowed: Mapping[str, str], what: str) -> dict[str, Any]:
+def check_options(options: Options, allowed: Mapping[str, str], what: str) -> dict[str, Any]:
     """The options actually given (None means not given); an unknown key is bad input."""
     given = {norm(k): v for k, v in options.items() if v is not None}
     for key in given:
@@ -193,7 +194,7 @@ def check_options(options: Mapping[str, Any], allowed: Mapping[str, str], what: 
     return given
 
 
-def opt_int(given: Mapping[str, Any], key: str) -> int:
+def opt_int(given: Options, key: str) -> int:
     """A whole number of at least 0 (0 when not given)."""
     v = given.get(key, 0)
     if isinstance(v, bool):
@@ -207,7 +208,7 @@ def opt_int(given: Mapping[str, Any], key: str) -> int:
     return n
 
 
-def opt_flag(given: Mapping[str, Any], key: str) -> bool:
+def opt_flag(given: Options, key: str) -> bool:
     """A yes/no option (False when not given)."""
     v = given.get(key, False)
     if isinstance(v, bool):
@@ -220,7 +221,7 @@ def opt_flag(given: Mapping[str, Any], key: str) -> bool:
     raise BadInput(f"option '{key}' is yes or no, got '{v}'")
 
 
-def opt_text(given: Mapping[str, Any], key: str) -> str:
+def opt_text(given: Options, key: str) -> str:
     """A text option ('' when not given)."""
     return str(given.get(key, "")).strip()
 
@@ -253,7 +254,7 @@ class Boost:
         )
 
 
-def other_boost(given: Mapping[str, Any], sheet: Sheet | None, prefix: str) -> Boost:
+def other_boost(given: Options, sheet: Sheet | None, prefix: str) -> Boost:
     """The other side's `PREFIX-extra-dice` and `PREFIX-reroll`, charged to that character (an NPC's: to the GM)."""
     extra, reroll = opt_int(given, f"{prefix}-extra-dice"), opt_flag(given, f"{prefix}-reroll")
     if sheet is None:
@@ -267,7 +268,7 @@ def other_boost(given: Mapping[str, Any], sheet: Sheet | None, prefix: str) -> B
 def resource_changed(sheet: Sheet, resource: str, delta: int, **why: Any) -> Effect:
     """A ResourceChanged effect from the sheet's current value."""
     value = sheet.resources.get(resource, 0) + delta
-    return Effect("ResourceChanged", sheet.name, {"resource": resource, "delta": delta, "value": value, **why})
+    return Effect(RESOURCE_CHANGED, sheet.name, {"resource": resource, "delta": delta, "value": value, **why})
 
 
 def charge(sheet: Sheet, *, extra_dice: int, reroll: bool) -> tuple[list[Effect], int]:
@@ -287,7 +288,7 @@ def charge(sheet: Sheet, *, extra_dice: int, reroll: bool) -> tuple[list[Effect]
             have -= cost
             effects.append(
                 Effect(
-                    "ResourceChanged",
+                    RESOURCE_CHANGED,
                     sheet.name,
                     {"resource": "resolve", "delta": -cost, "value": have, "purpose": purpose},
                 )

@@ -8,7 +8,7 @@ Adversity is a campaign-level pool kept as the "adversity" resource of one sheet
 from __future__ import annotations
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
-from ledger.model.sheet import Effect, Sheet
+from ledger.model.sheet import CONDITION_REMOVED, HEALTH_RECOVERED, Effect, Sheet
 from ledger.rules.pnp.core import EFFECT_PREFIX, SCENE, norm, resource_changed
 
 RESOURCES = {"resolve": "Resolve", "adversity": "Adversity"}
@@ -70,10 +70,10 @@ def recover(sheet: Sheet, amount: int) -> list[Effect]:
     if amount > missing:
         raise ImpossibleAction(f"{sheet.name} is missing only {missing} Health, not {amount}")
     hp = sheet.hp + amount
-    effects = [Effect("HealthRecovered", sheet.name, {"amount": amount, "hp": hp})]
+    effects = [Effect(HEALTH_RECOVERED, sheet.name, {"amount": amount, "hp": hp})]
     held_by_effect = SCENE in (v for k, v in sheet.counters.items() if k.startswith(EFFECT_PREFIX))
     if sheet.has("defeated") and not held_by_effect:
-        effects.append(Effect("ConditionRemoved", sheet.name, {"condition": "defeated", "note": "recovered"}))
+        effects.append(Effect(CONDITION_REMOVED, sheet.name, {"condition": "defeated", "note": "recovered"}))
     return effects
 
 

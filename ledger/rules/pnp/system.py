@@ -12,9 +12,20 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.model.dice import BOUNDS, Dice, DiceSpec, parse_notation, pool
-from ledger.model.sheet import Effect, Sheet, Value
+from ledger.model.sheet import (
+    ATTACK_RESOLVED,
+    CHECK_RESOLVED,
+    CONDITION_IMPOSED,
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    EFFECT_RESOLVED,
+    Effect,
+    Sheet,
+    Value,
+)
 from ledger.rules.common import parse_int
 from ledger.rules.contract import Action, Recovery, RuleSystem
+from ledger.rules.options import Options
 from ledger.rules.pnp import checks as pnp_checks
 from ledger.rules.pnp import combat as pnp_combat
 from ledger.rules.pnp import options as declared
@@ -40,12 +51,12 @@ from ledger.rules.pnp.options import RANGES
 from ledger.rules.pnp.resources import GAIN_REASONS, SPEND_PURPOSES, starting_adversity
 
 
-def _chase(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def _chase(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     assert other is not None  # Action.other == "needed"
     return pnp_checks.chase(actor, other, options, dice)
 
 
-def _move(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+def _move(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     for k in ("from", "to"):
         if k not in options:
             raise BadInput(f"a move needs -o {k}=RANGE", f"ranges: {', '.join(RANGES)}")
@@ -55,7 +66,7 @@ def _move(actor: Sheet, other: Sheet | None, options: Mapping[str, Any], dice: D
     )
     return [
         Effect(
-            "EffectResolved",
+            EFFECT_RESOLVED,
             actor.name,
             {"action": "move", "from": options["from"], "to": options["to"], "pages": pages, "with": power or None},
         )
@@ -115,7 +126,7 @@ class PnP(RuleSystem):
 
     def owed_by_gm(self, effects: list[Effect]) -> int:
         """Extra dice or rerolls an NPC bought, paid from the GM's Adversity in the same ruling."""
-        owed = ("AttackResolved", "CheckResolved", "EffectResolved")
+        owed = (ATTACK_RESOLVED, CHECK_RESOLVED, EFFECT_RESOLVED)
         return sum(int(e.data.get("adversity_due", 0) or 0) for e in effects if e.event in owed)
 
     def session_started(self, heroes: list[Sheet], gm: Sheet | None) -> list[Effect]:
@@ -164,13 +175,13 @@ class PnP(RuleSystem):
         *,
         dc: int | None,
         against: tuple[Sheet, str] | None,
-        options: Mapping[str, Any],
+        options: Options,
         dice: Dice,
     ) -> list[Effect]:
         """A challenge roll against a threshold or an opponent's roll; see options.py."""
         return pnp_checks.check(sheet, trait, dc=dc, against=against, options=options, dice=dice)
 
-    def attack(self, attacker: Sheet, target: Sheet, options: Mapping[str, Any], dice: Dice) -> list[Effect]:
+    def attack(self, attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
         """An attack roll against the target's best defense; see options.py."""
         return pnp_combat.attack(attacker, target, options, dice)
 
@@ -198,17 +209,17 @@ class PnP(RuleSystem):
                 f"unknown condition '{condition}'",
                 did_you_mean(condition, CONDITIONS, f"known: {', '.join(sorted(CONDITIONS))}"),
             )
-        return [Effect("ConditionImposed", sheet.name, {"condition": condition})]
+        return [Effect(CONDITION_IMPOSED, sheet.name, {"condition": condition})]
 
     def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
         """Remove a GM-ruled condition, with the special effect that imposed it; 0 Health stays defeated."""
         require_character(sheet)
         if condition == "defeated" and sheet.hp <= 0 and not sheet.minion:
             raise ImpossibleAction(f"{sheet.name} has 0 Health and stays defeated", "recover Health first")
-        effects = [Effect("ConditionRemoved", sheet.name, {"condition": condition})]
+        effects = [Effect(CONDITION_REMOVED, sheet.name, {"condition": condition})]
         gone = [n for n in effect_counters(sheet) if EFFECT_CONDITIONS.get(n) == condition]
         if gone:
-            effects.append(Effect("CountersChanged", sheet.name, {"counters": {EFFECT_PREFIX + n: None for n in gone}}))
+            effects.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {EFFECT_PREFIX + n: None for n in gone}}))
         return effects
 
     def takes_turn(self, sheet: Sheet) -> bool:
@@ -255,7 +266,7 @@ class PnP(RuleSystem):
             out["defense"] = {"trait": key, "rank": rank, "kind": kind}
         return out
 
-    def entered_spec(self, name: str, text: str, options: Mapping[str, Any]) -> DiceSpec:
+    def entered_spec(self, name: str, text: str, options: Options) -> DiceSpec:
         """A pool of as many d6 as were entered."""
         return pool(len([p for p in text.split(",") if p.strip()]))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.errors import BadInput
 from ledger.model.dice import DiceSpec
@@ -11,6 +11,9 @@ from ledger.model.sheet import Effect, Sheet
 from ledger.rules import get_rules
 from ledger.rules.contract import RuleSystem
 from ledger.rulings.draft import Draft
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import EconomyWarning, TurnNote
 
 GM = "GM"  # the name of the hidden sheet that holds a GM's pool (P&P Adversity)
 
@@ -59,7 +62,7 @@ def apply_and_settle(d: Draft, rules: RuleSystem, effects: list[Effect]) -> None
         d.apply(rules.spend(resource_holder(d, rules, GM), "adversity", owed, "extra-dice"))
 
 
-def turn_note(d: Draft, name: str) -> dict[str, Any]:
+def turn_note(d: Draft, name: str) -> TurnNote:
     """`{"not_up": ...}` when `name` acts during a running encounter in which someone else is up, else nothing.
 
     Not a refusal: reactions, readied actions and opposed checks happen out of turn. The CLI says it on stderr.
@@ -79,3 +82,8 @@ def turn_note(d: Draft, name: str) -> dict[str, Any]:
     if name_key(up) == name_key(name):
         return {}
     return {"not_up": {"name": name, "up": up, "in_encounter": find(enc.order, name) is not None}}
+
+
+def warned(warning: str | None) -> EconomyWarning:
+    """`{"warning": ...}` when the action economy has one, else nothing."""
+    return {"warning": warning} if warning else {}

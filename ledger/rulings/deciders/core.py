@@ -4,27 +4,35 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.aggregates import Campaign
 from ledger.errors import BadInput, Conflict
 from ledger.rulings.deciders.common import GM, resource_holder, rules_of
 from ledger.rulings.draft import Draft
 
-Intent = dict[str, Any]
-Result = dict[str, Any]
+if TYPE_CHECKING:
+    from ledger.rulings.intents import (
+        CharacterAddIntent,
+        CharacterResult,
+        SessionEndIntent,
+        SessionResult,
+        SessionStartIntent,
+    )
+
 TRAIT_KEY = re.compile(r"^[a-z][a-z0-9\-]*$")
 
 
-def session_start(d: Draft, i: Intent) -> Result:
+def session_start(d: Draft, i: SessionStartIntent) -> SessionResult:
     """Open a play session (and run what the system does at one: P&P's new issue)."""
     if d.campaign.open_session is not None:
         raise Conflict(f"session {d.campaign.open_session} is still open", "end it first: ledger session end")
     number = len(d.campaign.domain["sessions"]) + 1
     title = i.get("title") or f"Session {number}"
     d.campaign_event(Campaign.SessionStarted, number=number, title=title, at=d.at)
-    if i.get("commitment"):  # verifiable dice: only the secret's SHA-256 (ledger/audit/dice_proof.py)
-        d.campaign_event(Campaign.DiceCommitted, number=number, commitment=i["commitment"])
+    commitment = i.get("commitment")
+    if commitment:  # verifiable dice: only the secret's SHA-256 (ledger/audit/dice_proof.py)
+        d.campaign_event(Campaign.DiceCommitted, number=number, commitment=commitment)
     rules = rules_of(d)
     heroes = [d.sheet(e["name"]) for e in d.campaign.domain["roster"].values() if e["name"] != GM]
     heroes = [h for h in heroes if h.pc]
@@ -32,10 +40,13 @@ def session_start(d: Draft, i: Intent) -> Result:
     d.apply(rules.session_started(heroes, gm))
     if i.get("new_day"):
         d.apply(rules.day_started(heroes))
-    return {"session": number, "title": title, **({"commitment": i["commitment"]} if i.get("commitment") else {})}
+    result: SessionResult = {"session": number, "title": title}
+    if commitment:
+        result["commitment"] = commitment
+    return result
 
 
-def session_end(d: Draft, i: Intent) -> Result:
+def session_end(d: Draft, i: SessionEndIntent) -> SessionResult:
     """Close the open play session."""
     number = d.campaign.open_session
     if number is None:
@@ -46,7 +57,7 @@ def session_end(d: Draft, i: Intent) -> Result:
     return {"session": number, **reveal(d, number, i.get("reveal"))}
 
 
-def character_add(d: Draft, i: Intent) -> Result:
+def character_add(d: Draft, i: CharacterAddIntent) -> CharacterResult:
     """A new character from validated traits (and, from a creator file, typed traits and powers)."""
     rules = rules_of(d)
     parsed: dict[str, Any] = dict(i.get("typed_traits") or {})

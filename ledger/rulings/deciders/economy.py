@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ledger.errors import ImpossibleAction
+from ledger.model.event_names import NOTE_RECORDED
 from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import RuleSystem
 from ledger.rulings.draft import Draft
@@ -61,7 +62,7 @@ def tally(
             problem, "pass the turn first: ledger encounter next (or: ledger init ... -o action-economy=warn)"
         )
     if problem:
-        d.apply([Effect("NoteRecorded", actor.name, {"kind": "warning", "text": problem})])
+        d.apply([Effect(NOTE_RECORDED, actor.name, {"kind": "warning", "text": problem})])
     d.touch(ENCOUNTER_ID)
     d.save_also(enc)
     d.trigger(enc, Encounter.ActionTaken, name=actor.name, kind=kind, actions={**now, "by": {**by, actor.name: mine}})

@@ -10,7 +10,7 @@ rules' own names (hnh: `fortitude` for the dying check, `ongoing-NAME` for affli
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.aggregates import name_key
 from ledger.encounter import (
@@ -25,11 +25,26 @@ from ledger.encounter import (
 )
 from ledger.errors import BadInput, Conflict, ImpossibleAction, NotFound
 from ledger.model.dice import DiceSpec, Roll
+from ledger.model.event_names import EFFECT_RESOLVED
 from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import RuleSystem
 from ledger.rules.options import suggest
 from ledger.rulings.deciders.common import rules_of
 from ledger.rulings.draft import Draft
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import (
+        EncounterEndResult,
+        EncounterStartIntent,
+        EncounterView,
+        JoinIntent,
+        JoinResult,
+        NameIntent,
+        NoIntent,
+        SceneEnded,
+        TurnIntent,
+        TurnResult,
+    )
 
 JOINED_LATE = 1_000  # sorts a newcomer after everyone it ties with (gameplay.txt, Initiative: "in the existing order")
 ROLLOFF_ROUNDS = 3
@@ -53,7 +68,7 @@ class OwnedDice:
 
 
 # -- deciders -----------------------------------------------------------------------------------
-def start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def start(d: Draft, i: EncounterStartIntent) -> EncounterView:
     enc = load(d)
     if enc.active:
         raise Conflict(f"encounter {enc.state['number']} is still running", "end it first: ledger encounter end")
@@ -91,7 +106,7 @@ def start(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return view(enc.state)
 
 
-def next_(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def next_(d: Draft, i: TurnIntent) -> TurnResult:
     enc = running(d)
     rules = rules_of(d)
     st = enc.state
@@ -104,7 +119,7 @@ def next_(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return {**view(enc.state), "forced": forced, "skipped": skipped}
 
 
-def delay(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def delay(d: Draft, i: TurnIntent) -> TurnResult:
     enc = running(d)
     rules = rules_of(d)
     st = enc.state
@@ -120,7 +135,7 @@ def delay(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return {**view(enc.state), "delayed": me["name"], "forced": forced, "skipped": skipped}
 
 
-def act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def act(d: Draft, i: NameIntent) -> EncounterView:
     enc = running(d)
     rules = rules_of(d)
     st = enc.state
@@ -136,7 +151,7 @@ def act(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return view(enc.state)
 
 
-def join(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def join(d: Draft, i: JoinIntent) -> JoinResult:
     enc = running(d)
     rules = rules_of(d)
     sheet = d.sheet(i["name"])
@@ -155,7 +170,7 @@ def join(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return {**view(enc.state), "joined": sheet.name, "initiative": entry["initiative"]}
 
 
-def remove(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def remove(d: Draft, i: NameIntent) -> TurnResult:
     """A participant leaves the fight (the GM's ruling); the order and whose turn it is stay right."""
     enc = running(d)
     rules = rules_of(d)
@@ -191,7 +206,7 @@ def remove(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     return {**view(enc.state), "removed": who["name"], "forced": forced, "skipped": skipped}
 
 
-def end(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def end(d: Draft, i: NoIntent) -> EncounterEndResult:
     enc = running(d)
     rules = rules_of(d)
     for e in enc.state["order"]:
@@ -201,10 +216,13 @@ def end(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     number = enc.state["number"]
     ended = end_scene(d, rules) if rules.scenes else []
     d.trigger(enc, Encounter.EncounterEnded, number=number, active=False, ended=d.number)
-    return {"encounter": number, "rounds": enc.state["round"], **({"scene_ended_for": ended} if rules.scenes else {})}
+    result: EncounterEndResult = {"encounter": number, "rounds": enc.state["round"]}
+    if rules.scenes:
+        result["scene_ended_for"] = ended
+    return result
 
 
-def scene(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
+def scene(d: Draft, i: NoIntent) -> SceneEnded:
     """End the scene outside an encounter (P&P: effects "for the rest of the scene" end, with their defeats)."""
     rules = rules_of(d)
     if not rules.scenes:
@@ -213,7 +231,7 @@ def scene(d: Draft, i: dict[str, Any]) -> dict[str, Any]:
     if enc is not None and enc.active:
         raise Conflict(f"encounter {enc.state['number']} is running", "ledger encounter end ends it and its scene")
     ended = end_scene(d, rules)
-    d.apply([Effect("EffectResolved", "", {"scene": "ended", "ended_for": ended})])
+    d.apply([Effect(EFFECT_RESOLVED, "", {"scene": "ended", "ended_for": ended})])
     return {"scene_ended_for": ended}
 
 
@@ -240,7 +258,7 @@ def current(d: Draft) -> Encounter | None:
 
 
 # -- helpers (pure but for the draft they record into) -----------------------------------------
-def view(state: Mapping[str, Any]) -> dict[str, Any]:
+def view(state: Mapping[str, Any]) -> EncounterView:
     """The `encounter show` document (CLI.md): round, current, order with initiative; plus number and system."""
     order = state["order"]
     return {
@@ -308,7 +326,7 @@ def initiative(d: Draft, rules: RuleSystem, name: str, given: int | None = None)
     if given is None:
         total, effects = rules.initiative(sheet, OwnedDice(d, sheet.name, {"initiative": roll_name(d, sheet.name)}))
     else:
-        total, effects = given, [Effect("EffectResolved", sheet.name, {"initiative": given, "entered": True})]
+        total, effects = given, [Effect(EFFECT_RESOLVED, sheet.name, {"initiative": given, "entered": True})]
     d.apply(effects)
     cid = d.character(name).id.hex
     lead = -SEIZED if first else -total
@@ -342,11 +360,7 @@ def rolloffs(d: Draft, rules: RuleSystem, entries: list[Entry]) -> None:
                 e["sort"].append(-results[e["name"]])
             if results:
                 d.apply(
-                    [
-                        Effect(
-                            "EffectResolved", "", {"initiative-tie": sorted(results), "rolloff": results, "round": rnd}
-                        )
-                    ]
+                    [Effect(EFFECT_RESOLVED, "", {"initiative-tie": sorted(results), "rolloff": results, "round": rnd})]
                 )
     for e in entries:
         e["sort"].append(e["name"].casefold())

@@ -6,28 +6,46 @@ an intent are typed and validated before the ruling is decided (Ledger methods, 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ledger.errors import BadInput, Conflict, LedgerError
 from ledger.rules.contract import Recovery
 from ledger.rulings.deciders import economy
-from ledger.rulings.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note
+from ledger.rulings.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note, warned
 from ledger.rulings.draft import Draft
 
-Intent = dict[str, Any]
-Result = dict[str, Any]
+if TYPE_CHECKING:
+    from ledger.rulings.intents import (
+        ActIntent,
+        ActResult,
+        AttackIntent,
+        AttackResult,
+        CharacterResult,
+        CheckIntent,
+        CheckResult,
+        ConditionIntent,
+        DamageIntent,
+        GainIntent,
+        HazardIntent,
+        RecoverIntent,
+        ReviveIntent,
+        RollIntent,
+        RollResult,
+        SpendIntent,
+    )
 
 
-def roll(d: Draft, i: Intent) -> Result:
+def roll(d: Draft, i: RollIntent) -> RollResult:
     """A free roll (roll name `roll`), for a character or no one."""
     spec = rules_of(d).roll_spec(i["expr"])
-    d.expect_roll("roll", spec, owner=d.character(i["for"]).name if i.get("for") else None)
+    owner = i.get("for")
+    d.expect_roll("roll", spec, owner=d.character(owner).name if owner else None)
     r = d.dice.take("roll", spec)
     d.flush_dice()
     return {"roll": r.to_data()}
 
 
-def damage(d: Draft, i: Intent) -> Result:
+def damage(d: Draft, i: DamageIntent) -> CharacterResult:
     """Direct HP loss (`amount`), or an effect rank resisted by a roll (`rank`, H&H)."""
     rules = rules_of(d)
     sheet = d.sheet(i["target"])
@@ -39,17 +57,17 @@ def damage(d: Draft, i: Intent) -> Result:
     return {"character": d.sheet(sheet.name).to_dict()}
 
 
-def condition_add(d: Draft, i: Intent) -> Result:
+def condition_add(d: Draft, i: ConditionIntent) -> CharacterResult:
     """Impose a condition of the campaign's system."""
     return _condition(d, i, add=True)
 
 
-def condition_remove(d: Draft, i: Intent) -> Result:
+def condition_remove(d: Draft, i: ConditionIntent) -> CharacterResult:
     """Remove a condition of the campaign's system."""
     return _condition(d, i, add=False)
 
 
-def _condition(d: Draft, i: Intent, *, add: bool) -> Result:
+def _condition(d: Draft, i: ConditionIntent, *, add: bool) -> CharacterResult:
     rules = rules_of(d)
     cond = i["condition"]
     if cond not in rules.conditions:
@@ -73,7 +91,7 @@ def _condition(d: Draft, i: Intent, *, add: bool) -> Result:
     return {"character": d.sheet(sheet.name).to_dict()}
 
 
-def attack(d: Draft, i: Intent) -> Result:
+def attack(d: Draft, i: AttackIntent) -> AttackResult:
     """One attack resolved by the campaign's rules."""
     rules = rules_of(d)
     a, t = d.sheet(i["attacker"]), d.sheet(i["target"])
@@ -83,23 +101,24 @@ def attack(d: Draft, i: Intent) -> Result:
     return {
         "attacker": d.sheet(a.name).to_dict(),
         "target": d.sheet(t.name).to_dict(),
-        **({"warning": warning} if warning else {}),
+        **warned(warning),
         **turn_note(d, a.name),
     }
 
 
-def check(d: Draft, i: Intent) -> Result:
+def check(d: Draft, i: CheckIntent) -> CheckResult:
     """A check against a DC (or threshold option) or opposed by another character's trait."""
     rules = rules_of(d)
     sheet = d.sheet(i["name"])
-    other = (d.sheet(i["against"][0]), i["against"][1]) if i.get("against") else None
+    against = i.get("against")
+    other = (d.sheet(against[0]), against[1]) if against else None
     own_rolls(d, rules, "check", sheet.name, other[0].name if other else None, i["options"])
     effects = rules.check(sheet, i["trait"], dc=i["dc"], against=other, options=i["options"], dice=d.dice)
     apply_and_settle(d, rules, effects)
     return {"character": d.sheet(sheet.name).to_dict(), **turn_note(d, sheet.name)}
 
 
-def recover(d: Draft, i: Intent) -> Result:
+def recover(d: Draft, i: RecoverIntent) -> CharacterResult:
     """Recovery over time, or healing the GM rules."""
     rules = rules_of(d)
     sheet = d.sheet(i["target"])
@@ -110,7 +129,7 @@ def recover(d: Draft, i: Intent) -> Result:
     return {"character": d.sheet(sheet.name).to_dict()}
 
 
-def spend(d: Draft, i: Intent) -> Result:
+def spend(d: Draft, i: SpendIntent) -> CharacterResult:
     """Spend a resource (victory points, Resolve, Adversity)."""
     rules = rules_of(d)
     sheet = resource_holder(d, rules, i["name"])
@@ -118,7 +137,7 @@ def spend(d: Draft, i: Intent) -> Result:
     return {"character": d.sheet(sheet.name).to_dict()}
 
 
-def gain(d: Draft, i: Intent) -> Result:
+def gain(d: Draft, i: GainIntent) -> CharacterResult:
     """Gain a resource."""
     rules = rules_of(d)
     sheet = resource_holder(d, rules, i["name"])
@@ -126,7 +145,7 @@ def gain(d: Draft, i: Intent) -> Result:
     return {"character": d.sheet(sheet.name).to_dict()}
 
 
-def hazard(d: Draft, i: Intent) -> Result:
+def hazard(d: Draft, i: HazardIntent) -> CharacterResult:
     """An environmental hazard check."""
     rules = rules_of(d)
     sheet = d.sheet(i["target"])
@@ -135,26 +154,28 @@ def hazard(d: Draft, i: Intent) -> Result:
     return {"character": d.sheet(sheet.name).to_dict()}
 
 
-def revive(d: Draft, i: Intent) -> Result:
+def revive(d: Draft, i: ReviveIntent) -> CharacterResult:
     """Bring the dead back, as the GM rules."""
     rules = rules_of(d)
     sheet = d.sheet(i["target"])
-    other = d.sheet(i["by"]) if i.get("by") else None
+    by = i.get("by")
+    other = d.sheet(by) if by else None
     d.apply(rules.revive(sheet, means=i["means"], by=other))
     return {"character": d.sheet(sheet.name).to_dict()}
 
 
-def act(d: Draft, i: Intent) -> Result:
+def act(d: Draft, i: ActIntent) -> ActResult:
     """A system-specific action (`ledger act NAME ACTION`)."""
     rules = rules_of(d)
     sheet = d.sheet(i["name"])
-    other = d.sheet(i["against"]) if i.get("against") else None
+    against = i.get("against")
+    other = d.sheet(against) if against else None
     own_rolls(d, rules, f"act {i['action']}", sheet.name, other.name if other else None, i["options"])
     apply_and_settle(d, rules, rules.perform(i["action"], sheet, other, i["options"], d.dice))
     warning = economy.tally(d, rules, sheet, f"act {i['action']}", i["options"], other.name if other else None)
-    result = {
+    result: ActResult = {
         "character": d.sheet(sheet.name).to_dict(),
-        **({"warning": warning} if warning else {}),
+        **warned(warning),
         **turn_note(d, sheet.name),
     }
     if other is not None:

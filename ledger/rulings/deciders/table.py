@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ledger.catalog import STORED, Command
 from ledger.errors import NotFound
 from ledger.rulings.draft import Draft
 
-Decider = Callable[[Draft, Any], Any]
+if TYPE_CHECKING:  # the intent types cost a one-shot command their import: mypy alone reads them
+    from ledger.rulings.intents import Intent, Result
+
+    # (draft, intent) -> result: each decider takes its command's own intent type (ledger/rulings/intents.py)
+    Decider = Callable[[Draft, Intent], Result]
 
 
 def decider(spec: Command) -> Decider:

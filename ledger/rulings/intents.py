@@ -1,0 +1,381 @@
+"""What each recorded command asks (its intent, stored in its ruling) and what its decider answers (its result).
+
+One TypedDict per stored command name of ledger/catalog.py. They are plain dicts at run time, so the stored
+JSON is what it always was; they let mypy check the keys that flow from the CLI through `Ledger`, the
+deciders and back. Keys that old rulings may lack (the deciders read them with `.get`) are NotRequired: an
+old ledger's intents keep deciding the same.
+
+Read by mypy alone: every module imports it under TYPE_CHECKING (its classes would cost a one-shot command
+a few milliseconds to build).
+"""
+
+from collections.abc import Mapping
+from typing import Any, NotRequired, Required, TypedDict
+
+from ledger.model.sheet import SheetData, Value
+from ledger.rules.options import Options
+
+RollData = dict[str, object]  # a DiceRolled event's payload (`Roll.to_data`)
+EventSummary = dict[str, Any]  # one event of a ruling as the command's output shows it (`Draft.summary`)
+
+
+# -- intents ---------------------------------------------------------------------------------------------
+class InitIntent(TypedDict):
+    """`init`: ruling 1 (decided once, never again)."""
+
+    system: str
+    name: str
+    settings: NotRequired[Options]
+
+
+class SessionStartIntent(TypedDict):
+    """`session start`."""
+
+    title: str | None
+    commitment: NotRequired[str]  # the SHA-256 of the session's dice secret (verifiable dice)
+    new_day: NotRequired[bool]
+
+
+class SessionEndIntent(TypedDict, total=False):
+    """`session end`: the session's dice secret, revealed, when it committed one."""
+
+    reveal: str
+
+
+class CharacterAddIntent(TypedDict):
+    """`character add` (and `character import`, stored as `character add`)."""
+
+    name: str
+    traits: dict[str, str]
+    minion: bool
+    count: int
+    pc: bool
+    powers: NotRequired[dict[str, dict[str, Any]]]
+    typed_traits: NotRequired[dict[str, Value]]
+
+
+RollIntent = TypedDict("RollIntent", {"expr": str, "for": NotRequired[str | None]})
+"""`roll`: a dice expression, for a character or no one."""
+
+
+class DamageIntent(TypedDict):
+    """`damage`: HP lost (`amount`, `subdual`), or an effect rank resisted by a roll (`rank`, `options`: H&H)."""
+
+    target: str
+    amount: NotRequired[int]
+    subdual: NotRequired[bool]
+    rank: NotRequired[int]
+    options: NotRequired[Options]
+
+
+class ConditionIntent(TypedDict):
+    """`condition add` and `condition remove`."""
+
+    target: str
+    condition: str
+
+
+class AttackIntent(TypedDict):
+    """`attack`."""
+
+    attacker: str
+    target: str
+    options: Options
+
+
+class CheckIntent(TypedDict):
+    """`check`: against a DC (or a threshold option), or opposed by [name, trait]."""
+
+    name: str
+    trait: str
+    dc: int | None
+    against: NotRequired[list[str] | None]
+    options: Options
+
+
+class RecoverIntent(TypedDict):
+    """`recover`."""
+
+    target: str
+    hours: int
+    restful: bool
+    treated: bool
+    amount: int | None
+    cause: str | None
+    options: Options
+
+
+class SpendIntent(TypedDict):
+    """`spend`."""
+
+    name: str
+    resource: str
+    n: int
+    purpose: NotRequired[str | None]
+
+
+class GainIntent(TypedDict):
+    """`gain`."""
+
+    name: str
+    resource: str
+    n: int
+    reason: NotRequired[str | None]
+
+
+class HazardIntent(TypedDict):
+    """`hazard`."""
+
+    target: str
+    kind: str
+    options: Options
+
+
+class ReviveIntent(TypedDict):
+    """`revive`."""
+
+    target: str
+    means: str
+    by: NotRequired[str | None]
+
+
+class ActIntent(TypedDict):
+    """`act`: a system-specific action, alone or against another character."""
+
+    name: str
+    action: str
+    against: NotRequired[str | None]
+    options: Options
+
+
+class EncounterStartIntent(TypedDict):
+    """`encounter start`: the participants, the surprised, and initiatives rolled elsewhere."""
+
+    names: list[str]
+    surprised: list[str]
+    init: NotRequired[dict[str, int]]
+
+
+class TurnIntent(TypedDict, total=False):
+    """`encounter next` and `encounter delay`."""
+
+    pass_over: bool  # pass over those who can't act (old rulings lack it: False)
+
+
+class NameIntent(TypedDict):
+    """`encounter act` and `encounter remove`: one participant."""
+
+    name: str
+
+
+class JoinIntent(TypedDict):
+    """`encounter join`."""
+
+    name: str
+    surprised: bool
+
+
+class NoIntent(TypedDict):
+    """`encounter end`, `scene end`, `undo` and `redo`: nothing to ask."""
+
+
+class RetractIntent(TypedDict):
+    """`retract`: the ruling contested."""
+
+    target: int
+
+
+Intent = (
+    InitIntent
+    | SessionStartIntent
+    | SessionEndIntent
+    | CharacterAddIntent
+    | RollIntent
+    | DamageIntent
+    | ConditionIntent
+    | AttackIntent
+    | CheckIntent
+    | RecoverIntent
+    | SpendIntent
+    | GainIntent
+    | HazardIntent
+    | ReviveIntent
+    | ActIntent
+    | EncounterStartIntent
+    | TurnIntent
+    | NameIntent
+    | JoinIntent
+    | NoIntent
+    | RetractIntent
+)
+
+
+Result = Mapping[str, Any]  # what a decider answers: one of the result types below
+
+
+# -- results: the parts --------------------------------------------------------------------------------
+class NotUp(TypedDict):
+    """Who acts out of turn in a running encounter, and who is up."""
+
+    name: str
+    up: str
+    in_encounter: bool
+
+
+class TurnNote(TypedDict, total=False):
+    """`{"not_up": ...}` when a character acts while someone else is up (the CLI says it on stderr)."""
+
+    not_up: NotUp
+
+
+class EconomyWarning(TypedDict, total=False):
+    """An action-economy warning (`ledger/rulings/deciders/economy.py`)."""
+
+    warning: str
+
+
+class Revealed(TypedDict, total=False):
+    """At `session end`: the session's commitment and its revealed secret (None when the secret is lost)."""
+
+    commitment: str
+    revealed: str | None
+
+
+class Participant(TypedDict):
+    """One entry of the order as `encounter show` prints it."""
+
+    name: str
+    initiative: int
+    delayed: bool
+
+
+class EncounterView(TypedDict):
+    """The `encounter show` document (CLI.md): round, current, order with initiative; plus number and system."""
+
+    encounter: int
+    system: str
+    round: int
+    current: str | None
+    order: list[Participant]
+
+
+class SceneEnded(TypedDict, total=False):
+    """Those whose scene-long effects ended (P&P)."""
+
+    scene_ended_for: list[str]
+
+
+# -- results: one per command ----------------------------------------------------------------------------
+class CharacterResult(TypedDict):
+    """The sheet of the character a ruling changed (character add, damage, conditions, check, recover, ...)."""
+
+    character: SheetData
+
+
+class CheckResult(CharacterResult, TurnNote):
+    """`check`."""
+
+
+class RollResult(TypedDict):
+    """`roll`."""
+
+    roll: RollData
+
+
+class AttackResult(EconomyWarning, TurnNote):
+    """`attack`: both sheets after it."""
+
+    attacker: SheetData
+    target: SheetData
+
+
+class ActResult(CharacterResult, EconomyWarning, TurnNote, total=False):
+    """`act`: the actor's sheet, and the other's when there is one."""
+
+    against: SheetData
+
+
+class SessionResult(Revealed):
+    """`session start` and `session end`."""
+
+    session: int
+    title: NotRequired[str]
+
+
+class TurnResult(EncounterView):
+    """`encounter next`, `encounter delay` and `encounter remove`: who was forced on and who was skipped."""
+
+    forced: bool
+    skipped: list[dict[str, str]]
+    delayed: NotRequired[str]
+    removed: NotRequired[str]
+
+
+class JoinResult(EncounterView):
+    """`encounter join`."""
+
+    joined: str
+    initiative: int
+
+
+class EncounterEndResult(SceneEnded):
+    """`encounter end`."""
+
+    encounter: int
+    rounds: int
+
+
+class InitResult(TypedDict):
+    """`init`."""
+
+    ruling: int
+    system: str
+    name: str
+    settings: NotRequired[Options]
+
+
+class Recorded(TypedDict, total=False):
+    """What `Ledger.record` returns: the ruling's number, its decider's result, and the events it recorded.
+
+    Every key a result may hold, so mypy checks what the CLI reads; which ones a command's ruling has is
+    given by its result type above (undo, redo and retraction add their own: ledger/rulings/undo.py, rederive.py).
+    """
+
+    ruling: Required[int]
+    events: Required[list[EventSummary]]
+    character: SheetData
+    attacker: SheetData
+    target: SheetData
+    against: SheetData
+    roll: RollData
+    warning: str
+    not_up: NotUp
+    session: int
+    title: str
+    commitment: str
+    revealed: str | None
+    encounter: int
+    system: str
+    round: int
+    rounds: int
+    current: str | None
+    order: list[Participant]
+    forced: bool
+    skipped: list[dict[str, str]]
+    delayed: str
+    removed: str
+    joined: str
+    initiative: int
+    scene_ended_for: list[str]
+    head: str  # `session end`: the chain's head, added by the CLI
+
+
+class Undone(TypedDict, total=False):
+    """What `Ledger.undo` and `Ledger.redo` return: the ruling restored or retracted, and what it recorded."""
+
+    ruling: Required[int]
+    events: Required[list[EventSummary]]
+    target: Required[int]
+    command: Required[str]
+    undone: int
+    redone: int
