@@ -231,10 +231,12 @@ def load(*modules: str) -> None:
 
     from commands.registry import attach
 
-    for name in dict.fromkeys(modules):
-        if name not in _loaded:
-            _loaded.add(name)
-            importlib.import_module(f"commands.{name}")
+    fresh = [name for name in dict.fromkeys(modules) if name not in _loaded]
+    for name in fresh:
+        _loaded.add(name)
+        importlib.import_module(f"commands.{name}")
+    if fresh:  # every loaded module again: `session show` (history) waits for its group (campaign) if loaded first
+        for name in list(_loaded):
             attach(cli, name)
 
 

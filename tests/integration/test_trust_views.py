@@ -55,10 +55,11 @@ def test_a_forged_read_model_is_never_shown(played: Cli, statement: str, says: s
     before = shown(played)
     if "://" in played.db and "sheet = '{'" in statement:
         statement = "UPDATE ledger_sheets SET sheet = '{\"name\": 1}'"  # PostgreSQL's JSON column refuses '{'
+        says = "differs"  # a sheet of another shape
     sql(played.db, statement)
     r = played("character", "show", "Ann")
     assert r.exit_code == 0 and "run: ledger rebuild" in r.stderr and "Traceback" not in r.stderr
-    assert says in r.stderr or "://" in played.db and "sheet = '{'" in statement  # PostgreSQL: a sheet of another shape
+    assert says in r.stderr
     assert shown(played) == before
     assert played("verify").exit_code == 1
     played.ok("rebuild")
