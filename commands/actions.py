@@ -28,7 +28,16 @@ def rolls_for(command: str) -> str:
 
 
 def roll_option(command: str) -> Any:
-    """--roll NAME=FACES, listing this command's roll names."""
+    """--roll NAME=FACES, listing this command's roll names (and --wait, for a roll a player makes)."""
+    from commands.options import wait_option
+
+    def both(f: Any) -> Any:
+        return wait_option(_roll(command)(f))
+
+    return both
+
+
+def _roll(command: str) -> Any:
     return click.option(
         "--roll",
         "rolls",

@@ -25,13 +25,6 @@ def _name(plan: dict[str, Any], hex_id: str) -> str:
     return st["kind"].lower()
 
 
-def _record_line(r: dict[str, Any]) -> str:
-    data = r["data"].get("data", r["data"]) if isinstance(r["data"], dict) else r["data"]
-    from ledger.rulings.describe import event_line
-
-    return f"{r['type']}: {event_line({'type': r['type'], 'character': r.get('character'), 'data': data})}"
-
-
 def _state_line(st: dict[str, Any]) -> str:
     if st["kind"] != "Character":
         return "changes"
@@ -59,27 +52,55 @@ def _state_line(st: dict[str, Any]) -> str:
     return ", ".join(parts) or "changes"
 
 
-def diff_text(plan: dict[str, Any]) -> str:
-    """The re-derived diff, as a GM reads it."""
-    lines = [f"Retracting ruling {plan['target']} ({plan['command']}):"]
+def _sentence(plan: dict[str, Any], c: dict[str, Any], side: str) -> str:
+    """One side of a re-derived ruling as the describer's sentence (ledger/rulings/describe.py)."""
+    from ledger.rulings.describe import sentence
+    from ledger.rulings.rediff import events
+
+    hp = (c.get("hp_before") or {}).get(side)
+    said = sentence(events(c[side], plan.get("names", {}), hp), system=plan.get("system", ""))
+    return said or ("" if side == "retracted" else "nothing happens.")
+
+
+def _ruling_lines(plan: dict[str, Any], c: dict[str, Any]) -> list[str]:
+    head = f"  ruling {c['ruling']} ({c['command']})"
+    now = f"now refused: {c['refused']}" if c["refused"] else _sentence(plan, c, "after")
+    return [f"{head}:", f"    was: {_sentence(plan, c, 'before')}", f"    now: {now}"]
+
+
+def _shift_line(s: dict[str, Any]) -> str:
+    n = len(s["rulings"])
+    low, high = s["hp"]
+    moved = f"HP {low:+d} throughout" if low == high else f"HP {low:+d} to {high:+d}"
+    final = f"; final HP {s['final_hp'][0]} -> {s['final_hp'][1]}" if s.get("final_hp") else ""
+    return f"  {s['name']}: {n:,} later ruling{'s' if n != 1 else ''}, {moved}{final}"
+
+
+def diff_text(plan: dict[str, Any], full: bool = False) -> str:
+    """The re-derived diff as a GM reads it: changed outcomes (each as its sentence before and after), then one
+    line per character whose values only shift, then the rolls never made, then the final states; `full` tells
+    every re-derived ruling as its two sentences."""
+    was = _sentence(plan, {"retracted": plan.get("retracted", [])}, "retracted") if plan.get("retracted") else ""
+    lines = [f"Retracting ruling {plan['target']} ({plan['command']}):" + (f" {was}" if was else "")]
     if not plan["rederived"] and not plan["states"]:
         lines.append("  changes nothing else.")
-    for c in plan["rederived"]:
-        head = f"  ruling {c['ruling']} ({c['command']})"
-        if c["refused"]:
-            lines.append(f"{head}: would now be refused: {c['refused']}")
-            continue
-        lines.append(f"{head} re-derived:")
-        before = {_record_line(r) for r in c["before"]}
-        after = {_record_line(r) for r in c["after"]}
-        lines += [f"    - {line}" for line in (_record_line(r) for r in c["before"]) if line not in after]
-        lines += [f"    + {line}" for line in (_record_line(r) for r in c["after"]) if line not in before]
+    outcomes = set(plan.get("outcomes", [c["ruling"] for c in plan["rederived"]]))
+    shown = [c for c in plan["rederived"] if full or c["ruling"] in outcomes]
+    if shown:
+        lines.append("Every re-derived ruling:" if full else "Outcomes that change:")
+        for c in shown:
+            lines += _ruling_lines(plan, c)
+    elif plan["rederived"]:
+        lines.append("No outcome changes.")
+    if plan.get("shifts"):
+        lines.append("Values that only shift:")
+        lines += [_shift_line(s) for s in plan["shifts"]]
     for r in plan["new_rolls"]:
         lines.append(
             f"  ruling {r['ruling']} needs a roll never made: {r['name']} {r['notation']} [{show_faces(r)}] = {r['total']} ({r['source']})"
         )
     if plan["states"]:
-        lines.append("Then:")
+        lines.append("Final states:")
         for hex_id, st in plan["states"].items():
             lines.append(f"  {_name(plan, hex_id)}: {_state_line(st)}")
     return "\n".join(lines)
@@ -89,6 +110,7 @@ def diff_text(plan: dict[str, Any]) -> str:
 @click.argument("ruling", type=number("ruling"))
 @click.option("--yes", is_flag=True, help="Append without asking.")
 @click.option("--dry-run", is_flag=True, help="Show what would change; append nothing.")
+@click.option("--full", is_flag=True, help="Tell every re-derived ruling, not only those whose outcome changes.")
 @click.option(
     "--roll",
     "rolls",
@@ -96,35 +118,46 @@ def diff_text(plan: dict[str, Any]) -> str:
     metavar="N.NAME=FACES",
     help="Faces for a roll re-derivation needs that was never made (e.g. 7.damage=5); otherwise the ledger rolls it and says so.",
 )
+@click.option("--reason", default=None, metavar="TEXT", help="Why it is retracted (kept in the ruling, shown in log).")
 @pass_app
-def retract(app: AppContext, ruling: int, yes: bool, dry_run: bool, rolls: tuple[str, ...]) -> None:
+def retract(
+    app: AppContext, ruling: int, yes: bool, dry_run: bool, full: bool, rolls: tuple[str, ...], reason: str | None
+) -> None:
     """Retract a contested ruling: later rulings are re-derived from their recorded intent and dice.
 
-    Shows what changes (HP, conditions, deaths, defeated minions, resources, refused rulings) and, on
-    confirmation or with --yes, appends the retraction and the amended outcomes. Nothing is deleted.
+    Shows first the outcomes that change (a hit that now misses, a death undone, a condition gained or lost, a
+    refusal), each as its sentence before and after; then one line per character whose values only shift; then
+    the final states (--full tells every re-derived ruling; --json has every detail). On confirmation or with
+    --yes, appends the retraction and the amended outcomes. Nothing is deleted.
     `undo` right after a retraction undoes it; retracting a retraction reinstates the ruling.
 
     \b
     Examples:
       ledger retract 12 --dry-run
+      ledger retract 12 --dry-run --full
       ledger retract 12 --yes --roll 15.damage=4
+      ledger retract 12 --yes --reason "the thug was behind cover"
     """
     entered = parse_roll_options(rolls)
     plan = app.ledger.plan_retraction(ruling, rolls=entered)
     shown = plan.summary()
+    text = lambda p: diff_text(p, full)  # noqa: E731
     if dry_run:
-        app.emit(shown, diff_text)
+        app.emit(shown, text)
         return
     if not yes:
         if not sys.stdin.isatty():
-            click.echo(diff_text(shown), err=True)
+            click.echo(text(shown), err=True)
             raise BadInput("retract needs confirmation", "add --yes (or --dry-run to only look)")
-        click.echo(diff_text(shown))
+        click.echo(text(shown))
         if not click.confirm("Append this retraction?", default=False):
             raise BadInput("not confirmed: nothing appended")
-    fixed = {r.name: r for r in plan.rolled}
-    result = app.ledger.retract(ruling, rolls=entered, fixed=fixed)
-    app.wrote(result, lambda r: diff_text(r).replace("Retracting", "retracted", 1))
+    # the plan shown is the plan committed: Ledger.retract re-checks the log head under the writer lock and plans
+    # again only if another writer moved it meanwhile (and then says so)
+    result = app.ledger.retract(ruling, rolls=entered, plan=plan, reason=reason)
+    if result.get("replanned") and not app.as_json:
+        click.echo("note: another writer added to the log after the plan was shown; planned again", err=True)
+    app.wrote(result, lambda r: text(r).replace("Retracting", "retracted", 1))
 
 
 @command(C.WHY)
@@ -148,7 +181,8 @@ def _why_text(doc: dict[str, Any]) -> str:
     lines = [f"{doc['name']} {doc['field']} = {doc['value']}"]
     for step in doc["because"]:
         sess = f" session {step['session']}" if step.get("session") else ""
-        lines.append(f"  ruling {step['ruling']}{sess} ({step['command']}, {step['actor']}): {step['change']}")
+        note = f" (note: {step['note']})" if step.get("note") else ""
+        lines.append(f"  ruling {step['ruling']}{sess} ({step['command']}, {step['actor']}): {step['change']}{note}")
     for note in doc.get("notes", []):
         lines.append(f"  note: {note}")
     return "\n".join(lines)

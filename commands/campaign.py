@@ -56,13 +56,22 @@ def session() -> None:
     help="Verifiable dice: the ledger draws a secret and records only its SHA-256 (printed); "
     "every die it rolls this session derives from the secret, revealed at `session end` for `ledger verify --dice`.",
 )
+@click.option(
+    "--player-dice",
+    is_flag=True,
+    help="Players roll their heroes' dice on their pages (`ledger player link`); implies --commit-dice. "
+    "A command that needs a linked hero's roll waits for it (--wait SECONDS).",
+)
 @pass_app
-def session_start(app: AppContext, title: str | None, new_day: bool, commit_dice: bool) -> None:
+def session_start(app: AppContext, title: str | None, new_day: bool, commit_dice: bool, player_dice: bool) -> None:
     """Open a play session (numbered 1, 2, ...).
 
     Example: ledger session start "The heist" --commit-dice --new-day
+
+    Example: ledger session start --player-dice
     """
-    app.wrote(app.ledger.start_session(title, commit_dice=commit_dice, new_day=new_day), started_text)
+    result = app.ledger.start_session(title, commit_dice=commit_dice, new_day=new_day, player_dice=player_dice)
+    app.wrote(result, started_text)
 
 
 def started_text(r: Recorded) -> str:
@@ -89,4 +98,7 @@ def ended_text(r: Recorded) -> str:
         return line
     if r["revealed"]:
         return line + f"\ndice secret revealed: {r['revealed']} (check: ledger verify --dice)"
-    return line + "\nwarning: this session's dice secret was not in the database; its dice can't be verified"
+    return line + (
+        "\nwarning: this session's dice secret was lost (not in the database, or not the one committed);"
+        " its dice can't be verified and `ledger verify --dice` fails this session"
+    )

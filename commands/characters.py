@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -13,6 +13,9 @@ from commands.params import number
 from commands.registry import command, group
 from ledger import catalog as C
 from ledger.errors import BadInput
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import Recorded
 
 
 def parse_traits(values: tuple[str, ...]) -> dict[str, str]:
@@ -68,6 +71,13 @@ def character() -> None:
 )
 @click.option("--pc", is_flag=True, help="A player character (gets victory points / resolve).")
 @click.option(
+    "--copies",
+    type=number("copies"),
+    default=None,
+    metavar="N",
+    help="Add NAME 1 .. NAME N with the same sheet, in one ruling (five thugs: --copies 5).",
+)
+@click.option(
     "--power",
     "powers",
     multiple=True,
@@ -77,7 +87,14 @@ def character() -> None:
 )
 @pass_app
 def add(
-    app: AppContext, name: str, traits: tuple[str, ...], minion: bool, count: int, pc: bool, powers: tuple[str, ...]
+    app: AppContext,
+    name: str,
+    traits: tuple[str, ...],
+    minion: bool,
+    count: int,
+    pc: bool,
+    copies: int | None,
+    powers: tuple[str, ...],
 ) -> None:
     """Add a character.
 
@@ -90,10 +107,68 @@ def add(
     Example: ledger character add Ann --trait agility=3 --trait toughness=4 --pc
 
     Example: ledger character add Webber --trait webs=4 --power webs:effect=ensnare,resist=agility
+
+    Example: ledger character add Thug --trait hp=6 --copies 5      (Thug 1 .. Thug 5)
     """
     parts = parse_powers(powers)
-    result = app.ledger.add_character(name, parse_traits(traits), minion=minion, count=count, pc=pc, power_parts=parts)
-    app.wrote(result, lambda r: "added " + render.sheet_line(_brief(r["character"])))
+    result = app.ledger.add_character(
+        name, parse_traits(traits), minion=minion, count=count, pc=pc, power_parts=parts, copies=copies
+    )
+    app.wrote(result, added("added "))
+
+
+def added(lead: str) -> Callable[[Recorded], str]:
+    """The lines of a ruling that added one character or several copies."""
+
+    def text(r: Recorded) -> str:
+        many = r.get("characters") or [r["character"]]
+        head = f"{lead}{len(many)} copies" + (f" of {r['source']}" if r.get("source") else "") if len(many) > 1 else ""
+        lines = [lead + render.sheet_line(_brief(c)) for c in many]
+        return "\n".join([head, *[f"  {ln[len(lead) :]}" for ln in lines]]) if head else lines[0]
+
+    return text
+
+
+@command(C.CHARACTER_COPY)
+@click.argument("name")
+@click.argument("new")
+@click.option("--copies", type=number("copies"), default=None, metavar="N", help="Make NEW 1 .. NEW N.")
+@click.option("--count", type=number("count"), default=None, help="A minion group's size (default: NAME's).")
+@pass_app
+def copy(app: AppContext, name: str, new: str, copies: int | None, count: int | None) -> None:
+    """A new character with NAME's stat block (traits and powers), fresh: full HP, no conditions.
+
+    Example: ledger character copy Thug Bruiser
+    """
+    result = app.ledger.copy_character(name, new, copies=copies, count=count)
+    app.wrote(result, added(f"copied {result['source']}: " if not result.get("characters") else "copied "))
+
+
+@command(C.CHARACTER_SET)
+@click.argument("name")
+@click.option("--trait", "traits", multiple=True, metavar="KEY=VALUE", help="A trait's new value (repeatable).")
+@pass_app
+def set_(app: AppContext, name: str, traits: tuple[str, ...]) -> None:
+    """Change traits by the GM's ruling (a mistyped trait): undo, retraction and `why` see it.
+
+    A value the rules can't hold is refused; the max HP (Health) the traits give follows, the damage taken stays.
+    Example: ledger character set Ann --trait agility=4
+    """
+    from commands.output import ruling_text
+
+    app.wrote(app.ledger.set_traits(name, parse_traits(traits)), ruling_text)
+
+
+@command(C.CHARACTER_RETIRE)
+@click.argument("name")
+@pass_app
+def retire(app: AppContext, name: str) -> None:
+    """Take a character out of play: out of lists, trackers and completion; its history is kept.
+
+    `character list --all` still shows it; `undo` brings it back. Example: ledger character retire "Thug 3"
+    """
+    result = app.ledger.retire_character(name)
+    app.wrote(result, lambda r: f"{r['retired']} retires from play (history kept; character list --all shows it).")
 
 
 def _brief(sheet: Mapping[str, Any]) -> dict[str, Any]:
@@ -101,13 +176,23 @@ def _brief(sheet: Mapping[str, Any]) -> dict[str, Any]:
 
 
 @command(C.CHARACTER_LIST)
+@click.option("--all", "all_", is_flag=True, help="Retired characters too (marked retired).")
 @pass_app
-def list_(app: AppContext) -> None:
-    """Every character in play, with HP and conditions."""
+def list_(app: AppContext, all_: bool) -> None:
+    """Every character in play, with HP and conditions; with --all, the retired too."""
     from projections import queries
 
     rows = queries.characters(app.read)
-    app.emit(rows, lambda rs: "\n".join(render.sheet_line(r) for r in rs) or "(no characters)")
+    if all_:
+        ids = [e["id"] for e in app.ledger.campaign().domain.get("retired", [])]
+        rows += [{**r, "retired": True} for r in queries.sheets_of(app.read, ids)]
+    app.emit(
+        rows,
+        lambda rs: (
+            "\n".join(render.sheet_line(r) + ("  (retired)" if r.get("retired") else "") for r in rs)
+            or "(no characters)"
+        ),
+    )
 
 
 @command(C.CHARACTER_SHOW)

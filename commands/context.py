@@ -25,8 +25,16 @@ class AppContext:
     """Lazily opened ledger (write side) and read side for one CLI invocation or one shell."""
 
     def __init__(
-        self, *, db: str | None, seed: int | None, actor: str | None, as_json: bool, verbose: bool = False
+        self,
+        *,
+        db: str | None,
+        seed: int | None,
+        actor: str | None,
+        as_json: bool,
+        verbose: bool = False,
+        note: str | None = None,
     ) -> None:
+        self.note = note  # `--note TEXT`: kept in the intent of the ruling this command records
         self.db = db
         self.seed = seed
         self.actor = actor
@@ -76,11 +84,12 @@ class AppContext:
     def ledger(self) -> Ledger:
         """The write side (imports eventsourcing only when a command needs it)."""
         if self._host is not None:
-            return self._host.ledger
+            return self._host.ledger.with_note(self.note)
         if self._ledger is None:
             from ledger.application import Ledger
 
-            self._ledger = Ledger(self.db, actor=self.actor, seed=self.seed)
+            self._ledger = Ledger(self.db, actor=self.actor, seed=self.seed, note=self.note)
+            self._ledger.notify = lambda line: click.echo(line, err=True)  # "waiting for Ann's attack roll ..."
         return self._ledger
 
     @property
@@ -214,6 +223,8 @@ class AppContext:
 
         shown: R = safe_tree(result)  # names and text as typed, made safe for a terminal (the same shape)
         body = text(shown) if callable(text) else text
+        if result.get("side_down"):
+            body += "\n" + ("Every foe is down." if result["side_down"] == "foes" else "Every hero is down.")
         first, nl, rest = f"ruling {result['ruling']}: {body}".partition("\n")
         click.echo((paint(first) if colour_on() else first) + nl + rest)
         if self.verbose and result.get("events"):

@@ -135,9 +135,13 @@ SCRIPTS: dict[str, list[tuple[str, ...]]] = {
             "--roll",
             "damage=6",
         ),
+        ("character", "add", "Mook", "--trait", "hp=4", "--copies", "2"),  # d20 has no minion groups: Mook 1, Mook 2
+        ("encounter", "join", "Mook", "--roll", "Mook 1=5", "--roll", "Mook 2=3"),
+        ("condition", "add", "Thug", "prone", "--rounds", "1", "--note", "knocked down by the hit"),
         ("encounter", "next"),
         ("attack", "Thug", "Blaze", "--roll", "attack=13", "--roll", "damage=3"),
         ("undo",),
+        ("encounter", "next"),  # the end of Thug's turn: prone runs out, and the ruling says so
         ("encounter", "end"),
     ],
     "pnp": [

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from commands.context import AppContext, pass_app
+from commands.options import wait_option
 from commands.params import number
 from commands.registry import command, group
 from ledger import catalog as C
@@ -83,9 +84,9 @@ def turn_text(lead: Callable[[Recorded], str]) -> Callable[[Recorded], str]:
         events = r.get("events", [])
         said = sentence(events, system=r.get("system", "")) or f"{lead(r)}."
         dice = [f"  {dice_line(e['data'])}" for e in events if e["type"] == DICE_ROLLED]
-        skipped = [f"{x['name']} ({x['why']})" for x in r.get("skipped") or []]  # who the turn passed over, and why
-        notes = (f" (passed over: {', '.join(skipped)})" if skipped else "") + forced(r)
-        return "\n".join([said[:-1] + notes + "." if notes else said, order_text(r), *dice])
+        notes = passed_over(r) + forced(r)  # who the turn passed over, and why
+        lines = [said[:-1] + notes + "." if notes else said, *up_line(r), order_text(r), *dice]
+        return "\n".join(lines)
 
     return text
 
@@ -118,6 +119,7 @@ def encounter() -> None:
     help="This participant's initiative total, rolled elsewhere (repeatable); it replaces their roll. Ties are still settled by the rules.",
 )
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
+@wait_option
 @pass_app
 def start(
     app: AppContext, names: tuple[str, ...], surprised: tuple[str, ...], inits: tuple[str, ...], rolls: tuple[str, ...]
@@ -126,7 +128,8 @@ def start(
 
     \b
     hnh 3dF + Agility + Improved Initiative (ties: Dodge, Agility, Awareness, then a roll-off);
-    d20 1d20 + Dex modifier; pnp no roll: Edge. A minion group is one participant.
+    d20 1d20 + Dex modifier; pnp no roll: Edge. A minion group is one participant; the name of a group
+    added with `character add NAME --copies N` brings NAME 1 .. NAME N.
     Example: ledger encounter start Ann Bob Thugs --surprised Thugs --roll Ann=+,0,-
     Rolled at the table: ledger encounter start Ann Bob --init Ann=14 --init Bob=9
     """
@@ -153,13 +156,31 @@ def parse_inits(values: tuple[str, ...]) -> dict[str, int]:
 
 
 def passed_over(r: Recorded) -> str:
-    """A note naming who the turn passed over and why."""
-    skipped = [f"{s['name']} ({s['why']})" for s in r.get("skipped") or []]
-    return f" (passed over: {', '.join(skipped)})" if skipped else ""
+    """A note naming who the turn passed over and why: `(Villain is dying: no turn)`."""
+    skipped = [f"{s['name']} is {s['why']}: no turn" for s in r.get("skipped") or []]
+    return f" ({'; '.join(skipped)})" if skipped else ""
+
+
+def up_line(r: Recorded) -> list[str]:
+    """Who is up, with HP (Health) and conditions: `up: Bob  HP 4/10  dazed 1`; or why they can take no action."""
+    u = r.get("up")
+    if not u:
+        return []
+    from ledger.rules import health_word
+
+    timed = u.get("left") or {}
+    conditions = ", ".join(f"{c} {timed[c]}" if c in timed else c for c in u.get("conditions") or ())
+    count = f" x{u['count']}" if "count" in u else ""
+    line = f"up: {u['name']}{count}  {health_word(r.get('system', ''))} {u['hp']}/{u['max_hp']}"
+    line += f"  {conditions}" if conditions else ""
+    if u.get("no_action"):
+        line += f"  ({u['name']} is {u['no_action']}: no action)"
+    return [line]
 
 
 @command(C.ENCOUNTER_NEXT)
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
+@wait_option
 @pass_app
 def next_(app: AppContext, rolls: tuple[str, ...]) -> None:
     """End the current turn and start the next one (the rules' end- and start-of-turn processing).
@@ -169,12 +190,13 @@ def next_(app: AppContext, rolls: tuple[str, ...]) -> None:
     Example: ledger encounter next
     """
     result = app.ledger.next_turn(rolls=parse_roll_options(rolls))
-    app.wrote(result, turn_text(lambda r: "next turn" + passed_over(r) + forced(r)))
+    app.wrote(result, turn_text(lambda r: "next turn"))
 
 
 @command(C.ENCOUNTER_REMOVE)
 @click.argument("name")
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
+@wait_option
 @pass_app
 def remove(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
     """NAME leaves the fight (fled, captured, gone); the order and whose turn it is stay right.
@@ -182,11 +204,12 @@ def remove(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
     If it was NAME's turn, the next one's starts. Example: ledger encounter remove Thugs
     """
     result = app.ledger.remove_from_encounter(name, rolls=parse_roll_options(rolls))
-    app.wrote(result, turn_text(lambda r: f"{r['removed']} leaves the encounter" + passed_over(r) + forced(r)))
+    app.wrote(result, turn_text(lambda r: f"{r['removed']} leaves the encounter"))
 
 
 @command(C.ENCOUNTER_DELAY)
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
+@wait_option
 @pass_app
 def delay(app: AppContext, rolls: tuple[str, ...]) -> None:
     """The current character delays their whole turn; take it later with `encounter act NAME`.
@@ -195,12 +218,13 @@ def delay(app: AppContext, rolls: tuple[str, ...]) -> None:
     Example: ledger encounter delay
     """
     result = app.ledger.delay_turn(rolls=parse_roll_options(rolls))
-    app.wrote(result, turn_text(lambda r: f"{r['delayed']} delays" + passed_over(r) + forced(r)))
+    app.wrote(result, turn_text(lambda r: f"{r['delayed']} delays"))
 
 
 @command(C.ENCOUNTER_ACT)
 @click.argument("name")
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=TURN_ROLLS_HELP)
+@wait_option
 @pass_app
 def act(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
     """A delaying character takes their turn now, after the current turn ends; their initiative moves there.
@@ -212,17 +236,27 @@ def act(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
 
 
 @command(C.ENCOUNTER_JOIN)
-@click.argument("name")
-@click.option("--surprised", is_flag=True, help="hnh: the newcomer is Surprised.")
+@click.argument("names", nargs=-1, required=True)
+@click.option("--surprised", is_flag=True, help="hnh: the newcomers are Surprised.")
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
+@wait_option
 @pass_app
-def join(app: AppContext, name: str, surprised: bool, rolls: tuple[str, ...]) -> None:
-    """A character joins mid-fight: rolls initiative and acts when their place in the order comes.
+def join(app: AppContext, names: tuple[str, ...], surprised: bool, rolls: tuple[str, ...]) -> None:
+    """Characters join mid-fight: each rolls initiative and acts when their place in the order comes.
 
+    The name of a group added with `character add NAME --copies N` brings NAME 1 .. NAME N.
     Example: ledger encounter join Cy --roll Cy=0,0,+
     """
-    result = app.ledger.join_encounter(name, surprised=surprised, rolls=parse_roll_options(rolls))
-    app.wrote(result, turn_text(lambda r: f"{r['joined']} joins at initiative {r['initiative']}"))
+    result = app.ledger.join_encounter(list(names), surprised=surprised, rolls=parse_roll_options(rolls))
+    app.wrote(result, turn_text(joined_text))
+
+
+def joined_text(r: Recorded) -> str:
+    """`Cy joins at initiative 7`, or each newcomer's initiative."""
+    found = r.get("initiatives") or {r["joined"]: r["initiative"]}
+    if len(found) == 1:
+        return f"{r['joined']} joins at initiative {r['initiative']}"
+    return "join at initiative " + ", ".join(f"{n} {v}" for n, v in found.items())
 
 
 @command(C.ENCOUNTER_SHOW)
@@ -233,9 +267,21 @@ def show(app: AppContext) -> None:
     Marks are DEAD, DYING, DEFEATED and the like, and DELAYING; a minion group shows its count (Thugs x3).
     Example: ledger --json encounter show
     """
-    from projections.tracker import text, tracker
+    from projections.tracker import idle, text, tracker
 
-    app.emit(tracker(app.read), text)
+    found = tracker(app.read, required=False)
+    if found is None:
+        app.emit(idle(app.read), idle_text)
+        return
+    app.emit({"running": True, **found}, text)
+
+
+def idle_text(doc: dict[str, Any]) -> str:
+    """No encounter running: say so, then the last one's summary, if there was one."""
+    from ledger.rulings.summary import lines
+
+    last = doc.get("last")
+    return "\n".join(["no encounter is running", *(lines(last, round_word(last["system"])) if last else [])])
 
 
 @command(C.ENCOUNTER_END)
@@ -257,9 +303,17 @@ def ended(r: Recorded) -> str:
     word = round_word(system)
     lead = f"Encounter {r['encounter']} ends after {r['rounds']} {word}{'s' if r['rounds'] != 1 else ''}"
     rest = ruling_lines([e for e in r.get("events", []) if e["type"] not in OWN_EVENTS], system=system)
+    summary = summary_lines(r.get("summary"), word)
     if rest and not rest[0].startswith("  "):
-        return "\n".join([f"{lead}; {rest[0]}", *rest[1:]])
-    return "\n".join([f"{lead}.", *rest])
+        return "\n".join([f"{lead}; {rest[0]}", *rest[1:], *summary])
+    return "\n".join([f"{lead}.", *rest, *summary])
+
+
+def summary_lines(summary: dict[str, Any] | None, word: str) -> list[str]:
+    """The encounter's summary after its first line (which the ruling's sentence already says)."""
+    from ledger.rulings.summary import lines
+
+    return lines(summary, word)[1:] if summary else []
 
 
 @command(C.ENCOUNTER_LOG)

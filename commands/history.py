@@ -230,6 +230,14 @@ def _verify_file(app: AppContext, path: str, dice: bool, expect: str | None) -> 
     ]
     if expect is not None and not walk.expected_found:
         problems.append(Problem(0, None, f"the expected ruling hash {expect[:16]}... is not in the file's chain"))
+    if not problems:  # everything `import` refuses fails verify too: header, counts, event types, final hash
+        from ledger.errors import BadInput
+        from ledger.storage.exchange import read_export
+
+        try:
+            read_export(path)
+        except BadInput as e:
+            problems.append(Problem(0, None, e.message))
     if dice:
         found, dice_counts = dice_problems(lines)
         problems += found

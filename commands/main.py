@@ -25,6 +25,7 @@ Examples:
 
 # Global flags a user may also write after the command (`ledger character show Ann --json`).
 TRAILING_FLAGS = {"--json": "--json", "-v": "--verbose", "--verbose": "--verbose"}
+TRAILING_VALUED = ("--note",)  # global options with a value that may follow the command too (`attack A B --note TEXT`)
 
 
 class LedgerGroup(click.Group):
@@ -77,7 +78,7 @@ class LedgerGroup(click.Group):
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except LedgerError as e:
             report(e.message, e.hint)
-            sys.exit(2)
+            sys.exit(getattr(e, "exit_code", 2))  # 130 for a wait cancelled with Ctrl-C
         except click.exceptions.NoArgsIsHelpError as e:  # `ledger` alone, or a group without its verb
             if e.ctx is not None:
                 click.echo(e.ctx.get_help())
@@ -112,13 +113,29 @@ _as_json = False  # whether the running command line asked for --json (errors th
 
 
 def hoist(args: list[str]) -> list[str]:
-    """The global flags found after the command (before any `--`), moved to the front; the rest in order."""
+    """The global flags (and `--note TEXT`) found after the command (before any `--`), moved to the front; the rest
+    in order."""
     end = args.index("--") if "--" in args else len(args)
-    flags = [TRAILING_FLAGS[a] for a in args[:end] if a in TRAILING_FLAGS]
-    if not flags:
+    valued: list[str] = []
+    kept: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if i < end and a in TRAILING_VALUED and i + 1 < end:
+            valued += [a, args[i + 1]]
+            i += 2
+            continue
+        if i < end and a.partition("=")[0] in TRAILING_VALUED and "=" in a:
+            valued.append(a)
+        else:
+            kept.append(a)
+        i += 1
+    end = kept.index("--") if "--" in kept else len(kept)
+    flags = [TRAILING_FLAGS[a] for a in kept[:end] if a in TRAILING_FLAGS]
+    if not flags and not valued:
         return args
-    rest = [a for i, a in enumerate(args) if i >= end or a not in TRAILING_FLAGS]
-    return [*dict.fromkeys(flags), *rest]
+    rest = [a for j, a in enumerate(kept) if j >= end or a not in TRAILING_FLAGS]
+    return [*dict.fromkeys(flags), *valued, *rest]
 
 
 def database_failure(e: BaseException) -> bool:
@@ -205,9 +222,24 @@ def warn_snapshots() -> None:
     is_flag=True,
     help="After a ruling's sentence and dice, every raw event (also after the command).",
 )
+@click.option(
+    "--note",
+    default=None,
+    metavar="TEXT",
+    help="A note kept in the intent of the ruling this command records, shown in log, why and exports (also after "
+    "the command).",
+)
 @click.version_option(package_name="ledger", message="ledger %(version)s")
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, seed: int | None, actor: str | None, as_json: bool, verbose: bool) -> None:
+def cli(
+    ctx: click.Context,
+    db: str | None,
+    seed: int | None,
+    actor: str | None,
+    as_json: bool,
+    verbose: bool,
+    note: str | None,
+) -> None:
     """An event-sourced campaign ledger for superhero tabletop games (hnh, d20, pnp).
 
     Every command that changes anything appends one ruling: its intent, every die, who, when, and the
@@ -217,7 +249,7 @@ def cli(ctx: click.Context, db: str | None, seed: int | None, actor: str | None,
         from ledger.model.bounds import check_actor
 
         actor = check_actor(actor)
-    ctx.obj = AppContext(db=db, seed=seed, actor=actor, as_json=as_json, verbose=verbose)
+    ctx.obj = AppContext(db=db, seed=seed, actor=actor, as_json=as_json, verbose=verbose, note=note)
     ctx.call_on_close(ctx.obj.close)
 
 
@@ -231,13 +263,11 @@ def load(*modules: str) -> None:
 
     from commands.registry import attach
 
-    fresh = [name for name in dict.fromkeys(modules) if name not in _loaded]
-    for name in fresh:
-        _loaded.add(name)
-        importlib.import_module(f"commands.{name}")
-    if fresh:  # every loaded module again: `session show` (history) waits for its group (campaign) if loaded first
-        for name in list(_loaded):
-            attach(cli, name)
+    for name in dict.fromkeys(modules):
+        if name not in _loaded:
+            _loaded.add(name)
+            importlib.import_module(f"commands.{name}")
+            attach(cli)
 
 
 def main() -> None:

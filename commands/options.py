@@ -136,3 +136,27 @@ def _values(o: Opt) -> Iterable[str]:
     if o.kind == "flag":
         return ("yes", "no")
     return o.choices
+
+
+def _set_wait(ctx: click.Context, _: click.Parameter, value: float | None) -> None:
+    """Give the ledger this command's --wait (or the default: each command in the shell starts afresh)."""
+    from commands.context import AppContext
+
+    app = ctx.find_object(AppContext)
+    if app is not None and not ctx.resilient_parsing:
+        from ledger.application import WAIT
+
+        app.ledger.wait = WAIT if value is None else value
+
+
+def wait_option(f: F) -> F:
+    """--wait SECONDS: how long the command waits for a player's roll (session start --player-dice)."""
+    return click.option(
+        "--wait",
+        type=click.FloatRange(min=0, min_open=True, max=86400),
+        metavar="SECONDS",
+        default=None,
+        expose_value=False,
+        callback=_set_wait,
+        help="In a --player-dice session: how long to wait for a player's roll (default 300); then exit 2, nothing recorded.",
+    )(f)

@@ -21,8 +21,11 @@ ROLL_HELP = "Enter physical dice: NAME=FACES (repeatable), e.g. attack=+,0,- or 
 
 
 def roll_option(names: str) -> Callable[[F], F]:
-    """The shared --roll option, listing the roll names this command takes."""
-    return click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=f"{ROLL_HELP} Rolls: {names}.")
+    """The shared --roll option, listing the roll names this command takes (and --wait, for a player's roll)."""
+    from commands.options import wait_option
+
+    roll = click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=f"{ROLL_HELP} Rolls: {names}.")
+    return lambda f: wait_option(roll(f))
 
 
 @command(C.ROLL)
@@ -97,12 +100,37 @@ def condition() -> None:
 @command(C.CONDITION_ADD)
 @click.argument("target")
 @click.argument("name")
+@click.option(
+    "--rounds",
+    type=number("rounds"),
+    default=None,
+    help="It ends at the end of TARGET's Nth turn from now (a turn in progress does not count).",
+)
+@click.option(
+    "--until",
+    type=click.Choice(["start", "end"]),
+    default=None,
+    help="It ends at the start or end of the next turn of WHO (--of).",
+)
+@click.option("--of", "of", default=None, metavar="WHO", help="Whose turn --until counts.")
+@click.option("--scene", is_flag=True, help="pnp: it lasts until the scene ends (scene end, encounter end).")
 @pass_app
-def condition_add(app: AppContext, target: str, name: str) -> None:
-    """Impose a condition. Example: ledger condition add Ann dazed"""
+def condition_add(
+    app: AppContext, target: str, name: str, rounds: int | None, until: str | None, of: str | None, scene: bool
+) -> None:
+    """Impose a condition, for as long as the GM rules: until removed, or for a duration.
+
+    \b
+    Examples:
+      ledger condition add Ann dazed
+      ledger condition add Bob dazed --rounds 1              (ends at the end of Bob's next turn)
+      ledger condition add Bob vulnerable --until start --of Ann
+      ledger condition add Bob stunned --scene               (pnp)
+    """
     from commands.output import ruling_text
 
-    app.wrote(app.ledger.condition(target, name, add=True), ruling_text)
+    result = app.ledger.condition(target, name, add=True, rounds=rounds, until=until, of=of, scene=scene)
+    app.wrote(result, ruling_text)
 
 
 @command(C.CONDITION_REMOVE)

@@ -40,10 +40,11 @@ def group(spec: Command, **settings: Any) -> Callable[[Callable[..., Any]], clic
     return make
 
 
-def attach(cli: click.Group, module: str) -> None:
-    """Attach every command the module declared to its group (or to the top level)."""
+def attach(cli: click.Group) -> None:
+    """Attach every command made so far to its group (or to the top level); a sub-command made before its group's
+    module was imported (`session show` in commands/history.py, imported by `ledger log`) joins the group later."""
     for spec in COMMANDS:
-        if spec.cli != module or spec.name not in MADE:
+        if spec.name not in MADE:
             continue
         parent = cli if spec.parent is None else MADE.get(spec.parent)
         if isinstance(parent, click.Group) and spec.word not in parent.commands:

@@ -2,7 +2,8 @@
 
 One poller per server watches the event log's head (every POLL seconds, on SQLite and PostgreSQL alike); when it
 moves, the server catches the read models up from the log, renders the page once per view, and pushes it to
-every open page as a Server-Sent Event. No route writes: the app only answers GET (and HEAD).
+every open page as a Server-Sent Event. The screen only answers GET (and HEAD); the one write is a player's
+answer to their own hero's pending roll on their page, /p/TOKEN (commands/player_page.py).
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: 
     )
     if not loopback(host):
         click.echo(f"warning: --host {host} is not a loopback address: other machines can open this page", err=True)
-    click.echo("read-only; press Ctrl+C to stop")
+    click.echo("read-only but for players' own rolls at /p/TOKEN (ledger player link); press Ctrl+C to stop")
     screen: Screen = web.state.screen
 
     class Server(uvicorn.Server):
@@ -284,6 +285,9 @@ def build_app(app: AppContext, players: Any, gm_token: str | None) -> Any:
         Route("/screen.js", script, methods=["GET"]),
         Route("/events", events, methods=["GET"]),
     ]
+    from commands.player_page import routes as player_routes
+
+    routes += player_routes(screen, headers)  # the players' pages, /p/TOKEN (`ledger player link`)
     web = Starlette(routes=routes, lifespan=lifespan)
     web.state.screen = screen
     return web

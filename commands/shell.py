@@ -190,7 +190,10 @@ def standing(sheet: dict[str, Any], system: str | None) -> str:
 
     hp = health_word(system or "")
     count = f"x{sheet.get('count')} " if sheet.get("minion") else ""
-    conditions = ", ".join(sheet.get("conditions") or ())
+    from ledger.rules.durations import left
+
+    timed = left(sheet)
+    conditions = ", ".join(f"{c} {timed[c]}" if c in timed else c for c in sheet.get("conditions") or ())
     return f"{count}{hp} {sheet.get('hp')}/{sheet.get('max_hp')}" + (f" [{conditions}]" if conditions else "")
 
 
@@ -216,7 +219,9 @@ def turn_line(
     for step in range(1, len(order)):
         name = names[(at + step) % len(order)]
         sheet = by_id.get(name.casefold())
-        if sheet is not None and not rules.takes_turn(Sheet.from_dict(sheet)):
+        if sheet is not None and (
+            not rules.takes_turn(Sheet.from_dict(sheet)) or rules.no_turn(Sheet.from_dict(sheet)) is not None
+        ):
             continue
         upcoming.append(show(name))
         if len(upcoming) == 2:

@@ -19,9 +19,11 @@ from ledger.model.event_names import (
     CAMPAIGN_CREATED,
     CHARACTER_ADDED,
     CHARACTER_ENROLLED,
+    CHARACTER_RETIRED,
     CHECK_RESOLVED,
     DICE_COMMITTED,
     DICE_REVEALED,
+    DICE_SCHEME,
     EFFECT_RESOLVED,
     NOTE_RECORDED,
     RESISTANCE_RESOLVED,
@@ -96,6 +98,16 @@ class Campaign(Aggregate):
             """Map the name to the character's aggregate id."""
             apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
 
+    class CharacterRetired(Event):
+        """A character left the roster (out of lists, trackers and completion); its history is kept."""
+
+        name: str
+        character_id: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Move the name from the roster to the retired."""
+            apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
+
     class SessionStarted(Event):
         """A play session opened."""
 
@@ -138,6 +150,28 @@ class Campaign(Aggregate):
             """Note the secret on the session."""
             apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
 
+    class DiceScheme(Event):
+        """Session `number` derives its committed dice by scheme `version` (ledger/audit/dice_proof.py); with
+        `player_dice`, heroes' rolls come from their players' pages. Absent: version 1, the first release's."""
+
+        number: int
+        version: int
+        player_dice: bool
+
+        def apply(self, aggregate: Any) -> None:
+            """Note the scheme on the session."""
+            apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
+
+    class DiceCounted(Event):
+        """Bookkeeping: session `number`'s next committed roll has counter `next` (never refolded: undo keeps it)."""
+
+        number: int
+        next: int
+
+        def apply(self, aggregate: Any) -> None:
+            """Advance the session's counter of committed rolls."""
+            aggregate.dice_counter = {**getattr(aggregate, "dice_counter", {}), str(self.number): self.next}
+
     class CampaignRestored(Event):
         """Roster and sessions set to the refold of live rulings (after undo or redo)."""
 
@@ -151,7 +185,9 @@ class Campaign(Aggregate):
         """Bookkeeping: ruling `number` was recorded with this hash after `prev_hash`.
 
         `scheme` (absent in the first release's links: scheme 1) says what the hash covers (ledger/rulings/draft.py);
-        `snapshots` records the digest of each snapshot the ruling took (ledger/snapshots.py).
+        `snapshots` records the digest of each snapshot the ruling took (ledger/snapshots.py); `reads` (absent
+        before it was recorded) every aggregate the ruling's decider read, with the version it read (0: not there),
+        so a retraction finds the later rulings that read what it changes without deciding them.
         """
 
         number: int
@@ -160,6 +196,7 @@ class Campaign(Aggregate):
         hash: str
         scheme: int
         snapshots: dict[str, Any]
+        reads: dict[str, int] | None = None
 
         def apply(self, aggregate: Any) -> None:
             """Advance the chain; a new play ruling ends the redo stack."""
@@ -286,6 +323,9 @@ def apply_campaign_domain(domain: dict[str, Any], kind: str, p: Mapping[str, Any
     """Apply one roster or session record (event type name and payload) to a campaign's domain (in place)."""
     if kind == CHARACTER_ENROLLED:
         domain["roster"] = {**domain["roster"], name_key(p["name"]): {"name": p["name"], "id": p["character_id"]}}
+    elif kind == CHARACTER_RETIRED:
+        domain["roster"] = {k: v for k, v in domain["roster"].items() if v["id"] != p["character_id"]}
+        domain["retired"] = [*domain.get("retired", []), {"name": p["name"], "id": p["character_id"]}]
     elif kind == SESSION_STARTED:
         domain["sessions"] = [*domain["sessions"], {"number": p["number"], "title": p["title"], "started": p["at"]}]
         domain["open_session"] = p["number"]
@@ -295,6 +335,11 @@ def apply_campaign_domain(domain: dict[str, Any], kind: str, p: Mapping[str, Any
     elif kind == DICE_COMMITTED:
         domain["sessions"] = [
             {**s, "commitment": p["commitment"]} if s["number"] == p["number"] else s for s in domain["sessions"]
+        ]
+    elif kind == DICE_SCHEME:
+        domain["sessions"] = [
+            {**s, "scheme": p["version"], "player_dice": p["player_dice"]} if s["number"] == p["number"] else s
+            for s in domain["sessions"]
         ]
     elif kind == DICE_REVEALED:
         domain["sessions"] = [
@@ -360,17 +405,19 @@ class Ruling(Aggregate):
             aggregate.dice = {**aggregate.dice, self.data["name"]: self.data}
 
     class OutcomeAmended(Event):
-        """This retraction re-derived ruling `target`: its new outcome records, new dice, or its refusal."""
+        """This retraction re-derived ruling `target`: its new outcome records, new dice, or its refusal, and the
+        aggregates the new decision read (`reads`, absent before it was recorded)."""
 
         target: int
         command: str
         records: list[dict[str, Any]]
         dice: list[dict[str, Any]]
         refused: str | None
+        reads: list[str] | None = None
 
         def apply(self, aggregate: Any) -> None:
             """Hold the new outcome of the re-derived ruling."""
-            entry = {"records": self.records, "dice": self.dice, "refused": self.refused}
+            entry = {"records": self.records, "dice": self.dice, "refused": self.refused, "reads": self.reads}
             aggregate.amendments = {**aggregate.amendments, str(self.target): entry}
 
     class Resolved(Event):
@@ -490,6 +537,13 @@ class Character(Aggregate):
     class TraitsChanged(SheetEvent):
         """Traits changed."""
 
+    class CharacterRetired(Event):
+        """The character left play by the GM's ruling (`character retire`): no longer active; its history is kept."""
+
+        def apply(self, aggregate: Any) -> None:
+            """Out of play."""
+            aggregate.active = False
+
     class StateRestored(Event):
         """Sheet set to the refold of its live events (after undo or redo)."""
 
@@ -571,20 +625,22 @@ def live_records(history: Iterable[Any], dead: set[int], amendments: Amendments)
     return out
 
 
-def fold_character(records: Iterable[Record]) -> dict[str, Any]:
-    """A character's state from its live records."""
-    active, sheet = False, None
+def fold_character(records: Iterable[Record], start: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A character's state from its live records (after `start`, a state this fold gave, if given)."""
+    active, sheet = (start["active"], start["sheet"]) if start else (False, None)
     for _, kind, p in records:
         if kind == CHARACTER_ADDED:
             active, sheet = True, p["sheet"]
+        elif kind == CHARACTER_RETIRED:
+            active = False
         elif kind in SHEET_EVENTS and sheet is not None:
             sheet = apply_effect_dict(sheet, kind, p["data"])
     return {"active": active, "sheet": sheet}
 
 
-def fold_campaign(records: Iterable[Record]) -> dict[str, Any]:
-    """A campaign's roster and sessions from its live records."""
-    domain: dict[str, Any] = {}
+def fold_campaign(records: Iterable[Record], start: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A campaign's roster and sessions from its live records (after `start`, a domain this fold gave, if given)."""
+    domain: dict[str, Any] = dict(start or {})
     for _, kind, p in records:
         if kind == CAMPAIGN_CREATED:
             domain = blank_campaign_domain(p["system"], p["name"], p["settings"])

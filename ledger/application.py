@@ -24,7 +24,7 @@ from ledger.aggregates import (
 from ledger.catalog import Command
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError, no_character
 from ledger.model.bounds import check_intent, check_name, whole
-from ledger.model.dice import DiceBox
+from ledger.model.dice import DiceBox, NeedPlayerRoll
 from ledger.model.sheet import Sheet
 from ledger.rules import get_rules
 from ledger.rules.contract import RuleSystem
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
         ActIntent,
         AttackIntent,
         CharacterAddIntent,
+        CharacterCopyIntent,
+        CharacterSetIntent,
         CheckIntent,
         ConditionIntent,
         DamageIntent,
@@ -48,8 +50,10 @@ if TYPE_CHECKING:
         InitIntent,
         InitResult,
         Intent,
+        JoinIntent,
         Recorded,
         RecoverIntent,
+        RetractIntent,
         ReviveIntent,
         SessionStartIntent,
         SpendIntent,
@@ -57,6 +61,8 @@ if TYPE_CHECKING:
     )
 
 MAX_RETRIES = 200
+WAIT = 300.0  # seconds a command waits for a player's roll unless --wait says otherwise
+NOTE_MAX = 500  # characters in a `--note` or `--reason`
 _TRAIT_KEY = re.compile(r"^[a-z][a-z0-9\-]*$")
 
 Decide = Callable[[Draft], Mapping[str, Any]]  # a decider bound to its intent
@@ -79,14 +85,36 @@ def default_actor() -> str:
 class Ledger:
     """A campaign ledger on one database: every GM command, each one ruling."""
 
-    def __init__(self, target: str | None = None, *, actor: str | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self, target: str | None = None, *, actor: str | None = None, seed: int | None = None, note: str | None = None
+    ) -> None:
         self.target: Target = parse_target(target)
+        self.note = (
+            check_text("note", note) if note is not None else None
+        )  # `--note TEXT`: kept in every ruling's intent
         self.actor = actor or default_actor()
         self.seed = seed
         self.dice_secrets = DiceSecrets(self.target)
         self._store: EventStore | None = None
         self._lock = WriterLock(self.target)
         self._schema_checked = False
+        self.wait = WAIT  # --wait SECONDS: how long a command waits for a player's roll
+        self.notify: Callable[[str], None] = lambda line: None  # where "waiting for Ann's attack roll" goes
+        self._players: Any = None
+
+    @property
+    def players(self) -> Any:
+        """The players' links and pending rolls (ledger/storage/players.py)."""
+        if self._players is None:
+            from ledger.storage.players import Players
+
+            self._players = Players(self.target)
+        return self._players
+
+    def with_note(self, note: str | None) -> Ledger:
+        """This ledger, recording `note` in the intent of its next rulings (a session shell's line sets its own)."""
+        self.note = check_text("note", note) if note is not None else None
+        return self
 
     @property
     def store(self) -> EventStore:
@@ -154,19 +182,31 @@ class Ledger:
 
         command = spec.stored or spec.name
         self.require_writable()
+        if self.note and "note" not in intent:
+            intent = cast("Intent", {**intent, "note": self.note})
+        answers: dict[str, dict[str, Any]] = {}  # roll name -> a player's answer ({"seed": hex} or {"faces": text})
         for attempt in range(MAX_RETRIES):
+            entered = {**dict(rolls or {}), **{n: a["faces"] for n, a in answers.items() if "faces" in a}}
+            seeds = {n: a["seed"] for n, a in answers.items() if "seed" in a}
             try:
                 with self._lock:
                     campaign = self.campaign()
                     number = campaign.rulings + 1
-                    draft = self._draft(campaign, number, spec.kind, command, intent, rolls)
+                    draft = self._draft(campaign, number, spec.kind, command, intent, entered, seeds)
                     result = decide(draft)
+                    if spec.kind == "play" and draft.campaign is not None:
+                        result = {**result, **_sides(draft)}
                     self._commit(draft)
             except IntegrityError:
                 if self.target.kind == "postgres" and attempt in (2, 20):
                     self._sequence_behind()
                 # another writer took this ruling number: back off a little (jittered) and decide again
                 time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.25)))
+                continue
+            except NeedPlayerRoll as need:  # asked of the player's page, outside the writer lock; then decide again
+                from ledger.storage.wait import wait_for_player
+
+                answers[need.name] = wait_for_player(self, need)
                 continue
             return {"ruling": number, **result, "events": draft.summary()}
         raise StoreError("the ledger is too busy: another writer kept winning", "try the command again")
@@ -195,14 +235,27 @@ class Ledger:
             raise StoreError(f"{found}: every write collides, nothing was appended", sequence_fix())
 
     def _draft(
-        self, campaign: Campaign | None, number: int, kind: str, command: str, intent: Intent, rolls: Any
+        self,
+        campaign: Campaign | None,
+        number: int,
+        kind: str,
+        command: str,
+        intent: Intent,
+        rolls: Any,
+        seeds: dict[str, str] | None = None,
     ) -> Draft:
+        committed = session_dice(self.dice_secrets, campaign)
+        if rolls and committed.get("scheme", 1) >= 2 and command != C.SESSION_START.name:
+            # scheme 2: which dice were entered is part of the record (any intent may carry `entered`: intents.py)
+            intent = cast("Intent", {**intent, "entered": dict(rolls)})
         box = DiceBox(
             entered=dict(rolls or {}),
             seed=self.seed,
             salt=str(number),
             ruling=number,
-            **session_dice(self.dice_secrets, campaign),
+            seeds=dict(seeds or {}),
+            asks=self._asks(campaign) if committed.get("player_dice") else None,
+            **committed,
         )
         return Draft(
             self.store,
@@ -215,6 +268,16 @@ class Ledger:
             at=now_iso(),
             dice=box,
         )
+
+    def _asks(self, campaign: Campaign | None) -> Callable[[str], bool]:
+        """Whether a character's rolls go to their player's page: a hero with a live link."""
+        from ledger.aggregates import name_key
+
+        def asks(name: str) -> bool:
+            entry = campaign.character(name) if campaign is not None else None
+            return entry is not None and self.players.linked(name_key(entry["name"]))
+
+        return asks
 
     def _commit(self, draft: Draft) -> None:
         """Write the ruling's events, snapshots and chain link in one transaction (ledger/rulings/draft.py `commit`)."""
@@ -278,17 +341,25 @@ class Ledger:
             result["settings"] = typed
         return result
 
-    def start_session(self, title: str | None = None, *, commit_dice: bool = False, new_day: bool = False) -> Recorded:
-        """Open a play session; with commit_dice, draw its dice secret and record only its commitment; `new_day` also
-        starts an in-game day (H&H: victory points back to 2)."""
+    def start_session(
+        self, title: str | None = None, *, commit_dice: bool = False, new_day: bool = False, player_dice: bool = False
+    ) -> Recorded:
+        """Open a play session; with commit_dice, draw its dice secret and record only its commitment (scheme 2);
+        `player_dice` also asks each linked hero's rolls of their player's page; `new_day` also starts an in-game
+        day (H&H: victory points back to 2)."""
+        from ledger.audit.dice_proof import VERSION
+
         intent: SessionStartIntent = {"title": title}
-        if not commit_dice:
+        if not (commit_dice or player_dice):
             if new_day:
                 intent["new_day"] = True
             return self.record(C.SESSION_START, intent)
         secret, commitment = new_secret()
         self.dice_secrets.put(commitment, secret)
         intent["commitment"] = commitment
+        intent["scheme"] = VERSION
+        if player_dice:
+            intent["player_dice"] = True
         if new_day:
             intent["new_day"] = True
         try:
@@ -299,7 +370,12 @@ class Ledger:
 
     def end_session(self) -> Recorded:
         """Close the open play session, revealing its dice secret if it committed one."""
-        secret = session_dice(self.dice_secrets, self.campaign()).get("secret")
+        from ledger.audit.dice_proof import commit
+
+        found = session_dice(self.dice_secrets, self.campaign())
+        secret = found.get("secret")
+        if secret and commit(secret) != found.get("commitment"):
+            secret = None  # not the committed secret: nothing to reveal (the session ends; verify --dice fails it)
         return self.record(C.SESSION_END, {"reveal": secret.hex()} if secret else {})
 
     # -- characters -------------------------------------------------------------------------
@@ -314,14 +390,19 @@ class Ledger:
         powers: Mapping[str, Mapping[str, Any]] | None = None,
         typed_traits: Mapping[str, Any] | None = None,
         power_parts: Mapping[str, Mapping[str, str]] | None = None,
+        copies: int | None = None,
     ) -> Recorded:
-        """Add a character with validated traits (and powers' parts, typed by the campaign's rules)."""
+        """Add a character with validated traits (and powers' parts, typed by the campaign's rules); with `copies`,
+        NAME 1 .. NAME N with the same sheet, in one ruling."""
         name = check_name(name)
         self._distinct(name)
         count = whole("count", count)
         if count > 1 and not minion:
             raise BadInput("--count is for minion groups", "add --minion")
         intent: CharacterAddIntent = {"name": name, "traits": dict(traits), "minion": minion, "count": count, "pc": pc}
+        if copies is not None:
+            intent["copies"] = whole("copies", copies)
+            check_name(f"{name} {copies}")
         if power_parts:
             powers = {**(powers or {}), **self.rules().power_parts(power_parts, traits)}
         if powers:
@@ -341,6 +422,29 @@ class Ledger:
                 f"'{name}' looks just like the existing character '{found}' but is spelled with other characters",
                 f"to mean them, type '{found}'; for a new character, pick a name that reads differently",
             )
+
+    def copy_character(self, name: str, new: str, *, copies: int | None = None, count: int | None = None) -> Recorded:
+        """A new character NEW with NAME's stat block (traits, powers), fresh; `copies`: NEW 1 .. NEW N."""
+        intent: CharacterCopyIntent = {"name": name, "new": check_name(new)}
+        if copies is not None:
+            intent["copies"] = whole("copies", copies)
+            check_name(f"{new} {copies}")
+        if count is not None:
+            intent["count"] = whole("count", count)
+        return self.record(C.CHARACTER_COPY, intent)
+
+    def set_traits(self, name: str, traits: Mapping[str, str]) -> Recorded:
+        """Change a character's traits by the GM's ruling (values the rules can't hold are refused)."""
+        if not traits:
+            raise BadInput(
+                "give at least one --trait KEY=VALUE", "for example: ledger character set Ann --trait agility=4"
+            )
+        intent: CharacterSetIntent = {"name": name, "traits": dict(traits)}
+        return self.record(C.CHARACTER_SET, intent)
+
+    def retire_character(self, name: str) -> Recorded:
+        """Take a character out of play, keeping its history (`character list --all` still shows it)."""
+        return self.record(C.CHARACTER_RETIRE, {"name": name})
 
     def import_character(self, path: str, *, pc: bool = True) -> Recorded:
         """Add a character from a character-creator save file (JSON), if the campaign's system reads them."""
@@ -382,10 +486,35 @@ class Ledger:
         intent: DamageIntent = {"target": target, "rank": rank, "options": self.options("damage", options)}
         return self.record(C.DAMAGE, intent, rolls=rolls)
 
-    def condition(self, target: str, condition: str, *, add: bool) -> Recorded:
-        """Impose or remove a known condition of the campaign's system."""
+    def condition(
+        self,
+        target: str,
+        condition: str,
+        *,
+        add: bool,
+        rounds: int | None = None,
+        until: str | None = None,
+        of: str | None = None,
+        scene: bool = False,
+    ) -> Recorded:
+        """Impose or remove a known condition of the campaign's system; an imposed one may have a duration:
+        `rounds` (ends at the end of the bearer's Nth turn from now), `until` start|end `of` WHO's next turn, or the
+        `scene` (ledger/rules/durations.py)."""
         cond = condition.strip().lower().replace(" ", "-").replace("_", "-")
         intent: ConditionIntent = {"target": target, "condition": cond}
+        given = [x for x in (rounds is not None, until is not None or of is not None, scene) if x]
+        if given and not add:
+            raise BadInput("a duration is for condition add", "leave out --rounds, --until, --of and --scene")
+        if len(given) > 1:
+            raise BadInput("give one duration: --rounds N, --until start|end --of WHO, or --scene")
+        if rounds is not None:
+            intent["rounds"] = whole("rounds", rounds)
+        if until is not None or of is not None:
+            if until not in ("start", "end") or not of:
+                raise BadInput("--until takes start or end, with --of WHO", "for example --until end --of Bob")
+            intent["until"], intent["of"] = until, of
+        if scene:
+            intent["scene"] = True
         if add:
             return self.record(C.CONDITION_ADD, intent)
         return self.record(C.CONDITION_REMOVE, intent)
@@ -545,27 +674,43 @@ class Ledger:
 
     def next_turn(self, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """End the current turn (end-of-turn hook), pass to the next who takes turns (start-of-turn hook)."""
-        return self.record(C.ENCOUNTER_NEXT, {"pass_over": True}, rolls=rolls)
+        return self.record(C.ENCOUNTER_NEXT, {"pass_over": 2}, rolls=rolls)
 
     def delay_turn(self, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """The current character delays their whole turn; the next one's turn starts (no end-of-turn hook yet)."""
-        return self.record(C.ENCOUNTER_DELAY, {"pass_over": True}, rolls=rolls)
+        return self.record(C.ENCOUNTER_DELAY, {"pass_over": 2}, rolls=rolls)
 
     def remove_from_encounter(self, name: str, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """A participant leaves the fight; if it was their turn, the next one's starts."""
-        return self.record(C.ENCOUNTER_REMOVE, {"name": name}, rolls=rolls)
+        return self.record(C.ENCOUNTER_REMOVE, {"name": name, "pass_over": 2}, rolls=rolls)
 
     def act_now(self, name: str, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """A delaying character takes their turn after the current one's ends; their initiative moves there."""
         return self.record(C.ENCOUNTER_ACT, {"name": name}, rolls=rolls)
 
-    def join_encounter(self, name: str, *, surprised: bool = False, rolls: Mapping[str, str] | None = None) -> Recorded:
-        """Roll initiative for a newcomer and slot them into the running order (they act when their place comes)."""
-        return self.record(C.ENCOUNTER_JOIN, {"name": name, "surprised": surprised}, rolls=rolls)
+    def join_encounter(
+        self, name: str | Sequence[str], *, surprised: bool = False, rolls: Mapping[str, str] | None = None
+    ) -> Recorded:
+        """Roll initiative for newcomers and slot them into the running order (they act when their place comes)."""
+        names = [name] if isinstance(name, str) else list(name)
+        if not names:
+            raise BadInput("name who joins", "ledger encounter join Cy")
+        intent: JoinIntent = {"name": names[0], "surprised": surprised}
+        if len(names) > 1:
+            intent["names"] = names
+        return self.record(C.ENCOUNTER_JOIN, intent, rolls=rolls)
 
     def end_encounter(self) -> Recorded:
-        """End the running encounter; Surprised ends with the combat (conditions.txt, Surprised)."""
-        return self.record(C.ENCOUNTER_END, {})
+        """End the running encounter (Surprised ends with the combat: conditions.txt, Surprised), with its summary."""
+        result = self.record(C.ENCOUNTER_END, {})
+        result["summary"] = self.encounter_summary()
+        return result
+
+    def encounter_summary(self) -> dict[str, Any] | None:
+        """The latest encounter's summary: rounds, who fell and when, damage dealt and taken (ledger/rulings/summary.py)."""
+        from ledger.rulings.summary import from_store
+
+        return from_store(self.store, self.campaign())
 
     def end_scene(self) -> Recorded:
         """End the scene outside an encounter (P&P): effects for the rest of the scene end, with their defeats."""
@@ -606,34 +751,55 @@ class Ledger:
             target,
             _retract_rolls(rolls),
             {},
-            session_dice(self.dice_secrets, campaign),
+            {**session_dice(self.dice_secrets, campaign), "player_dice": False},
         ).plan()
 
     def retract(
-        self, target: int, *, rolls: Mapping[str, str] | None = None, fixed: Mapping[str, Any] | None = None
+        self,
+        target: int,
+        *,
+        rolls: Mapping[str, str] | None = None,
+        fixed: Mapping[str, Any] | None = None,
+        plan: Any = None,
+        reason: str | None = None,
     ) -> dict[str, Any]:
         """Retract a contested ruling: re-derive later rulings and append the retraction with the amended outcomes.
 
-        `fixed` holds rolls an earlier plan made (so a confirmed plan appends exactly what was shown).
+        `plan` is the plan shown to the GM (`plan_retraction`): under the writer lock, if the log head has not
+        moved since it was made, exactly that plan is committed, without deciding anything again; if another
+        writer moved the head, the retraction is planned again there, keeping the plan's new rolls (and `fixed`,
+        rolls an earlier plan made), and the result says `"replanned": true`.
         """
         from ledger.rulings.rederive import Rederiver, commit, validate_target
 
         entered = _retract_rolls(rolls)
+        kept = {**dict(fixed or {}), **({r.name: r for r in plan.rolled} if plan is not None else {})}
+        replanned = False
 
         def decide(d: Draft) -> dict[str, Any]:
+            nonlocal replanned
             validate_target(d.campaign, target)
-            plan = Rederiver(
+            if plan is not None and plan.target == target and plan.current(d.campaign):
+                return commit(d, plan)  # the head is where the plan saw it: commit the plan that was shown
+            replanned = plan is not None  # another writer moved the head (or no plan was shown): plan here
+            fresh = Rederiver(
                 self.store,
                 self.seed,
                 d.campaign,
                 target,
                 entered,
-                dict(fixed or {}),
-                session_dice(self.dice_secrets, d.campaign),
+                kept,
+                {**session_dice(self.dice_secrets, d.campaign), "player_dice": False},
             ).plan()
-            return commit(d, plan)
+            return commit(d, fresh)
 
-        return self.rule(C.RETRACT, {"target": target}, decide)
+        intent: RetractIntent = {"target": target}
+        if entered and session_dice(self.dice_secrets, self.campaign()).get("scheme", 1) >= 2:
+            intent["entered"] = entered  # scheme 2: the entered dice are part of the record
+        if reason:
+            intent["reason"] = check_text("reason", reason)
+        result = self.rule(C.RETRACT, intent, decide)
+        return {**result, "replanned": replanned}
 
     # -- the record itself: verify, export, import -------------------------------------------
     def verify(self, *, expect: str | None = None, dice: bool = False) -> Any:
@@ -699,6 +865,27 @@ def _not_self(actor: str, other: str, what: str) -> None:
 
     if name_key(unicodedata.normalize("NFC", actor)) == name_key(unicodedata.normalize("NFC", other)):
         raise BadInput(f"{actor.strip()} can't {what} themselves", "name another character as the target")
+
+
+def check_text(what: str, text: str | None) -> str:
+    """A note or reason: printable text of at most NOTE_MAX characters."""
+    from ledger.model.bounds import safe
+
+    value = (text or "").strip()
+    if not value:
+        raise BadInput(f"--{what} needs some text")
+    if len(value) > NOTE_MAX:
+        raise BadInput(f"--{what} is {len(value)} characters long; at most {NOTE_MAX}")
+    if safe(value) != value:
+        raise BadInput(f"--{what} holds control characters", "type plain text")
+    return value
+
+
+def _sides(draft: Draft) -> dict[str, Any]:
+    """Whether the ruling left every combatant of one side of the running encounter down (said, not recorded)."""
+    from ledger.rulings.deciders.encounter import sides_down
+
+    return sides_down(draft)
 
 
 def _retract_rolls(rolls: Mapping[str, str] | None) -> dict[str, str]:

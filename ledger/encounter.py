@@ -168,9 +168,11 @@ class Encounter(Aggregate):
         return dict(self.state["order"][self.state["turn"]])
 
 
-def fold_encounter(records: Iterable[tuple[int, str, dict[str, Any]]]) -> dict[str, Any]:
-    """An encounter's state from its live records (ruling, event type, payload)."""
-    state = blank_encounter()
+def fold_encounter(
+    records: Iterable[tuple[int, str, dict[str, Any]]], start: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """An encounter's state from its live records (ruling, event type, payload), after `start` if given."""
+    state = start if start is not None else blank_encounter()
     for _, kind, p in records:
         state = blank_encounter() if kind == OPENED else {**state, **{k: v for k, v in p.items() if k in state}}
     return state

@@ -33,7 +33,7 @@ metadata = MetaData()
 # 64-bit on PostgreSQL (its INTEGER is 32-bit); SQLite's INTEGER is already 64-bit and stays the rowid alias
 Big = BigInteger().with_variant(Integer(), "sqlite")
 SCHEMA = 2  # the read models' layout: 2 = 64-bit numbers; an older layout is rebuilt (see ReadSide.ensure_tables)
-FOLDS = 3  # the version of the folds (views.py, fold.py): bump it whenever a fold changes what a view holds, and
+FOLDS = 4  # the version of the folds (views.py, fold.py): bump it whenever a fold changes what a view holds, and
 # every ledger's views are folded again on next use (verify compares the views with a fresh fold of today's code)
 
 tracking = Table(

@@ -160,10 +160,10 @@ class EncounterFold:
                 "current": _turn_name(s),
                 "order": s["order"],
             }
+        elif cur is not None and name == ENCOUNTER_ENDED:  # before the test below: it carries no order
+            cur = {**cur, "active": False, "ended": st["ended"]}
         elif cur is None or name == OPENED or "order" not in st:
             return  # no encounter yet, or an event that leaves order and round alone (ActionTaken: a round's tally)
-        elif name == ENCOUNTER_ENDED:
-            cur = {**cur, "active": False, "ended": st["ended"]}
         else:
             cur = {**cur, "order": st["order"], "current": st["order"][st["turn"]]["name"]}
             if "round" in st:

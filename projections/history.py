@@ -24,6 +24,7 @@ from ledger.model.event_names import (
     SESSION_STARTED,
 )
 from ledger.model.sheet import is_gm_pool
+from ledger.rules import round_word
 from ledger.rules import title as system_title
 from ledger.rulings.describe import HpFold, event_line, intent_line, ruling_lines
 from projections import queries
@@ -320,6 +321,17 @@ def ruling_text(r: dict[str, Any], system: str = "") -> tuple[str, list[str]]:
     return sentence, [x.strip() for x in lines[1 if sentence else 0 :]]
 
 
+def _md_summary(h: History, number: int) -> list[str]:
+    """The encounter's summary (ledger/rulings/summary.py): rounds, who fell and when, damage dealt and taken."""
+    from ledger.rulings.summary import from_history, lines
+
+    s = from_history(h.rulings, number, h.system)
+    head = lines(s, round_word(h.system))
+    table = ["| Combatant | Dealt | Taken |", "|---|---|---|"]
+    table += [f"| {_md(c['name'])} | {c['dealt']} | {c['taken']} |" for c in s["combatants"]]
+    return [f"**Summary.** {_md(' '.join(head[:2]))}", "", *(table if s["combatants"] else []), ""]
+
+
 def to_markdown(h: History, step: Step | None = None) -> str:
     """A readable history to paste into a wiki: by session (with a recap), encounter and round; dice with faces."""
     out = [f"# {_md(title(h))}", "", f"*{meta(h)}*", ""]
@@ -331,7 +343,7 @@ def to_markdown(h: History, step: Step | None = None) -> str:
             out += [f"> **Recap.** {_md('. '.join(part.recap))}.", ""]
         for block in part.blocks:
             if block.encounter is not None:
-                out += [f"### Encounter {block.encounter}", ""]
+                out += [f"### Encounter {block.encounter}", "", *_md_summary(h, block.encounter)]
                 order = initiative(part.rulings, block.encounter)
                 if order:
                     out += [

@@ -80,6 +80,16 @@ def characters(read: ReadSide) -> list[dict[str, Any]]:
     return [sheet_json(r) for r in rows if not is_gm_pool(r["sheet"])]  # not the GM's hidden pool
 
 
+def sheets_of(read: ReadSide, ids: list[str]) -> list[dict[str, Any]]:
+    """The sheets of these characters (in play or not), in the order they were added."""
+    if not ids:
+        return []
+    with read.engine.connect() as conn:
+        q = select(sheets).where(sheets.c.character_id.in_(ids)).order_by(sheets.c.added)
+        rows = conn.execute(q).mappings().all()
+    return [sheet_json(r) for r in rows]
+
+
 def events(
     read: ReadSide, *, session: int | None = None, character_name: str | None = None, everything: bool = False
 ) -> list[dict[str, Any]]:

@@ -100,6 +100,20 @@ def _ruling(r: dict[str, Any], system: str) -> str:
     return "".join(out)
 
 
+def _summary(h: History, number: int) -> str:
+    """The encounter's summary (ledger/rulings/summary.py) as a paragraph and a table of damage dealt and taken."""
+    from ledger.rules import round_word
+    from ledger.rulings.summary import from_history, lines
+
+    s = from_history(h.rulings, number, h.system)
+    head = " ".join(lines(s, round_word(h.system))[:2])
+    rows = "".join(
+        f"<tr><td>{escape(c['name'])}</td><td>{c['dealt']}</td><td>{c['taken']}</td></tr>" for c in s["combatants"]
+    )
+    table = f"<table><tr><th>Combatant</th><th>Dealt</th><th>Taken</th></tr>{rows}</table>" if rows else ""
+    return f'<div class="summary"><p><strong>Summary.</strong> {escape(head)}</p>{table}</div>'
+
+
 def to_html(h: History, step: Step | None = None) -> str:
     """The whole page."""
     first, last = h.span
@@ -138,6 +152,7 @@ def to_html(h: History, step: Step | None = None) -> str:
         for block in part.blocks:
             if block.encounter is not None:
                 out.append(f'<section class="encounter"><h3>Encounter {block.encounter}</h3>')
+                out.append(_summary(h, block.encounter))
                 order = initiative(part.rulings, block.encounter)
                 if order:
                     out.append(

@@ -98,7 +98,8 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
     if enc is not None:
         for row in enc["order"]:
             row["standing"] = standing(row, vis)
-            row["notes"] = [c for c in row["conditions"] if c not in row["marks"]]
+            timed = row.get("left") or {}
+            row["notes"] = [f"{c} {timed[c]}" if c in timed else c for c in row["conditions"] if c not in row["marks"]]
     roster = (
         []
         if enc is not None
@@ -201,9 +202,16 @@ def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str]) -> lis
                 "retracted": r["number"] in dead,
                 "sentence": "The GM makes a ruling behind the screen." if secret else sentence(r, evs, vis, pcs),
                 "dice": [] if secret else [dice_text(e) for e in evs if e["type"] == DICE_ROLLED],
+                "note": None if secret else note_of(r["intent"]),
             }
         )
     return out
+
+
+def note_of(intent: Any) -> str | None:
+    """The GM's `--note` (or a retraction's `--reason`) given with a ruling, if any (the page escapes it)."""
+    found = intent or {}
+    return str(found.get("note") or found.get("reason") or "") or None
 
 
 def _names_hidden(r: Any, hidden_names: set[str]) -> bool:

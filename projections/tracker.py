@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from ledger.errors import NotFound
 from ledger.rules import health_word, round_word
+from ledger.rules.durations import left
 from projections.db import ReadSide, encounters, sheets
 
 # Conditions that say a participant is out of the fight or close to it, worst first: shown as marks.
@@ -42,6 +43,7 @@ def row(entry: dict[str, Any], sheet: dict[str, Any] | None, current: str | None
         "hp": s.get("hp"),
         "max_hp": s.get("max_hp"),
         "conditions": sorted(s.get("conditions") or ()),
+        "left": left(s),
         "marks": marks_of(s, delayed),
         "pc": bool(s.get("pc")),
         "minion": bool(s.get("minion")),
@@ -76,6 +78,16 @@ def tracker(read: ReadSide, *, required: bool = True) -> dict[str, Any] | None:
     }
 
 
+def idle(read: ReadSide) -> dict[str, Any]:
+    """No encounter running: `{"running": false, "last": the last encounter's summary or None}`."""
+    from ledger.rulings.summary import from_log
+    from projections.queries import encounter_log
+
+    with read.engine.connect() as conn:
+        any_ = conn.execute(select(encounters.c.number).limit(1)).first()
+    return {"running": False, "last": from_log(encounter_log(read)) if any_ is not None else None}
+
+
 def text(v: dict[str, Any]) -> str:
     """The tracker as a compact aligned table, the screen a GM keeps open."""
     word = round_word(v["system"])
@@ -85,7 +97,10 @@ def text(v: dict[str, Any]) -> str:
     for e in v["order"]:
         name = e["name"] + (f" x{e['count']}" if "count" in e else "")
         hp = "" if e["hp"] is None else f"{e['hp']}/{e['max_hp']}"
-        shown = [m.upper() for m in e["marks"]] + [c for c in e["conditions"] if c not in e["marks"]]
+        timed = e.get("left") or {}
+        shown = [m.upper() for m in e["marks"]] + [
+            f"{c} {timed[c]}" if c in timed else c for c in e["conditions"] if c not in e["marks"]
+        ]
         rows.append((">" if e["up"] else " ", name, str(e["initiative"]), hp, ", ".join(shown)))
     widths = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in enumerate(("", "name", "init", hp_label, ""))]
     lines = [head, f"  {'':1} {'name':<{widths[1]}}  {'init':>{widths[2]}}  {hp_label:>{widths[3]}}  conditions"]

@@ -19,6 +19,7 @@ from sqlalchemy import delete, insert, select, update
 from ledger.errors import StoreError
 from ledger.model.event_names import (
     CHARACTER_ADDED,
+    CHARACTER_RETIRED,
     OUTCOME_AMENDED,
     RULING_CHAINED,
     RULING_RECORDED,
@@ -151,6 +152,8 @@ class Batch:
             if st["sheet"] is not None:
                 row["obj"] = st["sheet"]
             row["active"] = st["active"]
+        elif name == CHARACTER_RETIRED:
+            row["active"] = False
         elif name in SHEET_EFFECTS:
             row["obj"] = apply_effect_dict(row["obj"], name, st["data"])
         else:

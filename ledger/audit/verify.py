@@ -198,10 +198,11 @@ def decoded(events: Iterable[Any]) -> Iterator[tuple[int, str, dict[str, Any]]]:
 
 def dice_problems(events: Iterable[Any]) -> tuple[list[Problem], dict[str, int]]:
     """Every committed die of revealed sessions recomputed (ledger/audit/dice_proof.py): problems, and the counts verify reports."""
+    from ledger.audit.dice_names import takes
     from ledger.audit.dice_proof import DiceCheck, check
 
     try:
-        found: DiceCheck = check(decoded(events))
+        found: DiceCheck = check(decoded(events), takes)
     except Exception as e:  # noqa: BLE001 - a log too damaged to read the dice from is reported, never a traceback
         return [Problem(0, None, f"the dice can't be checked: the log can't be read ({type(e).__name__})")], {}
     problems = [Problem(p.seq, p.ruling, p.message) for p in found.problems]

@@ -20,6 +20,8 @@ STORED_MAX = 2**53 - 1  # the largest whole number any stored value may hold (ex
 # name -> (lowest, highest): the ranges the rules texts leave room for, with generous headroom
 BOUNDS: dict[str, tuple[int, int]] = {
     "count": (1, 10_000),  # minions in a group
+    "copies": (1, 100),  # characters added at once (`character add --copies`)
+    "rounds": (1, 1_000),  # a condition's duration in the bearer's turns
     "amount": (0, 1_000_000),  # direct HP / Health loss or healing
     "rank": (0, 1_000),  # hnh effect rank
     "bonus": (-1_000, 1_000),  # attack bonus or penalty

@@ -19,7 +19,7 @@ from ledger.model.bounds import STORED_MAX as STORED_MAX  # re-exported: the rul
 from ledger.record import record
 
 Kind = Literal["fudge", "d20", "pool", "sum"]
-Source = Literal["rolled", "seeded", "entered"]
+Source = Literal["rolled", "seeded", "entered", "player"]
 
 
 @record(frozen=True)
@@ -148,6 +148,8 @@ class Roll:
     source: Source
     used: bool = True
     commitment: str | None = None  # the session's dice commitment this roll derives from (ledger/audit/dice_proof.py)
+    counter: int | None = None  # scheme 2: the session's count of committed rolls before this one
+    player_seed: str | None = None  # a player's die: the hex seed their page made for it
 
     @property
     def total(self) -> int:
@@ -184,6 +186,10 @@ class Roll:
         }
         if self.commitment:
             data["commitment"] = self.commitment
+        if self.counter is not None:
+            data["counter"] = self.counter
+        if self.player_seed is not None:
+            data["player_seed"] = self.player_seed
         return data
 
     @classmethod
@@ -191,7 +197,14 @@ class Roll:
         """Rebuild a roll from a DiceRolled payload."""
         spec = DiceSpec(data["kind"], len(data["faces"]), data["sides"], data.get("modifier", 0))
         return cls(
-            data["name"], spec, tuple(data["faces"]), data["source"], data.get("used", True), data.get("commitment")
+            data["name"],
+            spec,
+            tuple(data["faces"]),
+            data["source"],
+            data.get("used", True),
+            data.get("commitment"),
+            data.get("counter"),
+            data.get("player_seed"),
         )
 
 
@@ -203,12 +216,21 @@ class Dice(Protocol):
         ...
 
 
+class NeedPlayerRoll(Exception):
+    """A hero's roll in a player-dice session that their player has not answered yet (the ruling waits for it)."""
+
+    def __init__(self, owner: str, name: str, spec: DiceSpec) -> None:
+        super().__init__(f"{owner}'s {name} roll")
+        self.owner, self.name, self.spec = owner, name, spec
+
+
 @record
 class DiceBox:
     """Faces for one ruling: entered faces first, else rolled (seeded per ruling and name, or system RNG).
 
     In a session that committed its dice, a rolled die is derived from the session's secret instead
-    (`commitment.derive_faces` over the ruling number, the roll's name and the die's index), seed or not.
+    (ledger/audit/dice_proof.py: scheme 1 over the ruling number, scheme 2 over the session and its counter of
+    committed rolls), seed or not; with player dice, a linked hero's roll mixes in the seed their page sent.
     """
 
     entered: dict[str, str] = field(default_factory=dict)
@@ -218,6 +240,13 @@ class DiceBox:
     commitment: str | None = None
     secret: bytes | None = None
     ruling: int = 0
+    session: int = 0
+    scheme: int = 1
+    counter: int = 0  # scheme 2: the next committed roll's counter
+    player_dice: bool = False
+    seeds: dict[str, str] = field(default_factory=dict)  # roll name -> the seed its player's page sent
+    owner_of: Callable[[str], str | None] | None = None  # whose a roll is (the draft's roll owners)
+    asks: Callable[[str], bool] | None = None  # whether a character's rolls are asked of their player's page
 
     def take(self, name: str, spec: DiceSpec) -> Roll:
         """Consume the roll `name`: the GM's faces if entered, otherwise a fresh roll."""
@@ -241,21 +270,29 @@ class DiceBox:
         return roll
 
     def _committed(self, name: str, spec: DiceSpec) -> Roll:
-        from ledger.audit.dice_proof import derive_faces
+        from ledger.audit.dice_proof import commit, derive_faces, derive_faces_v2
 
+        hint = "enter physical dice with --roll NAME=FACES, or end the session: ledger session end"
         if self.secret is None:
+            raise StoreError("this session committed its dice, but its secret is not in this ledger's database", hint)
+        if commit(self.secret) != self.commitment:
             raise StoreError(
-                "this session committed its dice, but its secret is not in this ledger's database",
-                "enter physical dice with --roll NAME=FACES, or end the session: ledger session end",
+                "the dice secret in this ledger's database does not match the session's commitment: refused", hint
             )
         lo, hi = spec.face_range()
-        return Roll(
-            name,
-            spec,
-            derive_faces(self.secret, self.ruling, name, spec.count, lo, hi),
-            "rolled",
-            commitment=self.commitment,
-        )
+        if self.scheme < 2:
+            faces = derive_faces(self.secret, self.ruling, name, spec.count, lo, hi)
+            return Roll(name, spec, faces, "rolled", commitment=self.commitment)
+        owner = self.owner_of(name) if self.owner_of else None
+        seed = None
+        if self.player_dice and owner and self.asks is not None and self.asks(owner):
+            seed = self.seeds.get(name)
+            if seed is None:
+                raise NeedPlayerRoll(owner, name, spec)
+        counter, self.counter = self.counter, self.counter + 1
+        faces = derive_faces_v2(self.secret, self.session, counter, name, spec.count, lo, hi, seed)
+        source: Source = "player" if seed is not None else "rolled"
+        return Roll(name, spec, faces, source, commitment=self.commitment, counter=counter, player_seed=seed)
 
     def unused(
         self, specs: dict[str, DiceSpec], allowed: Callable[[str, str], DiceSpec | None] | None = None

@@ -7,10 +7,13 @@ The names are stored event class names: they never change (tests/unit/test_event
 # -- Campaign (ledger/aggregates.py) ---------------------------------------------------------------------
 CAMPAIGN_CREATED = "CampaignCreated"
 CHARACTER_ENROLLED = "CharacterEnrolled"
+CHARACTER_RETIRED = "CharacterRetired"  # Campaign.CharacterRetired and Character.CharacterRetired
 SESSION_STARTED = "SessionStarted"
 SESSION_ENDED = "SessionEnded"
 DICE_COMMITTED = "DiceCommitted"
 DICE_REVEALED = "DiceRevealed"
+DICE_SCHEME = "DiceScheme"
+DICE_COUNTED = "DiceCounted"
 CAMPAIGN_RESTORED = "CampaignRestored"
 RULING_CHAINED = "RulingChained"
 RULING_UNDONE = "RulingUndone"
@@ -55,7 +58,7 @@ ENCOUNTER_ENDED = "EncounterEnded"
 ENCOUNTER_RESTORED = "EncounterRestored"
 
 # The ledger's own bookkeeping events: they keep the log's chain and history, and fold into no state.
-BOOKKEEPING = frozenset({RULING_CHAINED, RULING_UNDONE, RULING_REDONE, RETRACTION_RECORDED, TOUCHED})
+BOOKKEEPING = frozenset({RULING_CHAINED, RULING_UNDONE, RULING_REDONE, RETRACTION_RECORDED, DICE_COUNTED, TOUCHED})
 # The bookkeeping events the read side keeps no row for (chain links, touched lists: half the log).
 UNVIEWED = frozenset({RULING_CHAINED, TOUCHED})
 CHAIN_TOPIC = "ledger.aggregates:Campaign.RulingChained"  # the stored topic of a chain link

@@ -190,8 +190,9 @@ def apply_effect_dict(sheet: dict[str, Any], event: str, data: Mapping[str, Any]
         return {**sheet, "resources": {**sheet.get("resources", {}), data["resource"]: data["value"]}}
     if event == MINIONS_DEFEATED:
         return {**sheet, "count": data["count"]}
-    if event == TRAITS_CHANGED:
-        return {**sheet, "traits": _merge(sheet.get("traits", {}), data["traits"])}
+    if event == TRAITS_CHANGED:  # `character set` also carries the max HP the new traits give, and the HP it moves
+        out = {**sheet, "traits": _merge(sheet.get("traits", {}), data["traits"])}
+        return {**out, **{k: data[k] for k in ("max_hp", "hp") if k in data}}
     return sheet
 
 

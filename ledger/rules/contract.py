@@ -185,6 +185,20 @@ class RuleSystem:
         """
         return not sheet.has("dead") and not (sheet.minion and sheet.count <= 0)
 
+    def timed(self, sheet: Sheet) -> dict[str, str]:
+        """What is left of the rules' own timed effects, by condition, as the tracker shows durations
+        (ledger/rules/durations.py `left`): `2` (rounds or pages), `until start of NAME`, `scene`."""
+        return {}
+
+    def no_turn(self, sheet: Sheet) -> str | None:
+        """Why a participant who is still in the fight gets no turn at all (`encounter next` passes them over, naming
+        it), or None. By default everyone still in the fight has a turn."""
+        return None
+
+    def no_action(self, sheet: Sheet) -> str | None:
+        """Why a participant whose turn comes can take no action in it (it is named as their turn starts), or None."""
+        return None
+
     def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """What happens as a character's turn starts."""
         return []

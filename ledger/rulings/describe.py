@@ -80,7 +80,13 @@ def dice_line(d: Mapping[str, Any]) -> str:
     owner, name = d.get("for"), d.get("name")
     label = f"{owner} {name}" if owner and owner != name else str(name)
     notes = [
-        n for n in ("entered" if d.get("source") == "entered" else "", "unused" if d.get("used") is False else "") if n
+        n
+        for n in (
+            "entered" if d.get("source") == "entered" else "",
+            "player" if d.get("source") == "player" else "",
+            "unused" if d.get("used") is False else "",
+        )
+        if n
     ]
     tail = f" ({', '.join(notes)})" if notes else ""
     return f"{label}: {d.get('notation', '')} [{show_faces(dict(d))}] = {d.get('total')}{tail}"
@@ -90,7 +96,10 @@ def dice_line(d: Mapping[str, Any]) -> str:
 def intent_line(command: str, intent: Mapping[str, Any] | None) -> str:
     """A command and its arguments on one line; a long intent (an imported sheet) is summarised."""
     parts = [command] if command else []
+    said = {k: (intent or {}).get(k) for k in ("note", "reason") if (intent or {}).get(k)}  # the GM's own words
     for k, v in (intent or {}).items():
+        if k in said:
+            continue
         if k == "powers" and isinstance(v, dict):
             parts.append(f"{len(v)} power{'s' if len(v) != 1 else ''}" if len(v) > 3 else f"powers={', '.join(v)}")
         elif k in ("typed_traits", "traits") and isinstance(v, dict) and len(v) > 3:
@@ -105,7 +114,7 @@ def intent_line(command: str, intent: Mapping[str, Any] | None) -> str:
             parts.append(f"{k}={_value(v)}")
     if len(parts) > LONG_INTENT + 1:
         parts = [*parts[: LONG_INTENT + 1], f"(+{len(parts) - LONG_INTENT - 1} more)"]
-    return " ".join(parts)
+    return " ".join([*parts, *(f"({k}: {v})" for k, v in said.items())])
 
 
 def _value(v: Any) -> str:
@@ -166,7 +175,7 @@ def change(e: Event, before: int | None = None) -> str:
     if t == CONDITION_IMPOSED:
         return f"now {d.get('condition')}"
     if t == CONDITION_REMOVED:
-        return f"no longer {d.get('condition')}"
+        return f"no longer {d.get('condition')}" + (f" ({d['expired']})" if d.get("expired") else "")
     if t == MINIONS_DEFEATED:
         n = d.get("defeated", 0)
         return f"{n} {'falls' if n == 1 else 'fall'}, {d.get('count')} left"

@@ -23,7 +23,15 @@ from ledger.aggregates import (
 )
 from ledger.errors import Conflict, no_character
 from ledger.model.dice import DiceBox, DiceSpec, Roll
-from ledger.model.event_names import DAMAGE_APPLIED, HEALTH_RECOVERED, RULING_CHAINED, RULING_RECORDED, TOUCHED
+from ledger.model.event_names import (
+    DAMAGE_APPLIED,
+    DICE_COUNTED,
+    DICE_SCHEME,
+    HEALTH_RECOVERED,
+    RULING_CHAINED,
+    RULING_RECORDED,
+    TOUCHED,
+)
 from ledger.model.sheet import SHEET_EFFECTS, Effect, Sheet
 
 if TYPE_CHECKING:
@@ -122,6 +130,7 @@ class Draft:
         self.roll_specs: dict[str, DiceSpec] = {}
         self.roll_owners: dict[str, str] = {}
         self.roll_allowed: Callable[[str, str], DiceSpec | None] | None = None
+        dice.owner_of = self.roll_owners.get
         self.events: list[Any] = []
         self.characters: dict[str, Character] = {}
         self.extra_aggregates: list[Any] = []
@@ -131,6 +140,9 @@ class Draft:
         ] = {}  # id(event) -> the character's HP just before it (for the output's `HP 6 -> 1`)
         self._flushed: set[str] = set()
         self.campaign: Campaign = campaign  # type: ignore[assignment]
+        # every aggregate the decider read, with the version read (0: not there): kept in the chain link, so a
+        # retraction knows which later rulings read what it changes (ledger/rulings/rederive.py)
+        self.reads: dict[str, int] = {CAMPAIGN_ID.hex: campaign.version} if campaign is not None else {}
         session = campaign.open_session if campaign is not None else None
         if command == "session start" and campaign is not None:
             session = len(campaign.domain["sessions"]) + 1  # the opening ruling belongs to the session it opens
@@ -231,7 +243,7 @@ class Draft:
         out = []
         for e in self.events:
             name = type(e).__name__
-            if name in (RULING_RECORDED, TOUCHED, RULING_CHAINED):
+            if name in (RULING_RECORDED, TOUCHED, RULING_CHAINED, DICE_COUNTED, DICE_SCHEME):
                 continue
             data = getattr(e, "data", None)
             if data is None:
@@ -270,8 +282,15 @@ class Draft:
         return ch
 
     def load(self, aggregate_id: Any) -> Any:
-        """Any aggregate as this ruling sees it (the store in play; the re-derived world in a retraction)."""
-        return self.loader(aggregate_id)
+        """Any aggregate as this ruling sees it (the store in play; the re-derived world in a retraction), noted
+        as read (an aggregate not there yet is read too: its absence can decide)."""
+        try:
+            aggregate = self.loader(aggregate_id)
+        except Exception:
+            self.reads.setdefault(aggregate_id.hex, 0)
+            raise
+        self.reads.setdefault(aggregate_id.hex, int(getattr(aggregate, "version", 0) or 0))
+        return aggregate
 
     def sheet(self, name: str) -> Sheet:
         """The current sheet of a character, as this ruling has left it so far."""
@@ -296,6 +315,7 @@ class Draft:
         self.flush_dice()
         for roll in self.dice.unused(self.roll_specs, self.roll_allowed):
             self._dice_event(roll)
+        self._count_committed()
         first: dict[str, int] = {}
         for e in self.events:
             h = e.originator_id.hex
@@ -303,6 +323,17 @@ class Draft:
                 first[h] = e.originator_version
         self.trigger(self.ruling, Ruling.Touched, ids=list(self.touched), first=first)
         return self.events
+
+    def _count_committed(self) -> None:
+        """Scheme 2: note the session's next committed-roll counter after the ones this ruling used."""
+        counters = [
+            d["counter"]
+            for e in self.events
+            for d in ([getattr(e, "data", None)] + list(getattr(e, "dice", None) or []))
+            if isinstance(d, dict) and isinstance(d.get("counter"), int)
+        ]
+        if counters and self.campaign is not None and self.dice.session:
+            self.campaign_event(Campaign.DiceCounted, touches=False, number=self.dice.session, next=max(counters) + 1)
 
     def chain(self, stored: list[StoredEvent], snapshots: dict[str, list[Any]] | None = None) -> Any:
         """The campaign's RulingChained event (scheme 2): its hash covers this ruling's stored events and the link itself."""
@@ -316,6 +347,7 @@ class Draft:
             hash=PLACEHOLDER,
             scheme=SCHEME,
             snapshots=snapshots or {},
+            reads=self.reads,
         )
         mapper = self.store.mapper
         digest = link_hash(prev, stored, mapper.to_stored_event(link))

@@ -5,6 +5,9 @@ JSON is what it always was; they let mypy check the keys that flow from the CLI 
 deciders and back. Keys that old rulings may lack (the deciders read them with `.get`) are NotRequired: an
 old ledger's intents keep deciding the same.
 
+In a session whose dice follow scheme 2 (docs/verifiable-dice.md), any intent may also carry `entered`: the
+rolls entered by hand (`--roll NAME=FACES`, or faces a player typed), name -> faces as given.
+
 Read by mypy alone: every module imports it under TYPE_CHECKING (its classes would cost a one-shot command
 a few milliseconds to build).
 """
@@ -20,7 +23,13 @@ EventSummary = dict[str, Any]  # one event of a ruling as the command's output s
 
 
 # -- intents ---------------------------------------------------------------------------------------------
-class InitIntent(TypedDict):
+class Noted(TypedDict, total=False):
+    """What every intent may carry: the GM's `--note TEXT` (given with any ruling; changes nothing decided)."""
+
+    note: str
+
+
+class InitIntent(Noted):
     """`init`: ruling 1 (decided once, never again)."""
 
     system: str
@@ -28,21 +37,23 @@ class InitIntent(TypedDict):
     settings: NotRequired[Options]
 
 
-class SessionStartIntent(TypedDict):
+class SessionStartIntent(Noted):
     """`session start`."""
 
     title: str | None
     commitment: NotRequired[str]  # the SHA-256 of the session's dice secret (verifiable dice)
+    scheme: NotRequired[int]  # the dice scheme's version (docs/verifiable-dice.md); absent: 1
+    player_dice: NotRequired[bool]  # linked heroes' players roll their own dice
     new_day: NotRequired[bool]
 
 
-class SessionEndIntent(TypedDict, total=False):
+class SessionEndIntent(Noted, total=False):
     """`session end`: the session's dice secret, revealed, when it committed one."""
 
     reveal: str
 
 
-class CharacterAddIntent(TypedDict):
+class CharacterAddIntent(Noted):
     """`character add` (and `character import`, stored as `character add`)."""
 
     name: str
@@ -52,13 +63,30 @@ class CharacterAddIntent(TypedDict):
     pc: bool
     powers: NotRequired[dict[str, dict[str, Any]]]
     typed_traits: NotRequired[dict[str, Value]]
+    copies: NotRequired[int]  # NAME 1 .. NAME N with the same sheet
 
 
-RollIntent = TypedDict("RollIntent", {"expr": str, "for": NotRequired[str | None]})
+class CharacterCopyIntent(Noted):
+    """`character copy`: a new character NEW (or NEW 1 .. NEW N) with NAME's stat block."""
+
+    name: str
+    new: str
+    copies: NotRequired[int]
+    count: NotRequired[int]
+
+
+class CharacterSetIntent(Noted):
+    """`character set`: traits changed by the GM's ruling."""
+
+    name: str
+    traits: dict[str, str]
+
+
+RollIntent = TypedDict("RollIntent", {"expr": str, "for": NotRequired[str | None], "note": NotRequired[str]})
 """`roll`: a dice expression, for a character or no one."""
 
 
-class DamageIntent(TypedDict):
+class DamageIntent(Noted):
     """`damage`: HP lost (`amount`, `subdual`), or an effect rank resisted by a roll (`rank`, `options`: H&H)."""
 
     target: str
@@ -68,14 +96,18 @@ class DamageIntent(TypedDict):
     options: NotRequired[Options]
 
 
-class ConditionIntent(TypedDict):
-    """`condition add` and `condition remove`."""
+class ConditionIntent(Noted):
+    """`condition add` and `condition remove`; an added one may carry a duration (ledger/rules/durations.py)."""
 
     target: str
     condition: str
+    rounds: NotRequired[int]
+    until: NotRequired[str]  # start | end (of the next turn of `of`)
+    of: NotRequired[str]
+    scene: NotRequired[bool]
 
 
-class AttackIntent(TypedDict):
+class AttackIntent(Noted):
     """`attack`."""
 
     attacker: str
@@ -83,7 +115,7 @@ class AttackIntent(TypedDict):
     options: Options
 
 
-class CheckIntent(TypedDict):
+class CheckIntent(Noted):
     """`check`: against a DC (or a threshold option), or opposed by [name, trait]."""
 
     name: str
@@ -93,7 +125,7 @@ class CheckIntent(TypedDict):
     options: Options
 
 
-class RecoverIntent(TypedDict):
+class RecoverIntent(Noted):
     """`recover`."""
 
     target: str
@@ -105,7 +137,7 @@ class RecoverIntent(TypedDict):
     options: Options
 
 
-class SpendIntent(TypedDict):
+class SpendIntent(Noted):
     """`spend`."""
 
     name: str
@@ -114,7 +146,7 @@ class SpendIntent(TypedDict):
     purpose: NotRequired[str | None]
 
 
-class GainIntent(TypedDict):
+class GainIntent(Noted):
     """`gain`."""
 
     name: str
@@ -123,7 +155,7 @@ class GainIntent(TypedDict):
     reason: NotRequired[str | None]
 
 
-class HazardIntent(TypedDict):
+class HazardIntent(Noted):
     """`hazard`."""
 
     target: str
@@ -131,7 +163,7 @@ class HazardIntent(TypedDict):
     options: Options
 
 
-class ReviveIntent(TypedDict):
+class ReviveIntent(Noted):
     """`revive`."""
 
     target: str
@@ -139,7 +171,7 @@ class ReviveIntent(TypedDict):
     by: NotRequired[str | None]
 
 
-class ActIntent(TypedDict):
+class ActIntent(Noted):
     """`act`: a system-specific action, alone or against another character."""
 
     name: str
@@ -148,7 +180,7 @@ class ActIntent(TypedDict):
     options: Options
 
 
-class EncounterStartIntent(TypedDict):
+class EncounterStartIntent(Noted):
     """`encounter start`: the participants, the surprised, and initiatives rolled elsewhere."""
 
     names: list[str]
@@ -156,33 +188,37 @@ class EncounterStartIntent(TypedDict):
     init: NotRequired[dict[str, int]]
 
 
-class TurnIntent(TypedDict, total=False):
+class TurnIntent(Noted, total=False):
     """`encounter next` and `encounter delay`."""
 
-    pass_over: bool  # pass over those who can't act (old rulings lack it: False)
+    pass_over: bool | int  # pass over those who can't act (old rulings lack it: 0; 2: also who the rules give no turn)
 
 
-class NameIntent(TypedDict):
-    """`encounter act` and `encounter remove`: one participant."""
+class NameIntent(Noted):
+    """`encounter act`, `encounter remove` and `character retire`: one participant (or character)."""
 
     name: str
+    pass_over: NotRequired[int]  # `encounter remove`: as TurnIntent's (old rulings lack it: 1)
 
 
-class JoinIntent(TypedDict):
-    """`encounter join`."""
+class JoinIntent(Noted):
+    """`encounter join`: one newcomer (`name`) or several (`names`, the first also in `name`)."""
 
     name: str
     surprised: bool
+    names: NotRequired[list[str]]
 
 
-class NoIntent(TypedDict):
+class NoIntent(Noted):
     """`encounter end`, `scene end`, `undo` and `redo`: nothing to ask."""
 
 
-class RetractIntent(TypedDict):
+class RetractIntent(Noted):
     """`retract`: the ruling contested."""
 
     target: int
+    entered: NotRequired[dict[str, str]]
+    reason: NotRequired[str]  # `--reason TEXT`
 
 
 Intent = (
@@ -270,6 +306,14 @@ class CharacterResult(TypedDict):
     """The sheet of the character a ruling changed (character add, damage, conditions, check, recover, ...)."""
 
     character: SheetData
+    characters: NotRequired[list[SheetData]]  # `--copies`: every copy
+    source: NotRequired[str]  # `character copy`: whose stat block it copied
+
+
+class RetireResult(CharacterResult):
+    """`character retire`."""
+
+    retired: str
 
 
 class CheckResult(CharacterResult, TurnNote):
@@ -309,6 +353,7 @@ class TurnResult(EncounterView):
     skipped: list[dict[str, str]]
     delayed: NotRequired[str]
     removed: NotRequired[str]
+    up: NotRequired[dict[str, Any]]  # `encounter next`: who is up, with HP, conditions and what is left of them
 
 
 class JoinResult(EncounterView):
@@ -316,6 +361,7 @@ class JoinResult(EncounterView):
 
     joined: str
     initiative: int
+    initiatives: NotRequired[dict[str, int]]  # each newcomer's, when several joined
 
 
 class EncounterEndResult(SceneEnded):
@@ -366,7 +412,14 @@ class Recorded(TypedDict, total=False):
     removed: str
     joined: str
     initiative: int
+    initiatives: dict[str, int]
     scene_ended_for: list[str]
+    characters: list[SheetData]  # `character add --copies`, `character copy --copies`
+    source: str  # `character copy`: whose stat block it copied
+    retired: str
+    up: dict[str, Any]  # `encounter next`: who is up, with HP and conditions
+    side_down: str  # every combatant of one side of the running encounter is down: "foes" or "heroes"
+    summary: dict[str, Any] | None  # `encounter end`: ledger/rulings/summary.py
     head: str  # `session end`: the chain's head, added by the CLI
 
 

@@ -11,107 +11,41 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling, folds, live_records, payload, ruling_id
+from ledger.encounter import Encounter
 from ledger.errors import Conflict, LedgerError, NotFound
-from ledger.model.dice import DiceBox, DiceSpec, Roll
+from ledger.model.dice import DiceBox, Roll
 from ledger.model.event_names import DICE_ROLLED, RULING_RECORDED
 from ledger.rulings.deciders.table import decider_of
 from ledger.rulings.draft import Draft
+from ledger.rulings.plan import Change, Plan, ReplayDice
+from ledger.rulings.walk import Walk, decoded, rows
 
 if TYPE_CHECKING:
     from ledger.rulings.intents import Intent
     from ledger.storage.store import EventStore
 
 META = ("undo", "redo")
+UNFOLDED = frozenset(  # the stored topics of events no refold reads (ledger/aggregates.py folds)
+    f"{c.__module__}:{c.__qualname__}"
+    for c in (
+        Campaign.RulingChained,
+        Campaign.RulingUndone,
+        Campaign.RulingRedone,
+        Campaign.RetractionRecorded,
+        Campaign.CampaignRestored,
+        Ruling.Touched,
+        Character.StateRestored,
+        Encounter.EncounterRestored,
+    )
+)
 Records = list[dict[str, Any]]
-
-
-@dataclass
-class Change:
-    """A later ruling whose outcome differs without the retracted one."""
-
-    ruling: int
-    command: str
-    before: Records
-    after: Records
-    refused: str | None
-    dice: list[dict[str, Any]]
-
-
-@dataclass
-class Plan:
-    """What retracting `target` changes: re-derived rulings and the aggregates' states before and after."""
-
-    target: int
-    command: str
-    number: int
-    changes: list[Change] = field(default_factory=list)
-    states: dict[str, tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=dict)
-    kinds: dict[str, str] = field(default_factory=dict)
-    created: list[str] = field(default_factory=list)  # aggregates the re-derived history makes that the log has not
-    rolled: list[Roll] = field(default_factory=list)
-
-    def summary(self) -> dict[str, Any]:
-        """Plain data for --json and the text diff."""
-        return {
-            "target": self.target,
-            "command": self.command,
-            "rederived": [
-                {
-                    "ruling": c.ruling,
-                    "command": c.command,
-                    "refused": c.refused,
-                    "before": c.before,
-                    "after": c.after,
-                    "new_dice": c.dice,
-                }
-                for c in self.changes
-            ],
-            "states": {k: {"kind": self.kinds[k], "before": b, "after": a} for k, (b, a) in self.states.items()},
-            "new_rolls": [
-                {"ruling": int(r.name.split(".")[0]), **r.to_data(), "name": r.name.split(".", 1)[1]}
-                for r in self.rolled
-            ],
-        }
-
-
-class ReplayDice:
-    """Recorded faces first; a roll never made comes from the GM's `N.NAME` entry, a fixed earlier roll, or the box."""
-
-    def __init__(self, number: int, recorded: dict[str, Roll], box: DiceBox, fixed: dict[str, Roll]) -> None:
-        self.number = number
-        self.recorded = recorded
-        self.box = box
-        self.fixed = fixed
-        self.taken: dict[str, Roll] = {}
-        self.new: list[Roll] = []
-
-    def take(self, name: str, spec: DiceSpec) -> Roll:
-        """Hand back the recorded roll; otherwise supply a new one and remember it."""
-        rec = self.recorded.get(name)
-        if rec is not None and len(rec.faces) == spec.count:
-            roll = Roll(name, spec, rec.faces, rec.source)
-        else:
-            key = f"{self.number}.{name}"
-            old = self.fixed.get(key)
-            roll = replace(old, spec=spec) if old and len(old.faces) == spec.count else self.box.take(key, spec)
-            roll = replace(roll, name=name, spec=spec, used=True)  # keeps a committed die's commitment
-            self.new.append(replace(roll, name=key))
-        self.taken[name] = roll
-        return roll
-
-    def unused(self, *_: Any) -> list[Roll]:
-        """Replay keeps no unused rolls of its own."""
-        return []
-
-    @property
-    def entered(self) -> dict[str, str]:
-        """The recorded rolls' names, as a live box's entered rolls (initiative rolls are named after participants)."""
-        return dict.fromkeys(self.recorded, "")
+__all__ = ["Change", "Plan", "Rederiver", "ReplayDice", "commit", "validate_target"]
+Outcome = tuple[Records, str | None, list[Roll], list[int | None], list[str]]
+Decided = tuple[Records, str | None, list[Roll], list[int | None], list[str], Draft | None]
 
 
 def current_fields(aggregate: Any) -> dict[str, Any]:
@@ -119,8 +53,13 @@ def current_fields(aggregate: Any) -> dict[str, Any]:
     return aggregate.restorable()
 
 
-class Rederiver:
-    """Plans (and lets the caller commit) the retraction of one ruling."""
+class Rederiver(Walk):
+    """Plans (and lets the caller commit) the retraction of one ruling.
+
+    Incremental (the default): a later ruling is decided again only if an aggregate it read differs, at that
+    point, from the history as it stands (ledger/rulings/walk.py); with `incremental=False` every later live
+    ruling is decided again (as before reads were recorded: the property tests compare the two).
+    """
 
     def __init__(
         self,
@@ -131,33 +70,56 @@ class Rederiver:
         entered: dict[str, str],
         fixed: dict[str, Roll],
         committed: Mapping[str, Any] | None = None,
+        *,
+        incremental: bool = True,
     ) -> None:
         self.store = store
         self.campaign = campaign
         self.target = target
         self.number = campaign.rulings + 1
+        self.incremental = incremental
         # `committed`: the open session's dice commitment and secret (ledger/storage/secrets.py session_dice), if any
         self.box = DiceBox(
             entered=entered, seed=seed, salt=f"retract/{self.number}", ruling=self.number, **(committed or {})
         )
         self.fixed = fixed
         self.histories: dict[UUID, list[Any]] = {}
+        self.by_ruling: dict[UUID, dict[int, list[Any]]] = {}
+        self.rulings: dict[int, Ruling] = {}
         hyp = copy.copy(campaign)
         hyp.dead = {**campaign.dead, str(target): self.number}
         self.dead = hyp.dead_set()
-        live = hyp.live_amendments()
-        self.amend = {n: self._amendment_records(n, by) for n, by in live.items()}
+        self.live = hyp.live_amendments()
+        self.amend = {n: self._amendment(n, by)["records"] for n, by in self.live.items()}
         self.world: dict[UUID, Any] = {}
+        self.decided = 0  # how many later rulings were decided again
+        self.start_walk()
 
     # -- history access ---------------------------------------------------------------------
     def history(self, aid: UUID) -> list[Any]:
-        """An aggregate's stored events (cached)."""
+        """An aggregate's stored events that fold (cached): restorations and bookkeeping are never decoded."""
         if aid not in self.histories:
-            self.histories[aid] = list(self.store.events.get(aid))
+            self.histories[aid] = decoded(self.store, aid, rows(self.store, aid, skip=UNFOLDED))
         return self.histories[aid]
 
-    def _amendment_records(self, n: int, by: int) -> Records:
-        return self.store.repository.get(ruling_id(by)).amendments[str(n)]["records"]
+    def ruling(self, n: int) -> Ruling:
+        """Ruling n's aggregate (cached), folded from its events in one read (they also serve `events_of`)."""
+        if n not in self.rulings:
+            from eventsourcing.application import AggregateNotFoundError
+
+            from ledger.storage.store import project_fast
+
+            aid = ruling_id(n)
+            found = rows(self.store, aid)
+            if not found:
+                raise AggregateNotFoundError(aid)
+            events = decoded(self.store, aid, found)
+            self.histories.setdefault(aid, [e for (_, t, _), e in zip(found, events, strict=True) if t not in UNFOLDED])
+            self.rulings[n] = project_fast(None, events)
+        return self.rulings[n]
+
+    def _amendment(self, n: int, by: int) -> dict[str, Any]:
+        return dict(self.ruling(by).amendments[str(n)])
 
     def _mine(self, aid: UUID, amend: dict[int, Records], below: int | None = None) -> dict[int, Records]:
         return {
@@ -165,47 +127,89 @@ class Rederiver:
         }
 
     # -- the world before the target --------------------------------------------------------
-    def load(self, aid: UUID) -> Any:
-        """An aggregate as it stood before the target ruling (kept in the world once loaded)."""
-        if aid in self.world:
-            return self.world[aid]
-        from eventsourcing.application import AggregateNotFoundError
-
+    def hypothetical(self, aid: UUID) -> Any:
+        """An aggregate as it stood before the target ruling in the history without it (None: not there)."""
         history = self.history(aid)
         if not history:
-            raise AggregateNotFoundError(aid)
+            return None
         before = self.dead | {n for n in range(self.target, self.number)}
         if not live_records(history, before, self._mine(aid, self.amend, self.target)):
-            raise AggregateNotFoundError(aid)
+            return None
         aggregate: Any = copy.deepcopy(self.store.repository.get(aid))
         event_class, fields = type(aggregate).restoration(history, before, self._mine(aid, self.amend, self.target))
         aggregate.trigger_event(event_class, ruling=0, **fields)
         aggregate.pending_events.clear()
+        return aggregate
+
+    def load(self, aid: UUID) -> Any:
+        """An aggregate as it stood before the target ruling (kept in the world once loaded): every-ruling mode."""
+        if aid in self.world:
+            return self.world[aid]
+        from eventsourcing.application import AggregateNotFoundError
+
+        aggregate = self.hypothetical(aid)
+        if aggregate is None:
+            raise AggregateNotFoundError(aid)
         self.world[aid] = aggregate
         return aggregate
 
     # -- re-deriving ------------------------------------------------------------------------
     def plan(self) -> Plan:
-        """Re-derive every later live play ruling and compare outcomes and final states."""
-        target: Ruling = self.store.repository.get(ruling_id(self.target))
-        plan = Plan(self.target, target.command, self.number)
-        self.world[CAMPAIGN_ID] = self.load(CAMPAIGN_ID)
+        """Re-derive the later live play rulings that can change and compare outcomes and final states."""
+        target = self.ruling(self.target)
+        plan = Plan(self.target, target.command, self.number, head=(self.campaign.version, self.campaign.last_hash))
+        plan.system = self.campaign.system
+        plan.retracted = self._effective(self.target, target)
+        if self.incremental:
+            self.dirty_at_start(target)
+        else:
+            self.world[CAMPAIGN_ID] = self.load(CAMPAIGN_ID)
         new_amend = dict(self.amend)
         for n in range(self.target + 1, self.number):
-            if n in self.dead:
+            if n in self.dead or self.skip(n):
                 continue
-            ruling: Ruling = self.store.repository.get(ruling_id(n))
+            ruling = self.ruling(n)
             if ruling.kind in META or ruling.kind == "retract":
                 continue
             before = self._effective(n, ruling)
-            after, refused, dice = self._decide_again(n, ruling)
+            self.decided += 1
+            if self.incremental:
+                after, refused, dice, hp, reads = self.decide_at(n, ruling, before)
+            else:
+                after, refused, dice, hp, reads = self._decide_again(n, ruling)
             plan.rolled += dice
             if _grouped(before) != _grouped(after) or dice:
                 data = [r.to_data() | {"name": r.name.split(".", 1)[1]} for r in dice]
-                plan.changes.append(Change(n, ruling.command, before, after, refused, data))
+                change = Change(n, ruling.command, before, after, refused, data, reads=reads)
+                change.hp = {"before": self.hp_before(n, before), "after": hp}
+                plan.changes.append(change)
                 new_amend[n] = after
+            self.forget(n)
         self._final_states(plan, target, new_amend)
+        plan.names = self._names(plan)
+        plan.decided = self.decided
         return plan
+
+    def _names(self, plan: Plan) -> dict[str, str]:
+        """Every character the plan mentions, by aggregate id (the roster's names, or the re-derived world's)."""
+        names = {e["id"]: e["name"] for e in self.campaign.domain["roster"].values()}
+        for aid, agg in self.world.items():
+            if isinstance(agg, Character) and agg.sheet:
+                names.setdefault(aid.hex, str(agg.sheet.get("name", "")))
+        for hex_id, (b, a) in plan.states.items():
+            sheet = a.get("sheet") or b.get("sheet")
+            if plan.kinds.get(hex_id) == "Character" and sheet:
+                names.setdefault(hex_id, str(sheet.get("name", "")))
+        return names
+
+    def events_of(self, aid: UUID, n: int) -> list[Any]:
+        """The stored events ruling n wrote on an aggregate (its history indexed by ruling once)."""
+        if aid not in self.by_ruling:
+            index: dict[int, list[Any]] = {}
+            for e in self.history(aid):
+                index.setdefault(e.ruling, []).append(e)
+            self.by_ruling[aid] = index
+        return self.by_ruling[aid].get(n, [])
 
     def _effective(self, n: int, ruling: Ruling) -> Records:
         """The outcome ruling n has now: its live amendment's records, or its original events."""
@@ -214,8 +218,8 @@ class Rederiver:
         out: Records = []
         ids = [ruling_id(n), *(UUID(h) for h in ruling.touched)]
         for aid in ids:
-            for e in self.history(aid):
-                if e.ruling == n and folds(e) and type(e).__name__ not in (RULING_RECORDED, DICE_ROLLED):
+            for e in self.events_of(aid, n):
+                if folds(e) and type(e).__name__ not in (RULING_RECORDED, DICE_ROLLED):
                     out.append({"aggregate": aid.hex, "type": type(e).__name__, "data": payload(e)})
         return out
 
@@ -224,17 +228,17 @@ class Rederiver:
         for by in self.campaign.amended.get(str(n), []) if hasattr(self.campaign, "amended") else []:
             if by not in self.dead:
                 data: dict[str, Any]
-                for data in self.store.repository.get(ruling_id(by)).amendments[str(n)]["dice"]:
+                for data in self._amendment(n, by)["dice"]:
                     rolls[data["name"]] = Roll.from_data(data)
         return rolls
 
-    def _decide_again(self, n: int, ruling: Ruling) -> tuple[Records, str | None, list[Roll]]:
-        """Decide ruling n again in the world; a refusal now leaves the world as it was."""
-        saved = copy.deepcopy(self.world)
+    def decide(self, n: int, ruling: Ruling, campaign: Any, loader: Any) -> Decided:
+        """Decide ruling n again on `campaign` and what `loader` gives: records, refusal, new dice, HP before each
+        record, what it read, and the draft (None if refused)."""
         dice = ReplayDice(n, self._recorded_dice(n, ruling), self.box, self.fixed)
         sim = Draft(
             self.store,
-            self.world[CAMPAIGN_ID],
+            campaign,
             n,
             kind=ruling.kind,
             command=ruling.command,
@@ -243,23 +247,28 @@ class Rederiver:
             at=ruling.at,
             dice=dice,  # type: ignore[arg-type]
         )
-        sim.loader = self.load
+        sim.loader = loader
         try:
             stored = cast("Intent", dict(ruling.intent))  # JSON read back: the intent its command recorded
             decider_of(ruling.command)(sim, stored)
         except LedgerError as e:
+            return [], e.message, [], [], sorted(sim.reads), None
+        kept = [e for e in sim.events if folds(e) and type(e).__name__ not in (RULING_RECORDED, DICE_ROLLED)]
+        records = [{"aggregate": e.originator_id.hex, "type": type(e).__name__, "data": payload(e)} for e in kept]
+        return records, None, dice.new, [sim.hp_before.get(id(e)) for e in kept], sorted(sim.reads), sim
+
+    def _decide_again(self, n: int, ruling: Ruling) -> Outcome:
+        """Decide ruling n again in the world of every aggregate; a refusal now leaves the world as it was."""
+        saved = copy.deepcopy(self.world)
+        records, refused, dice, hp, reads, sim = self.decide(n, ruling, self.world[CAMPAIGN_ID], self.load)
+        if sim is None:
             self.world = saved
-            return [], e.message, []
+            return records, refused, dice, hp, reads
         for ch in sim.characters.values():
             self.world[ch.id] = ch
         for agg in sim.extra_aggregates:
             self.world[agg.id] = agg
-        records = [
-            {"aggregate": e.originator_id.hex, "type": type(e).__name__, "data": payload(e)}
-            for e in sim.events
-            if folds(e) and type(e).__name__ not in (RULING_RECORDED, DICE_ROLLED)
-        ]
-        return records, None, dice.new
+        return records, refused, dice, hp, reads
 
     def _final_states(self, plan: Plan, target: Ruling, new_amend: dict[int, Records]) -> None:
         """Every aggregate the target or a re-derived ruling touches, refolded with the new outcomes."""
@@ -323,7 +332,7 @@ def validate_target(campaign: Campaign, target: int) -> None:
 def commit(d: Draft, plan: Plan) -> dict[str, Any]:
     """Append the retraction: the target marked, each amended outcome, each restored state."""
     store = d.store
-    target: Ruling = store.repository.get(ruling_id(plan.target))
+    target: Ruling = store.repository.get(ruling_id(plan.target))  # fresh: the planner's copies are never written
     d.save_also(target)
     d.trigger(target, Ruling.RulingRetracted, actor=d.actor, at=d.at)
     for c in plan.changes:
@@ -335,6 +344,7 @@ def commit(d: Draft, plan: Plan) -> dict[str, Any]:
             records=c.after,
             dice=c.dice,
             refused=c.refused,
+            reads=c.reads,
         )
     d.campaign_event(
         Campaign.RetractionRecorded, touches=False, target=plan.target, amended=[c.ruling for c in plan.changes]

@@ -113,6 +113,8 @@ def _envelopes(store: EventStore, steps: list[dict[str, Any]], amended: dict[int
             cache[n] = store.repository.get(ruling_id(n))
         r = cache[n]
         s.update({"command": r.command, "actor": r.actor, "session": r.session, "at": r.at})
+        if (r.intent or {}).get("note"):
+            s["note"] = r.intent["note"]  # `--note TEXT` given with the ruling
         if n in amended:
             s["amended_by"] = amended[n]
             s["change"] += f" (re-derived by ruling {amended[n]})"

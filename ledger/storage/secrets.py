@@ -71,7 +71,10 @@ class DiceSecrets:
             rows = self._run(f"SELECT secret FROM {TABLE} WHERE commitment = ?", (commitment,))
             if not rows:
                 return None
-            self.known[commitment] = bytes.fromhex(rows[0][0])
+            try:
+                self.known[commitment] = bytes.fromhex(str(rows[0][0]))
+            except ValueError:
+                return b""  # not a secret at all: it matches no commitment, and the roll is refused
         return self.known[commitment]
 
     def drop(self, commitment: str) -> None:
@@ -81,7 +84,8 @@ class DiceSecrets:
 
 
 def session_dice(secrets: DiceSecrets, campaign: Any) -> dict[str, Any]:
-    """The DiceBox settings for a ruling in the open session: its commitment and secret, or nothing if it made none.
+    """The DiceBox settings for a ruling in the open session: its commitment, secret, scheme and counter of committed
+    rolls, or nothing if it made none.
 
     A revealed secret (the session's end undone) comes from the log; otherwise from the side table.
     """
@@ -93,7 +97,15 @@ def session_dice(secrets: DiceSecrets, campaign: Any) -> dict[str, Any]:
     if not commitment:
         return {}
     secret = bytes.fromhex(entry["secret"]) if entry.get("secret") else secrets.get(commitment)
-    return {"commitment": commitment, "secret": secret}
+    counter = int(getattr(campaign, "dice_counter", {}).get(str(number), 0))
+    return {
+        "commitment": commitment,
+        "secret": secret,
+        "session": number,
+        "scheme": int(entry.get("scheme", 1)),
+        "counter": counter,
+        "player_dice": bool(entry.get("player_dice")),
+    }
 
 
 def new_secret() -> tuple[bytes, str]:

@@ -142,7 +142,6 @@ def test_encounter_show_rows_carry_hp_conditions_marks_count_and_up(cli: Cli):
         ("encounter", "start", "Ann", "Bob", "--roll", "Ann=5"),
         ("encounter", "start", "Ann", "Bob", "--roll", "Ann=+,+"),
         ("encounter", "next"),
-        ("encounter", "show"),
         ("encounter", "delay"),
         ("encounter", "end"),
         ("encounter", "join", "Bob"),

@@ -26,8 +26,32 @@ def tour_lines() -> list[str]:
 def test_the_readme_tour_runs_as_written(tmp_path: Path) -> None:
     """README.md, A short tour: each line succeeds in a fresh folder beside the shared fixtures; the shell script too.
 
-    A line sent to the background (`ledger serve ... &`) is a long-running server and is left out here.
+    The line sent to the background (`ledger serve ... &`) runs as a real server (on a free port); a line that
+    waits for a player's roll is answered from that player's page as its script does (docs/serve.md).
     """
+    from contextlib import ExitStack
+
+    with ExitStack() as stack:
+        _tour(tmp_path, stack)
+
+
+def _answer_from_the_page(server: object, page: str, proc: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
+    """Tap Roll on a player's page (a seed of 16 random bytes, as the page's script sends it); the command's result."""
+    import secrets
+
+    from tests.players import asked, finish, post
+
+    doc = asked(server, page)  # type: ignore[arg-type]
+    answer = {"request": doc["request"]["id"], "nonce": doc["nonce"], "seed": secrets.token_hex(16)}
+    status, body = post(server, page, answer)  # type: ignore[arg-type]
+    assert status == 200, body
+    code, out, err = finish(proc)
+    return subprocess.CompletedProcess(proc.args, code, out, err)
+
+
+def _tour(tmp_path: Path, stack: object) -> None:
+    from tests.serving import serving
+
     work = tmp_path / "work"
     work.mkdir()
     (tmp_path / "shared").symlink_to((ROOT.parent / "shared").resolve())  # the tour reads ../shared/fixtures
@@ -35,10 +59,15 @@ def test_the_readme_tour_runs_as_written(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "LEDGER_ACTOR": "gm"}
     env.pop("LEDGER_DB", None)
     ran = []
+    server: object = None
+    pages: dict[str, str] = {}
     for line in tour_lines():
         words = shlex.split(line, comments=True)
-        if words[-1] == "&":
-            continue  # a server in the background (`ledger serve`): tests/integration/test_serve.py runs it
+        if words[-1] == "&":  # the players' screen, in the background
+            assert words[1] == "serve", line
+            db = str(work / env["LEDGER_DB"])
+            server = stack.enter_context(serving(db, *words[2:-1]))  # type: ignore[attr-defined]
+            continue
         if words[0] == "export":
             key, _, value = words[1].partition("=")
             env[key] = value
@@ -48,15 +77,26 @@ def test_the_readme_tour_runs_as_written(tmp_path: Path) -> None:
         if "<" in words:
             at = words.index("<")
             stdin, words = (work / words[at + 1]).open(), words[:at]
-        r = subprocess.run(
-            [*LEDGER, *words[1:]],
-            cwd=work,
-            env=env,
-            capture_output=True,
-            text=True,
-            stdin=stdin or subprocess.DEVNULL,
-            timeout=300,
-        )
+        if "waits" in line.partition("#")[2]:  # a roll asked of a player's page: answer it from the page
+            hero = words[1 + 1]
+            proc = subprocess.Popen(
+                [*LEDGER, *words[1:]], cwd=work, env=env, text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )  # fmt: skip
+            r = _answer_from_the_page(server, pages[hero], proc)
+            assert "(player)" in r.stdout, r.stdout
+        else:
+            r = subprocess.run(
+                [*LEDGER, *words[1:]],
+                cwd=work,
+                env=env,
+                capture_output=True,
+                text=True,
+                stdin=stdin or subprocess.DEVNULL,
+                timeout=300,
+            )
+        if words[1:3] == ["player", "link"]:
+            pages[words[3]] = "/p/" + r.stdout.split("/p/", 1)[1].split()[0]
         assert r.returncode == 0, f"{line}\n{r.stdout}\n{r.stderr}"
         assert "Traceback" not in r.stderr, r.stderr
         ran.append((words[1:], r))

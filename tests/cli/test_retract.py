@@ -139,3 +139,70 @@ def test_encounter_log_and_session_history_show_the_re_derived_outcomes(cli: Cli
     seven = next(r for r in history["rulings"] if r["ruling"] == 7)
     assert [e["data"]["hp"] for e in seven["events"] if e["type"] == "DamageApplied"] == [3]
     assert next(r for r in history["rulings"] if r["ruling"] == 6)["retracted"]
+
+
+@pytest.fixture
+def two(cli: Cli) -> Cli:
+    """hnh: Ann falls dying and then dead; Bob only takes small hits (humans-and-heroes.txt, Health Points)."""
+    cli.ok("init", "--system", "hnh")
+    cli.ok("character", "add", "Ann", "--trait", "toughness=2", "--pc")
+    cli.ok("character", "add", "Bob")
+    cli.ok("damage", "Ann", "--amount", "4")  # 4: Ann 6 -> 2
+    cli.ok("damage", "Bob", "--amount", "1")  # 5: Bob 6 -> 5
+    cli.ok("damage", "Ann", "--amount", "3")  # 6: Ann 2 -> -1, dying
+    cli.ok("damage", "Bob", "--amount", "1")  # 7: Bob 5 -> 4
+    cli.ok("damage", "Bob", "--amount", "1")  # 8: Bob 4 -> 3
+    cli.ok("damage", "Ann", "--amount", "2")  # 9: Ann -1 -> -3, dead
+    return cli
+
+
+def test_a_changed_outcome_is_told_as_its_sentence_before_and_after(two: Cli):
+    """humans-and-heroes.txt, Health Points: without ruling 4 Ann never falls below 0, so rulings 6 and 9 change
+    outcome (no longer dying, no longer dead); the diff leads with each as the describer's sentence, was and now."""
+    out = two.ok("retract", "4", "--dry-run").stdout.splitlines()
+    assert out[1] == "Outcomes that change:"
+    assert out[2:5] == [
+        "  ruling 6 (damage):",
+        "    was: Ann takes 3 damage: HP 2 -> -1, now dying and prone.",
+        "    now: Ann takes 3 damage: HP 6 -> 3.",
+    ]
+    assert "    now: Ann takes 2 damage: HP 3 -> 1." in out
+    assert out[out.index("Final states:") + 1].startswith("  Ann: HP -3 -> 1, conditions -dead -prone")
+
+
+def test_values_that_only_shift_are_one_line_per_character(two: Cli):
+    """Without ruling 5 Bob's later hits land the same, each 1 HP higher: one line for Bob, no ruling listed."""
+    out = two.ok("retract", "5", "--dry-run").stdout.splitlines()
+    assert "No outcome changes." in out and "ruling 7 (damage):" not in "\n".join(out)
+    assert "  Bob: 2 later rulings, HP +1 throughout; final HP 3 -> 4" in out
+
+
+def test_full_tells_every_re_derived_ruling(two: Cli):
+    """`--full` tells the rulings that only shift too, each as its sentence before and after."""
+    out = two.ok("retract", "5", "--dry-run", "--full").stdout.splitlines()
+    assert out[1] == "Every re-derived ruling:"
+    assert out[2:5] == [
+        "  ruling 7 (damage):",
+        "    was: Bob takes 1 damage: HP 5 -> 4.",
+        "    now: Bob takes 1 damage: HP 6 -> 5.",
+    ]
+    assert "    now: Bob takes 1 damage: HP 5 -> 4." in out
+
+
+def test_json_keeps_every_re_derived_ruling_and_says_which_change_an_outcome(two: Cli):
+    """`--json` has every re-derived ruling in full, the outcome-changing ones named, the shifts per character."""
+    doc = two.json("retract", "5", "--dry-run")
+    assert [c["ruling"] for c in doc["rederived"]] == [7, 8] and doc["outcomes"] == []
+    assert [(s["name"], s["rulings"], s["hp"], s["final_hp"]) for s in doc["shifts"]] == [
+        ("Bob", [7, 8], [1, 1], [3, 4])
+    ]
+    doc = two.json("retract", "4", "--dry-run")
+    assert doc["outcomes"] == [6, 9] and doc["shifts"] == []
+
+
+def test_the_committed_retraction_prints_the_same_readable_diff(two: Cli):
+    """`--yes` prints what it appended in the same order: the retracted ruling's sentence, outcomes, shifts, final states."""
+    out = two.ok("retract", "5", "--yes").stdout
+    assert out.startswith(
+        "ruling 10: retracted ruling 5 (damage): Bob takes 1 damage: HP 6 -> 5.\nNo outcome changes.\nValues that only shift:"
+    )

@@ -190,7 +190,7 @@ def completer() -> Completer:
     [
         ("", "char", ["character"]),
         ("", "exi", ["exit"]),
-        ("character ", "s", ["show"]),
+        ("character ", "sh", ["show"]),
         ("character show ", "", ["Ann", "'Big Bo'", "Cy"]),
         ("damage ", "a", ["Ann"]),
         ("attack Ann ", "b", ["'Big Bo'"]),

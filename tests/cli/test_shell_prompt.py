@@ -221,3 +221,17 @@ def test_split_word_and_rank() -> None:
     offline = Completer(ledger_cli, lambda: ["Ann"], lambda: [])  # before a campaign: every system's options
     assert offline.candidates("attack Ann Ann ", "--op") == ["--option"]
     assert "--damage" in offline.candidates("attack Ann Ann ", "--da")
+
+
+def test_the_toolbar_shows_durations_and_no_round_after_the_end(session: Session) -> None:
+    """gameplay.txt, Ending Your Turn ("until the end of your turn"): what is left of a duration shows on the toolbar;
+    after `encounter end` there is no round and no one up."""
+    for line in (
+        "character add Cy",
+        "encounter start Ann Cy --init Ann=4 --init Cy=2",
+        "condition add Cy dazed --rounds 2",
+    ):
+        assert session.run(line, 1, script=True)
+    assert session.toolbar() == " round 1 | up: Ann HP 6/6 | next: Cy HP 6/6 [dazed 2]"
+    assert session.run("encounter end", 1, script=True)
+    assert session.toolbar().endswith("no encounter running") and "round" not in session.toolbar()

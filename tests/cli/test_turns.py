@@ -29,7 +29,7 @@ def test_hnh_next_passes_over_the_dead_and_says_so(cli: Cli) -> None:
     cli.ok("encounter", "start", "Ann", "Bob", "Cy", "--init", "Ann=3", "--init", "Bob=2", "--init", "Cy=1")
     cli.ok("damage", "Bob", "--amount", "9")
     r = cli.ok("encounter", "next")
-    assert "passed over: Bob (dead)" in r.stdout.splitlines()[0]  # said in the result's first line ...
+    assert "(Bob is dead: no turn)" in r.stdout.splitlines()[0]  # said in the result's first line ...
     assert [ln.split() for ln in r.stdout.splitlines() if "Bob" in ln][-1] == [
         "Bob",
         "2",
@@ -99,15 +99,20 @@ def test_pnp_next_passes_over_the_defeated_and_a_group_with_no_minions_left(cli:
     assert "page 2: Mara's turn" in cli.ok("encounter", "show").stdout
 
 
-def test_d20_next_passes_over_the_dead_but_not_the_dying(cli: Cli) -> None:
-    """d20-supers.txt, Damage: -1 to -9 dying (unconscious, still in the order); "-10 or below they are dead"."""
+def test_d20_next_passes_over_the_dead_and_the_dying(cli: Cli) -> None:
+    """d20-supers.txt, Damage: -1 to -9 dying: "They are unconsious and can take no actions" (still in the order, no
+    turn); "-10 or below they are dead"."""
     setup(cli, "d20", ("Rex", "--trait", "hp=10"), ("Vex", "--trait", "hp=10"), ("Zed", "--trait", "hp=10"))
     cli.ok("encounter", "start", "Rex", "Vex", "Zed", "--init", "Rex=15", "--init", "Vex=10", "--init", "Zed=5")
     cli.ok("damage", "Vex", "--amount", "12")  # dying
     cli.ok("damage", "Zed", "--amount", "25")  # dead
-    assert cli.json("encounter", "next")["current"] == "Vex"
     doc = cli.json("encounter", "next")
-    assert (doc["current"], doc["round"], doc["skipped"]) == ("Rex", 2, [{"name": "Zed", "why": "dead"}])
+    assert (doc["current"], doc["round"], doc["skipped"]) == (
+        "Rex",
+        2,
+        [{"name": "Vex", "why": "dying"}, {"name": "Zed", "why": "dead"}],
+    )
+    assert [e["name"] for e in doc["order"]] == ["Rex", "Vex", "Zed"]
 
 
 def test_when_no_one_takes_a_turn_next_is_refused_and_nothing_appended(cli: Cli) -> None:

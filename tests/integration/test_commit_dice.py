@@ -8,7 +8,7 @@ import orjson
 import pytest
 from sqlalchemy import text
 
-from ledger.audit.dice_proof import commit, derive_faces
+from ledger.audit.dice_proof import commit, derive_faces_v2
 from ledger.storage.target import parse_target
 from projections.db import ReadSide
 from tests.conftest import Cli
@@ -79,14 +79,16 @@ def test_the_commitment_is_printed_and_the_secret_stays_out_of_the_log_until_the
 
 
 def test_every_die_the_ledger_rolls_derives_from_the_revealed_secret(cli: Cli, db: str):
-    """Issue 16, 4: each rolled die is HMAC(secret, ruling, roll name, index); entered dice stay entered."""
+    """docs/verifiable-dice.md (scheme 2): each rolled die is HMAC(secret, [session, counter, roll name, index]), the
+    counter numbering the session's committed rolls 0, 1, 2, ...; entered dice stay entered."""
     committed_session(cli)
     secret = bytes.fromhex(cli.json("session", "end")["revealed"])
     rolled = [(r, d) for _, r, d in dice(db) if d["source"] != "entered"]
     assert len(rolled) >= 3
-    for ruling, d in rolled:
+    assert [d["counter"] for _, d in rolled] == list(range(len(rolled)))
+    for _, d in rolled:
         lo, hi = (-1, 1) if d["kind"] == "fudge" else (1, d["sides"])
-        assert d["faces"] == list(derive_faces(secret, ruling, d["name"], len(d["faces"]), lo, hi)), d
+        assert d["faces"] == list(derive_faces_v2(secret, 1, d["counter"], d["name"], len(d["faces"]), lo, hi)), d
     entered = [d for _, _, d in dice(db) if d["source"] == "entered"]
     assert [d["faces"] for d in entered] == [[1, 1, 1]] and "commitment" not in entered[0]
 
@@ -186,18 +188,24 @@ def test_a_lost_secret_refuses_ledger_rolls_but_takes_entered_dice(cli: Cli, db:
         and len(raw_log(db)) == before
     )
     cli.ok("roll", "1d20", "--roll", "roll=12")
-    assert "warning: this session's dice secret was not in the database" in cli.ok("session", "end").stdout
-    assert cli.json("verify", "--dice")["ok"] is True  # nothing revealed: nothing to recompute, nothing wrong
+    assert "warning: this session's dice secret was lost" in cli.ok("session", "end").stdout  # it still ends
+    r = cli("--json", "verify", "--dice")  # but a committed session that never revealed can't be trusted
+    doc = orjson.loads(r.stdout)
+    assert (
+        r.exit_code == 1
+        and doc["ok"] is False
+        and any("ended without revealing its secret" in p["message"] for p in doc["problems"])
+    )
 
 
-@pytest.mark.parametrize("flag", ["--commit-dice"])
+@pytest.mark.parametrize("flag", ["--commit-dice", "--player-dice"])
 def test_session_start_help_documents_the_flag(cli: Cli, flag: str):
     """CLI.md, second round: `session start --commit-dice` is documented in --help."""
     assert flag in cli.ok("session", "start", "--help").stdout
 
 
 def test_dice_a_retraction_rolls_derive_from_the_secret_and_verify(cli: Cli, db: str):
-    """Issue 16, 4; docs/verifiable-dice.md: rolls a retraction makes (named N.NAME) derive from the secret with the retracting ruling's number."""
+    """docs/verifiable-dice.md: rolls a retraction makes (named N.NAME) derive from the secret with the session's counter."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--trait", "fighting=4")
     cli.ok("character", "add", "Bob", "--trait", "parry=4", "--trait", "toughness=2")
@@ -208,7 +216,7 @@ def test_dice_a_retraction_rolls_derive_from_the_secret_and_verify(cli: Cli, db:
     assert {r["name"] for r in plan["new_rolls"]} == {"power", "toughness"}
     secret = bytes.fromhex(cli.json("session", "end")["revealed"])
     for r in plan["new_rolls"]:
-        assert r["faces"] == list(derive_faces(secret, plan["ruling"], f"6.{r['name']}", 3, -1, 1))
+        assert r["faces"] == list(derive_faces_v2(secret, 1, r["counter"], f"6.{r['name']}", 3, -1, 1))
     doc = cli.json("verify", "--dice")
     assert doc["ok"] is True and doc["dice_checked"] == 6  # the two new 3dF rolls; the entered ones are not recomputed
 

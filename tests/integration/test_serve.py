@@ -164,3 +164,20 @@ def test_host_moves_the_server_off_the_default_address(cli: Cli, db: str):
         listening = [ln.split() for ln in Path("/proc/net/tcp").read_text().splitlines()[1:] if ln.split()[3] == "0A"]
         mine = [local for _, local, *_ in listening if int(local.split(":")[1], 16) == server.port]
     assert mine == ["0200007F:" + format(server.port, "04X")]
+
+
+def test_the_page_shows_notes_escaped_and_no_round_after_the_end(cli: Cli, db: str):
+    """Encounter lifecycle and notes on the players' screen: after `encounter end` no round and no one up (the roster
+    instead); a ruling's `--note` shows beside its sentence, escaped; a duration shows what is left (`dazed 1`)."""
+    fight(cli)
+    cli.ok("condition", "add", "Bob", "dazed", "--rounds", "1", "--note", "a <b>bright</b> flash")
+    with serving(db) as server:
+        html = server.get("/")[1]
+        assert "dazed 1" in fighter(html, "Bob")
+        rulings = html[html.index('id="rulings"') :]
+        assert "a &lt;b&gt;bright&lt;/b&gt; flash" in rulings and "<b>bright" not in rulings
+    cli.ok("encounter", "end")
+    with serving(db) as server:
+        html = server.get("/")[1]
+    assert '<span class="up-name">' not in html and '<span class="round">' not in html and "aria-current" not in html
+    assert 'data-name="Ann"' in html.split('id="rulings"')[0]  # the roster instead

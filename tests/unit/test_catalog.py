@@ -108,3 +108,22 @@ def test_a_stored_name_belongs_to_one_command() -> None:
     for c in catalog.COMMANDS:
         if c.stored is not None:
             assert c.stored in catalog.STORED, c.name
+
+
+def test_a_sub_command_made_before_its_group_joins_it_when_the_group_loads() -> None:
+    """`ledger log` then `ledger session show` in one shell: `session show` lives in the module `log` loads first,
+    and is still found under `session` once the group's own module is imported."""
+    import subprocess
+    import sys
+
+    code = (
+        "import click\n"
+        "from commands.main import cli\n"
+        "ctx = click.Context(cli)\n"
+        "cli.get_command(ctx, 'log')\n"
+        "session = cli.get_command(ctx, 'session')\n"
+        "assert isinstance(session, click.Group)\n"
+        "print(sorted(session.commands))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['end', 'show', 'start']"

@@ -107,4 +107,7 @@ def test_the_write_sides_value_classes_are_records_with_dataclass_behaviour() ->
         Effect("NoSuchEffect", "", {})
     assert isinstance(Effect("DamageApplied", "Ann", {}).data, Mapping)
     assert DiceBox().__class__.__hash__ is None
-    assert [f.name for f in dataclasses.fields(Roll)] == ["name", "spec", "faces", "source", "used", "commitment"]
+    assert [f.name for f in dataclasses.fields(Roll)] == [
+        *("name", "spec", "faces", "source", "used", "commitment"),
+        *("counter", "player_seed"),  # scheme 2 (docs/verifiable-dice.md)
+    ]

@@ -243,6 +243,16 @@ class D20(RuleSystem):
         """Ties on initiative: higher Dex modifier, then higher Dex score, goes first (sort descending)."""
         return (ability_mod(sheet, "dex"), sheet.trait("dex", DEFAULT_SCORE))
 
+    def no_turn(self, sheet: Sheet) -> str | None:
+        """The dying and the unconscious get no turn (Damage: "They are unconsious and can take no actions")."""
+        if sheet.has("dying") or (sheet.hp < 0 and not sheet.has("dead")):
+            return "dying"
+        return "unconscious" if sheet.has("unconscious") else None
+
+    def timed(self, sheet: Sheet) -> dict[str, str]:
+        """A charge's -2 DR and a run last until the character's next turn (d20-supers.txt, Run and Charge)."""
+        return {c: f"until start of {sheet.name}" for c in ("running", "charging") if sheet.has(c)}
+
     def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """Running and charging end when the character's next turn starts."""
         return turn_start_effects(sheet)

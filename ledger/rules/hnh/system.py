@@ -47,7 +47,14 @@ from ledger.rules.hnh.turns import REVIVE_MEANS
 from ledger.rules.hnh.victory import STARTING_VP, improved
 from ledger.rules.options import Options
 
-TURN_COUNTED = ("until-start-of-turn:", "until-end-of-turn:", "all-out-attack", "defensive-attack", "revive-cooldown")
+TURN_COUNTED = (
+    "until-start-of-turn:",
+    "until-end-of-turn:",
+    "rounds:",  # a duration counted in the bearer's own turns (ledger/rules/durations.py)
+    "all-out-attack",
+    "defensive-attack",
+    "revive-cooldown",
+)
 
 __all__ = [
     "ABILITIES",
@@ -191,6 +198,25 @@ class HnH(RuleSystem):
         if not sheet.has("dead"):
             return True
         return any(v and (k.startswith(TURN_COUNTED) or k in TURN_COUNTED) for k, v in sheet.counters.items())
+
+    def no_action(self, sheet: Sheet) -> str | None:
+        """The turn comes (gameplay.txt, Taking Your Turn: "even if you are incapacitated or dead you still get a turn")
+        but the stunned, incapacitated, dying and dead take no action in it (conditions.txt, Stunned)."""
+        if sheet.has("dead"):
+            return "dead"
+        if "stunned" in effective(sheet.conditions):
+            return next((c for c in ("dying", "incapacitated", "asleep", "entranced") if sheet.has(c)), "stunned")
+        return None
+
+    def timed(self, sheet: Sheet) -> dict[str, str]:
+        """Conditions that last until the start or end of the bearer's next turn (gameplay.txt, Starting/Ending Your Turn)."""
+        out = {}
+        for key, value in sheet.counters.items():
+            for when in ("start", "end"):
+                head = f"until-{when}-of-turn:"
+                if value and key.startswith(head):
+                    out[key[len(head) :]] = f"until {when} of {sheet.name}"
+        return out
 
     def condition_help(self, condition: str) -> str:
         """What a condition is made of, what it supersedes, and whether it follows HP (conditions.txt)."""

@@ -19,6 +19,7 @@ from ledger.model.sheet import (
     CONDITION_REMOVED,
     COUNTERS_CHANGED,
     EFFECT_RESOLVED,
+    NOTE_RECORDED,
     Effect,
     Sheet,
     Value,
@@ -71,6 +72,14 @@ def _move(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> li
             {"action": "move", "from": options["from"], "to": options["to"], "pages": pages, "with": power or None},
         )
     ]
+
+
+def stun_note(sheet: Sheet, doing: str) -> list[Effect]:
+    """A warning in the ruling when a stunned character acts (recorded all the same: the GM's call)."""
+    if not sheet.has("stunned"):
+        return []
+    text = f"{sheet.name} is stunned and {doing} all the same (what a stun stops is the GM's call)"
+    return [Effect(NOTE_RECORDED, sheet.name, {"kind": "warning", "text": text})]
 
 
 class PnP(RuleSystem):
@@ -138,6 +147,17 @@ class PnP(RuleSystem):
             effects += pnp_resources.start_of_issue_gm(gm, len(heroes))
         return effects
 
+    def timed(self, sheet: Sheet) -> dict[str, str]:
+        """Special effects' pages left, or `scene` (prowlers-and-paragons.txt, Attacks: "last 1 page for every 2 net
+        successes ... for the rest of the scene")."""
+        from ledger.rules.pnp.options import EFFECT_CONDITIONS
+
+        return {
+            EFFECT_CONDITIONS.get(n, n): "scene" if p == SCENE else str(p)
+            for n, p in effect_counters(sheet).items()
+            if p
+        }
+
     def scene_ended(self, sheet: Sheet) -> list[Effect]:
         """Special effects end with the scene, and so does defeat by one (not defeat at 0 Health)."""
         return pnp_combat.end_of_scene(sheet)
@@ -182,8 +202,13 @@ class PnP(RuleSystem):
         return pnp_checks.check(sheet, trait, dc=dc, against=against, options=options, dice=dice)
 
     def attack(self, attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
-        """An attack roll against the target's best defense; see options.py."""
-        return pnp_combat.attack(attacker, target, options, dice)
+        """An attack roll against the target's best defense; see options.py. A stunned attacker is noted, not
+        refused: the text names the Stun Power's effect but not what a stun stops (docs/interpretations.md)."""
+        return [*stun_note(attacker, "attacks"), *pnp_combat.attack(attacker, target, options, dice)]
+
+    def no_action(self, sheet: Sheet) -> str | None:
+        """A stunned character's turn comes (the stun's pages tick at its end); the GM rules what they may do."""
+        return "stunned" if sheet.has("stunned") else None
 
     def damage(self, sheet: Sheet, amount: int, *, subdual: bool) -> list[Effect]:
         """Damage reduces Health; at 0 the character is defeated. On minions, each point defeats one."""

@@ -8,13 +8,19 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.aggregates import Campaign
 from ledger.errors import BadInput, Conflict
+from ledger.model.event_names import TRAITS_CHANGED
+from ledger.model.sheet import Effect, Sheet, SheetData, is_gm_pool
 from ledger.rulings.deciders.common import GM, resource_holder, rules_of
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
     from ledger.rulings.intents import (
         CharacterAddIntent,
+        CharacterCopyIntent,
         CharacterResult,
+        CharacterSetIntent,
+        NameIntent,
+        RetireResult,
         SessionEndIntent,
         SessionResult,
         SessionStartIntent,
@@ -33,6 +39,10 @@ def session_start(d: Draft, i: SessionStartIntent) -> SessionResult:
     commitment = i.get("commitment")
     if commitment:  # verifiable dice: only the secret's SHA-256 (ledger/audit/dice_proof.py)
         d.campaign_event(Campaign.DiceCommitted, number=number, commitment=commitment)
+        if i.get("scheme"):  # scheme 2 and later say so; a session without this event is scheme 1
+            d.campaign_event(
+                Campaign.DiceScheme, number=number, version=int(i["scheme"]), player_dice=bool(i.get("player_dice"))
+            )
     rules = rules_of(d)
     heroes = [d.sheet(e["name"]) for e in d.campaign.domain["roster"].values() if e["name"] != GM]
     heroes = [h for h in heroes if h.pc]
@@ -57,19 +67,94 @@ def session_end(d: Draft, i: SessionEndIntent) -> SessionResult:
     return {"session": number, **reveal(d, number, i.get("reveal"))}
 
 
-def character_add(d: Draft, i: CharacterAddIntent) -> CharacterResult:
-    """A new character from validated traits (and, from a creator file, typed traits and powers)."""
+def parse_traits(d: Draft, traits: dict[str, str]) -> dict[str, Any]:
+    """`--trait KEY=VALUE` pairs typed and checked by the campaign's rules (BadInput for a value they can't hold)."""
     rules = rules_of(d)
-    parsed: dict[str, Any] = dict(i.get("typed_traits") or {})
-    for key, value in i["traits"].items():
+    parsed: dict[str, Any] = {}
+    for key, value in traits.items():
         k = key.strip().lower().replace(" ", "-").replace("_", "-")
         if not TRAIT_KEY.match(k):
             raise BadInput(
                 f"'{key}' is not a trait key", "lower-case words joined by hyphens, e.g. improved-initiative"
             )
         parsed[k] = rules.parse_trait(k, value)
-    sheet = rules.new_sheet(i["name"], parsed, minion=i["minion"], count=i["count"], pc=i["pc"])
-    if i.get("powers"):
-        sheet = replace(sheet, powers={k: dict(v) for k, v in i["powers"].items()})
-    d.add_character(sheet)
-    return {"character": sheet.to_dict()}
+    return parsed
+
+
+def copy_names(name: str, copies: int | None) -> list[str]:
+    """`NAME 1` .. `NAME N` for `--copies N`; the name alone without it."""
+    return [name] if not copies else [f"{name} {n}" for n in range(1, copies + 1)]
+
+
+def character_add(d: Draft, i: CharacterAddIntent) -> CharacterResult:
+    """A new character from validated traits (and, from a creator file, typed traits and powers); with `copies`,
+    NAME 1 .. NAME N with the same sheet, in one ruling."""
+    rules = rules_of(d)
+    parsed: dict[str, Any] = {**dict(i.get("typed_traits") or {}), **parse_traits(d, i["traits"])}
+    sheets: list[SheetData] = []
+    for name in copy_names(i["name"], i.get("copies")):
+        sheet = rules.new_sheet(name, parsed, minion=i["minion"], count=i["count"], pc=i["pc"])
+        if i.get("powers"):
+            sheet = replace(sheet, powers={k: dict(v) for k, v in i["powers"].items()})
+        d.add_character(sheet)
+        sheets.append(sheet.to_dict())
+    result: CharacterResult = {"character": sheets[0]}
+    if i.get("copies"):
+        result["characters"] = sheets
+    return result
+
+
+def character_copy(d: Draft, i: CharacterCopyIntent) -> CharacterResult:
+    """A new character with another's stat block: its traits, powers, minion group and PC flag, fresh (full HP, no
+    conditions, starting resources); `copies` makes NEW 1 .. NEW N."""
+    rules = rules_of(d)
+    source = d.sheet(i["name"])
+    sheets: list[SheetData] = []
+    for name in copy_names(i["new"], i.get("copies")):
+        count = int(i.get("count") or max(source.count, 1))
+        sheet = rules.new_sheet(name, dict(source.traits), minion=source.minion, count=count, pc=source.pc)
+        sheet = replace(sheet, powers={k: dict(v) for k, v in source.powers.items()})
+        d.add_character(sheet)
+        sheets.append(sheet.to_dict())
+    result: CharacterResult = {"character": sheets[0], "source": source.name}
+    if i.get("copies"):
+        result["characters"] = sheets
+    return result
+
+
+def character_set(d: Draft, i: CharacterSetIntent) -> CharacterResult:
+    """Change traits by the GM's ruling; the max HP (Health) they give follows, and HP moves with it (the damage
+    taken stays the same)."""
+    rules = rules_of(d)
+    sheet = d.sheet(i["name"])
+    if is_gm_pool(sheet.to_dict()):
+        raise BadInput(f"{sheet.name} is the GM's pool, not a character")
+    changed = parse_traits(d, i["traits"])
+    if not changed:
+        raise BadInput("give at least one --trait KEY=VALUE")
+    traits = {**sheet.traits, **changed}
+    fresh = rules.new_sheet(sheet.name, traits, minion=sheet.minion, count=max(sheet.count, 1), pc=sheet.pc)
+    data: dict[str, Any] = {"traits": changed, "note": "set by the GM"}
+    if fresh.max_hp != sheet.max_hp:
+        data["max_hp"] = fresh.max_hp
+        data["hp"] = min(fresh.max_hp, sheet.hp + fresh.max_hp - sheet.max_hp)
+    d.apply([Effect(TRAITS_CHANGED, sheet.name, data)])
+    return {"character": d.sheet(sheet.name).to_dict()}
+
+
+def character_retire(d: Draft, i: NameIntent) -> RetireResult:
+    """Take a character out of play (lists, trackers, completion), keeping its history; out of a running encounter too."""
+    from ledger.aggregates import Character
+    from ledger.encounter import find
+    from ledger.rulings.deciders import encounter
+
+    ch = d.character(i["name"])
+    if is_gm_pool(ch.sheet):
+        raise BadInput(f"{ch.name} is the GM's pool, not a character")
+    enc = encounter.current(d)
+    if enc is not None and enc.active and find(enc.order, ch.name) is not None:
+        encounter.remove(d, {"name": ch.name})
+    d.trigger(ch, Character.CharacterRetired)
+    d.touch(ch.id)
+    d.campaign_event(Campaign.CharacterRetired, name=ch.name, character_id=ch.id.hex)
+    return {"retired": ch.name, "character": Sheet.from_dict(ch.sheet).to_dict()}

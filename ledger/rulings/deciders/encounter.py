@@ -73,7 +73,7 @@ def start(d: Draft, i: EncounterStartIntent) -> EncounterView:
     if enc.active:
         raise Conflict(f"encounter {enc.state['number']} is still running", "end it first: ledger encounter end")
     rules = rules_of(d)
-    sheets = [d.sheet(n) for n in i["names"]]
+    sheets = [d.sheet(n) for n in expand(d, i["names"])]
     keys = [name_key(s.name) for s in sheets]
     for s in sheets:
         if keys.count(name_key(s.name)) > 1:
@@ -112,11 +112,11 @@ def next_(d: Draft, i: TurnIntent) -> TurnResult:
     st = enc.state
     turn_hook(d, rules, st["order"][st["turn"]], "end")
     turn, rnd, order, forced, skipped = advance(
-        d, rules, st["order"], st["turn"], st["round"], bool(i.get("pass_over"))
+        d, rules, st["order"], st["turn"], st["round"], int(i.get("pass_over") or 0)
     )
     d.trigger(enc, Encounter.TurnAdvanced, round=rnd, turn=turn, current=order[turn]["name"], order=order)
     turn_hook(d, rules, order[turn], "start")
-    return {**view(enc.state), "forced": forced, "skipped": skipped}
+    return {**view(enc.state), "forced": forced, "skipped": skipped, "up": up(d, rules, order[turn]["name"])}
 
 
 def delay(d: Draft, i: TurnIntent) -> TurnResult:
@@ -127,7 +127,7 @@ def delay(d: Draft, i: TurnIntent) -> TurnResult:
         raise Conflict("there is no one else to wait for")
     me = st["order"][st["turn"]]
     marked = [{**e, "delayed": True} if n == st["turn"] else e for n, e in enumerate(st["order"])]
-    turn, rnd, order, forced, skipped = advance(d, rules, marked, st["turn"], st["round"], bool(i.get("pass_over")))
+    turn, rnd, order, forced, skipped = advance(d, rules, marked, st["turn"], st["round"], int(i.get("pass_over") or 0))
     d.trigger(
         enc, Encounter.TurnDelayed, name=me["name"], round=rnd, turn=turn, current=order[turn]["name"], order=order
     )
@@ -152,22 +152,46 @@ def act(d: Draft, i: NameIntent) -> EncounterView:
 
 
 def join(d: Draft, i: JoinIntent) -> JoinResult:
+    """Newcomers join mid-fight (one or several names; a `--copies` group's name brings all its members)."""
     enc = running(d)
     rules = rules_of(d)
-    sheet = d.sheet(i["name"])
-    st = enc.state
-    if find(st["order"], sheet.name) is not None:
-        raise Conflict(f"{sheet.name} is already in the encounter")
-    require_able(sheet)
-    if i["surprised"]:
-        surprise(d, rules, sheet.name)
-    entry = initiative(d, rules, sheet.name)
-    entry["sort"].append(JOINED_LATE)
-    at = slot(st["order"], entry)
-    order = [*st["order"][:at], entry, *st["order"][at:]]
-    turn = st["turn"] + 1 if at <= st["turn"] else st["turn"]
-    d.trigger(enc, Encounter.ParticipantJoined, name=sheet.name, turn=turn, order=order)
-    return {**view(enc.state), "joined": sheet.name, "initiative": entry["initiative"]}
+    joined: dict[str, int] = {}
+    for name in expand(d, i.get("names") or [i["name"]]):
+        sheet = d.sheet(name)
+        st = enc.state
+        if find(st["order"], sheet.name) is not None:
+            raise Conflict(f"{sheet.name} is already in the encounter")
+        require_able(sheet)
+        if i["surprised"]:
+            surprise(d, rules, sheet.name)
+        entry = initiative(d, rules, sheet.name)
+        entry["sort"].append(JOINED_LATE)
+        at = slot(st["order"], entry)
+        order = [*st["order"][:at], entry, *st["order"][at:]]
+        turn = st["turn"] + 1 if at <= st["turn"] else st["turn"]
+        d.trigger(enc, Encounter.ParticipantJoined, name=sheet.name, turn=turn, order=order)
+        joined[sheet.name] = entry["initiative"]
+    first = next(iter(joined))
+    return {**view(enc.state), "joined": ", ".join(joined), "initiative": joined[first], "initiatives": joined}
+
+
+def expand(d: Draft, names: list[str]) -> list[str]:
+    """The names given, with the name of a `--copies` group (no character of its own) standing for NAME 1 .. NAME N."""
+    import re
+
+    out: list[str] = []
+    for name in names:
+        if d.campaign.character(name) is not None:
+            out.append(name)
+            continue
+        pattern = re.compile(re.escape(name.strip()) + r" (\d+)", re.IGNORECASE)
+        members = [
+            (int(m.group(1)), e["name"])
+            for e in d.campaign.domain["roster"].values()
+            if (m := pattern.fullmatch(e["name"])) is not None
+        ]
+        out += [n for _, n in sorted(members)] if members else [name]
+    return out
 
 
 def remove(d: Draft, i: NameIntent) -> TurnResult:
@@ -191,7 +215,7 @@ def remove(d: Draft, i: NameIntent) -> TurnResult:
     if at < turn:
         turn -= 1
     elif at == turn:  # their turn ends with them gone: the next in order is up (a new round if they were last)
-        turn, rnd, order, forced, skipped = advance(d, rules, order, at - 1, rnd, True)
+        turn, rnd, order, forced, skipped = advance(d, rules, order, at - 1, rnd, int(i.get("pass_over", 1)))
     d.trigger(
         enc,
         Encounter.ParticipantRemoved,
@@ -214,6 +238,10 @@ def end(d: Draft, i: NoIntent) -> EncounterEndResult:
         if sheet is not None and "surprised" in sheet.conditions:
             d.apply(rules.remove(sheet, "surprised"))
     number = enc.state["number"]
+    from ledger.rulings.deciders import durations
+
+    kinds = durations.ENCOUNTER_KINDS + (("scene",) if rules.scenes else ())
+    durations.at_end(d, rules, kinds, "the encounter ended")
     ended = end_scene(d, rules) if rules.scenes else []
     d.trigger(enc, Encounter.EncounterEnded, number=number, active=False, ended=d.number)
     result: EncounterEndResult = {"encounter": number, "rounds": enc.state["round"]}
@@ -230,6 +258,9 @@ def scene(d: Draft, i: NoIntent) -> SceneEnded:
     enc = current(d)
     if enc is not None and enc.active:
         raise Conflict(f"encounter {enc.state['number']} is running", "ledger encounter end ends it and its scene")
+    from ledger.rulings.deciders import durations
+
+    durations.at_end(d, rules, ("scene",), "the scene ended")
     ended = end_scene(d, rules)
     d.apply([Effect(EFFECT_RESOLVED, "", {"scene": "ended", "ended_for": ended})])
     return {"scene_ended_for": ended}
@@ -392,40 +423,84 @@ def rolloff_spec(d: Draft, rules: RuleSystem, name: str) -> DiceSpec | None:
 
 
 def advance(
-    d: Draft, rules: RuleSystem, order: list[Entry], turn: int, rnd: int, pass_over: bool
+    d: Draft, rules: RuleSystem, order: list[Entry], turn: int, rnd: int, pass_over: int
 ) -> tuple[int, int, list[Entry], bool, list[dict[str, str]]]:
     """The next turn after `turn`: (turn, round, order, forced, skipped), passing over who has no more turns.
 
     Who takes turns is the rules' call (`RuleSystem.takes_turn`): the dead and fully defeated groups are
     passed over, an H&H dying character keeps the turn that brings the dying check. Rulings recorded before
-    the pass-over (intents without `pass_over`) are decided again as they were.
+    the pass-over (intents without `pass_over`) are decided again as they were; from `pass_over` 2 on, whoever the
+    rules give no turn at all (`RuleSystem.no_turn`: d20's dying and unconscious) is passed over too, and the
+    durations their turn counts still tick.
     """
     turn, rnd, order, forced = step(order, turn, rnd)
     skipped: list[dict[str, str]] = []
     if not pass_over:
         return turn, rnd, order, forced, skipped
     for _ in range(len(order)):
-        why = out_of_turns(d, rules, order[turn])
+        why = out_of_turns(d, rules, order[turn], pass_over)
         if why is None:
             return turn, rnd, order, forced, skipped
         skipped.append({"name": order[turn]["name"], "why": why})
+        if pass_over >= 2:
+            from ledger.rulings.deciders import durations
+
+            for when in ("start", "end"):  # their turn passes: what it counts still counts
+                durations.at_turn(d, rules, order[turn]["name"], when)
         turn, rnd, order, forced = step(order, turn, rnd)
     raise Conflict("no one left in the encounter takes a turn", "end it: ledger encounter end")
 
 
-def out_of_turns(d: Draft, rules: RuleSystem, entry: Entry) -> str | None:
-    """Why a participant gets no turn (dead, defeated, ...), or None if the rules give them one."""
+def out_of_turns(d: Draft, rules: RuleSystem, entry: Entry, level: int = 1) -> str | None:
+    """Why a participant gets no turn (dead, defeated, dying, ...), or None if the rules give them one."""
     sheet = live_sheet(d, entry)
     if sheet is None:
         return "no longer in play"
     if rules.takes_turn(sheet):
-        return None
+        return rules.no_turn(sheet) if level >= 2 else None
     found = next((c for c in ("dead", "defeated") if sheet.has(c)), None)
     if found:
         return found
     if sheet.minion and sheet.count <= 0:
-        return "defeated: no one left standing"
+        return "defeated (no one left standing)"
     return "out of the fight"
+
+
+def up(d: Draft, rules: RuleSystem, name: str) -> dict[str, Any]:
+    """Who is up: HP (Health), conditions with what is left of them, and why they can take no action, if so."""
+    from ledger.rules.durations import left
+
+    sheet = d.sheet(name)
+    plain = sheet.to_dict()
+    out = {"name": sheet.name, "hp": sheet.hp, "max_hp": sheet.max_hp, "conditions": list(sheet.conditions)}
+    out["left"] = left(plain)
+    if sheet.minion:
+        out["count"] = sheet.count
+    why = rules.no_action(sheet)
+    return {**out, **({"no_action": why} if why else {})}
+
+
+def sides_down(d: Draft) -> dict[str, Any]:
+    """`{"side_down": "heroes"|"foes"}` when this ruling left every combatant of one side down (out of turns)."""
+    enc = current(d)
+    if enc is None or not enc.active:
+        return {}
+    if not any(e["id"] in d.touched for e in enc.order):
+        return {}
+    rules = rules_of(d)
+    sheets = [(e, live_sheet(d, e)) for e in enc.order]
+    down = {True: [], False: []}  # type: dict[bool, list[bool]]
+    for _, s in sheets:
+        if s is not None:
+            fallen = not rules.takes_turn(s) or rules.no_turn(s) is not None or any(s.has(c) for c in DOWN)
+            down[s.pc].append(fallen)
+    for pc, side in ((False, "foes"), (True, "heroes")):
+        if down[pc] and all(down[pc]) and down[not pc]:
+            return {"side_down": side}
+    return {}
+
+
+DOWN = ("dead", "dying", "defeated", "incapacitated", "unconscious")
 
 
 def live_sheet(d: Draft, entry: Entry) -> Sheet | None:
@@ -451,3 +526,6 @@ def turn_hook(d: Draft, rules: RuleSystem, entry: Entry, when: str) -> None:
     )
     hook = rules.start_of_turn if when == "start" else rules.end_of_turn
     d.apply(hook(sheet, OwnedDice(d, sheet.name)))
+    from ledger.rulings.deciders import durations
+
+    durations.at_turn(d, rules, sheet.name, when)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ledger.errors import BadInput, Conflict, LedgerError
+from ledger.model.event_names import COUNTERS_CHANGED
+from ledger.model.sheet import Effect
 from ledger.rules.contract import Recovery
 from ledger.rulings.deciders import economy
 from ledger.rulings.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note, warned
@@ -87,7 +89,19 @@ def _condition(d: Draft, i: ConditionIntent, *, add: bool) -> CharacterResult:
                 hint = e.message
             raise Conflict(f"{sheet.name} is {cond} through {' and '.join(through)}, not on its own", hint)
         raise Conflict(f"{sheet.name} is not {cond}", f"conditions now: {', '.join(sheet.conditions) or 'none'}")
-    d.apply(rules.impose(sheet, cond) if add else rules.remove(sheet, cond))
+    from ledger.rulings.deciders import durations
+
+    if add:
+        timed = durations.impose(d, rules, sheet, cond, i)
+        d.apply([*rules.impose(sheet, cond), *timed])
+    else:
+        stale = durations.durations.of_condition(sheet, cond)
+        d.apply(
+            [
+                *rules.remove(sheet, cond),
+                *([Effect(COUNTERS_CHANGED, sheet.name, {"counters": stale})] if stale else []),
+            ]
+        )
     return {"character": d.sheet(sheet.name).to_dict()}
 
 

@@ -1,0 +1,75 @@
+"""`player link|revoke`: each hero's page at the table (`ledger serve` serves it at /p/TOKEN)."""
+
+from __future__ import annotations
+
+import click
+
+from commands.context import AppContext, pass_app
+from commands.registry import command, group
+from ledger import catalog as C
+
+BASE = "http://localhost:8080/"
+
+
+@group(C.PLAYER)
+def player() -> None:
+    """Players' pages: a link per hero, where its player sees their sheet and rolls their own dice."""
+
+
+def _hero(app: AppContext, name: str) -> tuple[str, str]:
+    """(key, name) of a live hero (a character added with --pc); anything else is refused."""
+    from ledger.aggregates import name_key
+    from ledger.errors import BadInput
+
+    sheet = app.ledger.sheet(name)  # refuses an unknown name with a suggestion
+    if not sheet.pc:
+        raise BadInput(f"{sheet.name} is not a hero: only a player's character gets a page", "add heroes with --pc")
+    return name_key(sheet.name), sheet.name
+
+
+@command(C.PLAYER_LINK)
+@click.argument("name")
+@click.option("--qr", is_flag=True, help="Also print the link as a QR code (text; no terminal needed).")
+@click.option(
+    "--base",
+    default=BASE,
+    show_default=True,
+    metavar="URL",
+    help="Where `ledger serve` is reached from the players' phones (its --host and --port).",
+)
+@pass_app
+def link(app: AppContext, name: str, qr: bool, base: str) -> None:
+    """Print the URL of NAME's page (a new link ends the old one); only a hash of it is kept, never in the log.
+
+    \b
+    The page (served by `ledger serve`) shows the hero's sheet and the shared screen, and in a session
+    started with --player-dice asks the player for each of the hero's rolls. Anyone with the URL is that
+    player: send it to them alone; `ledger player revoke NAME` ends it.
+    Example: ledger player link Ann --qr --base http://192.168.1.20:8080/
+    """
+    key, hero = _hero(app, name)
+    token = app.ledger.players.link(key, hero)
+    url = base.rstrip("/") + "/p/" + token
+    text = f"{hero}'s page: {url}"
+    if qr:
+        import io
+
+        import segno
+
+        out = io.StringIO()
+        segno.make(url, error="m").terminal(out=out, compact=True)
+        text += "\n" + out.getvalue().rstrip("\n")
+    app.emit({"name": hero, "url": url}, text)
+
+
+@command(C.PLAYER_REVOKE)
+@click.argument("name")
+@pass_app
+def revoke(app: AppContext, name: str) -> None:
+    """End NAME's page link: its URL stops working at once (a roll it was asked for is cancelled).
+
+    Example: ledger player revoke Ann
+    """
+    key, hero = _hero(app, name)
+    had = app.ledger.players.revoke(key)
+    app.emit({"name": hero, "revoked": had}, f"{hero}'s link revoked" if had else f"{hero} had no link")

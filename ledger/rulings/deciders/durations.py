@@ -1,0 +1,106 @@
+"""Durations as rulings decide them: imposed with `condition add --rounds|--until|--scene`, run out at the turn hooks.
+
+The counting is ledger/rules/durations.py (pure, on sheets); this module finds whose sheets a turn point concerns,
+asks the campaign's rules to remove what ran out, and records it with the reason (`1 round ran out`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from ledger.errors import BadInput, LedgerError, NotFound
+from ledger.model.event_names import CONDITION_REMOVED, COUNTERS_CHANGED
+from ledger.model.sheet import Effect, Sheet, is_gm_pool
+from ledger.rules import durations
+from ledger.rules.contract import RuleSystem
+from ledger.rulings.draft import Draft
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import ConditionIntent
+
+ENCOUNTER_KINDS = ("rounds", "rounds-held", "rounds-total", "until-start", "until-end")
+
+
+def bearers(d: Draft) -> Iterator[Sheet]:
+    """Every character in play whose sheet holds a duration (the GM's hidden pool is no character)."""
+    for entry in d.campaign.domain["roster"].values():
+        sheet = d.sheet(entry["name"])
+        if is_gm_pool(sheet.to_dict()):
+            continue
+        if any(durations.parse(k) is not None for k in sheet.counters):
+            yield sheet
+
+
+def run_out(d: Draft, rules: RuleSystem, sheet: Sheet, changes: dict[str, Any], ended: list[tuple[str, str]]) -> None:
+    """Record the counters' change and the removal of each condition that ran out, saying why."""
+    effects: list[Effect] = []
+    now = sheet
+    for condition, why in ended:
+        try:
+            removed = rules.remove(now, condition)
+        except LedgerError:  # the rules no longer let it be removed by hand (it follows HP now): the duration ends
+            continue
+        effects += [
+            Effect(e.event, e.target, {**e.data, "expired": why})
+            if e.event == CONDITION_REMOVED and e.data.get("condition") == condition
+            else e
+            for e in removed
+        ]
+    if changes:
+        effects.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": changes}))
+    d.apply(effects)
+
+
+def at_turn(d: Draft, rules: RuleSystem, who: str, when: str) -> None:
+    """The start or end of `who`'s turn: every duration counted by it ticks; what runs out ends."""
+    for sheet in list(bearers(d)):
+        changes, ended = durations.tick(sheet, who, when)
+        if changes or ended:
+            run_out(d, rules, sheet, changes, ended)
+
+
+def at_end(d: Draft, rules: RuleSystem, kinds: tuple[str, ...], why: str) -> None:
+    """Every duration of these kinds ends at once (the encounter or the scene ended)."""
+    for sheet in list(bearers(d)):
+        changes, ended = durations.ending(sheet, kinds)
+        if changes:
+            run_out(d, rules, sheet, changes, [(c, why) for c in ended])
+
+
+def impose(d: Draft, rules: RuleSystem, sheet: Sheet, condition: str, i: ConditionIntent) -> list[Effect]:
+    """The counters that give a condition being imposed its duration (`--rounds`, `--until --of`, `--scene`)."""
+    from eventsourcing.application import AggregateNotFoundError
+
+    from ledger.encounter import ENCOUNTER_ID
+
+    rounds, until, scene = i.get("rounds"), i.get("until"), bool(i.get("scene"))
+    if rounds is None and until is None and not scene:
+        return []
+    if scene:
+        if not rules.scenes:
+            raise rules.refuse("a scene", "count it in rounds: --rounds N")
+        return [Effect(COUNTERS_CHANGED, sheet.name, {"counters": durations.counters_for(condition, scene=True)})]
+    try:
+        enc = d.load(ENCOUNTER_ID)
+    except AggregateNotFoundError:
+        enc = None
+    if enc is None or not enc.active:
+        raise NotFound("no encounter is running: rounds and turns are counted by the tracker", "ledger encounter start")
+    order = [e["name"] for e in enc.order]
+    up = enc.current["name"]
+    if rounds is not None:
+        if sheet.name not in order:
+            raise BadInput(
+                f"{sheet.name} is not in the encounter: no turns count down --rounds", "encounter join first"
+            )
+        held = up == sheet.name
+        counters = durations.counters_for(condition, rounds=rounds, held=held)
+    else:
+        of = next((n for n in order if n.casefold() == str(i.get("of") or "").strip().casefold()), None)
+        if of is None:
+            from ledger.rules.options import suggest
+
+            raise BadInput(f"--of {i.get('of')}: not in the encounter", suggest(str(i.get("of")), order))
+        counters = durations.counters_for(condition, until=until, of=of, held=up == of)
+    return [Effect(COUNTERS_CHANGED, sheet.name, {"counters": counters})]
