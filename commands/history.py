@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from commands.context import AppContext, _require_campaign, pass_app
+from commands.params import number
 from commands.registry import command
 from ledger import catalog as C
 from ledger.errors import BadInput, LedgerError, NotInitialised
@@ -22,7 +23,7 @@ SESSION_HELP = "Only play session N; `current` for the open one."
 @click.option("--session", default=None, metavar="N|current", help=SESSION_HELP)
 @click.option("--character", "character_name", default=None, metavar="NAME", help="Only events about NAME.")
 @click.option("--all", "everything", is_flag=True, help="Also the ledger's own bookkeeping events (chain links).")
-@click.option("-n", "--tail", type=click.IntRange(min=1), default=None, metavar="N", help="Only the last N rulings.")
+@click.option("-n", "--tail", type=number("tail"), default=None, metavar="N", help="Only the last N rulings.")
 @pass_app
 def log(app: AppContext, session: str | None, character_name: str | None, everything: bool, tail: int | None) -> None:
     """Every ruling in order as its sentence and die lines (-v: every event as stored); retracted rulings are marked
@@ -243,6 +244,7 @@ def verify(app: AppContext, expect: str | None, dice: bool, path: str | None) ->
     ):
         raise BadInput("--expect takes a ruling hash: 64 hex digits", "the head hash `ledger verify` prints")
     wanted = expect.strip().lower() if expect else None
+    app.check_views = False  # verify compares the read models with the log itself, row by row
     if path is not None:
         _verify_file(app, path, dice, wanted)
         return
@@ -356,6 +358,18 @@ def rebuild(app: AppContext) -> None:
         else:
             with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
                 n = run(read, lambda done, step: bar.update(step))
+    except Exception as e:
+        from commands.context import _immutable
+        from ledger.errors import StoreError
+        from ledger.storage.store import write_error
+
+        refused = write_error(getattr(e, "orig", None) or e, target.path if target.kind == "sqlite" else None)
+        if not _immutable(e) or refused is None:
+            raise
+        raise StoreError(
+            refused.message.replace("nothing was appended", "the read models can't be rebuilt here"),
+            refused.hint,
+        ) from None
     finally:
         read.close()
     app.emit({"events": n}, f"rebuilt the views from {n} events")

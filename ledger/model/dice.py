@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from ledger.errors import BadInput, StoreError
-from ledger.model.bounds import BOUNDS, clip
+from ledger.model.bounds import BOUNDS, ascii_int, clip
+from ledger.model.bounds import STORED_MAX as STORED_MAX  # re-exported: the rules import numbers' bounds from here
 
 
 def _notation() -> Any:
@@ -103,7 +104,8 @@ def pool_successes(faces: tuple[int, ...]) -> int:
 
 
 _NOTATION = re.compile(
-    r"^\s*(?P<count>\d*)\s*d\s*(?P<sides>\d+|[fF])\s*(?:(?P<sign>[+-])\s*(?P<mod>\d+))?\s*(?P<pool>pool)?\s*$"
+    r"^\s*(?P<count>\d*)\s*d\s*(?P<sides>\d+|[fF])\s*(?:(?P<sign>[+-])\s*(?P<mod>\d+))?\s*(?P<pool>pool)?\s*$",
+    re.ASCII,  # \d is every script's digits otherwise: '1d６' and '٣d6' are not notation
 )
 
 
@@ -186,7 +188,7 @@ def parse_faces(name: str, text: str, spec: DiceSpec) -> tuple[int, ...]:
             faces.append(_FUDGE_FACES[p])
         else:
             try:
-                face = int(p)
+                face = ascii_int(p)
             except ValueError:
                 raise BadInput(f"roll '{name}': '{p}' is not a number") from None
             lo, hi = spec.face_range()

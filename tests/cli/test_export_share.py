@@ -109,7 +109,7 @@ def test_every_format_counts_rulings_and_events_the_same_way(fight: Cli, tmp_pat
     for fmt in ("md", "html", "csv"):
         out = tmp_path / f"s.{fmt}"
         doc = fight.json("export", "-o", str(out))
-        said = fight.ok("export", "-o", str(out)).stdout.splitlines()[0]
+        said = fight.ok("export", "-o", str(out), "--force").stdout.splitlines()[0]
         assert said == f"exported {doc['rulings']} rulings, {doc['events']} events to {out}"  # type: ignore[index]
         text = out.read_text()
         if fmt == "csv":

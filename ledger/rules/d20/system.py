@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput
-from ledger.model.dice import Dice, DiceSpec, d20, parse_notation
+from ledger.model.dice import STORED_MAX, Dice, DiceSpec, d20, parse_notation
 from ledger.model.sheet import CONDITION_IMPOSED, CONDITION_REMOVED, COUNTERS_CHANGED, Effect, Sheet, Value
 from ledger.rules.common import parse_int
 from ledger.rules.contract import Action, Recovery, RuleSystem
@@ -126,7 +126,9 @@ class D20(RuleSystem):
             return value.strip()
         if key in (*ABILITIES, "dn", "speed"):
             return parse_int(key, value, lo=0)
-        if key in ("hp", "level"):
+        if key == "hp":  # never rolled: as large as the ledger holds
+            return parse_int(key, value, lo=1, hi=STORED_MAX)
+        if key == "level":
             return parse_int(key, value, lo=1)
         return parse_int(key, value)
 

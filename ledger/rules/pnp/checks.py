@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.errors import BadInput
-from ledger.model.dice import Dice
+from ledger.model.dice import Dice, ascii_int
 from ledger.model.sheet import CHECK_RESOLVED, NOTE_RECORDED, Effect, Sheet
 from ledger.rules.options import Options
 from ledger.rules.pnp import options as declared
@@ -49,7 +49,7 @@ def threshold(value: str | int) -> int:
         if text in THRESHOLDS:
             return THRESHOLDS[text][0]
         try:
-            n = int(text)
+            n = ascii_int(text)
         except ValueError:
             raise BadInput(f"'{value}' is not a threshold", f"a number or one of: {', '.join(THRESHOLDS)}") from None
     if n < 0:

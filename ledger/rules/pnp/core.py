@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
-from ledger.model.dice import Dice, pool
+from ledger.model.dice import Dice, ascii_int, pool
 from ledger.model.sheet import RESOURCE_CHANGED, Effect, Sheet, Value, is_gm_pool
 from ledger.rules.options import Options
 from ledger.rules.pnp.options import EFFECT_CONDITIONS
@@ -200,7 +200,7 @@ def opt_int(given: Options, key: str) -> int:
     if isinstance(v, bool):
         raise BadInput(f"option '{key}' needs a whole number, got {v}")
     try:
-        n = int(str(v).strip())
+        n = ascii_int(v)
     except ValueError:
         raise BadInput(f"option '{key}' needs a whole number, got '{v}'") from None
     if n < 0:

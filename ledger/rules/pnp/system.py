@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
-from ledger.model.dice import Dice, DiceSpec, parse_notation, pool
+from ledger.model.dice import BOUNDS, Dice, DiceSpec, parse_notation, pool
 from ledger.model.sheet import (
     ATTACK_RESOLVED,
     CHECK_RESOLVED,
@@ -114,7 +114,7 @@ class PnP(RuleSystem):
     def parse_trait(self, key: str, value: str) -> Value:
         """Traits are dice: '3' or '3d'; threat too."""
         v = value.strip().lower()
-        return parse_int(key, v[:-1] if v.endswith("d") else v, lo=0)
+        return parse_int(key, v[:-1] if v.endswith("d") else v, lo=0, hi=BOUNDS["dice"][1])  # dice a pool rolls
 
     def power_parts(
         self, given: Mapping[str, Mapping[str, str]], traits: Mapping[str, str]
