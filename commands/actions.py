@@ -37,13 +37,19 @@ def roll_option(command: str) -> Any:
 
 
 def _roll(command: str) -> Any:
+    """--roll NAME=FACES, listing this command's roll names (inside a campaign, its system's alone)."""
+    from commands.options import RulesOption, roll_names
+
+    lead = "Enter physical dice (repeatable); a roll not given is rolled by the ledger. Rolls:"
     return click.option(
         "--roll",
         "rolls",
         multiple=True,
         metavar="NAME=FACES",
-        help="Enter physical dice (repeatable); a roll not given is rolled by the ledger. Rolls: "
-        f"{rolls_for(command)}.",
+        cls=RulesOption,
+        per_system={s: f"{lead} {', '.join(names)}." for s, names in roll_names(command).items() if names},
+        always=True,
+        help=f"{lead} {rolls_for(command)}.",
     )
 
 
@@ -54,22 +60,53 @@ def outcome(r: Recorded) -> str:
 
 @command(C.ATTACK)
 @click.argument("attacker")
-@click.argument("target")
+@click.argument("targets", nargs=-1, required=True, metavar="TARGET [TARGET]...")
+@click.option(
+    "--in-area",
+    "in_area",
+    multiple=True,
+    metavar="GROUP=N",
+    help="hnh area attack: how many members of a minion group the area catches (one GROUP.dodge and "
+    "GROUP.toughness roll for all of them).",
+)
 @rules_options(C.ATTACK.name)
 @roll_option(C.ATTACK.name)
 @pass_app
-def attack(app: AppContext, attacker: str, target: str, rolls: tuple[str, ...], **given: Any) -> None:
-    """ATTACKER attacks TARGET under the campaign's rules.
+def attack(
+    app: AppContext,
+    attacker: str,
+    targets: tuple[str, ...],
+    in_area: tuple[str, ...],
+    rolls: tuple[str, ...],
+    **given: Any,
+) -> None:
+    """ATTACKER attacks TARGET (several TARGETs: an area attack) under the campaign's rules.
 
     \b
     Examples:
       ledger attack Ann Thug --with blast --rank 8 --range ranged          (hnh)
+      ledger attack Ann Bob Cy --with fireball --range area --roll Bob.dodge=+,0,0   (hnh area: per-target rolls)
+      ledger attack Ann Thugs --with fireball --in-area Thugs=3             (hnh: 3 of the group caught)
       ledger attack Blaze Thug --damage 1d8 --roll attack=17 --roll damage=5   (d20)
       ledger attack Blaze Thug -o two-weapon=off -o off-light=yes          (d20)
       ledger attack Mara Goons --with might                                 (pnp)
     """
     opts = gather("attack", given)
-    app.wrote(app.ledger.attack(attacker, target, opts, rolls=parse_roll_options(rolls)), outcome)
+    caught = in_area_counts(in_area)
+    first, *also = targets
+    result = app.ledger.attack(attacker, first, opts, rolls=parse_roll_options(rolls), also=also, in_area=caught)
+    app.wrote(result, outcome)
+
+
+def in_area_counts(pairs: tuple[str, ...]) -> dict[str, int]:
+    """`--in-area GROUP=N` pairs: the group's name as given, a whole number of at least 1."""
+    out: dict[str, int] = {}
+    for item in pairs:
+        name, sep, raw = item.rpartition("=")
+        if not sep or not name.strip() or not raw.strip().isdigit() or int(raw) < 1:
+            raise BadInput(f"--in-area '{item}' is not GROUP=N", "for example --in-area Thugs=3")
+        out[name.strip()] = int(raw)
+    return out
 
 
 @command(C.CHECK)

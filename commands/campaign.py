@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     "settings",
     multiple=True,
     metavar="KEY=VALUE",
-    help="A campaign setting of the system (repeatable); d20: action-economy=refuse|warn|off.",
+    help="A campaign setting of the system (repeatable); d20 and hnh: action-economy=refuse|warn|off.",
 )
 @pass_app
 def init(app: AppContext, system: str, name: str | None, settings: tuple[str, ...]) -> None:
@@ -76,6 +76,9 @@ def session_start(app: AppContext, title: str | None, new_day: bool, commit_dice
 def started_text(r: Recorded) -> str:
     """The session's number and title, and its dice commitment for the players to note."""
     line = f"session {r['session']} started: {r['title']}"
+    if "new_day" in r:  # H&H: "Players start each in game day with 2 Victory points"
+        held = [f"{n} {', '.join(f'{v} {k}' for k, v in res.items())}" for n, res in r["new_day"].items() if res]
+        line += "\na new in-game day: " + ("; ".join(held) if held else "no hero holds a resource")
     return line + (f"\ndice commitment (SHA-256): {r['commitment']}" if r.get("commitment") else "")
 
 

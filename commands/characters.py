@@ -216,9 +216,14 @@ def show(app: AppContext, name: str, at: int | None) -> None:
     from projections import queries
 
     if at is None:
-        app.emit(queries.character(app.read, name), render.sheet)
+        app.emit(queries.character(app.read, name), lambda c: pool_text(c) if c.get("gm_pool") else render.sheet(c))
     else:
         app.emit(queries.sheet_at(app.read, name, at), lambda c: f"at ruling {c['at']}:\n" + render.sheet(c))
+
+
+def pool_text(c: dict[str, Any]) -> str:
+    """The GM's Adversity pool, for the GM's terminal."""
+    return f"{c['name']}: {c['adversity']} Adversity ({c['note']})"
 
 
 @command(C.CHARACTER_IMPORT)

@@ -18,7 +18,7 @@ import click
 from ledger.rules import get_rules
 
 LEAVE = frozenset({"exit", "quit"})
-CHARACTER_ARGS = frozenset({"attacker", "target", "name", "names"})
+CHARACTER_ARGS = frozenset({"attacker", "target", "targets", "name", "names"})
 GLOBAL_VALUE_OPTIONS = frozenset({"--db", "--seed", "--as"})
 ROLE_HELP = {"actor": "the acting character's roll", "other": "the other character's roll", "-": "no one's roll"}
 
@@ -189,8 +189,10 @@ class Completer:
             decl = (self._declared(command) or {}).get(name[:-4].replace("_", "-"))
             if decl is None:
                 return []
-            if decl.name == "with":
-                return self._traits(pos[0] if pos else "", powers_first=True)
+            if decl.name == "with":  # the attacker's powers and traits, and what the rules take besides (unarmed)
+                own = self._traits(pos[0] if pos else "", powers_first=True)
+                extra = [(v, f"the rules' default: {decl.help}") for v in (decl.default, *decl.choices) if v]
+                return own + [x for x in extra if x[0] not in {k for k, _ in own}]
             return [(c, decl.help) for c in decl.choices]
         return []
 

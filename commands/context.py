@@ -45,6 +45,8 @@ class AppContext:
         self.verbose = verbose
         self._ledger: Ledger | None = None
         self._read: ReadSide | None = None
+        self._source: ReadSide | None = None  # the database's own read models, when _read is a fresh fold instead
+        self.check_views = True  # verify compares the read models itself: it reads them unchecked
         host = _HOST.get()
         self._host: AppContext | None = host if host is not None and host.store_key == self.store_key else None
         self._synced = False
@@ -113,12 +115,12 @@ class AppContext:
             if target.kind == "sqlite" and not os.path.exists(target.path):
                 raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh")
             read = ReadSide(target)
-            _require_campaign(read)
             try:
+                _require_campaign(read)
                 read.ensure_tables()
                 catch_up(read)
             except Exception as e:
-                if target.kind != "sqlite" or os.access(target.path, os.W_OK) and not _immutable(e):
+                if target.kind != "sqlite" or not _immutable(e):
                     raise
                 # a read-only file whose views are behind: answer from a private copy caught up from its log
                 # lazy: the read side (SQLAlchemy); kept out of a one-shot write
@@ -129,6 +131,7 @@ class AppContext:
                 read.ensure_tables()
                 catch_up(read)
             self._read = read
+            self._read = self._trusted(read)
             self._behind = False
         elif self._behind:
             self.caught_up()
@@ -143,7 +146,29 @@ class AppContext:
         if self._read is None:
             _ = self.read
         else:
-            catch_up(self._read)
+            source = self._source or self._read
+            catch_up(source)
+            fresh = self._trusted(source)
+            if self._read is not source and self._read is not fresh:
+                self._read.close()
+            self._read = fresh
+
+    def _trusted(self, read: ReadSide) -> ReadSide:
+        """The read side, or, where its read models don't parse or differ from the log, a fresh fold of the log (with
+        a note on stderr): an edited row is never shown."""
+        self._source = None
+        if not self.check_views:
+            return read
+        from projections.trust import fold_from_log, mismatch
+
+        found = mismatch(read, self.ledger)
+        if found is None:
+            return read
+        click.echo(
+            f"note: the read models differ from the log ({found}): shown from the log; run: ledger rebuild", err=True
+        )
+        self._source = read
+        return fold_from_log(self.ledger.target)
 
     def _written(self) -> None:
         """A ruling was appended: the views catch up before the next read (in this process or any other), not now.
@@ -166,6 +191,9 @@ class AppContext:
         if self._read is not None:
             self._read.close()
             self._read = None
+        if self._source is not None:
+            self._source.close()
+            self._source = None
 
     # -- output ------------------------------------------------------------------------------
     def emit(self, data: Any, text: Callable[[Any], str] | str | None = None, *, page: bool = False) -> None:
@@ -189,8 +217,12 @@ class AppContext:
         note = result.get("not_up")
         if note:
             where = "" if note["in_encounter"] else f"; {note['name']} is not in the encounter"
+            from ledger.rulings.describe import possessive
+
             click.echo(
-                f"note: it is {note['up']}'s turn, not {note['name']}'s{where} (recorded all the same)", err=True
+                f"note: it is {possessive(str(note['up']))} turn, not {possessive(str(note['name']))}{where}"
+                " (recorded all the same)",
+                err=True,
             )
         if self.as_json:
             self.emit(result)
@@ -214,9 +246,16 @@ def _said(result: Mapping[str, Any]) -> bool:
 
 
 def _immutable(e: Exception) -> bool:
-    """Whether a failure was the database refusing to be written (read-only or immutable file)."""
-    text = str(e).lower()
-    return "read-only" in text or "readonly" in text
+    """Whether a failure was the medium refusing writes (a read-only or immutable file, a full or failing disk)."""
+    from ledger.errors import MediumError
+
+    if isinstance(e, MediumError):
+        return True
+    text = str(getattr(e, "orig", None) or e).lower()
+    return any(
+        s in text
+        for s in ("read-only", "readonly", "disk is full", "disk i/o error", "no space left", "unable to open database")
+    )
 
 
 def _require_campaign(read: ReadSide) -> None:

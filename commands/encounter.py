@@ -26,7 +26,7 @@ from ledger.model.event_names import (
     TURN_DELAYED,
 )
 from ledger.rules import round_word as word
-from ledger.rulings.describe import HpFold, dice_line, intent_line, ruling_lines, sentence
+from ledger.rulings.describe import HpFold, dice_line, intent_line, possessive, ruling_lines, sentence
 
 if TYPE_CHECKING:
     from ledger.rulings.intents import Recorded
@@ -58,7 +58,8 @@ def round_word(system: str) -> str:
 
 def order_text(v: Mapping[str, Any]) -> str:
     """The running encounter: round, whose turn, and the order with initiatives."""
-    head = f"encounter {v['encounter']} ({v['system']}), {round_word(v['system'])} {v['round']}: {v['current']}'s turn"
+    up = possessive(str(v["current"]))
+    head = f"encounter {v['encounter']} ({v['system']}), {round_word(v['system'])} {v['round']}: {up} turn"
     width = max((len(e["name"]) for e in v["order"]), default=4)
     lines = [head]
     passed = {s["name"]: s["why"] for s in v.get("skipped") or []}
@@ -81,7 +82,7 @@ def turn_text(lead: Callable[[Recorded], str]) -> Callable[[Recorded], str]:
     def text(r: Recorded) -> str:
         events = r.get("events", [])
         said = sentence(events, system=r.get("system", "")) or f"{lead(r)}."
-        dice = [f"  {dice_line(e['data'])}" for e in events if e["type"] == DICE_ROLLED]
+        dice = [f"  {dice_line(e['data'], events)}" for e in events if e["type"] == DICE_ROLLED]
         notes = passed_over(r) + forced(r)  # who the turn passed over, and why
         lines = [said[:-1] + notes + "." if notes else said, *up_line(r), order_text(r), *dice]
         return "\n".join(lines)
@@ -335,7 +336,7 @@ def log_text(doc: dict[str, Any]) -> str:
     end = f", ended at ruling {doc['ended']}" if doc["ended"] else " (running)"
     lines = [f"encounter {doc['number']} ({doc['system']}): started at ruling {doc['started']}{end}"]
     for t in doc["turns"]:
-        lines.append(f"{word} {t['round']}, {t['actor']}'s turn" if t["actor"] else "initiative")
+        lines.append(f"{word} {t['round']}, {possessive(str(t['actor']))} turn" if t["actor"] else "initiative")
         for r in t["rulings"]:
             lines.append(f"  #{r['ruling']} {intent_line(r['command'], r['intent'])}")
             lines += [
@@ -366,5 +367,5 @@ def own_event(kind: str, d: dict[str, Any], word: str) -> str:
         joined = next((e for e in d["order"] if e["name"] == d["name"]), {"initiative": "?"})
         return f"{d['name']} joins at initiative {joined['initiative']}"
     if kind == PARTICIPANT_REMOVED:
-        return f"{d['name']} leaves the encounter; {d['current']}'s turn ({word} {d['round']})"
+        return f"{d['name']} leaves the encounter; {possessive(str(d['current']))} turn ({word} {d['round']})"
     return "the encounter ends"

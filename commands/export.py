@@ -32,6 +32,35 @@ def pick_format(fmt: str | None, output: str | None) -> str:
     return found
 
 
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_output(path: str, ledger_path: str | None, force: bool) -> None:
+    """Refuse to replace the ledger's own file, any SQLite database, or (without --force) any existing file."""
+    if os.path.isdir(path):
+        raise BadInput(f"can't write {path}: it is a folder", "give -o a file name")
+    real = os.path.realpath(path)
+    if ledger_path:
+        own = os.path.realpath(ledger_path)
+        if real == own or real in (own + "-wal", own + "-shm", own + "-journal"):
+            raise BadInput(
+                f"{path} is this ledger's own database: exporting onto it would destroy it", "give -o a new file name"
+            )
+    if not os.path.isfile(path):
+        return  # new, or a device or pipe (/dev/null, a FIFO) written into, never replaced
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+    except OSError:
+        head = b""
+    if head == SQLITE_MAGIC:
+        raise BadInput(
+            f"{path} is a SQLite database (a ledger?): an export never replaces one", "give -o a new file name"
+        )
+    if not force:
+        raise BadInput(f"{path} already exists", "give -o a new file name, or add --force to replace it")
+
+
 @contextlib.contextmanager
 def output_file(path: str | None) -> Iterator[IO[bytes]]:
     """Stdout, or a file written whole or not at all (a temporary file beside it, renamed at the end)."""
@@ -104,8 +133,9 @@ def bar(app: AppContext, show: bool, length: int, label: str) -> Iterator[Callab
 @click.option(
     "-o", "--output", default=None, metavar="FILE", help="Write to FILE (whole or not at all) instead of stdout."
 )
+@click.option("--force", is_flag=True, help="Replace FILE if it exists (never a SQLite database, never the ledger).")
 @pass_app
-def export(app: AppContext, fmt: str | None, session: str | None, output: str | None) -> None:
+def export(app: AppContext, fmt: str | None, session: str | None, output: str | None, force: bool) -> None:
     """Export the history: every event as lossless JSONL, a CSV for spreadsheets, Markdown, or an HTML report.
 
     The HTML page is self-contained (inline styles and SVG HP charts, no scripts, no network). JSONL is the
@@ -120,6 +150,10 @@ def export(app: AppContext, fmt: str | None, session: str | None, output: str | 
             "leave out --session, or use --format csv/md/html",
         )
     to_file = output not in (None, "-")
+    if to_file:
+        assert output is not None
+        target = app.ledger.target
+        check_output(output, target.path if target.kind == "sqlite" else None, force)
     if kind == "jsonl":
         summary = _export_jsonl(app, output, to_file)
         counts = {

@@ -10,10 +10,11 @@ from typing import Any
 import click
 
 from commands.context import AppContext, _require_campaign, pass_app
+from commands.params import number
 from commands.registry import command
 from ledger import catalog as C
 from ledger.errors import BadInput, LedgerError, NotInitialised
-from ledger.model.event_names import CAMPAIGN_CREATED, OPENED, STATE_RESTORED
+from ledger.model.event_names import CAMPAIGN_CREATED, OPENED, RULING_RECORDED, STATE_RESTORED
 
 SESSION_HELP = "Only play session N; `current` for the open one."
 
@@ -22,10 +23,11 @@ SESSION_HELP = "Only play session N; `current` for the open one."
 @click.option("--session", default=None, metavar="N|current", help=SESSION_HELP)
 @click.option("--character", "character_name", default=None, metavar="NAME", help="Only events about NAME.")
 @click.option("--all", "everything", is_flag=True, help="Also the ledger's own bookkeeping events (chain links).")
-@click.option("-n", "--tail", type=click.IntRange(min=1), default=None, metavar="N", help="Only the last N rulings.")
+@click.option("-n", "--tail", type=number("tail"), default=None, metavar="N", help="Only the last N rulings.")
 @pass_app
 def log(app: AppContext, session: str | None, character_name: str | None, everything: bool, tail: int | None) -> None:
-    """Every event in order, grouped by ruling; retracted rulings are marked with who retracted them and when.
+    """Every ruling in order as its sentence and die lines (-v: every event as stored); retracted rulings are marked
+    with who retracted them and when.
 
     At a terminal a long log opens in the pager ($PAGER, else less). Example: ledger log --character Ann -n 5
     """
@@ -37,28 +39,48 @@ def log(app: AppContext, session: str | None, character_name: str | None, everyt
     if tail is not None:
         keep = set(sorted({r["ruling"] for r in rows})[-tail:])
         rows = [r for r in rows if r["ruling"] in keep]
-    app.emit(rows, log_lines, page=True)
+    app.emit(rows, raw_log_lines if app.verbose else log_lines, page=True)
+
+
+def _heading(e: dict[str, Any]) -> str:
+    mark = ""
+    if e["retracted"]:
+        r = e["retracted"]
+        mark = f"  [RETRACTED by ruling {r['by']}, {r['actor']}, {r['at']}]"
+    sess = f" session {e['session']}" if e["session"] else ""
+    return f"#{e['ruling']}{sess} {e['actor']} {e['at']}{mark}"
 
 
 def log_lines(events: list[dict[str, Any]]) -> str:
-    """The log: each ruling's heading, then one line per event in words."""
-    # lazy: the log's sentences (ledger.rulings.describe); kept out of `ledger verify`
-    from ledger.rulings.describe import HpFold, event_line
+    """The log: each ruling's heading and what was asked, then its sentence and its die lines."""
+    from ledger.rulings.describe import HpFold, intent_line, ruling_lines
 
     fold = HpFold()
     system = next((str(e["data"].get("system")) for e in events if e["type"] == CAMPAIGN_CREATED), "")
+    by_ruling: dict[int, list[dict[str, Any]]] = {}
+    for e in events:
+        by_ruling.setdefault(e["ruling"], []).append(e)
+    out: list[str] = []
+    for evs in by_ruling.values():
+        asked = next((e["data"] for e in evs if e["type"] == RULING_RECORDED), None)
+        said = f": {intent_line(str(asked.get('command', '')), asked.get('intent') or {})}" if asked else ""
+        out.append(_heading(evs[0]) + said)
+        lines = ruling_lines([e for e in evs if e["type"] != RULING_RECORDED], fold=fold, system=system)
+        out += [f"    {line}" for line in lines] or ["    (bookkeeping only: ledger log -v shows it)"]
+    return "\n".join(out) if out else "(no events)"
+
+
+def raw_log_lines(events: list[dict[str, Any]]) -> str:
+    """`log -v`: each ruling's heading, then every event as stored, one a line."""
+    from ledger.rulings.describe import raw_line
+
     out: list[str] = []
     last = None
     for e in events:
         if e["ruling"] != last:
             last = e["ruling"]
-            mark = ""
-            if e["retracted"]:
-                r = e["retracted"]
-                mark = f"  [RETRACTED by ruling {r['by']}, {r['actor']}, {r['at']}]"
-            sess = f" session {e['session']}" if e["session"] else ""
-            out.append(f"#{e['ruling']}{sess} {e['actor']} {e['at']}{mark}")
-        out.append(f"  {e['seq']:>5} {e['type']:<18} {event_line(e, fold.before(e), system)}".rstrip())
+            out.append(_heading(e))
+        out.append(f"  {e['seq']:>5} {raw_line(e)}")
     return "\n".join(out) if out else "(no events)"
 
 
@@ -74,7 +96,16 @@ def timeline(app: AppContext, name: str) -> None:
     from projections import queries
 
     points = queries.timeline(app.read, name)
-    app.emit(points, timeline_text)
+    app.emit(points, pool_timeline_text if points and "adversity" in points[0] else timeline_text)
+
+
+def pool_timeline_text(points: list[dict[str, Any]]) -> str:
+    """The GM's Adversity over time, one change a line."""
+    lines = [f"the GM's Adversity pool ({points[-1]['adversity']} now):"]
+    for p in points:
+        why = f"  ({p['purpose']})" if p.get("purpose") else ""
+        lines.append(f"  ruling {p['ruling']:>4}  {p['at']}  Adversity {p['adversity']}{why}")
+    return "\n".join(lines)
 
 
 INTERNAL = frozenset({OPENED})  # an aggregate's creation that says nothing to a reader
@@ -213,6 +244,7 @@ def verify(app: AppContext, expect: str | None, dice: bool, path: str | None) ->
     ):
         raise BadInput("--expect takes a ruling hash: 64 hex digits", "the head hash `ledger verify` prints")
     wanted = expect.strip().lower() if expect else None
+    app.check_views = False  # verify compares the read models with the log itself, row by row
     if path is not None:
         _verify_file(app, path, dice, wanted)
         return
@@ -326,6 +358,18 @@ def rebuild(app: AppContext) -> None:
         else:
             with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
                 n = run(read, lambda done, step: bar.update(step))
+    except Exception as e:
+        from commands.context import _immutable
+        from ledger.errors import StoreError
+        from ledger.storage.store import write_error
+
+        refused = write_error(getattr(e, "orig", None) or e, target.path if target.kind == "sqlite" else None)
+        if not _immutable(e) or refused is None:
+            raise
+        raise StoreError(
+            refused.message.replace("nothing was appended", "the read models can't be rebuilt here"),
+            refused.hint,
+        ) from None
     finally:
         read.close()
     app.emit({"events": n}, f"rebuilt the views from {n} events")

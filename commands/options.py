@@ -70,19 +70,61 @@ def named(command: str) -> list[tuple[str, Opt, str]]:
     return [(name, o, "; ".join(helps)) for name, (o, helps) in seen.items()]
 
 
+class RulesOption(click.Option):
+    """A named rules option whose --help, inside a campaign, is that system's alone (other systems' are left out)."""
+
+    def __init__(
+        self, *args: Any, per_system: dict[str, str] | None = None, always: bool = False, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.per_system = per_system or {}
+        self.always = always  # shown in every system (its help narrowed where the system has its own)
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        """This option's help line for the campaign's system; None (not shown) when that system lacks it."""
+        system = campaign_system(ctx)
+        if system is None:
+            return super().get_help_record(ctx)
+        if system not in self.per_system:
+            return super().get_help_record(ctx) if self.always else None
+        saved, self.help = self.help, self.per_system[system]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.help = saved
+
+
+def campaign_system(ctx: click.Context) -> str | None:
+    """The rule system of the campaign the command would act on (None outside one, or when it can't be read)."""
+    from commands.context import AppContext
+
+    app = ctx.find_object(AppContext)
+    if app is None:
+        return None
+    try:
+        return str(app.ledger.campaign().system)
+    except Exception:  # no ledger, no campaign, or a store that can't be opened: help for every system
+        return None
+
+
 def rules_options(command: str) -> Callable[[F], F]:
     """Add a command's named rules options and `-o KEY=VALUE` (the callback gets `rules_options={...}`)."""
 
     def decorate(fn: F) -> F:
         for name, opt, help_text in reversed(named(command)):
             param = name.replace("-", "_") + "_opt"
+            per = {s: h for s, h in per_system(command, name).items()}
             if opt.kind == "flag":
-                fn = click.option(f"--{name}", param, is_flag=True, default=None, help=help_text)(fn)
+                fn = click.option(
+                    f"--{name}", param, cls=RulesOption, per_system=per, is_flag=True, default=None, help=help_text
+                )(fn)
             else:
                 meta = (
                     "N" if opt.kind == "int" else opt.metavar if opt.kind in ("names", "ints", "dice") else name.upper()
                 )
-                fn = click.option(f"--{name}", param, default=None, metavar=meta, help=help_text)(fn)
+                fn = click.option(
+                    f"--{name}", param, cls=RulesOption, per_system=per, default=None, metavar=meta, help=help_text
+                )(fn)
         return click.option(
             "-o",
             "--option",
@@ -106,6 +148,16 @@ def gather(command: str, params: dict[str, Any]) -> dict[str, Any]:
             out[name] = value
     out.update(split_pairs(params.pop("extra", ())))
     return out
+
+
+def per_system(command: str, name: str) -> dict[str, str]:
+    """A named option's help in each system that declares it."""
+    return {
+        system: o.help + (f" [{o.metavar}]" if o.kind == "choice" else "")
+        for system, opts in by_system(command).items()
+        for o in opts
+        if o.named and o.name == name
+    }
 
 
 def complete(command: str) -> Callable[[click.Context, click.Parameter, str], list[CompletionItem]]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -58,11 +59,25 @@ def raw_events(r: Mapping[str, Any]) -> str:
 
 
 def show(text: str, *, page: bool = False) -> None:
-    """Print text; a long page goes through the pager when a person reads it at a terminal."""
-    if page and at_terminal() and at_terminal(sys.stdin) and text.count("\n") + 1 > _rows():
+    """Print text; a page that would not fit goes through the pager when a person reads it at a terminal, never
+    inside the session shell (`ledger play`), where the fight goes on below it."""
+    if page and not SHELL[0] and at_terminal() and at_terminal(sys.stdin) and text.count("\n") + 1 > _rows():
         click.echo_via_pager(text)
         return
     click.echo(text)
+
+
+SHELL = [False]  # set while the session shell runs a command (commands/shell.py): no pager there
+
+
+@contextmanager
+def in_shell() -> Iterator[None]:
+    """While the session shell runs a command: long output is printed, never paged."""
+    was, SHELL[0] = SHELL[0], True
+    try:
+        yield
+    finally:
+        SHELL[0] = was
 
 
 def _rows() -> int:

@@ -36,9 +36,11 @@ def roll_option(names: str) -> Callable[[F], F]:
 @roll_option(C.ROLL.name)
 @pass_app
 def roll(app: AppContext, expr: str, for_name: str | None, rolls: tuple[str, ...]) -> None:
-    """A free roll, recorded: 3dF, 1d20+3, 5d6 (a pool in pnp), 2d6+1.
+    """A free roll, recorded: 3dF, 1d20+3, 5d6 or 4d (a pool in pnp), 2d6+1, or any dice expression: keep/drop
+    (4d6kh3, 2d20kl1), explode (1d6e6), reroll (1d20rr1, 1d20ro1), min/max (10d6mi2), arithmetic, parentheses.
 
-    Example: ledger roll 1d20+3 --for Ann
+    Entered faces go in the order the dice are rolled, rerolls and explosions included. An expression that starts
+    with a minus sign follows `--`. Example: ledger roll 4d6kh3 --for Ann --roll roll=6,4,2,1
     """
     result = app.ledger.roll(expr, for_name=for_name, rolls=parse_roll_options(rolls))
     app.wrote(

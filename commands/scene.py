@@ -20,12 +20,8 @@ def scene() -> None:
 
 def ended_text(r: Recorded) -> str:
     """`The scene ends (effects ended for Mara); Mara: no longer stunned.`, then any dice."""
-    who = ", ".join(r["scene_ended_for"]) or "no one"
-    lead = f"The scene ends (effects ended for {who})"
-    rest = ruling_lines(r.get("events", []))
-    if rest and not rest[0].startswith("  "):
-        return "\n".join([f"{lead}; {rest[0]}", *rest[1:]])
-    return "\n".join([f"{lead}.", *rest])
+
+    return "\n".join(ruling_lines(r.get("events", []), system="pnp")) or "The scene ends."
 
 
 @command(C.SCENE_END)

@@ -14,11 +14,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import click
 from markupsafe import Markup
 
 from commands.context import AppContext, pass_app
+from commands.params import number
 from commands.registry import command
 from ledger import catalog as C
 from ledger.errors import BadInput
@@ -37,9 +39,10 @@ CSP = (
     "--host",
     default="127.0.0.1",
     show_default=True,
+    callback=lambda ctx, param, value: listen_address(value),
     help="Address to listen on; anything but loopback lets other machines in.",
 )
-@click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
+@click.option("--port", default=8080, show_default=True, type=number("port"), help="Port to listen on.")
 @click.option("--gm-token", metavar="T", help="Also serve the GM's view (everything shown) at /?gm=T.")
 @click.option(
     "--show-hp",
@@ -70,17 +73,66 @@ def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: 
     # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
     from projections.screen import Visibility
 
-    read = app.read  # refuses a missing or empty ledger before the server starts
+    _ = app.read  # refuses a missing or empty ledger before the server starts
     names = {n.strip().casefold() for n in show_hp}
     players = Visibility(all_hp="all" in names, show_hp=frozenset(names - {"all"}))
     web = build_app(app, players, gm_token)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     base = f"http://{shown}:{port}/"
     click.echo(
-        f"serving {read.target.describe()} at {base} (players)" + (f"; GM view: {base}?gm=<token>" if gm_token else "")
+        f"serving {app.ledger.target.describe()} at {base} (players)"
+        + (f"; GM view: {base}?gm=<token>" if gm_token else "")
     )
+    if not loopback(host):
+        click.echo(f"warning: --host {host} is not a loopback address: other machines can open this page", err=True)
     click.echo("read-only but for players' own rolls at /p/TOKEN (ledger player link); press Ctrl+C to stop")
-    uvicorn.run(web, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
+    screen: Screen = web.state.screen
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            screen.close_streams()  # each open stream ends its response: connections close cleanly, no tracebacks
+
+    config = uvicorn.Config(web, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
+    try:
+        Server(config).run()
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl+C it handled once the server has stopped
+        pass
+
+
+def listen_address(value: str) -> str:
+    """`--host`: an IP address or a host name (RFC 1123), never empty; BadInput otherwise."""
+    import ipaddress
+    import re
+
+    from ledger.errors import BadInput
+
+    host = (value or "").strip()
+    if not host:
+        raise BadInput("--host is empty", "give 127.0.0.1 (this machine only) or an address of this machine")
+    try:
+        return str(ipaddress.ip_address(host.strip("[]")))
+    except ValueError:
+        pass
+    labels = host.rstrip(".").split(".")
+    label = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+    if len(host) > 253 or not all(label.match(x) for x in labels) or labels[-1].isdigit():
+        raise BadInput(
+            f"--host '{host}' is neither an IP address nor a host name", "e.g. 127.0.0.1, ::1, 0.0.0.0 or localhost"
+        )
+    return host
+
+
+def loopback(host: str) -> bool:
+    """Whether every address `host` names is this machine's loopback (a name that can't be resolved is not)."""
+    import ipaddress
+    import socket
+
+    try:
+        found = {ai[4][0] for ai in socket.getaddrinfo(host, None)}
+    except OSError:
+        return False
+    return bool(found) and all(ipaddress.ip_address(str(a).split("%")[0]).is_loopback for a in found)
 
 
 class Screen:
@@ -98,8 +150,17 @@ class Screen:
         )
         self.css = Markup((HERE / "screen.css").read_text())  # our own file, not data: inlined as is
         self.head = -1
-        self.streams: set[tuple[bool, asyncio.Queue[tuple[int, str]]]] = set()
+        self.streams: set[tuple[bool, asyncio.Queue[tuple[int, str] | None]]] = set()
         self.pages: dict[bool, tuple[int, str]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def close_streams(self) -> None:
+        """Tell every open stream to end (safe from a signal handler: it only schedules)."""
+        loop = self.loop
+        if loop is None:
+            return
+        for _, queue in list(self.streams):
+            loop.call_soon_threadsafe(queue.put_nowait, None)
 
     def is_gm(self, token: str | None) -> bool:
         """Whether a request carries the GM's token (compared in constant time)."""
@@ -120,7 +181,7 @@ class Screen:
         """The page (or its main part, for a stream) for one view, at the current head."""
         p = self.model(gm)
         if whole:
-            events = "/events" + (f"?gm={token}" if gm and token else "")
+            events = "/events" + (f"?gm={quote(token, safe='')}" if gm and token else "")
             return p["head"], self.env.get_template("page.html").render(
                 p=p, css=self.css, script="/screen.js", events=events
             )
@@ -128,18 +189,16 @@ class Screen:
 
     def catch_up(self) -> int:
         """Fold new events into the read models (writers may leave that to readers); the log's head."""
-        # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
-        from projections.views import catch_up
-
         read = self.app.read
         with read.engine.connect() as conn:
             head = read.max_seq(conn)
         if head != self.head:
-            catch_up(read)
+            self.app.caught_up()  # and checked: damaged read models are answered from a fresh fold of the log
         return head
 
     async def watch(self) -> None:
         """Poll the log's head; when it moves, render each open view once and push it to its streams."""
+        self.loop = asyncio.get_running_loop()
         while True:
             try:
                 head = await asyncio.to_thread(self.catch_up)
@@ -196,7 +255,7 @@ def build_app(app: AppContext, players: Any, gm_token: str | None) -> Any:
         )
 
     async def stream(request: Request, gm: bool) -> AsyncIterator[str]:
-        queue: asyncio.Queue[tuple[int, str]] = asyncio.Queue()
+        queue: asyncio.Queue[tuple[int, str] | None] = asyncio.Queue()
         entry = (gm, queue)
         screen.streams.add(entry)
         try:
@@ -204,13 +263,15 @@ def build_app(app: AppContext, players: Any, gm_token: str | None) -> Any:
             yield "retry: 1000\n\n"
             while True:
                 try:
-                    head, html = await asyncio.wait_for(queue.get(), HEARTBEAT)
+                    item = await asyncio.wait_for(queue.get(), HEARTBEAT)
                 except TimeoutError:
                     if await request.is_disconnected():
                         return
                     yield ": keep-alive\n\n"
                     continue
-                yield sse(head, html)
+                if item is None:  # the server is stopping
+                    return
+                yield sse(*item)
         finally:
             screen.streams.discard(entry)
 

@@ -19,6 +19,7 @@ import click
 
 from commands.complete import LEAVE, Completer
 from commands.context import AppContext
+from commands.output import in_shell
 from commands.registry import command
 from ledger import catalog as C
 from ledger.errors import BadInput
@@ -75,7 +76,8 @@ class Session:
         if script:
             sys.stdin = io.StringIO("")  # a prompt inside a script reads no answer instead of the next line
         try:
-            self.group.main(args=[*self.pre, *words], prog_name="ledger", standalone_mode=True)
+            with in_shell():
+                self.group.main(args=[*self.pre, *words], prog_name="ledger", standalone_mode=True)
             status = 0
         except SystemExit as e:
             status = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)

@@ -102,6 +102,7 @@ class Ledger:
         self.dice_secrets = DiceSecrets(self.target)
         self._store: EventStore | None = None
         self._lock = WriterLock(self.target)
+        self._schema_checked = False
         self.wait = WAIT  # --wait SECONDS: how long a command waits for a player's roll
         self.notify: Callable[[str], None] = lambda line: None  # where "waiting for Ann's attack roll" goes
         self._players: Any = None
@@ -172,11 +173,15 @@ class Ledger:
 
         Without `decide`, the command's declared decider (ledger/catalog.py) decides from the intent.
         """
+        from ledger.model.names import normalised
+
+        intent = normalised(intent)  # 'e' + combining accent is 'é', in names and texts alike
         if decide is None:
             fn = decider(spec)
             decide = lambda d: fn(d, intent)  # noqa: E731
 
         command = spec.stored or spec.name
+        self.require_writable()
         if self.note and "note" not in intent:
             intent = cast("Intent", {**intent, "note": self.note})
         answers: dict[str, dict[str, Any]] = {}  # roll name -> a player's answer ({"seed": hex} or {"faces": text})
@@ -197,6 +202,8 @@ class Ledger:
                         result = {**result, **_sides(draft)}
                     self._commit(draft)
             except IntegrityError:
+                if self.target.kind == "postgres" and attempt in (2, 20):
+                    self._sequence_behind()
                 # another writer took this ruling number: back off a little (jittered) and decide again
                 time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.25)))
                 continue
@@ -218,6 +225,29 @@ class Ledger:
             return bool(self.store.repository.get(ENCOUNTER_ID).active)
         except AggregateNotFoundError:
             return False
+
+    def require_writable(self) -> None:
+        """Refuse to write, in one line naming it, where the database holds what the ledger never makes (a trigger,
+        a view, a rule) or its log's position sequence is behind the log's head (checked once per process)."""
+        if self._schema_checked:
+            return
+        if self._store is not None and self._store.read_only is not None:
+            raise self._store.read_only
+        if self._store is None and self.target.kind == "sqlite" and not os.path.exists(self.target.path):
+            return  # nothing there yet: the command's own check refuses, and no file is created
+        from ledger.storage.schema import require_sound_schema
+
+        if self.store.read_only is not None:
+            raise self.store.read_only  # a read-only or full medium: one line, nothing appended
+        require_sound_schema(self.store.recorder)
+        self._schema_checked = True
+
+    def _sequence_behind(self) -> None:
+        from ledger.storage.schema import sequence_fix, sequence_problem
+
+        found = sequence_problem(self.store.recorder)
+        if found:
+            raise StoreError(f"{found}: every write collides, nothing was appended", sequence_fix())
 
     def _draft(
         self,
@@ -300,6 +330,7 @@ class Ledger:
                 f"{self.target.describe()} already holds a {existing.system} campaign",
                 "use another --db for a new campaign",
             )
+        self.require_writable()
         title = name or "Campaign"
         intent: InitIntent = {"system": system, "name": title}
         if typed:
@@ -373,6 +404,7 @@ class Ledger:
         """Add a character with validated traits (and powers' parts, typed by the campaign's rules); with `copies`,
         NAME 1 .. NAME N with the same sheet, in one ruling."""
         name = check_name(name)
+        self._distinct(name)
         count = whole("count", count)
         if count > 1 and not minion:
             raise BadInput("--count is for minion groups", "add --minion")
@@ -387,6 +419,18 @@ class Ledger:
         if typed_traits:
             intent["typed_traits"] = dict(typed_traits)
         return self.record(C.CHARACTER_ADD, intent)
+
+    def _distinct(self, name: str) -> None:
+        """Refuse a new name that prints like an existing character's (a look-alike letter of another script, a
+        fullwidth form), suggesting the existing one."""
+        from ledger.model.names import lookalike
+
+        found = lookalike(name, self.campaign().names())
+        if found is not None:
+            raise Conflict(
+                f"'{name}' looks just like the existing character '{found}' but is spelled with other characters",
+                f"to mean them, type '{found}'; for a new character, pick a name that reads differently",
+            )
 
     def copy_character(self, name: str, new: str, *, copies: int | None = None, count: int | None = None) -> Recorded:
         """A new character NEW with NAME's stat block (traits, powers), fresh; `copies`: NEW 1 .. NEW N."""
@@ -489,9 +533,19 @@ class Ledger:
         options: Mapping[str, Any] | None = None,
         *,
         rolls: Mapping[str, str] | None = None,
+        also: Sequence[str] = (),
+        in_area: Mapping[str, int] | None = None,
     ) -> Recorded:
-        """One attack resolved by the campaign's rules (roll names: the rules' `rolls["attack"]`)."""
+        """One attack resolved by the campaign's rules (roll names: the rules' `rolls["attack"]`).
+
+        also: more targets (an area attack); in_area: how many members of each minion group the area catches.
+        """
+        _not_self(attacker, target, "attack")
         intent: AttackIntent = {"attacker": attacker, "target": target, "options": self.options("attack", options)}
+        if also:
+            intent["also"] = list(also)
+        if in_area:
+            intent["in_area"] = dict(in_area)
         return self.record(C.ATTACK, intent, rolls=rolls)
 
     def check(
@@ -505,6 +559,8 @@ class Ledger:
         rolls: Mapping[str, str] | None = None,
     ) -> Recorded:
         """A check against a DC (or a threshold option) or opposed by another character's trait."""
+        if against:
+            _not_self(name, against[0], "oppose a check against")
         opts = self.options("check", options)
         intent: CheckIntent = {
             "name": name,
@@ -570,6 +626,8 @@ class Ledger:
 
     def revive(self, target: str, means: str, *, by: str | None = None) -> Recorded:
         """Bring the dead back, as the GM rules (hnh Healing/Immortality; d20 Gem of Eternity, Soul Bound)."""
+        if by is not None:
+            _not_self(by, target, "revive")
         intent: ReviveIntent = {"target": target, "means": means, "by": by}
         return self.record(C.REVIVE, intent)
 
@@ -584,6 +642,8 @@ class Ledger:
     ) -> Recorded:
         """A system-specific action (`ledger act --help` lists them per system)."""
         action = self.rules().action(action).name
+        if other is not None:
+            _not_self(name, other, f"{action} (--against)")
         intent: ActIntent = {
             "name": name,
             "action": action,
@@ -801,6 +861,7 @@ class Ledger:
         # lazy: export and import; kept out of a one-shot write
         from ledger.storage.exchange import write_import
 
+        self.require_writable()
         return write_import(self.store, checked, self.target.describe(), step)
 
     def _require_events(self) -> None:
@@ -816,6 +877,17 @@ class Ledger:
 
         campaign = self.campaign()
         return explain(self.store, campaign, undo.amendments(self.store, campaign), name, field)
+
+
+def _not_self(actor: str, other: str, what: str) -> None:
+    """No character is its own opponent: none of the three rule texts has a character attack, oppose, grab or revive
+    itself (docs/interpretations.md, "Self-targeting")."""
+    import unicodedata
+
+    from ledger.aggregates import name_key
+
+    if name_key(unicodedata.normalize("NFC", actor)) == name_key(unicodedata.normalize("NFC", other)):
+        raise BadInput(f"{actor.strip()} can't {what} themselves", "name another character as the target")
 
 
 def check_text(what: str, text: str | None) -> str:

@@ -34,6 +34,10 @@ class StoreError(LedgerError):
     """The ledger's database cannot be opened, created or reached."""
 
 
+class MediumError(StoreError):
+    """The medium refuses writes (read-only, full, failing): reads still work, opened read-only."""
+
+
 class NotInitialised(LedgerError):
     """No campaign has been created in this ledger yet."""
 

@@ -363,13 +363,26 @@ class ReadSide:
 def private_copy(target: Target) -> Target:
     """A consistent copy of a read-only SQLite ledger in a private temporary folder (removed at exit), to fold views
     into."""
+    from urllib.parse import quote
 
     folder = tempfile.mkdtemp(prefix="ledger-readonly-")
     atexit.register(shutil.rmtree, folder, True)
     copy = os.path.join(folder, os.path.basename(target.path))
-    for mode in ("mode=ro", "immutable=1"):  # immutable: a file whose WAL can't even be opened for reading
+    wal = target.path + "-wal"
+    waiting = os.path.exists(wal) and os.path.getsize(wal) > 0
+    error: Exception = StoreError("no way to read it")
+    for mode in ("mode=ro", "immutable=1"):  # immutable: a file whose WAL index can't even be opened for reading
+        if mode == "immutable=1" and waiting:  # immutable would skip the writes waiting in the -wal file:
+            try:  # copy the file and its -wal instead; SQLite replays the -wal when it opens the copy
+                shutil.copyfile(target.path, copy)
+                shutil.copyfile(wal, copy + "-wal")
+                sqlite3.connect(copy).execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                return Target("sqlite", path=copy)
+            except (OSError, sqlite3.Error) as e:
+                error = e
+                break
         try:
-            src = sqlite3.connect(f"file:{target.path}?{mode}", uri=True)
+            src = sqlite3.connect(f"file:{quote(target.path)}?{mode}", uri=True)
             dst = sqlite3.connect(copy)
             try:
                 src.backup(dst)

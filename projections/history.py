@@ -27,7 +27,8 @@ from ledger.model.event_names import (
 from ledger.model.sheet import is_gm_pool
 from ledger.rules import round_word
 from ledger.rules import title as system_title
-from ledger.rulings.describe import HpFold, event_line, intent_line, ruling_lines
+from ledger.rulings.describe import HpFold, dice_parts, event_line, intent_line
+from ledger.rulings.describe import sentence as ruling_sentence
 from projections import queries
 from projections.db import ReadSide, encounter_log, hp_timeline, rulings, sheets
 from projections.recap import arrange, initiative, joined, minion_series
@@ -315,11 +316,20 @@ def round_heading(system: str, number: int | None) -> str:
     return f"{'Page' if system == 'pnp' else 'Round'} {number}" if number else "Before the first turn"
 
 
-def ruling_text(r: dict[str, Any], system: str = "") -> tuple[str, list[str]]:
-    """A ruling's sentence (what happened) and its dice lines, from ledger/rulings/describe.py."""
-    lines = ruling_lines([e for e in r["events"] if e["type"] != RULING_RECORDED], system=system)
-    sentence = lines[0] if lines and not lines[0].startswith("  ") else ""
-    return sentence, [x.strip() for x in lines[1 if sentence else 0 :]]
+def ruling_text(r: dict[str, Any], system: str = "") -> tuple[str, list[tuple[str, str | None, str]]]:
+    """A ruling's sentence (what happened) and its dice lines in parts (label and notation, faces, the rest), from
+    ledger/rulings/describe.py."""
+    evs = [e for e in r["events"] if e["type"] != RULING_RECORDED]
+    return ruling_sentence(evs, system=system), [
+        dice_parts(e["data"] or {}, evs) for e in evs if e["type"] == DICE_ROLLED
+    ]
+
+
+def heading(r: dict[str, Any], sentence: str) -> str:
+    """A ruling's heading where players read: its number; what was asked only when no sentence says what happened."""
+    base = f"#{r['ruling']}" if sentence else f"#{r['ruling']} {intent_line(r['command'], r['intent'])}"
+    said = [f"{k}: {v}" for k in ("note", "reason") if (v := (r.get("intent") or {}).get(k))]  # the GM's own words
+    return f"{base} ({'; '.join(said)})" if said and sentence else base
 
 
 def _md_summary(h: History, number: int) -> list[str]:
@@ -338,7 +348,7 @@ def to_markdown(h: History, step: Step | None = None) -> str:
     out = [f"# {_md(title(h))}", "", f"*{meta(h)}*", ""]
     if h.head:
         out += [f"Chain head: `{h.head}` (check: `ledger verify --expect {h.head}`)", ""]
-    for part in arrange(h.rulings):
+    for part in arrange(h.rulings, h.system):
         out += [f"## {_md(session_heading(h, part.number))}", ""]
         if part.recap:
             out += [f"> **Recap.** {_md('. '.join(part.recap))}.", ""]
@@ -374,13 +384,13 @@ def to_markdown(h: History, step: Step | None = None) -> str:
 
 def _md_ruling(r: dict[str, Any], system: str) -> list[str]:
     """One ruling: its number and intent, who and when, the sentence, the dice; struck through if retracted."""
-    head = f"#{r['ruling']} {intent_line(r['command'], r['intent'])}"
+    sentence, dice = ruling_text(r, system)
+    head = heading(r, sentence)
     head = f"~~{_md(head)}~~" if r["retracted"] else f"**{_md(head)}**"
     lines = [f"- {head} · *{_md(r['actor'])}, {r['at']}*"]
     if r["retracted"]:
         x = r["retracted"]
         lines.append(f"  - **Retracted** by ruling {x['by']} ({_md(x['actor'])}, {x['at']}).")
-    sentence, dice = ruling_text(r, system)
     if sentence:
         lines.append(f"  - {_md(sentence)}")
     for d in dice:
@@ -388,10 +398,9 @@ def _md_ruling(r: dict[str, Any], system: str) -> list[str]:
     return lines
 
 
-def _dice_md(line: str) -> str:
+def _dice_md(parts: tuple[str, str | None, str]) -> str:
     """A dice line with its faces as code."""
-    head, sep, rest = line.partition(" [")
-    if not sep:
-        return _md(line)
-    faces_, _, tail = rest.partition("]")
+    head, faces_, tail = parts
+    if faces_ is None:
+        return _md(head + tail)
     return f"{_md(head)} `[{faces_}]`{_md(tail)}"

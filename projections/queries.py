@@ -9,7 +9,14 @@ from sqlalchemy import and_, func, select
 
 from ledger.errors import BadInput, NotFound, no_character
 from ledger.model.bounds import whole
-from ledger.model.event_names import CHARACTER_ADDED, DAMAGE_APPLIED, DICE_ROLLED, HEALTH_RECOVERED, RULING_RECORDED
+from ledger.model.event_names import (
+    CHARACTER_ADDED,
+    DAMAGE_APPLIED,
+    DICE_ROLLED,
+    HEALTH_RECOVERED,
+    RESOURCE_CHANGED,
+    RULING_RECORDED,
+)
 from ledger.model.sheet import SHEET_EFFECTS, Sheet, apply_effect, is_gm_pool
 from ledger.rules import get_rules
 from projections.db import (
@@ -67,11 +74,21 @@ def character(read: ReadSide, name: str) -> dict[str, Any]:
     if row is None:
         raise _no_character(read, name)
     if is_gm_pool(row["sheet"]):
-        left = row["sheet"]["resources"]["adversity"]
-        raise NotFound(
-            f"{row['sheet']['name']} is the GM's Adversity pool ({left} left), not a character", GM_POOL_HINT
-        )
+        return pool_json(row["sheet"])
     return sheet_json(row)
+
+
+def pool_json(sheet: dict[str, Any]) -> dict[str, Any]:
+    """The GM's hidden pool (P&P Adversity) as the GM's own terminal shows it; never on the players' screen."""
+    left = int(sheet["resources"].get("adversity", 0))
+    return {
+        "name": sheet["name"],
+        "system": sheet["system"],
+        "gm_pool": True,
+        "adversity": left,
+        "resources": dict(sheet["resources"]),
+        "note": "the GM's Adversity pool, not a character: " + GM_POOL_HINT.split(": ", 1)[1],
+    }
 
 
 def characters(read: ReadSide) -> list[dict[str, Any]]:
@@ -246,7 +263,9 @@ def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
         if row is None:
             raise _no_character(read, name)
         if is_gm_pool(row[2]):
-            raise NotFound(f"no character called '{name}'", GM_POOL_HINT)
+            pool = str(row[2]["name"])
+            conn.close()
+            return _pool_timeline(read, pool)
         cid, max_hp, _ = row
         points = conn.execute(
             select(hp_timeline.c.ruling, hp_timeline.c.seq, hp_timeline.c.hp, hp_timeline.c.max_hp, hp_timeline.c.at)
@@ -282,6 +301,26 @@ def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
             continue
         _, session, command, _ = envelopes.get(ruling, (None, None, None, None))
         out.append({"ruling": ruling, "hp": hp, "max_hp": top, "at": at, "session": session, "command": command})
+    return out
+
+
+def _pool_timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
+    """The GM's Adversity over the live history: each change with its ruling (retracted rulings left out)."""
+    out: list[dict[str, Any]] = []
+    for e in events(read, character_name=name):
+        data = e["data"] if isinstance(e["data"], dict) else {}
+        if e["retracted"] or e["type"] != RESOURCE_CHANGED or data.get("resource") != "adversity":
+            continue
+        why = data.get("purpose") or data.get("reason")
+        out.append(
+            {
+                "ruling": e["ruling"],
+                "adversity": data.get("value"),
+                "at": e["at"],
+                "session": e["session"],
+                "purpose": why,
+            }
+        )
     return out
 
 

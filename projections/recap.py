@@ -20,6 +20,7 @@ from ledger.model.event_names import (
     PARTICIPANT_JOINED,
     STATE_RESTORED,
 )
+from ledger.rules import health_word
 
 FELL = ("dead", "dying", "defeated", "incapacitated", "unconscious", "disabled")
 
@@ -50,7 +51,7 @@ class SessionPart:
     rulings: list[dict[str, Any]] = field(default_factory=list)
 
 
-def arrange(rulings: Iterable[dict[str, Any]]) -> list[SessionPart]:
+def arrange(rulings: Iterable[dict[str, Any]], system: str = "") -> list[SessionPart]:
     """Rulings grouped by session, then encounter, then round, in the order they happened."""
     parts: list[SessionPart] = []
     for r in rulings:
@@ -65,13 +66,18 @@ def arrange(rulings: Iterable[dict[str, Any]]) -> list[SessionPart]:
             block.rounds.append(Round(r.get("round")))
         block.rounds[-1].rulings.append(r)
     for part in parts:
-        part.recap = recap(part.rulings)
+        part.recap = recap(part.rulings, system)
     return parts
 
 
-def recap(rulings: list[dict[str, Any]]) -> list[str]:
-    """A few lines at the top of a session: who fell, who was hurt most, criticals, retractions."""
-    fell: dict[str, str] = {}
+SEVERITY = {"disabled": 1, "unconscious": 2, "incapacitated": 3, "dying": 4, "defeated": 5, "dead": 6}
+
+
+def recap(rulings: list[dict[str, Any]], system: str = "") -> list[str]:
+    """A few lines at the top of a session: who fell (the worst that befell each, to the session's end), how many
+    of each minion group fell, who was hurt most, criticals, retractions."""
+    fell: dict[str, tuple[int, str]] = {}
+    groups: dict[str, dict[str, int]] = {}  # a minion group: its size when first hit, how many fell, when wiped
     hurt: dict[str, int] = {}
     crits: list[str] = []
     retracted: list[str] = []
@@ -82,12 +88,21 @@ def recap(rulings: list[dict[str, Any]]) -> list[str]:
             continue
         for e in r["events"]:
             t, d, who = e["type"], e.get("data") or {}, e.get("character") or ""
-            if t == CONDITION_IMPOSED and d.get("condition") in FELL and who not in fell:
-                fell[who] = f"{who} ({d['condition']}, #{r['ruling']})"
+            if t == CONDITION_IMPOSED and d.get("condition") in FELL:
+                if who in groups:  # the last member of a group falls: the group is wiped out
+                    groups[who].update(lost=groups[who]["start"], wiped=r["ruling"])
+                    continue
+                rank = SEVERITY.get(str(d["condition"]), 0)
+                if who not in fell or rank > fell[who][0]:
+                    fell[who] = (rank, f"{who} ({d['condition']}, #{r['ruling']})")
             elif t == MINIONS_DEFEATED and d.get("defeated"):
-                fell[f"minions:{who}"] = f"{who} lost {sum_lost(rulings, who)} of their number"
+                g = groups.setdefault(who, {"start": int(d.get("count", 0)) + int(d["defeated"]), "lost": 0})
+                g["lost"] += int(d["defeated"])
+                if d.get("count") == 0:
+                    g["wiped"] = r["ruling"]
             elif t == DAMAGE_APPLIED and isinstance(e.get("hp_before"), int) and isinstance(d.get("hp"), int):
-                hurt[who] = hurt.get(who, 0) + max(0, e["hp_before"] - d["hp"])
+                if who not in groups:
+                    hurt[who] = hurt.get(who, 0) + max(0, e["hp_before"] - d["hp"])
             elif (
                 t == ATTACK_RESOLVED
                 and d.get("hit")
@@ -95,12 +110,18 @@ def recap(rulings: list[dict[str, Any]]) -> list[str]:
             ):
                 crits.append(f"{d.get('attacker') or who} on {d.get('target') or who} (#{r['ruling']})")
     out = []
-    if fell:
-        out.append("Fell: " + ", ".join(fell.values()))
-    worst = sorted(((n, who) for who, n in hurt.items() if n > 0), key=lambda p: -p[0])
+    lost = [
+        f"{who} (all {g['start']}, the last at #{g['wiped']})"
+        if "wiped" in g
+        else f"{who} ({g['lost']} of {g['start']})"
+        for who, g in groups.items()
+    ]
+    if fell or lost:
+        out.append("Fell: " + ", ".join([text for _, text in fell.values()] + lost))
+    worst = sorted(((n, who) for who, n in hurt.items() if n > 0 and who not in groups), key=lambda p: -p[0])
     if worst:
         n, who = worst[0]
-        out.append(f"Hurt most: {who} (lost {n} HP)")
+        out.append(f"Hurt most: {who} (lost {n} {health_word(system) if system else 'HP'})")
     if crits:
         out.append("Criticals: " + ", ".join(crits))
     if retracted:
@@ -165,6 +186,8 @@ def minion_series(
                 top[name] = count[name]
         elif e["type"] == MINIONS_DEFEATED and who in count:
             count[who] = int(d.get("count", count[who]))
+        elif e["type"] == CONDITION_IMPOSED and who in count and d.get("condition") in FELL and count[who] > 0:
+            count[who] = 0  # the last member falls: none of the group is left
         else:
             continue
         name = (d.get("sheet") or {}).get("name") or who

@@ -5,8 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from ledger.rulings.describe import intent_line
-from projections.history import History, Step, meta, round_heading, ruling_text, session_heading, title
+from projections.history import History, Step, heading, meta, round_heading, ruling_text, session_heading, title
 from projections.recap import arrange, initiative, joined
 
 PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2")
@@ -74,20 +73,19 @@ def chart(series: dict[str, Any], colour: str, span: tuple[int, int]) -> str:
     )
 
 
-def _dice_item(line: str) -> str:
-    head, sep, rest = line.partition(" [")
-    if not sep:
-        return f"<li>{escape(line)}</li>"
-    faces, _, tail = rest.partition("]")
+def _dice_item(parts: tuple[str, str | None, str]) -> str:
+    head, faces, tail = parts
+    if faces is None:
+        return f"<li>{escape(head + tail)}</li>"
     return f"<li>{escape(head)} <code>[{escape(faces)}]</code>{escape(tail)}</li>"
 
 
 def _ruling(r: dict[str, Any], system: str) -> str:
     """One ruling as an article: number and intent, who and when, the sentence, the dice."""
     cls = "ruling retracted" if r["retracted"] else "ruling"
+    sentence, dice = ruling_text(r, system)
     out = [
-        f'<article class="{cls}" id="r{r["ruling"]}"><h4>#{r["ruling"]} '
-        f"{escape(intent_line(r['command'], r['intent']))}</h4>",
+        f'<article class="{cls}" id="r{r["ruling"]}"><h4>{escape(heading(r, sentence))}</h4>',
         f'<div class="who">{escape(str(r["actor"]))}, {escape(str(r["at"]))}</div>',
     ]
     if r["retracted"]:
@@ -95,7 +93,6 @@ def _ruling(r: dict[str, Any], system: str) -> str:
         out.append(
             f'<div class="note">Retracted by ruling {x["by"]} ({escape(str(x["actor"]))}, {escape(str(x["at"]))})</div>'
         )
-    sentence, dice = ruling_text(r, system)
     if sentence:
         out.append(f'<p class="said">{escape(sentence)}</p>')
     if dice:
@@ -146,7 +143,7 @@ def to_html(h: History, step: Step | None = None) -> str:
             )
         out.append("</div></section>")
     out.append('<section id="history"><h2>History</h2>')
-    for part in arrange(h.rulings):
+    for part in arrange(h.rulings, h.system):
         out.append(f'<section class="session"><h2>{escape(session_heading(h, part.number))}</h2>')
         if part.recap:
             out.append(

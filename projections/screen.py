@@ -118,7 +118,7 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
         "round_word": round_word(system),
         "tracker": enc,
         "roster": roster,
-        "rulings": last_rulings(read, vis, hidden),
+        "rulings": last_rulings(read, vis, hidden, system),
         "heroes": [hero_chart(read, name) for name in heroes],
     }
     if vis.gm:
@@ -169,11 +169,11 @@ def _sheet_rows(read: ReadSide, ids: list[str]) -> list[Any]:
 
 def hero_chart(read: ReadSide, name: str) -> dict[str, Any]:
     """A hero's live HP points (for the inline SVG chart)."""
-    points = queries.timeline(read, name)
+    points = [p for p in queries.timeline(read, name) if "hp" in p]  # never the GM's pool (no HP, hidden)
     return {"name": name, "points": [{"ruling": p["ruling"], "hp": p["hp"], "max_hp": p["max_hp"]} for p in points]}
 
 
-def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str]) -> list[dict[str, Any]]:
+def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str], system: str = "") -> list[dict[str, Any]]:
     """The latest rulings, newest first, each as a sentence with its dice; undone ones stay, marked."""
     with read.engine.connect() as conn:
         found = conn.execute(select(rulings).order_by(rulings.c.number.desc()).limit(LAST_RULINGS)).mappings().all()
@@ -201,8 +201,10 @@ def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str]) -> lis
                 "actor": r["actor"],
                 "at": r["at"],
                 "retracted": r["number"] in dead,
-                "sentence": "The GM makes a ruling behind the screen." if secret else sentence(r, evs, vis, pcs),
-                "dice": [] if secret else [dice_text(e) for e in evs if e["type"] == DICE_ROLLED],
+                "sentence": "The GM makes a ruling behind the screen."
+                if secret
+                else sentence(r, evs, vis, pcs, system),
+                "dice": [] if secret else [dice_text(e, evs) for e in evs if e["type"] == DICE_ROLLED],
                 "note": None if secret else note_of(r["intent"]),
             }
         )
@@ -223,13 +225,13 @@ def _names_hidden(r: Any, hidden_names: set[str]) -> bool:
     return any(isinstance(v, str) and v.strip().casefold() in hidden_names for v in (r["intent"] or {}).values())
 
 
-def sentence(r: Any, events: list[dict[str, Any]], vis: Visibility, pcs: set[str]) -> str:
+def sentence(r: Any, events: list[dict[str, Any]], vis: Visibility, pcs: set[str], system: str = "") -> str:
     """One ruling in words (NPC HP hidden unless shown): the one place that calls the describer.
 
     Uses ledger/rulings/describe.py, the terminal's describer.
     """
     shown = [_masked(e) if _hides_hp(e, vis, pcs) else e for e in events if e["type"] != DICE_ROLLED]
-    said = describe_sentence([{**e, "data": e["data"] or {}} for e in shown])
+    said = describe_sentence([{**e, "data": e["data"] or {}} for e in shown], system=system)
     return said or intent_line(r["command"], r["intent"] or {})
 
 
@@ -247,6 +249,6 @@ def _masked(e: dict[str, Any]) -> dict[str, Any]:
     return {**e, "type": NOTE_RECORDED, "data": {"note": f"{who} {words}"}, "masked": True}
 
 
-def dice_text(e: dict[str, Any]) -> str:
-    """One roll as a line, as the terminal says it."""
-    return dice_line(e["data"] or {})
+def dice_text(e: dict[str, Any], ruling: list[dict[str, Any]] | None = None) -> str:
+    """One roll as a line, as the terminal says it (with the terms its ruling's events give)."""
+    return dice_line(e["data"] or {}, ruling or ())

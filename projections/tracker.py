@@ -13,6 +13,7 @@ from sqlalchemy import select
 from ledger.errors import NotFound
 from ledger.rules import health_word, round_word
 from ledger.rules.durations import left
+from ledger.rulings.describe import possessive
 from projections.db import ReadSide, encounters, sheets
 
 # Conditions that say a participant is out of the fight or close to it, worst first: shown as marks.
@@ -48,8 +49,8 @@ def row(entry: dict[str, Any], sheet: dict[str, Any] | None, current: str | None
         "pc": bool(s.get("pc")),
         "minion": bool(s.get("minion")),
     }
-    if s.get("minion"):
-        out["count"] = int(s.get("count", 1))
+    if s.get("minion"):  # a group whose last member is dead (H&H) has none left
+        out["count"] = 0 if "dead" in out["conditions"] else int(s.get("count", 1))
     return out
 
 
@@ -91,7 +92,7 @@ def idle(read: ReadSide) -> dict[str, Any]:
 def text(v: dict[str, Any]) -> str:
     """The tracker as a compact aligned table, the screen a GM keeps open."""
     word = round_word(v["system"])
-    head = f"encounter {v['encounter']} ({v['system']}), {word} {v['round']}: {v['current']}'s turn"
+    head = f"encounter {v['encounter']} ({v['system']}), {word} {v['round']}: {possessive(str(v['current']))} turn"
     hp_label = health_word(v["system"]).lower()
     rows = []
     for e in v["order"]:

@@ -84,9 +84,45 @@ def derive_faces_v2(
     return tuple(_face(secret, message_v2(session, counter, name, i, seed), lo, hi) for i in range(count))
 
 
+def derive_v2(
+    secret: bytes, session: int, counter: int, name: str, index: int, lo: int, hi: int, seed: str | None = None
+) -> int:
+    """Version 2: one die's face (an expression's dice are derived one by one, each at its own index)."""
+    return _face(secret, message_v2(session, counter, name, index, seed), lo, hi)
+
+
 def face_range(data: dict[str, Any]) -> tuple[int, int]:
     """The faces a recorded roll's dice can show (from a DiceRolled payload)."""
     return (-1, 1) if data.get("kind") == "fudge" else (1, int(data.get("sides", 6)))
+
+
+def expected_faces(
+    secret: bytes, data: dict[str, Any], *, ruling: int, name: str, version: int, session: int, seed: str | None
+) -> list[int]:
+    """The faces a committed roll must show, die by die: from its own size for an expression (`sizes`), else one
+    range; each face from the version's message (1: the ruling number; 2: the session's counter, a player's seed)."""
+    counter = data.get("counter")
+    place = counter if isinstance(counter, int) else -1
+
+    def one(i: int, lo: int, hi: int) -> int:
+        if version >= 2:
+            return derive_v2(secret, session, place, name, i, lo, hi, seed)
+        return derive(secret, ruling, name, i, lo, hi)
+
+    if data.get("kind") == "expr" and isinstance(data.get("sizes"), list):
+        # lazy: the notation module loads the d20 library (~0.4 s); only for expression rolls
+        from ledger.model.notation import FUDGE
+
+        out = []
+        for i, size in enumerate(data["sizes"]):
+            if size == "%":
+                out.append(one(i, 0, 9) * 10)
+            else:
+                lo, hi = (-1, 1) if size == FUDGE else (1, int(size))
+                out.append(one(i, lo, hi))
+        return out
+    lo, hi = face_range(data)
+    return [one(i, lo, hi) for i in range(len(list(data.get("faces") or [])))]
 
 
 _COUNT = re.compile(r"^\s*(\d*)\s*d", re.I)
@@ -241,13 +277,18 @@ class Checker:
     def _shape(self, seq: int, ruling: int, rec: dict[str, Any], name: str, data: dict[str, Any]) -> None:
         """The roll's name and face count against its notation and its command."""
         label, faces = data.get("name"), list(data.get("faces") or [])
-        count = notation_count(data.get("notation"))
-        if count is not None and count != len(faces):
-            self._problem(
-                seq,
-                ruling,
-                f"roll '{label}' shows {len(faces)} dice but its notation {data.get('notation')} has {count}",
-            )
+        if data.get("kind") == "expr":  # an expression's dice are named one by one (rerolls and explosions add dice)
+            sizes = data.get("sizes")
+            if not isinstance(sizes, list) or len(sizes) != len(faces):
+                self._problem(seq, ruling, f"roll '{label}' shows {len(faces)} dice but names the size of {sizes!r}")
+        else:
+            count = notation_count(data.get("notation"))
+            if count is not None and count != len(faces):
+                self._problem(
+                    seq,
+                    ruling,
+                    f"roll '{label}' shows {len(faces)} dice but its notation {data.get('notation')} has {count}",
+                )
         command = rec.get("command")
         if command and command != "roll":
             if data.get("kind") == "fudge" and self.system == "hnh" and len(faces) != 3:
@@ -288,28 +329,14 @@ class Checker:
             if secret is None:
                 self.out.dice_unrevealed += len(faces)
                 continue
-            lo, hi = face_range(die.data)
             version = self.sessions[die.session].version if die.session in self.sessions else 1
-            if version >= 2:
-                seed = die.data.get("player_seed") if die.data.get("source") == "player" else None
-                if die.data.get("source") == "player" and not _seed_ok(seed):
-                    self._problem(die.seq, die.ruling, f"roll '{die.data.get('name')}' has no valid player seed")
-                    continue
-                counter = die.data.get("counter")
-                want = list(
-                    derive_faces_v2(
-                        secret,
-                        die.session,
-                        counter if isinstance(counter, int) else -1,
-                        die.name,
-                        len(faces),
-                        lo,
-                        hi,
-                        seed,
-                    )
-                )
-            else:
-                want = list(derive_faces(secret, die.ruling, die.name, len(faces), lo, hi))
+            seed = die.data.get("player_seed") if version >= 2 and die.data.get("source") == "player" else None
+            if version >= 2 and die.data.get("source") == "player" and not _seed_ok(seed):
+                self._problem(die.seq, die.ruling, f"roll '{die.data.get('name')}' has no valid player seed")
+                continue
+            want = expected_faces(
+                secret, die.data, ruling=die.ruling, name=die.name, version=version, session=die.session, seed=seed
+            )
             self.out.dice_checked += len(faces)
             if faces != want:
                 self._problem(

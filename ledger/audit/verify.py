@@ -50,6 +50,7 @@ def verify_store(store: Any, expect: str | None = None) -> Report:
         return report
     report.problems += report.walk.problems
     report.problems += integrity(recorder)
+    report.problems += schema(recorder)
     report.snapshots, found = check_snapshots(store, report.walk)
     report.problems += found
     if expect is not None and not report.walk.expected_found:
@@ -85,6 +86,16 @@ def integrity(recorder: Any) -> list[Problem]:
         ]
     found = [str(r[0]) for r in rows if str(r[0]) != "ok"]
     return [Problem(0, None, f"SQLite integrity check: {line}") for line in found[:10]]
+
+
+def schema(recorder: Any) -> list[Problem]:
+    """Anything in the database the ledger never makes (a trigger, view, rule), and a position sequence set back."""
+    from ledger.storage.schema import schema_problems
+
+    try:
+        return [Problem(0, None, f"{problem}; {fix}") for problem, fix in schema_problems(recorder)]
+    except Exception as e:  # noqa: BLE001 - a catalogue that can't be read is itself the finding
+        return [Problem(0, None, f"the database's schema can't be read: {_first(e)}")]
 
 
 def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:

@@ -36,6 +36,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "sides": (2, 1_000),  # sides of one die
     "modifier": (-1_000_000, 1_000_000),  # a notation's flat modifier (+K)
     "option": (-1_000_000, 1_000_000),  # any number given as -o KEY=VALUE
+    "tail": (1, STORED_MAX),  # log -n N
+    "port": (0, 65_535),  # serve --port
 }
 FROM_FILES = frozenset({"powers", "typed_traits"})  # read from a character file, not typed: free text may hold newlines
 OPTION_NAMES = {
@@ -46,10 +48,25 @@ OPTION_NAMES = {
     "sides": "the sides",
     "modifier": "the modifier",
     "option": "an option",
+    "tail": "-n",
 }
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _NAME = re.compile(r"^[^\s\-=,#][^=,#]{0,59}$")
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def ascii_int(value: Any) -> int:
+    """A whole number written in ASCII digits with an optional sign, nothing else (no '٣', '５', '1_000', ' 3 '
+    inside); ValueError otherwise, as int() raises. Python's int() alone takes every script's digits and underscores."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value).strip()
+    if len(text) > 40 or not _WHOLE.fullmatch(text):
+        raise ValueError(f"not a whole number: {text[:40]!r}")
+    return int(text)
 
 
 def label(name: str) -> str:
@@ -63,7 +80,7 @@ def whole(name: str, value: Any, lo: int | None = None, hi: int | None = None) -
     lo, hi = dlo if lo is None else lo, dhi if hi is None else hi
     if isinstance(value, bool) or not isinstance(value, int):
         text = str(value).strip()
-        if not re.fullmatch(r"[+-]?[0-9]{1,30}", text):
+        if not re.fullmatch(r"[+-]?[0-9]{1,30}", text, re.ASCII):
             raise BadInput(f"{label(name)} must be a whole number, got '{clip(text)}'", f"from {lo} to {hi}")
         value = int(text)
     if not lo <= value <= hi:
@@ -73,7 +90,8 @@ def whole(name: str, value: Any, lo: int | None = None, hi: int | None = None) -
 
 def check_intent(intent: Mapping[str, Any]) -> None:
     """Every declared number of a ruling's intent (top level and its options) inside its range; every text printable."""
-    _texts({k: v for k, v in intent.items() if k not in FROM_FILES})
+    _texts({k: v for k, v in intent.items() if k not in FROM_FILES and k != "options"})
+    _texts_allow_empty(intent.get("options"))
     found = intent.get("options")
     options: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     for source, fallback in ((intent, None), (options, "option")):
@@ -101,28 +119,48 @@ def check_stored(value: Any, where: str = "this ruling") -> None:
             stack.extend(v)
 
 
-def _texts(value: Any) -> None:
-    """Refuse control characters anywhere in what the GM typed."""
+def _texts(value: Any, key: str = "") -> None:
+    """Refuse control characters anywhere in what the GM typed, and an empty text where one is given."""
     if isinstance(value, str):
         text(value, "an argument")
+        if not value.strip():
+            what = f"the {key.replace('_', ' ')}" if key else "an argument"
+            raise BadInput(f"{what} is empty", "give a text, or leave it out where it is optional")
     elif isinstance(value, Mapping):
         for k, v in value.items():
             if isinstance(k, str):
                 text(k, "an option name")
-            _texts(v)
+            _texts(v, str(k))
     elif isinstance(value, (list, tuple)):
         for v in value:
-            _texts(v)
+            _texts(v, key)
+
+
+def _texts_allow_empty(value: Any) -> None:
+    """Option values: printable (an option's empty value is the option's own business)."""
+    if isinstance(value, str):
+        text(value, "an option")
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            if isinstance(k, str):
+                text(k, "an option name")
+            _texts_allow_empty(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _texts_allow_empty(v)
 
 
 def text(value: str, what: str) -> str:
-    """A text without control characters (newlines, terminal escapes, bidi overrides); BadInput otherwise."""
+    """A text without control characters (newlines, terminal escapes, bidi overrides) or invisible ones, NFC-normalised;
+    BadInput otherwise."""
+    from ledger.model.names import clean
+
     m = _CONTROL.search(value)
     if m:
         raise BadInput(
             f"{what} contains the control character {m.group()!r}: '{safe(value)}'", "use printable characters only"
         )
-    return value
+    return clean(value, what)
 
 
 def check_name(name: str) -> str:

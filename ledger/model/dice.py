@@ -11,27 +11,40 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from ledger.errors import BadInput, StoreError
-from ledger.model.bounds import BOUNDS, clip
+from ledger.model.bounds import BOUNDS, ascii_int, clip
+from ledger.model.bounds import STORED_MAX as STORED_MAX  # re-exported: the rules import numbers' bounds from here
 
-Kind = Literal["fudge", "d20", "pool", "sum"]
+
+def _notation() -> Any:
+    """ledger/model/notation.py, loaded only for an expression (the d20 library and its grammar take ~0.4 s)."""
+    # lazy: the d20 library and its grammar (~0.4 s); only for an expression
+    from ledger.model import notation
+
+    return notation
+
+
+Kind = Literal["fudge", "d20", "pool", "sum", "expr"]
 Source = Literal["rolled", "seeded", "entered", "player"]
 
 
 @dataclass(frozen=True)
 class DiceSpec:
-    """What a roll needs: how many dice of which kind, and a flat modifier."""
+    """What a roll needs: how many dice of which kind, and a flat modifier; or (kind `expr`) a dice expression."""
 
     kind: Kind
     count: int
     sides: int
     modifier: int = 0
+    expr: str | None = None  # kind `expr`: the expression (ledger/model/notation.py); count is then its faces'
 
     @property
     def notation(self) -> str:
-        """The ordinary notation: 3dF+2, 1d20+3, 5d6 pool, 2d6+1."""
+        """The ordinary notation: 3dF+2, 1d20+3, 5d6 pool, 2d6+1; an expression as written."""
+        if self.expr is not None:
+            return self.expr
         die = "dF" if self.kind == "fudge" else f"d{self.sides}"
         mod = f"{self.modifier:+d}" if self.modifier else ""
         pool = " pool" if self.kind == "pool" else ""
@@ -41,8 +54,25 @@ class DiceSpec:
         """The smallest and largest face one die of this spec can show."""
         return (-1, 1) if self.kind == "fudge" else (1, self.sides)
 
+    @property
+    def rolls_dice(self) -> bool:
+        """Whether this rolls at least one die (`0d6` and `1+1` roll none)."""
+        return _notation().has_dice(self.expr) if self.expr is not None else self.count > 0
+
+    def accepts(self, faces: tuple[int, ...]) -> bool:
+        """Whether these faces are a whole roll of this spec (an expression's count depends on its faces)."""
+        if self.expr is None:
+            return len(faces) == self.count
+        try:
+            _notation().replay(self.expr, faces)
+        except BadInput:
+            return False
+        return True
+
     def total(self, faces: tuple[int, ...]) -> int:
-        """The roll's total: a sum plus modifier, or for a pool the number of successes."""
+        """The roll's total: a sum plus modifier, an expression's value, or for a pool the number of successes."""
+        if self.expr is not None:
+            return _notation().replay(self.expr, faces)[0]
         if self.kind == "pool":
             return pool_successes(faces)
         return sum(faces) + self.modifier
@@ -74,15 +104,26 @@ def pool_successes(faces: tuple[int, ...]) -> int:
 
 
 _NOTATION = re.compile(
-    r"^\s*(?P<count>\d*)\s*d\s*(?P<sides>\d+|[fF])\s*(?:(?P<sign>[+-])\s*(?P<mod>\d+))?\s*(?P<pool>pool)?\s*$"
+    r"^\s*(?P<count>\d*)\s*d\s*(?P<sides>\d+|[fF])\s*(?:(?P<sign>[+-])\s*(?P<mod>\d+))?\s*(?P<pool>pool)?\s*$",
+    re.ASCII,  # \d is every script's digits otherwise: '1d６' and '٣d6' are not notation
 )
 
 
+_BARE_POOL = re.compile(r"^\s*(?P<count>\d+)\s*d\s*(?P<pool>pool)?\s*$")
+
+
 def parse_notation(expr: str, *, pools: bool = False) -> DiceSpec:
-    """Parse NdM+K, NdF+K or 'Nd6 pool'; with pools=True a bare Nd6 is a P&P pool."""
+    """Parse NdM+K, NdF+K, 'Nd6 pool' or any dice expression; with pools=True a bare Nd6 or Nd is a P&P pool."""
     m = _NOTATION.match(expr)
+    if m and m["count"] and len(m["count"]) < 6 and int(m["count"]) == 0 and not m["pool"]:
+        m = None  # no dice at all (`0d6`): the expression reader's, which totals 0
     if not m:
-        raise BadInput(f"'{clip(expr)}' is not dice notation", "write it like 3dF, 1d20+3, 2d6+1 or 5d6 pool")
+        bare = _BARE_POOL.match(expr)
+        if bare and (pools or bare["pool"]):  # P&P writes a pool of four dice `4d`
+            return pool(number_of_dice(expr, bare["count"]))
+        if bare:
+            raise BadInput(f"'{clip(expr)}' names no die", f"write {bare['count']}d6, or {bare['count']}d6 pool")
+        return expression_spec(expr)
     sign = -1 if m["sign"] == "-" else 1
 
     def number(name: str, digits: str, what: str) -> int:
@@ -107,6 +148,22 @@ def parse_notation(expr: str, *, pools: bool = False) -> DiceSpec:
     return DiceSpec("sum", count, sides, mod)
 
 
+def number_of_dice(expr: str, digits: str) -> int:
+    """A count of dice within BOUNDS."""
+    lo, hi = BOUNDS["dice"]
+    if len(digits) > 12 or not lo <= int(digits) <= hi:
+        raise BadInput(f"'{clip(expr)}': the number of dice runs from {lo} to {hi}")
+    return int(digits)
+
+
+def expression_spec(expr: str) -> DiceSpec:
+    """A dice expression the library reads (keep/drop, explode, reroll, min/max, arithmetic); BadInput says where
+    it fails."""
+    text = " ".join(expr.split())
+    _notation().parse(text)
+    return DiceSpec("expr", 0, 0, 0, text)
+
+
 _FUDGE_FACES = {"+": 1, "-": -1, "0": 0, "1": 1, "-1": -1, "+1": 1}
 
 
@@ -114,6 +171,16 @@ def parse_faces(name: str, text: str, spec: DiceSpec) -> tuple[int, ...]:
     """Validate faces the GM typed (`+,0,-` or `17` or `6,4,1`) against what the roll needs."""
     parts = [p.strip() for p in text.split(",")] if text.strip() else []
     faces: list[int] = []
+    if spec.expr is not None:  # in the order the dice are rolled (rerolls and explosions where they happen)
+        for p in parts:
+            if p not in _FUDGE_FACES and not re.fullmatch(r"-?\d{1,7}", p):
+                raise BadInput(f"roll '{name}': '{p}' is not a face", "faces are numbers, or +, - and 0 for Fudge dice")
+            faces.append(_FUDGE_FACES.get(p, int(p) if p.lstrip("-").isdigit() else 0))
+        try:
+            _notation().replay(spec.expr, tuple(faces))
+        except BadInput as e:
+            raise BadInput(f"roll '{name}': {e.message}", e.hint) from None
+        return tuple(faces)
     for p in parts:
         if spec.kind == "fudge":
             if p not in _FUDGE_FACES:
@@ -121,7 +188,7 @@ def parse_faces(name: str, text: str, spec: DiceSpec) -> tuple[int, ...]:
             faces.append(_FUDGE_FACES[p])
         else:
             try:
-                face = int(p)
+                face = ascii_int(p)
             except ValueError:
                 raise BadInput(f"roll '{name}': '{p}' is not a number") from None
             lo, hi = spec.face_range()
@@ -170,7 +237,8 @@ class Roll:
         return self.spec.kind == "fudge" and len(self.faces) > 0 and all(f == -1 for f in self.faces)
 
     def to_data(self) -> dict[str, object]:
-        """The payload of a DiceRolled event (with `commitment` only for a die derived from a committed secret)."""
+        """The payload of a DiceRolled event (with `commitment` only for a die derived from a committed secret;
+        an expression's also names each face's die, `sizes`)."""
         data: dict[str, object] = {
             "name": self.name,
             "notation": self.spec.notation,
@@ -182,6 +250,8 @@ class Roll:
             "source": self.source,
             "used": self.used,
         }
+        if self.spec.expr is not None:
+            data["sizes"] = _notation().sizes(self.spec.expr, self.faces)
         if self.commitment:
             data["commitment"] = self.commitment
         if self.counter is not None:
@@ -193,7 +263,10 @@ class Roll:
     @classmethod
     def from_data(cls, data: dict) -> Roll:
         """Rebuild a roll from a DiceRolled payload."""
-        spec = DiceSpec(data["kind"], len(data["faces"]), data["sides"], data.get("modifier", 0))
+        if data["kind"] == "expr":
+            spec = DiceSpec("expr", len(data["faces"]), 0, 0, data["notation"])
+        else:
+            spec = DiceSpec(data["kind"], len(data["faces"]), data["sides"], data.get("modifier", 0))
         return cls(
             data["name"],
             spec,
@@ -246,6 +319,11 @@ class DiceBox:
     owner_of: Callable[[str], str | None] | None = None  # whose a roll is (the draft's roll owners)
     asks: Callable[[str], bool] | None = None  # whether a character's rolls are asked of their player's page
 
+    def rename_entered(self, given: str, name: str) -> None:
+        """Faces the GM entered under another spelling (`bob.toughness`, or `Bob.toughness` for one target's
+        `toughness`) become the roll `name`, before any roll is taken."""
+        self.entered[name] = self.entered.pop(given)
+
     def take(self, name: str, spec: DiceSpec) -> Roll:
         """Consume the roll `name`: the GM's faces if entered, otherwise a fresh roll."""
         if name in self.taken:
@@ -262,14 +340,17 @@ class DiceBox:
             else:
                 rng = random.SystemRandom()
                 source = "rolled"
-            lo, hi = spec.face_range()
-            roll = Roll(name, spec, tuple(rng.randint(lo, hi) for _ in range(spec.count)), source)
+            if spec.expr is not None:
+                roll = Roll(name, spec, _expression_faces(spec.expr, lambda _i, lo, hi: rng.randint(lo, hi)), source)
+            else:
+                lo, hi = spec.face_range()
+                roll = Roll(name, spec, tuple(rng.randint(lo, hi) for _ in range(spec.count)), source)
         self.taken[name] = roll
         return roll
 
     def _committed(self, name: str, spec: DiceSpec) -> Roll:
         # lazy: committed dice only (hmac); kept out of a one-shot write
-        from ledger.audit.dice_proof import commit, derive_faces, derive_faces_v2
+        from ledger.audit.dice_proof import commit, derive, derive_faces, derive_faces_v2, derive_v2
 
         hint = "enter physical dice with --roll NAME=FACES, or end the session: ledger session end"
         if self.secret is None:
@@ -278,9 +359,13 @@ class DiceBox:
             raise StoreError(
                 "the dice secret in this ledger's database does not match the session's commitment: refused", hint
             )
-        lo, hi = spec.face_range()
+        secret = self.secret
         if self.scheme < 2:
-            faces = derive_faces(self.secret, self.ruling, name, spec.count, lo, hi)
+            if spec.expr is not None:
+                faces = _expression_faces(spec.expr, lambda i, lo, hi: derive(secret, self.ruling, name, i, lo, hi))
+                return Roll(name, spec, faces, "rolled", commitment=self.commitment)
+            lo, hi = spec.face_range()
+            faces = derive_faces(secret, self.ruling, name, spec.count, lo, hi)
             return Roll(name, spec, faces, "rolled", commitment=self.commitment)
         owner = self.owner_of(name) if self.owner_of else None
         seed = None
@@ -289,7 +374,15 @@ class DiceBox:
             if seed is None:
                 raise NeedPlayerRoll(owner, name, spec)
         counter, self.counter = self.counter, self.counter + 1
-        faces = derive_faces_v2(self.secret, self.session, counter, name, spec.count, lo, hi, seed)
+        if spec.expr is not None:  # an expression's dice, each from its own place in the roll
+
+            def face(i: int, lo: int, hi: int) -> int:
+                return derive_v2(secret, self.session, counter, name, i, lo, hi, seed)
+
+            faces = _expression_faces(spec.expr, face)
+        else:
+            lo, hi = spec.face_range()
+            faces = derive_faces_v2(secret, self.session, counter, name, spec.count, lo, hi, seed)
         source: Source = "player" if seed is not None else "rolled"
         return Roll(name, spec, faces, source, commitment=self.commitment, counter=counter, player_seed=seed)
 
@@ -313,9 +406,22 @@ class DiceBox:
         return out
 
 
+def _expression_faces(expr: str, face: Callable[[int, int, int], int]) -> tuple[int, ...]:
+    """Roll an expression with `face(index, lo, hi)` for each die it asks for (a d% die as 0..9 tens)."""
+
+    def draw(i: int, size: int | str) -> int:
+        if size == "%":
+            return face(i, 0, 9) * 10
+        return face(i, *_notation().face_range(size))
+
+    return tuple(_notation().evaluate(expr, draw)[1])
+
+
 def show_faces(data: dict) -> str:
     """A DiceRolled payload's faces as a GM reads them: + 0 - for Fudge dice, numbers otherwise."""
     fs = data.get("faces") or []
+    if data.get("kind") == "expr":
+        return _notation().shown(str(data.get("notation", "")), fs)[0]
     if data.get("kind") == "fudge":
         return " ".join({1: "+", 0: "0", -1: "-"}.get(f, str(f)) for f in fs)
     return " ".join(str(f) for f in fs)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from ledger.errors import BadInput
+from ledger.model.dice import BOUNDS, ascii_int
 from ledger.model.sheet import CONDITION_IMPOSED, CONDITION_REMOVED, Effect, Sheet
 
 
 def parse_int(key: str, value: str, *, lo: int | None = None, hi: int | None = None) -> int:
-    """A whole-number trait value within bounds, or BadInput naming the trait."""
+    """A whole-number trait value within bounds (by default the bounds of a roll's modifier, which every roll of the
+    trait adds), or BadInput naming the trait."""
+    lo = BOUNDS["modifier"][0] if lo is None else lo
+    hi = BOUNDS["modifier"][1] if hi is None else hi
     try:
-        n = int(value.strip())
+        n = ascii_int(value)
     except ValueError:
         raise BadInput(f"trait '{key}' needs a whole number, got '{value}'") from None
     if lo is not None and n < lo:

@@ -8,7 +8,7 @@ default methods here with one clear line (`NotInThisSystem`), never probed with 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -151,6 +151,12 @@ class RuleSystem:
         """One attack, with the options declared for `attack`."""
         raise NotImplementedError
 
+    def attack_area(
+        self, attacker: Sheet, caught: Sequence[tuple[Sheet, int]], options: Mapping[str, Any], dice: Dice
+    ) -> list[Effect]:
+        """One area attack on several targets (each with how many of a minion group are caught)."""
+        raise self.refuse("an area attack on several targets", "attack one target at a time")
+
     def check(
         self,
         sheet: Sheet,
@@ -189,9 +195,10 @@ class RuleSystem:
         (ledger/rules/durations.py `left`): `2` (rounds or pages), `until start of NAME`, `scene`."""
         return {}
 
-    def own_timed(self, effects: list[Effect]) -> list[Effect]:
+    def own_timed(self, effects: list[Effect], up: str | None = None) -> list[Effect]:
         """These effects with the rules' own timed effects among them given as durations (ledger/rules/durations.py
-        counters), so the turn hooks run them out and say so as they do the GM's; unchanged by default."""
+        counters), so the turn hooks run them out and say so as they do the GM's (`up`: who is up in the running
+        encounter: a turn of theirs in progress is not their next); unchanged by default."""
         return effects
 
     def no_turn(self, sheet: Sheet) -> str | None:
@@ -272,6 +279,13 @@ class RuleSystem:
         """What an NPC's boosts in these effects cost the GM's pool (P&P Adversity)."""
         return 0
 
+    actions_per_turn = False  # True: the action budget is the actor's own turn (out of it: reactions, not counted)
+
+    def gm_debts(self, effects: list[Effect]) -> list[tuple[str, int]]:
+        """What the GM's pool pays for these effects, by purpose (P&P: extra-dice, reroll)."""
+        owed = self.owed_by_gm(effects)
+        return [("extra-dice", owed)] if owed else []
+
     def action_cost(self, command: str, actor: Sheet, options: Options) -> str | None:
         """What kind of action a command is in an encounter's round (None: the system keeps no action economy)."""
         return None
@@ -281,6 +295,14 @@ class RuleSystem:
     ) -> tuple[dict[str, Any], str | None]:
         """A character's tally for the round after one more action, and what the rules find wrong with it."""
         return dict(tally), None
+
+    def treatment(self, patient: Sheet, check: list[Effect]) -> list[Effect]:
+        """What a check's `patient` gets from it (H&H: a dying patient stabilized by Treatment DC 5)."""
+        raise self.refuse("a check with a patient")
+
+    def aftermath(self, effects: list[Effect], sheet_of: Callable[[str], Sheet]) -> list[Effect]:
+        """What follows from a batch of recorded effects on other characters (H&H: a hold on the fallen ends)."""
+        return []
 
     def scene_ended(self, sheet: Sheet) -> list[Effect]:
         """What ends with the scene (P&P: effects for the rest of the scene)."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ledger.errors import BadInput, close_match
-from ledger.model.dice import parse_notation
+from ledger.model.dice import ascii_int, parse_notation
 
 Kind = Literal["flag", "int", "choice", "names", "ints", "text", "dice"]
 Options = Mapping[str, Any]  # a command's typed option values (`-o KEY=VALUE`), as parse_options returns them
@@ -82,7 +82,7 @@ class Opt:
         if isinstance(raw, bool):
             raise BadInput(f"{where}: option '{self.name}' needs a whole number, got '{raw}'")
         try:
-            n = raw if isinstance(raw, int) else int(str(raw).strip())
+            n = ascii_int(raw)
         except ValueError:
             raise BadInput(f"{where}: option '{self.name}' needs a whole number, got '{raw}'") from None
         if not self.lo <= n <= self.hi:

@@ -8,6 +8,7 @@ say through this module, so the terminal and a shared page never disagree.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -53,7 +54,8 @@ from ledger.model.event_names import (
     TURN_ADVANCED,
     TURN_DELAYED,
 )
-from ledger.rules import round_word, title
+from ledger.rules import health_word, round_word, title
+from ledger.rulings import dielines
 
 Event = Mapping[str, Any]
 
@@ -75,8 +77,17 @@ LONG_INTENT = 6  # an intent with more parts than this is summarised
 
 
 # -- dice -------------------------------------------------------------------------------------------
-def dice_line(d: Mapping[str, Any]) -> str:
-    """One roll: who and which roll, notation, faces, total; `entered` and `unused` when they apply."""
+def dice_line(d: Mapping[str, Any], ruling: Iterable[Event] = ()) -> str:
+    """One roll: who and which roll, notation, faces, every term the rules added (from the ruling's events), the
+    total used; `entered` and `unused` when they apply."""
+    head, faces, tail = dice_parts(d, ruling)
+    return f"{head} [{faces}]{tail}" if faces is not None else f"{head}{tail}"
+
+
+def dice_parts(d: Mapping[str, Any], ruling: Iterable[Event] = ()) -> tuple[str, str | None, str]:
+    """A die line in three parts, so an export can set the faces apart without searching the text (a name may
+    hold brackets): (`Guard [A] attack: 1d20+2`, `15`, ` = 17 (entered)`); faces None for an expression whose
+    faces sit inside it (`1d20 (14) + 1d4 (3) + 2`)."""
     owner, name = d.get("for"), d.get("name")
     label = f"{owner} {name}" if owner and owner != name else str(name)
     notes = [
@@ -89,7 +100,15 @@ def dice_line(d: Mapping[str, Any]) -> str:
         if n
     ]
     tail = f" ({', '.join(notes)})" if notes else ""
-    return f"{label}: {d.get('notation', '')} [{show_faces(dict(d))}] = {d.get('total')}{tail}"
+    if d.get("kind") == "expr":  # an expression: its faces in place, `1d20 (14) + 1d4 (3) + 2 = 19`
+        from ledger.model import notation
+
+        text, single = notation.shown(str(d.get("notation", "")), list(d.get("faces") or []))
+        if not single:
+            return f"{label}: {text}", None, f" = {d.get('total')}{tail}"
+    notation_shown, extra, total = dielines.terms(d, list(ruling))
+    added = "".join(f" {dielines.shown(t)}" for t in extra)
+    return f"{label}: {notation_shown or d.get('notation', '')}", show_faces(dict(d)), f"{added} = {total}{tail}"
 
 
 # -- intents ----------------------------------------------------------------------------------------
@@ -161,10 +180,11 @@ def _derived(t: str, d: Mapping[str, Any]) -> int | None:
 
 
 # -- one event ---------------------------------------------------------------------------------------
-def change(e: Event, before: int | None = None) -> str:
-    """What a sheet change does to its character, without the name: `HP 6 -> 1`, `now dazed`, `2 fall, 3 left`."""
+def change(e: Event, before: int | None = None, system: str = "") -> str:
+    """What a sheet change does to its character, without the name: `HP 6 -> 1` (`Health` in P&P), `now dazed`,
+    `2 fall, 3 left`."""
     t, d = e["type"], e.get("data") or {}
-    label = "HP"
+    label = health_word(system) if system else "HP"
     if t in HP_EVENTS:
         if d.get("subdual"):
             return f"takes {d.get('amount')} subdual damage (subdual {(d.get('counters') or {}).get('subdual', '?')})"
@@ -195,6 +215,8 @@ def opening(e: Event) -> str:
     if t == DAMAGE_APPLIED and not d.get("subdual"):
         return f"{who} takes {d.get('amount')} damage"
     if t == HEALTH_RECOVERED:
+        if not d.get("amount"):  # nothing regained: say why, when the rules said
+            return f"{who} recovers nothing" + (f" ({d['note']})" if d.get("note") else "")
         return f"{who} recovers {d.get('amount')}"
     return who
 
@@ -218,12 +240,13 @@ def clause(e: Event, system: str = "") -> tuple[str, str]:
         ):  # the sheet that holds P&P's GM pool (ledger.model.sheet.is_gm_pool)
             return str(s.get("name") or who), f"the GM's Adversity pool opens ({s.get('name', who)})"
         extra = f" x{s['count']}" if s.get("minion") and s.get("count", 1) != 1 else ""
-        hp = f": HP {s.get('hp')}/{s.get('max_hp')}" if s.get("max_hp") else ""
+        hp = f": {health_word(system) if system else 'HP'} {s.get('hp')}/{s.get('max_hp')}" if s.get("max_hp") else ""
         name = str(s.get("name") or who)
-        return name, f"{name}{extra} joins the campaign{hp}"
+        return name, f"{name}{extra} {'join' if extra else 'joins'} the campaign{hp}"  # a group of several: plural
     if t == STATE_RESTORED:
         s = d.get("sheet") or {}
-        return who, f"{who} restored to HP {s.get('hp')}" if d.get("active") and s else f"{who} restored"
+        word = health_word(system) if system else "HP"
+        return who, f"{who} restored to {word} {s.get('hp')}" if d.get("active") and s else f"{who} restored"
     if t == NOTE_RECORDED:
         return who, str(d.get("note") or d.get("text") or "note")
     return who, _table(t, d, system) or _generic(t, d, who)
@@ -248,7 +271,10 @@ def _attack(d: Mapping[str, Any], who: str) -> tuple[str, str]:
             "critical threat" if d.get("critical_threat") and not d.get("critical_hit") else "",
             "colossal failure" if d.get("colossal-failure") else "",
             "spectacular success" if d.get("spectacular-success") and not d.get("critical") else "",
-            "automatic" if d.get("automatic") else "",
+            "automatic" if d.get("automatic") and not d.get("area") else "",
+            _area_dodge(d),
+            *_declined(d),
+            _absorbed(d),
             str(d.get("reason") or ""),
             f"{d['effect']}"
             if d.get("effect")
@@ -261,6 +287,32 @@ def _attack(d: Mapping[str, Any], who: str) -> tuple[str, str]:
     ]
     tail = f" ({', '.join([score, *notes] if score else notes)})" if score or notes else ""
     return target, f"{attacker} {verb} {target}{weapon}{tail}"
+
+
+def _declined(d: Mapping[str, Any]) -> list[str]:
+    """d20: a natural 20 whose critical the GM declined (`-o confirm=no`), or an instant death declined."""
+    words = {"confirm": "critical declined", "death": "instant death declined"}
+    return [words.get(str(n), f"{n} declined") for n in d.get("declined") or []]
+
+
+def _absorbed(d: Mapping[str, Any]) -> str:
+    """d20: a hit whose damage the target's DN takes entirely."""
+    dmg = d.get("damage")
+    if isinstance(dmg, dict) and dmg.get("dn") and dmg.get("dealt") == 0:
+        return f"DN {dmg['dn']} absorbs all {dmg.get('raw')} damage"
+    return ""
+
+
+def _area_dodge(d: Mapping[str, Any]) -> str:
+    """hnh area: the target's Dodge against the power check, and whether it halved the effect."""
+    if not d.get("area"):
+        return ""
+    caught = f"{d['caught']} caught, " if d.get("caught") else ""
+    dc = d.get("dodge_check")
+    if not isinstance(dc, dict):
+        return f"area, {caught}can't dodge"
+    how = "dodges: half effect" if d.get("dodged") else "fails to dodge"
+    return f"area, {caught}Dodge {dc.get('total')} vs {dc.get('against')}, {how}"
 
 
 def _attack_score(d: Mapping[str, Any]) -> str:
@@ -281,7 +333,13 @@ def _resistance(d: Mapping[str, Any], who: str) -> str:
     outcome = str(d.get("outcome") or "")
     deg = d.get("degrees")
     if outcome == "success" or outcome == "resisted":
-        return f"{who} resists with {defense}"
+        power, res = d.get("power"), d.get("resistance")
+        vs = (
+            f" ({res.get('total')} vs {power.get('total')})"
+            if isinstance(power, dict) and isinstance(res, dict)
+            else ""
+        )
+        return f"{who} resists with {defense}{vs}: no effect"
     by = f" by {deg} degree{'s' if deg != 1 else ''}" if isinstance(deg, int) and deg else ""
     return (
         f"{who} fails {defense}{by}" if outcome.startswith("fail") or by else f"{who} {defense}: {outcome}".rstrip(": ")
@@ -294,14 +352,14 @@ def _check(d: Mapping[str, Any], who: str) -> str:
         return f"{who} rolls initiative {d.get('total')}"
     if "successes" in d:  # pnp pools
         vs = (
-            f"vs {_poss(d['opponent'])} {d.get('opponent_trait')}"
+            f"vs {possessive(d['opponent'])} {d.get('opponent_trait')}"
             if d.get("opponent")
             else f"vs threshold {d.get('threshold')}"
         )
-        return f"{_poss(who)} {what} check: {d['successes']} successes {vs}, {d.get('outcome')}"
+        return f"{possessive(who)} {what} check: {d['successes']} successes {vs}, {d.get('outcome')}"
     against = d.get("against")
     if isinstance(against, dict):
-        vs = f"vs {_poss(str(against.get('character')))} {against.get('trait')} {against.get('total')}"
+        vs = f"vs {possessive(str(against.get('character')))} {against.get('trait')} {against.get('total')}"
     elif d.get("dc") is not None:
         vs = f"vs DC {d['dc']}"
     else:
@@ -309,11 +367,13 @@ def _check(d: Mapping[str, Any], who: str) -> str:
     outcome = d.get("outcome") or ("success" if d.get("success") else "failure" if d.get("success") is False else "")
     deg = d.get("degrees")
     degrees = f" by {deg} degree{'s' if deg != 1 else ''}" if isinstance(deg, int) and deg and outcome else ""
-    return f"{_poss(who)} {what} check: {d.get('total')} {vs}".rstrip() + (f", {outcome}{degrees}" if outcome else "")
+    check = "check" if what == "check" else f"{what} check"
+    total = f" {d['total']}" if d.get("total") is not None else ""
+    return f"{possessive(who)} {check}:{total} {vs}".rstrip() + (f", {outcome}{degrees}" if outcome else "")
 
 
-def _poss(name: str) -> str:
-    """Ann -> Ann's, Goons -> Goons'."""
+def possessive(name: str) -> str:
+    """Ann -> Ann's, Goons -> Goons' (the one spelling everywhere a turn or a trait is someone's)."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
@@ -328,10 +388,13 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
         bits = [
             f"{k.replace('_', ' ')} {_value(v)}"
             for k, v in d.items()
-            if k not in ("hazard", "character", "note") and not isinstance(v, (dict, list))
+            if k not in ("hazard", "character", "note") and v is not None and not isinstance(v, (dict, list))
         ]
         note = f": {d['note']}" if d.get("note") else ""
         return f"{who} faces {d['hazard']}" + (f" ({', '.join(bits)})" if bits else "") + note
+    if d.get("scene") == "ended":  # P&P: effects that last "for the rest of the scene" end with it
+        ended = [str(n) for n in d.get("ended_for") or []]
+        return f"the scene ends (effects ended for {', '.join(ended) or 'no one'})"
     if "revived" in d:
         return f"{who} is revived by {d.get('means')}" + (f" ({d['note']})" if d.get("note") else "")
     if d.get("action") and d.get("attacker") and d.get("target"):  # a contest: grab, trip, disarm, demoralize...
@@ -345,7 +408,12 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
         score = _attack_score(d) if isinstance(d.get("attack"), dict) else ""
         hit = "" if d.get("hit") is None else (", hits" if d["hit"] else ", misses")
         inner = (score + hit + how).lstrip(", ")
-        return f"{d['attacker']} tries to {d['action']} {d['target']}" + (f" ({inner})" if inner else "")
+        item = (
+            f": the {d.get('item', 'item')} is {'unharmed' if d['object_state'] == 'intact' else d['object_state']}"
+            if d.get("object_state")
+            else ""
+        )  # Smash: Damaging Objects, bent, broken or destroyed
+        return f"{d['attacker']} tries to {d['action']} {d['target']}" + (f" ({inner})" if inner else "") + item
     if d.get("action"):
         kind = f"a {d['kind']} action" if d.get("kind") else ""
         extra = ", ".join(
@@ -353,10 +421,10 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
             + [
                 f"{k} {_value(v)}"
                 for k, v in d.items()
-                if k not in ("action", "character", "kind") and not isinstance(v, (dict, list))
+                if k not in ("action", "character", "kind") and v is not None and not isinstance(v, (dict, list))
             ]
         )
-        return f"{who} {d['action']}s" + (f" ({extra})" if extra else "")
+        return f"{who} {_third_person(str(d['action']))}" + (f" ({extra})" if extra else "")
     if "recovered" in d:
         return f"{who} recovers nothing" + (f" ({d.get('cause')})" if d.get("cause") else "")
     if d.get("critical") == "added":
@@ -366,6 +434,18 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
     if "ended" in d and isinstance(d["ended"], list):
         return f"{who}: {', '.join(d['ended'])} ends" if d["ended"] else f"{who}: nothing ends"
     return _generic(EFFECT_RESOLVED, d, who)
+
+
+def _third_person(action: str) -> str:
+    """`crawl away` -> `crawls away`, `dash` -> `dashes`, `fly` -> `flies` (the verb is the first word)."""
+    verb, sep, rest = action.replace("-", " ").partition(" ")
+    if verb.endswith(("s", "sh", "ch", "x", "z")):
+        verb += "es"
+    elif verb.endswith("y") and verb[-2:-1] not in ("a", "e", "o", "u"):
+        verb = verb[:-1] + "ies"
+    else:
+        verb += "s"
+    return verb + sep + rest
 
 
 def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:
@@ -391,7 +471,7 @@ def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:
             PARTICIPANT_JOINED: f"{d.get('name')} joins the encounter{_joined_at(d)}",
         }.get(t, "")
         turn = (
-            (f"{round_word(system)} {d['round']}: " if "round" in d else "") + f"{_poss(d['current'])} turn"
+            (f"{round_word(system)} {d['round']}: " if "round" in d else "") + f"{possessive(d['current'])} turn"
             if d.get("current")
             else ""
         )
@@ -419,10 +499,14 @@ def _joined_at(d: Mapping[str, Any]) -> str:
 
 
 def _generic(t: str, d: Mapping[str, Any], who: str) -> str:
+    """An event no sentence knows, in words: its values (`scene ended`), else what kind of event it is."""
     scalars = ", ".join(
-        f"{k} {v}" for k, v in d.items() if k not in ("character", "for", "faces") and not isinstance(v, (dict, list))
+        f"{k.replace('_', ' ').replace('-', ' ')} {_value(v)}"
+        for k, v in d.items()
+        if k not in ("character", "for", "faces", "note") and v is not None and not isinstance(v, (dict, list))
     )
-    return f"{who + ' ' if who else ''}{t}" + (f": {scalars}" if scalars else "")
+    words = scalars or (str(d["note"]) if d.get("note") else re.sub(r"(?<!^)(?=[A-Z])", " ", t).lower())
+    return f"{who}: {words}" if who else words
 
 
 def event_line(e: Event, before: int | None = None, system: str = "") -> str:
@@ -432,7 +516,7 @@ def event_line(e: Event, before: int | None = None, system: str = "") -> str:
         return dice_line(d)
     if t == RULING_RECORDED:
         return intent_line(str(d.get("command", "")), d.get("intent") or {})
-    words = change(e, before)
+    words = change(e, before, system)
     if words:
         return f"{e.get('character') or ''}: {words}".lstrip(": ")
     return clause(e, system)[1]
@@ -467,7 +551,7 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None, system: str = 
         who = e.get("character") or ""
         if t == DAMAGE_APPLIED and who in minion_hits and not (e.get("data") or {}).get("subdual"):
             continue  # the MinionsDefeated line says it better
-        words = change(e, before)
+        words = change(e, before, system)
         if words:
             if clauses and clauses[-1][0] == who:
                 clauses[-1][2].append(words)
@@ -505,13 +589,32 @@ def _merged(fragments: list[str]) -> list[str]:
     return out
 
 
+def defense_names(evs: list[Event]) -> dict[str, str]:
+    """hnh: a resistance roll named `toughness` that was a Will or Fortitude check -> the defense's real name."""
+    out: dict[str, str] = {}
+    for e in evs:
+        d = e.get("data") or {}
+        roll = (d.get("resistance") or {}).get("roll") if isinstance(d.get("resistance"), dict) else None
+        defense = str(d.get("defense") or "")
+        if e["type"] == RESISTANCE_RESOLVED and roll and defense and defense not in str(roll):
+            out[str(roll)] = defense
+    return out
+
+
+def _named(d: Mapping[str, Any], real: Mapping[str, str]) -> Mapping[str, Any]:
+    """The die's data with its name shown as `will (roll toughness)` where the defense differs from the name."""
+    name = str(d.get("name"))
+    return {**d, "name": f"{real[name]} (roll {name})"} if name in real else d
+
+
 def ruling_lines(
     events: Iterable[Event], *, verbose: bool = False, fold: HpFold | None = None, system: str = ""
 ) -> list[str]:
     """The sentence, then one line per die, then (verbose) every raw event."""
     evs = list(events)
     lines = [sentence(evs, fold, system)]
-    lines += [f"  {dice_line(e.get('data') or {})}" for e in evs if e["type"] == DICE_ROLLED]
+    real = defense_names(evs)
+    lines += [f"  {dice_line(_named(e.get('data') or {}, real), evs)}" for e in evs if e["type"] == DICE_ROLLED]
     if verbose:
         lines += [f"    {raw_line(e)}" for e in evs]
     return [x for x in lines if x]

@@ -224,7 +224,8 @@ class Draft:
     def apply(self, effects: Iterable[Effect]) -> None:
         """Record a rule's effects: sheet changes on characters, resolutions on the ruling."""
         self.flush_dice()
-        for e in effects:
+        batch = list(effects)
+        for e in batch:
             if e.event in SHEET_EFFECTS:
                 ch = self.character(e.target)
                 hp = (ch.sheet or {}).get("hp")
@@ -237,6 +238,10 @@ class Draft:
                 if e.target:
                     data.setdefault("character", e.target)
                 self.trigger(self.ruling, RESOLUTION_EVENTS[e.event], data=data)
+        if self.campaign is not None and batch:
+            from ledger.rules import get_rules  # the rules say what follows on others (H&H: a hold on the fallen ends)
+
+            self.apply(get_rules(self.campaign.system).aftermath(batch, self.sheet))
 
     def summary(self) -> list[dict[str, Any]]:
         """What this ruling recorded, for the command's output: dice, resolutions and sheet changes."""
@@ -389,8 +394,11 @@ def commit(store: EventStore, draft: Draft) -> None:
                 taken.append(snaps.take(a, link_version))
     digests = {s.originator_id.hex: [s.originator_version, snaps.digest(mapper.transcoder, s)] for s in taken}
     stored.append(mapper.to_stored_event(draft.chain(stored, digests)))
+    # lazy: the schema check's module; kept out of reads
+    from ledger.storage.schema import insert_checked
+
     try:
-        store.recorder.insert_events(stored)
+        insert_checked(store.recorder, stored)
     except Exception as e:
         if type(e).__name__ == "IntegrityError":
             raise  # another writer took this ruling number: the caller decides again

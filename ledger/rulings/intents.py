@@ -111,11 +111,13 @@ class ConditionIntent(Noted):
 
 
 class AttackIntent(Noted):
-    """`attack`."""
+    """`attack`; more targets (`also`) and members of minion groups caught (`in_area`) make an area attack."""
 
     attacker: str
     target: str
     options: Options
+    also: NotRequired[list[str]]
+    in_area: NotRequired[dict[str, int]]
 
 
 class CheckIntent(Noted):
@@ -330,10 +332,11 @@ class RollResult(TypedDict):
 
 
 class AttackResult(EconomyWarning, TurnNote):
-    """`attack`: both sheets after it."""
+    """`attack`: both sheets after it (an area attack: every target's, in `targets`)."""
 
     attacker: SheetData
     target: SheetData
+    targets: NotRequired[list[SheetData]]
 
 
 class ActResult(CharacterResult, EconomyWarning, TurnNote, total=False):
@@ -343,10 +346,11 @@ class ActResult(CharacterResult, EconomyWarning, TurnNote, total=False):
 
 
 class SessionResult(Revealed):
-    """`session start` and `session end`."""
+    """`session start` and `session end` (`new_day`: each living hero's resources after a new in-game day)."""
 
     session: int
     title: NotRequired[str]
+    new_day: NotRequired[dict[str, dict[str, int]]]
 
 
 class TurnResult(EncounterView):
@@ -395,6 +399,7 @@ class Recorded(TypedDict, total=False):
     character: SheetData
     attacker: SheetData
     target: SheetData
+    targets: list[SheetData]
     against: SheetData
     roll: RollData
     warning: str
@@ -402,6 +407,7 @@ class Recorded(TypedDict, total=False):
     session: int
     title: str
     commitment: str
+    new_day: dict[str, dict[str, int]]
     revealed: str | None
     encounter: int
     system: str

@@ -8,7 +8,7 @@ from uuid import UUID
 from ledger.aggregates import SHEET_EVENTS, live_records, ruling_id
 from ledger.errors import BadInput, no_character
 from ledger.model.event_names import CHARACTER_ADDED, RESOURCE_CHANGED
-from ledger.model.sheet import Sheet, apply_effect
+from ledger.model.sheet import Sheet, apply_effect, is_gm_pool
 from ledger.rules import get_rules
 
 if TYPE_CHECKING:
@@ -50,12 +50,15 @@ def explain(
     entry = campaign.character(name)
     if entry is None:
         raise no_character(name, campaign.names())
-    field = (field or "hp").strip().lower().replace(" ", "-")
     aid = UUID(entry["id"])
     history = list(store.events.get(aid))
     amendments = {n: [r for r in recs if r["aggregate"] == aid.hex] for n, recs in amended.items()}
     records = live_records(history, campaign.dead_set(), amendments)
     current = Sheet.from_dict(store.repository.get(aid).sheet)
+    pool = is_gm_pool(current.to_dict())  # P&P: the GM's Adversity, whose only history is the pool
+    field = (field or ("adversity" if pool else "hp")).strip().lower().replace(" ", "-")
+    if pool and field != "adversity":
+        raise BadInput(f"{current.name} is the GM's Adversity pool: it has no {field}", f"ledger why {current.name}")
     rules = get_rules(campaign.system)
     known = (
         {"hp", "max_hp", "count"}

@@ -31,7 +31,7 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import Environment
 
 from ledger.aggregates import Campaign, Character, Ruling
-from ledger.errors import StoreError
+from ledger.errors import MediumError, StoreError
 from ledger.model.bounds import safe
 from ledger.snapshots import CheckedSnapshots
 from ledger.storage.target import DEFAULT_TARGET, Target, parse_target
@@ -152,6 +152,7 @@ class EventStore(Application[UUID]):
     """The eventsourcing application holding the ledger's event log and snapshots."""
 
     name = "Ledger"
+    read_only: MediumError | None = None  # set when the medium refuses writes: the reason every write refuses with
     snapshotting_intervals = {Campaign: SNAPSHOT_INTERVAL, Character: SNAPSHOT_INTERVAL, Ruling: SNAPSHOT_INTERVAL}
 
     def construct_env(self, name: str, env: Any = None) -> Environment:
@@ -284,15 +285,85 @@ def _construct(target: Target, ready: bool = False) -> EventStore:
 
 
 def open_store(target: Target) -> EventStore:
-    """Open (and create on first use) the event store; failures become StoreError."""
-    ready = _check_sqlite_path(target.path) if target.kind == "sqlite" else False
+    """Open (and create on first use) the event store; failures become StoreError. A SQLite file on a medium that
+    refuses writes (read-only, full) opens read-only: every read works, and writes refuse (`read_only`)."""
     try:
-        return _construct(target, ready)
+        ready = _check_sqlite_path(target.path) if target.kind == "sqlite" else False
+        store = _construct(target, ready)
+        if target.kind == "sqlite" and ready:
+            store.recorder.max_notification_id()  # the connection (and its WAL files) can be made here
+        return store
+    except MediumError as e:
+        if target.kind != "sqlite" or not os.path.isfile(target.path):
+            raise
+        return _open_read_only(target, e)
     except StoreError:
         raise
-    except ImportError as e:
+    except Exception as e:
+        refused = write_error(e, target.path) if target.kind == "sqlite" else None
+        if isinstance(refused, MediumError) and os.path.isfile(target.path):
+            return _open_read_only(target, refused)
+        return _open_failed(target, e)
+
+
+def read_only_uri(path: str) -> str:
+    """The URI that reads a SQLite file without writing anything beside it: mode=ro where its WAL index can be
+    opened, immutable=1 where not even that (only when no write waits in its -wal file, which immutable would skip)."""
+    for uri in (f"file:{quote(path)}?mode=ro", f"file:{quote(path)}?immutable=1"):
+        if "immutable" in uri and os.path.exists(path + "-wal") and os.path.getsize(path + "-wal") > 0:
+            break
+        try:
+            con = sqlite3.connect(uri, uri=True)
+            try:
+                con.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            finally:
+                con.close()
+            return uri
+        except sqlite3.Error:
+            continue
+    return _wal_copy(path)
+
+
+def _wal_copy(path: str) -> str:
+    """A private copy of a SQLite file and its -wal (removed at exit): its last writes wait in the -wal, which can't be
+    read in place on this medium; SQLite replays it when the copy opens."""
+    import atexit
+    import shutil
+    import tempfile
+
+    try:
+        folder = tempfile.mkdtemp(prefix="ledger-readonly-")
+        atexit.register(shutil.rmtree, folder, True)
+        copy = os.path.join(folder, os.path.basename(path))
+        shutil.copyfile(path, copy)
+        shutil.copyfile(path + "-wal", copy + "-wal")
+        return copy
+    except OSError as e:
+        raise MediumError(
+            f"can't read the ledger {path} here: its last writes wait in its -wal file ({e.strerror or e})",
+            "copy the ledger and its -wal file to a writable disk, then read the copy",
+        ) from None
+
+
+def _open_read_only(target: Target, why: MediumError) -> EventStore:
+    env = build_env(target)
+    env["SQLITE_DBNAME"] = read_only_uri(target.path)
+    env["CREATE_TABLE"] = "n"
+    try:
+        store = EventStore(env=env)
+        store.recorder.max_notification_id()
+    except Exception as e:
+        return _open_failed(target, e)
+    store.read_only = why
+    return store
+
+
+def _open_failed(target: Target, e: Exception) -> EventStore:
+    if isinstance(e, StoreError):
+        raise e
+    if isinstance(e, ImportError):
         raise StoreError(f"PostgreSQL support is not installed ({e.name})", "pip install 'ledger[postgres]'") from None
-    except Exception as e:  # the driver's own errors: unreachable host, bad password, no such database
+    if True:  # the driver's own errors: unreachable host, bad password, no such database
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise StoreError(f"can't open the ledger at {target.describe()}: {msg}", "check --db / LEDGER_DB") from None
 
@@ -349,22 +420,32 @@ class WriterLock:
 def write_error(e: BaseException, path: str | None = None) -> StoreError | None:
     """The one line for a write the database refused for a reason outside the ledger (read-only file, full disk)."""
     text = str(e).lower()
+    if path is not None and _read_only_medium(path) and ("disk i/o error" in text or "unable to open" in text):
+        text = "read-only"  # a file system mounted read-only: SQLite can't make its -wal/-shm files
     if "disk i/o error" in text and path is not None and _nearly_full(path):
         text = "disk is full"  # SQLite can't even make its -wal/-shm files: say why
     if "readonly" in text or "read-only" in text or "read only" in text:
-        return StoreError(
+        return MediumError(
             "the ledger is read-only here: nothing was appended",
             "reads still work; to write, make the file (and its folder) writable",
         )
     if "disk is full" in text or "database or disk is full" in text or "no space left" in text:
-        return StoreError("the disk is full: nothing was appended", "free some space, then run the command again")
-    if "disk i/o error" in text:
-        return StoreError(
+        return MediumError("the disk is full: nothing was appended", "free some space, then run the command again")
+    if "disk i/o error" in text or "unable to open database file" in text and path is not None:
+        return MediumError(
             "the disk failed while writing: nothing was appended", "check the disk, then run: ledger verify"
         )
     if "locked" in text:
         return StoreError("the ledger database is locked by another program", "try again in a moment")
     return None
+
+
+def _read_only_medium(path: str) -> bool:
+    """Whether the file system holding `path` is mounted read-only."""
+    try:
+        return bool(os.statvfs(os.path.dirname(path) or ".").f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def _nearly_full(path: str) -> bool:

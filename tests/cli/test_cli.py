@@ -292,3 +292,12 @@ def test_a_damaged_event_is_reported_not_traced(tmp_path):
     assert r.exit_code == 2 and r.stderr.startswith("error: event 2") and "Traceback" not in r.stderr
     r = c("verify")
     assert r.exit_code == 1 and "hash mismatch" in r.stdout and "Traceback" not in r.stderr
+
+
+def test_a_sub_command_declared_in_another_module_is_found_after_either_loads(cli: Cli) -> None:
+    """CLI.md, session show: `log` (whose module also declares `session show`) run before `session show` in one
+    process leaves `session show` reachable."""
+    cli.ok("init", "--system", "hnh")
+    cli.ok("session", "start", "One")
+    cli.ok("log")
+    assert "session 1: One" in cli.ok("session", "show", "1").stdout

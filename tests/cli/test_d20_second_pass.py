@@ -321,11 +321,11 @@ def test_off_setting_keeps_no_tally_and_outside_encounters_nothing_is_counted(cl
     "args, says",
     [
         (("--system", "d20", "-o", "action-economy=maybe"), "can't be 'maybe'"),
-        (("--system", "hnh", "-o", "action-economy=warn"), "no option"),
+        (("--system", "pnp", "-o", "action-economy=warn"), "no option"),
     ],
 )
 def test_bad_campaign_settings_are_refused(cli: Cli, args: tuple[str, ...], says: str):
-    """d20-supers.txt, Attacks: the setting is refuse, warn or off, and only d20 has it."""
+    """d20-supers.txt, Attacks: the setting is refuse, warn or off, and P&P (no action economy) has none."""
     r = cli("init", *args)
     assert r.exit_code == 2 and says in r.stderr
 

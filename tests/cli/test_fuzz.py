@@ -26,12 +26,17 @@ EXAMPLES = {"hnh": 600, "d20": 300, "pnp": 300}
 SKIPPED = {"demo", "serve"}  # demo writes three ledgers of its own (seconds); serve listens until stopped
 FIGURES: Counter[str] = Counter()
 
+# every script's digits, fullwidth digits and underscores: int() takes them all, the ledger never does
+UNICODE_NUMBERS = ["٣٢", "５", "1_000", "١٠", "𝟓", "+٣", "٥٠٠٠٠٠٠", "1_0", "१२", "৩"]
+# names that print like Ann, Bob or José: other scripts' letters, fullwidth forms, invisible and combining characters
+LOOKALIKES = ["Аnn", "Ａnn", "Ann\u200b", "\u200dAnn", "B\u03bfb", "Jose\u0301", "An\u200en", "ᎪNN"]
 HUGE = [str(2**63), str(-(2**63) - 1), "9" * 30, str(2**53), "-" + "9" * 25]
 NUMBERS = st.one_of(
     st.integers(-5, 60).map(str),
     st.sampled_from(HUGE),
     st.integers(-(2**70), 2**70).map(str),
     st.sampled_from(["1e3", "0x10", "+5", "-0", "", " 7", "½", "٣"]),
+    st.sampled_from(UNICODE_NUMBERS),
 )
 WORDS = st.sampled_from(
     [
@@ -105,9 +110,11 @@ PAIRS = st.sampled_from(
 TEXT = st.text(max_size=12)
 # relative to the fuzz's own folder (exports land there);
 # never a path outside it that a refusal-free export could replace
-PATHS = st.sampled_from(["out.md", "out.jsonl", "sub/x.jsonl", ".", "missing.json", "ape.json", "ape.ledger"])
+PATHS = st.sampled_from(
+    ["out.md", "out.jsonl", "sub/x.jsonl", ".", "missing.json", "ape.json", "ape.ledger", "hnh.ledger", "d20.ledger"]
+)  # the fuzz's own ledgers too: an export onto a ledger is refused
 TOKENS = st.one_of(WORDS, NUMBERS, DICE, PAIRS, TEXT, PATHS)
-NAMES = st.sampled_from(["Ann", "Bob", "Thugs", "ann"])
+NAMES = st.one_of(st.sampled_from(["Ann", "Bob", "Thugs", "ann"]), st.sampled_from(LOOKALIKES))
 SMALL = st.integers(0, 12).map(str)
 FITTING = {  # what usually goes in a parameter of this name: most lines are nearly right, so they reach the rules
     "name": NAMES,
@@ -123,9 +130,9 @@ FITTING = {  # what usually goes in a parameter of this name: most lines are nea
     "traits": PAIRS,
     "rolls": PAIRS,
     "extra": PAIRS,
-    "n": SMALL,
-    "amount": SMALL,
-    "rank": SMALL,
+    "n": st.one_of(SMALL, st.sampled_from(UNICODE_NUMBERS)),
+    "amount": st.one_of(SMALL, st.sampled_from(UNICODE_NUMBERS)),
+    "rank": st.one_of(SMALL, st.sampled_from(UNICODE_NUMBERS)),
     "bonus": SMALL,
     "dc": SMALL,
     "hours": SMALL,
@@ -259,6 +266,7 @@ def _run(led: Cli, words: list[str]) -> None:
     FIGURES["tried"] += 1
     shown = " ".join(words)
     assert r.exception is None or isinstance(r.exception, SystemExit), f"{shown}: {r.exception!r}\n{r.stderr}"
+    FIGURES["tracebacks"] += "Traceback" in r.stdout + r.stderr
     assert "Traceback" not in r.stdout + r.stderr, shown
     allowed = (0, 1, 2) if "verify" in words else (0, 2)
     assert r.exit_code in allowed, f"{shown} -> {r.exit_code}\n{r.stderr}"
@@ -289,12 +297,38 @@ def test_random_command_lines_are_handled(workdir: Path, system: str) -> None:
     one()
     r = led("verify")
     assert r.exit_code == 0, r.stdout  # no accepted line damaged the record
+    _no_lookalikes_and_no_self_targets(led)
+
+
+def _no_lookalikes_and_no_self_targets(led: Cli) -> None:
+    """What the accepted lines left: no two names printing alike, none with an invisible character, every one NFC;
+    no attack of a character on itself; no number read from other scripts' digits."""
+    import unicodedata
+
+    from ledger.model.names import invisible, skeleton
+
+    names = [c["name"] for c in led.json("character", "list")]  # type: ignore[union-attr, index]
+    assert all(invisible(n) is None and unicodedata.normalize("NFC", n) == n for n in names), names
+    assert len({skeleton(n) for n in names}) == len(names), names
+    for entry in led.json("log"):  # type: ignore[union-attr]
+        if entry["type"] != "RulingRecorded":  # type: ignore[index]
+            continue
+        intent = entry["data"]["intent"]  # type: ignore[index]
+        pairs = [("attacker", "target"), ("name", "against"), ("by", "target")]
+        for a, b in pairs:
+            other = intent.get(b)
+            other = other[0] if isinstance(other, list) and other else other
+            if intent.get(a) is not None and isinstance(other, str):
+                assert str(intent[a]).casefold() != other.casefold(), intent
+    FIGURES["ledgers checked for look-alikes and self-targets"] += 1
 
 
 def test_fuzz_figures() -> None:
     """The figures: every line tried was handled (succeeded or refused in one line)."""
     print(
         f"\nfuzz: {FIGURES['tried']} command lines tried, {FIGURES['succeeded']} succeeded, "
-        f"{FIGURES['refused']} refused in one line"
+        f"{FIGURES['refused']} refused in one line;"
+        f" {FIGURES['tracebacks']} tracebacks; {FIGURES['ledgers checked for look-alikes and self-targets']} ledgers"
+        " checked: no look-alike names, no self-targets"
     )
     assert FIGURES["tried"] == FIGURES["succeeded"] + FIGURES["refused"]

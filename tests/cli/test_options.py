@@ -106,14 +106,12 @@ def test_hnh_rank_zero_is_a_value_not_absent(hnh: Cli) -> None:
     assert _attack_of(hnh)["rank"] == 0
 
 
-def test_hnh_unarmed_attack_without_strength_asks_for_the_rank(hnh: Cli) -> None:
-    """gameplay.txt, Strength And Damage: unarmed damage is Strength; with no Strength on the sheet the rank is asked
-    for."""
-    before = event_count(hnh.db)
-    r = hnh("attack", "Thug", "Ann")
-    assert r.exit_code == 2
-    assert "Strength" in r.stderr and "--rank" in r.stderr
-    assert event_count(hnh.db) == before
+def test_hnh_unarmed_attack_without_strength_is_rank_0(hnh: Cli) -> None:
+    """gameplay.txt, Strength And Damage: unarmed damage is Strength; an absent ability is rank 0
+    (docs/interpretations.md)."""
+    r = hnh.json("attack", "Thug", "Ann", "--roll", "attack=+,+,+", "--roll", "defense=-,-,-")
+    assert _attack_of(hnh)["rank"] == 0
+    assert r["ruling"]  # type: ignore[index]
 
 
 def test_a_mistyped_option_key_is_refused_with_a_suggestion(hnh: Cli) -> None:
@@ -189,3 +187,14 @@ def test_the_cli_reference_is_current() -> None:
     from commands.reference import REFERENCE, markdown
 
     assert REFERENCE.read_text() == markdown(), "docs/cli.md is out of date: python -m commands.reference --write"
+
+
+def test_help_inside_a_campaign_shows_only_that_system_s_options(cli) -> None:
+    """CLI.md third round: `COMMAND --help` inside a campaign shows that system's options (here d20 Supers'
+    --damage, d20-supers.txt, Damage), not another system's (hnh's --rank); outside a campaign, every system's."""
+    outside = cli.ok("attack", "--help").stdout
+    assert "--damage" in outside and "--rank" in outside
+    cli.ok("init", "--system", "d20", "--name", "Help")
+    inside = cli.ok("attack", "--help").stdout.split("Options:")[1]
+    assert "--damage" in inside and "--rank" not in inside
+    assert "hnh:" not in inside and "d20:" not in inside.split("--roll")[0]

@@ -154,10 +154,10 @@ def test_d20_critical_kill_miss_and_unused_damage(cli: Cli) -> None:
     )
     assert crit.stdout.splitlines() == [
         "ruling 4: Blaze critically hits Thug (24 vs DR 10): HP 30 -> 15.",
-        "  Blaze attack: 1d20+4 [20] = 24 (entered)",
-        "  Blaze confirm: 1d20+4 [14] = 18 (entered)",
-        "  Blaze death: 1d20+4 [3] = 7 (entered)",
-        "  Blaze damage: 1d8 [6] = 6 (entered)",
+        "  Blaze attack: 1d20 [20] +2 attack +2 Str = 24 (entered)",
+        "  Blaze confirm: 1d20 [14] +2 attack +2 Str = 18 (entered)",
+        "  Blaze death: 1d20 [3] +2 attack +2 Str = 7 (entered)",
+        "  Blaze damage: 1d8 [6] +2 Str x2 critical -1 DN = 15 (entered)",
     ]
     miss = cli.ok("attack", "Thug", "Blaze", "--roll", "attack=13", "--roll", "damage=3")
     assert miss.stdout.splitlines() == [
@@ -281,8 +281,8 @@ def test_log_tail_and_the_current_session(hnh: Cli) -> None:
     tail = hnh.json("log", "-n", "2")
     assert sorted({e["ruling"] for e in tail}) == [6, 7]  # type: ignore[union-attr,index]
     text = hnh.ok("log", "--tail", "1").stdout
-    assert text.splitlines()[0].startswith("#7 session 1 tester") and "ConditionImposed   Ann: now dazed" in text
-    assert "Bruiser: HP 6 -> 0" in hnh.ok("log", "--session", "current").stdout
+    assert text.splitlines()[0].startswith("#7 session 1 tester") and "    Ann: now dazed." in text
+    assert "HP 6 -> 0" in hnh.ok("log", "--session", "current").stdout
     assert {e["session"] for e in hnh.json("log", "--session", "current")} == {1}  # type: ignore[union-attr,index]
     assert (
         "#6 " in hnh.ok("session", "show").stdout
@@ -294,13 +294,23 @@ def test_log_tail_and_the_current_session(hnh: Cli) -> None:
     assert hnh("log", "--session", "soon").exit_code == 2
 
 
+def test_log_prints_sentences_and_die_lines_and_v_the_raw_events(hnh: Cli) -> None:
+    """CLI.md third round: `ledger log` prints sentences with their die lines; `ledger log -v` the raw events."""
+    hnh.ok("damage", "Ann", "--rank", "6", "--roll", "power=+,0,0", "--roll", "toughness=-,-,0")
+    plain = hnh.ok("log", "-n", "1").stdout
+    assert "Ann fails Toughness" in plain and "Ann toughness: 3dF+4 [- - 0] = 2 (entered)" in plain
+    assert "DiceRolled" not in plain and "RulingRecorded" not in plain
+    raw = hnh.ok("log", "-n", "1", "-v").stdout
+    assert "DiceRolled" in raw and "DamageApplied Ann: amount=" in raw
+
+
 def test_the_log_reads_forward_not_backwards(hnh: Cli) -> None:
     """CLI.md, Additions agreed in the second round: `HealthRecovered X: 2 -> HP 1` style lines are gone; a change reads
     `HP before -> after`."""
     hnh.ok("damage", "Ann", "--rank", "6", "--roll", "power=+,0,0", "--roll", "toughness=-,-,0")
     hnh.ok("recover", "Ann", "--hours", "8", "--restful")
     log = hnh.ok("log", "--character", "Ann").stdout
-    assert "DamageApplied      Ann: HP 6 -> 1" in log and "HealthRecovered    Ann: HP 1 -> 3" in log
+    assert "HP 6 -> 1" in log and "Ann recovers 2: HP 1 -> 3" in log
     assert "-> HP" not in log
 
 
@@ -311,7 +321,7 @@ def test_a_long_intent_is_one_line(cli: Cli) -> None:
 
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "import", str(SHARED / "fixtures" / "hnh-characters" / "battlesuit.json"))
-    line = next(x for x in cli.ok("log").stdout.splitlines() if "RulingRecorded" in x and "Battlesuit" in x)
+    line = next(x for x in cli.ok("log").stdout.splitlines() if x.startswith("#2 ") and "Battlesuit" in x)
     assert line.endswith("character add name=Battlesuit minion=no pc=yes 13 powers 20 traits"), line
     md = cli.ok("export", "--format", "md").stdout
     head = next(x for x in md.splitlines() if x.startswith("- **#2"))

@@ -161,12 +161,12 @@ def test_the_gm_pool_takes_no_damage_conditions_or_rolls(issue: Cli, db: str, ar
 
 
 def test_the_gm_pool_never_shows_among_characters(issue: Cli, db: str):
-    """prowlers-and-paragons.txt, Resolve and Adversity: the GM's Adversity is no character: not listed, shown, charted
-    or exported as one."""
+    """prowlers-and-paragons.txt, Resolve and Adversity: the GM's Adversity is no character: not listed, charted or
+    exported as one; `character show GM` shows the GM the pool, as the pool."""
     assert [c["name"] for c in issue.json("character", "list")] == ["Mara", "Brute", "Goons"]
-    r = issue("character", "show", "GM")
-    assert r.exit_code == 2 and "Adversity pool (1 left), not a character" in r.stderr
-    assert issue("timeline", "GM").exit_code == 2
+    shown = issue.json("character", "show", "GM")
+    assert shown["gm_pool"] is True and shown["adversity"] == 1 and "hp" not in shown
+    assert "hp" not in issue.json("timeline", "GM")[0]
     assert issue("character", "show", "GM", "--at", "4").exit_code == 2
     for fmt in ("md", "html", "csv"):
         out = issue.ok("export", "--format", fmt).stdout
@@ -298,7 +298,7 @@ def test_scene_end_in_the_session_shell(webbed: Cli, tmp_path: Any):
         timeout=120,
     )
     assert r.returncode == 0, r.stderr
-    assert "The scene ends (effects ended for Brute, Thug)" in r.stdout
+    assert "the scene ends (effects ended for Brute, Thug)" in r.stdout
     assert '"conditions": []' in r.stdout or '"conditions":[]' in r.stdout
 
 

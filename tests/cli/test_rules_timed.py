@@ -35,11 +35,15 @@ def states(cli: Cli) -> list[Any]:
 
 def test_hnh_until_end_of_turn_runs_out_as_a_duration_and_says_so(cli: Cli) -> None:
     """gameplay.txt, Ending Your Turn: "End any effects that last 'until the end of your turn'": `act Ann until`
-    during Ann's turn shows `dazed until end of Ann` and the ruling that ends her turn says why it ends."""
+    during Ann's turn (until the end of her next turn: the one in progress is not it) shows `dazed until end of
+    Ann` and the ruling that ends her next turn says why it ends."""
     fight(cli, "hnh")
     cli.ok("act", "Ann", "until", "-o", "condition=dazed", "-o", "until=end")
     assert row(cli, "Ann")["left"] == {"dazed": "until end of Ann"}
     assert "dazed until end of Ann" in cli.ok("encounter", "show").stdout
+    cli.ok("encounter", "next")
+    cli.ok("encounter", "next")  # Ann's next turn: still dazed
+    assert cli.json("character", "show", "Ann")["conditions"] == ["dazed"]
     before = states(cli)
     doc = cli.json("encounter", "next")
     assert removed(doc, "dazed")["expired"] == "until the end of Ann's turn"
@@ -74,13 +78,15 @@ def test_hnh_demoralize_lasts_until_the_end_of_the_targets_next_turn(cli: Cli) -
 
 def test_hnh_until_recorded_outside_an_encounter_keeps_the_rules_own_counting(cli: Cli) -> None:
     """gameplay.txt, Ending Your Turn: a ruling recorded outside an encounter (as every ruling before durations
-    were recorded) keeps the rules' own counter `until-end-of-turn:COND`, shown and ended the same way as before."""
+    were recorded) keeps the rules' own counters (`until-next-end-of-turn:COND`, then `until-end-of-turn:COND` as the
+    next turn starts), shown and ended the same way as before."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--pc")
     cli.ok("character", "add", "Bob")
     cli.ok("act", "Ann", "until", "-o", "condition=dazed", "-o", "until=end")
+    assert cli.json("character", "show", "Ann")["counters"] == {"until-next-end-of-turn:dazed": 1}
+    cli.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=5", "--init", "Bob=3")  # Ann's next turn starts
     assert cli.json("character", "show", "Ann")["counters"] == {"until-end-of-turn:dazed": 1}
-    cli.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=5", "--init", "Bob=3")
     assert row(cli, "Ann")["left"] == {"dazed": "until end of Ann"}
     doc = cli.json("encounter", "next")
     assert removed(doc, "dazed") == {"condition": "dazed", "note": "until the end of the turn"}

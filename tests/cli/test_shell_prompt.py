@@ -159,6 +159,7 @@ def test_the_prompt_offers_names_conditions_traits_and_powers_with_their_help(se
     assert conditions["incapacitated"] == "is defenseless, stunned, unaware; supersedes dazed, stunned"
     powers = [c for c, _ in completions(session, "attack 'Energy Controller' Ann --with ")]
     assert powers[0] == "120-mph" and "energy-creation" in powers
+    assert "unarmed" in powers  # hnh-site/gadgets-and-gear, Attack Check: the declarations' default, unarmed
     assert dict(completions(session, "check 'Energy Controller' dod"))["dodge"] == "trait 8"
     assert dict(completions(session, "act Ann "))["affliction"].startswith("an Affliction")
 

@@ -54,7 +54,7 @@ def test_every_kind_of_hnh_write_appends_without_the_read_side(db: str):
     writes_alone(
         db,
         [
-            ["init", "--system", "hnh", "--name", "Bay City"],
+            ["init", "--system", "hnh", "--name", "Bay City", "-o", "action-economy=off"],
             [
                 "character",
                 "add",

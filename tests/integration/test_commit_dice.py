@@ -242,3 +242,17 @@ def test_verify_file_without_dice_checks_the_chain(cli: Cli, tmp_path: Path):
     path.write_bytes(path.read_bytes().replace(b'"amount":2', b'"amount":1'))
     r = nobody("verify", "--file", str(path))
     assert r.exit_code == 1 and "hash mismatch" in r.stdout
+
+
+def test_an_expression_s_dice_derive_from_the_secret_die_by_die_and_verify(cli: Cli, db: str):
+    """docs/verifiable-dice.md with the third round's notation: each die of an expression (a d20, a d4, a Fudge
+    die, rerolls and explosions) derives from the secret by its place in the roll and its own size; verify checks
+    every one."""
+    committed_session(cli)
+    out = cli.json("roll", "1d20+1d4+1dF+1d6e6")
+    cli.ok("session", "end")
+    rolled = out["roll"]  # type: ignore[index]
+    assert rolled["sizes"][:2] == [20, 4] and rolled["commitment"]
+    doc = cli.json("verify", "--dice")
+    expected = sum(len(d["faces"]) for _, _, d in dice(db) if d["source"] != "entered")
+    assert doc["ok"] is True and doc["dice_checked"] == expected

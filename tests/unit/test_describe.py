@@ -101,3 +101,36 @@ def test_a_contest_names_who_tried_what_on_whom() -> None:
     )
     bound = ev("ConditionImposed", "Thug", condition="bound")
     assert sentence([grab, bound]) == "Ann tries to grab Thug (7 vs 0, hits, Ann wins by 2 degrees): now bound."
+
+
+def test_no_sentence_shows_an_event_name_or_none() -> None:
+    """CLI.md, Output (a person reads sentences): an event no sentence knows says its values in words, never its
+    class name; a value never given (None) is left out; an action's verb agrees (`crawls away`)."""
+    said = sentence([ev("EffectResolved", None, weather="rain")])
+    assert said == "Weather rain." and "EffectResolved" not in said
+    assert sentence([ev("EffectResolved", None, scene="ended")]) == "The scene ends (effects ended for no one)."
+    moved = sentence([ev("EffectResolved", "Foe", action="move", **{"with": None})])
+    assert "None" not in moved and moved.startswith("Foe moves")
+    assert sentence([ev("EffectResolved", "Mook 3", action="crawl away")]) == "Mook 3 crawls away."
+    aid = sentence([ev("CheckResolved", "Ann", check="check", total=None, dc=0)])
+    assert "check check" not in aid and "None" not in aid
+
+
+def test_possessives_of_names_ending_in_s_are_one_spelling() -> None:
+    """The turn of a group named Goons is Goons' turn, in the log and in the tracker alike."""
+    assert event_line(ev("TurnAdvanced", None, round=1, current="Goons"), None, "pnp") == "page 1: Goons' turn"
+    assert event_line(ev("TurnAdvanced", None, round=1, current="Ann"), None, "hnh") == "round 1: Ann's turn"
+
+
+def test_a_group_of_several_joins_in_the_plural() -> None:
+    """A minion group of five is several people: `Goons x5 join the campaign`; one character `joins`."""
+    group = ev("CharacterAdded", "Goons", sheet={"name": "Goons", "minion": True, "count": 5, "hp": 5, "max_hp": 5})
+    assert sentence([group], system="pnp") == "Goons x5 join the campaign: Health 5/5."
+    one = ev("CharacterAdded", "Ann", sheet={"name": "Ann", "hp": 6, "max_hp": 6})
+    assert sentence([one], system="hnh") == "Ann joins the campaign: HP 6/6."
+
+
+def test_a_smash_says_what_became_of_the_object() -> None:
+    """hnh-site/gadgets-and-gear, Damaging Objects: a smash leaves the object bent, broken or destroyed."""
+    smash = ev("EffectResolved", "Cy", action="smash", attacker="Ann", target="Cy", item="shield", hit=True)
+    assert sentence([{**smash, "data": {**smash["data"], "object_state": "broken"}}]).endswith("the shield is broken.")

@@ -49,11 +49,17 @@ def test_a_bare_d6_count_is_a_pool_only_in_pnp():
     assert parse_notation("2d6+1", pools=True).kind == "sum"
 
 
-@pytest.mark.parametrize("bad", ["", "d", "3d", "1d1", "0d6", "abc", "1d20+", "101d6"])
+@pytest.mark.parametrize("bad", ["", "d", "3d", "1d1", "abc", "1d20+", "101d6", "4d6kq", "(1d6"])
 def test_bad_notation_is_bad_input(bad):
     """DESIGN.md, Errors and bad input: malformed dice are refused with a clear message."""
     with pytest.raises(BadInput):
         parse_notation(bad)
+
+
+def test_no_dice_at_all_is_an_expression_totalling_zero():
+    """CLI.md third round, dice notation as the d20 library reads it: `0d6` rolls no die and totals 0."""
+    spec = parse_notation("0d6")
+    assert spec.kind == "expr" and spec.total(()) == 0
 
 
 def test_fudge_faces_accept_symbols_and_numbers():

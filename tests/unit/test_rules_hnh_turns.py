@@ -67,8 +67,12 @@ def test_start_of_turn_ends_surprise_and_until_start_effects():
 
 
 def test_end_of_turn_ends_until_end_effects():
-    """gameplay.txt, Ending Your Turn: 'End any effects that last "until the end of your turn".'"""
+    """gameplay.txt, Ending Your Turn: 'End any effects that last "until the end of your turn".' Set with the `until`
+    action, it lasts to the end of the next turn (docs/interpretations.md): that turn's start keeps it, its end ends
+    it."""
     h = apply_all(hero(), until(hero(), "prone", "end"))
+    assert h.has("prone")
+    h = apply_all(h, RULES.start_of_turn(h, dice()))
     assert h.has("prone")
     after = apply_all(h, RULES.end_of_turn(h, dice()))
     assert not after.has("prone")

@@ -46,7 +46,8 @@ SUBDUAL_FADE_PER_LEVEL = (
 )
 REVIVE_MEANS = ("gem-of-eternity", "soul-bound", "romnecos")
 # Numbers a sheet holds that are not skills (docs/interpretations.md, d20 Supers: what `check` rolls).
-SHEET_NUMBERS = frozenset({"hp", "speed", "armor", "power-dr", "dn", "attack", "level", "soul-bound"})
+SHEET_NUMBERS = frozenset({"hp", "speed", "armor", "power-dr", "dn", "attack", "level"})
+SHEET_NAMES = frozenset({"soul-bound"})  # traits that name someone (Death: the one soul bound to this character)
 
 
 def skills(sheet: Sheet) -> list[str]:
@@ -70,6 +71,8 @@ def check_modifier(sheet: Sheet, trait: str) -> int:
     hint = f"{sheet.name} can check: {', '.join(skills(sheet))}"
     if trait in SHEET_NUMBERS:
         raise BadInput(f"'{trait}' is a number on the sheet, not a skill to check", hint)
+    if trait in SHEET_NAMES:
+        raise BadInput(f"'{trait}' names a character on the sheet (who is soul bound), not a skill to check", hint)
     value = sheet.traits.get(trait)
     if not isinstance(value, int):
         raise BadInput(f"{sheet.name} has no skill '{trait}'", did_you_mean(trait, skills(sheet), hint))
@@ -189,8 +192,7 @@ def resolve_charge(sheet: Sheet, options: Options) -> list[Effect]:
 def resolve_action(sheet: Sheet, options: Options) -> list[Effect]:
     """Any other action in a round, as the GM names it: full, partial or free (Attacks)."""
     kind = opt_choice(options, "kind", ACTION_KINDS) or "partial"
-    if kind != "free":
-        require_able(sheet, f"take a {kind} action")
+    require_able(sheet, f"take a {kind} action")  # Damage: the dying "can take no actions", free ones included
     data = {"action": str(options.get("what", "") or "an action"), "kind": kind, "character": sheet.name}
     major = exertion_effects(sheet, data["action"]) if opt_bool(options, "major") else []
     return [Effect(EFFECT_RESOLVED, sheet.name, data), *major]

@@ -74,12 +74,14 @@ class Weapon:
 
 
 def weapon_spec(expr: str) -> DiceSpec:
-    """Weapon dice like 1d8 or 2d6+1; anything else is an unknown weapon expression."""
+    """Weapon dice like 1d8, 2d6+1 or any dice expression (2d6kh1+1d4); a bad one says where it fails."""
     try:
         spec = parse_notation(expr)
-    except BadInput:
-        raise BadInput(f"unknown weapon expression '{expr}'", "write weapon dice like 1d4, 1d8 or 2d6+1") from None
-    if spec.kind not in ("sum", "d20"):
+    except BadInput as e:
+        raise BadInput(f"unknown weapon expression '{expr}': {e.message}", e.hint) from None
+    if not spec.rolls_dice:
+        raise BadInput(f"unknown weapon expression '{expr}'", "a weapon rolls at least one die")
+    if spec.kind not in ("sum", "d20", "expr"):
         raise BadInput(f"unknown weapon expression '{expr}'", "weapon dice are NdM+K, not Fudge dice or pools")
     return spec
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
+from ledger.model.dice import ascii_int
 from ledger.model.sheet import COUNTERS_CHANGED, DAMAGE_APPLIED, Effect, Sheet
 from ledger.rules.common import set_conditions
 from ledger.rules.d20.options import COVER
@@ -153,7 +154,7 @@ def opt_int(options: Options, key: str, default: int) -> int:
     if isinstance(v, int):
         return v
     try:
-        return int(str(v).strip())
+        return ascii_int(v)
     except ValueError:
         raise BadInput(f"option '{key}' needs a whole number, got '{v}'") from None
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput
-from ledger.model.dice import Dice, DiceSpec, d20, parse_notation
+from ledger.model.dice import STORED_MAX, Dice, DiceSpec, d20, parse_notation
 from ledger.model.sheet import CONDITION_IMPOSED, CONDITION_REMOVED, COUNTERS_CHANGED, Effect, Sheet, Value
 from ledger.rules.common import parse_int
 from ledger.rules.contract import Action, Recovery, RuleSystem
@@ -126,7 +126,9 @@ class D20(RuleSystem):
             return value.strip()
         if key in (*ABILITIES, "dn", "speed"):
             return parse_int(key, value, lo=0)
-        if key in ("hp", "level"):
+        if key == "hp":  # never rolled: as large as the ledger holds
+            return parse_int(key, value, lo=1, hi=STORED_MAX)
+        if key == "level":
             return parse_int(key, value, lo=1)
         return parse_int(key, value)
 
@@ -229,6 +231,12 @@ class D20(RuleSystem):
             raise BadInput(
                 "d20 Supers healing is the GM's amount", "give --amount N (and --cause); leave out --restful/--treated"
             )
+        if recovery.amount and not recovery.hours and not (recovery.cause or "").strip():
+            # Damage: regular damage "does not heal without a special power or medical attention or ... time"
+            raise BadInput(
+                "regular damage heals only by a power, medical attention or the passage of time",
+                "say which: --cause power|medical|... (or give --hours H for time)",
+            )
         return resolve_recover(sheet, recovery.hours, recovery.amount, recovery.cause or "rest", recovery.options)
 
     def initiative(self, sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
@@ -249,7 +257,7 @@ class D20(RuleSystem):
         """A charge's -2 DR and a run last until the character's next turn (d20-supers.txt, Run and Charge)."""
         return {c: f"until start of {sheet.name}" for c in ("running", "charging") if sheet.has(c)}
 
-    def own_timed(self, effects: list[Effect]) -> list[Effect]:
+    def own_timed(self, effects: list[Effect], up: str | None = None) -> list[Effect]:
         """Running and charging last until the character's next turn starts (the reading of d20-supers.txt, Running,
         Charge in docs/interpretations.md): a duration `--until start --of` the character."""
         from ledger.rules.durations import counters_for

@@ -23,7 +23,8 @@ def until(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> li
     """A condition that lasts until the start or the end of the character's next turn."""
     if "condition" not in options:
         raise BadInput("name the condition", "-o condition=dazed -o until=end")
-    return turns.until_effects(actor, str(options["condition"]), str(options.get("until") or "end"))
+    until = str(options.get("until") or "end")
+    return turns.until_effects(actor, str(options["condition"]), until, next_turn=True)
 
 
 def ongoing(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
@@ -43,7 +44,7 @@ TABLE: dict[str, tuple[Perform, str, Other]] = {
     "smash": (maneuvers.smash, f"{GP}, Smash - Standard Action", "needed"),
     "feint": (maneuvers.feint, f"{GP}, Feint", "needed"),
     "demoralize": (maneuvers.demoralize, f"{GP}, Demoralize", "needed"),
-    "aim": (maneuvers.aim, f"{GP}, Aim - Standard Action", "none"),
+    "aim": (maneuvers.aim, f"{GP}, Aim - Standard Action", "optional"),
     "extra-effort": (maneuvers.extra_effort, "hnh-site/the-basics.txt, Extra Effort", "none"),
     "seize-initiative": (maneuvers.seize_initiative, f"{GP}, Initiative", "none"),
     "until": (until, f"{GP}, Taking Your Turn", "none"),

@@ -32,9 +32,9 @@ from ledger.rules.hnh.checks import (
     roll_check,
     versus_dc,
 )
-from ledger.rules.hnh.conditions import break_trance, effective, require_able
+from ledger.rules.hnh.conditions import break_trance, effective, penalty_source, require_able
 from ledger.rules.hnh.health import minion_rules, resolve_damage
-from ledger.rules.hnh.maneuvers import end_aim
+from ledger.rules.hnh.maneuvers import aimed_at, end_aim
 from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
 from ledger.rules.hnh.powers import resolve_nullify, resolve_weaken, weaken_trait
 from ledger.rules.options import Options
@@ -79,11 +79,7 @@ def weapon(attacker: Sheet, options: Options) -> Weapon:
         bonus = _int(options, "bonus", int(p.get("attack", default)))
         return Weapon(key, eff, _int(options, "rank", rank), _range(options, rng), bonus, p)
     if name.lower() in ("unarmed", "strength"):
-        if "rank" not in options and "strength" not in attacker.traits:
-            # gameplay.txt, Strength And Damage: unarmed damage is Strength; a sheet without it can't say
-            raise BadInput(
-                f"{attacker.name} has no Strength for an unarmed attack's rank", "give the effect rank: --rank N"
-            )
+        # gameplay.txt, Strength And Damage: unarmed damage is Strength; an absent ability is rank 0
         bonus = attacker.trait("close-combat-unarmed", attacker.trait("fighting"))
         rank = _int(options, "rank", attacker.trait("strength"))
         if (
@@ -151,6 +147,11 @@ def attack_modifiers(attacker: Sheet, target: Sheet, w: Weapon, moves: set[str],
     mods["aid"] = _int(options, "aid", 0)
     mods["modifier"] = _int(options, "modifier", 0)
     return {k: v for k, v in mods.items() if v}
+
+
+def _named(mods: dict[str, int], source: str) -> dict[str, int]:
+    """The modifiers as a die line names them: a condition's penalty by the condition that brings it (exhausted)."""
+    return {source if k == "conditions" else k: v for k, v in mods.items()}
 
 
 def validate(attacker: Sheet, target: Sheet, w: Weapon, moves: set[str], options: Options) -> None:
@@ -232,10 +233,11 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Options, dice: Dice)
     }
     counters: dict[str, int | None] = {m + "-attack": 1 for m in ("all-out", "defensive") if m in moves}
     options, counters = _lasting(attacker, target, options, counters)
-    if attacker.counter("aim") and w.range not in ("perception", "area"):  # Aim: the next attack is the aimed one
+    aimed = aimed_at(attacker, target.name)  # Aim: the next attack is the aimed one, if at the target aimed at
+    if aimed and w.range not in ("perception", "area"):
         moves.add("aim")
     pre = [Effect(COUNTERS_CHANGED, attacker.name, {"counters": counters})] if counters else []
-    pre += end_aim(attacker, "aim used") + trance
+    pre += end_aim(attacker, "aim used" if aimed else "aim spoiled: a different target") + trance
     if w.range == "beyond":  # Range: "out of range and cannot be attacked (automatic miss)"
         return [*pre, Effect(ATTACK_RESOLVED, target.name, {**base, "hit": False, "reason": "beyond long range"})]
     rank = w.rank + (1 if "power" in moves else 0) - (1 if "accurate" in moves else 0)
@@ -340,7 +342,7 @@ def attack_check(
     shown = "dc 0" if "finishing" in moves else defense_name
     data = {
         **base,
-        "attack": atk.data(),
+        "attack": {**atk.data(), "parts": {"attack": w.bonus, **_named(mods, penalty_source(attacker))}},  # die line
         "modifiers": mods,
         "defense": shown,
         "defense_check": dfn.data(),

@@ -109,6 +109,13 @@ def check_penalty(sheet: Sheet) -> int:
     return -2 if "disabled" in eff else -1 if "impaired" in eff else 0
 
 
+def penalty_source(sheet: Sheet) -> str:
+    """The condition behind the check penalty, as a die line names it: the imposed condition that brings Impaired or
+    Disabled (exhausted, bound, ...), else that condition itself."""
+    want = "disabled" if check_penalty(sheet) == -2 else "impaired"
+    return next((c for c in sheet.conditions if want in closure([c])), want)
+
+
 def require_able(sheet: Sheet, doing: str = "act") -> None:
     """The dead and the stunned (incapacitated, asleep, dying, ...) take no actions (Stunned, Dead)."""
     if sheet.has("dead"):

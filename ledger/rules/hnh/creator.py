@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput
+from ledger.model.dice import ascii_int
 from ledger.rules.hnh.afflictions import slug
 from ledger.rules.hnh.options import AFFLICTION_DEGREES
 
@@ -27,7 +28,7 @@ def _rank(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise BadInput(f"{what} is not a number: {value!r}")
     try:
-        return int(value)
+        return ascii_int(value)
     except ValueError:
         raise BadInput(f"{what} is not a number: {value!r}") from None
 

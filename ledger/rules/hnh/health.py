@@ -25,7 +25,7 @@ from ledger.model.sheet import (
 )
 from ledger.rules.common import set_conditions
 from ledger.rules.hnh.checks import Rolled, check_penalty, defense_rank, degrees, roll_check
-from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, wake
+from ledger.rules.hnh.conditions import CONDITIONS, HP_CONDITIONS, closure, penalty_source, wake
 from ledger.rules.options import Options
 
 MAX_HP = 6  # Health Points: "Maximum HP ... is always equal to 6"
@@ -130,12 +130,20 @@ def next_member(sheet: Sheet) -> list[Effect]:
     return out
 
 
+def resistance_parts(sheet: Sheet, defense: str) -> dict[str, int]:
+    """A passive defense's bonus by source: the defense, less bruises on Toughness (Bruised), a condition's penalty."""
+    parts = {defense: defense_rank(sheet, defense)}
+    if defense == "toughness" and sheet.counter("bruises"):
+        parts["bruises"] = -sheet.counter("bruises")
+    penalty = check_penalty(sheet)
+    if penalty:
+        parts[penalty_source(sheet)] = penalty
+    return parts
+
+
 def resistance_bonus(sheet: Sheet, defense: str) -> int:
     """A passive defense's bonus: Toughness less bruises (Bruised), plus conditions' penalties."""
-    base = defense_rank(sheet, defense)
-    if defense == "toughness":
-        base -= sheet.counter("bruises")
-    return base + check_penalty(sheet)
+    return sum(resistance_parts(sheet, defense).values())
 
 
 def resolve_damage(
@@ -167,7 +175,7 @@ def resolve_damage(
     data: dict[str, Any] = {
         **base,
         "power": power.data(),
-        "resistance": resist.data(),
+        "resistance": {**resist.data(), "parts": resistance_parts(target, defense)},  # the die line's terms
         "difference": diff,
         "outcome": outcome,
         "degrees": degrees(diff),

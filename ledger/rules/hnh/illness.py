@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.errors import BadInput
-from ledger.model.dice import Dice
+from ledger.model.dice import Dice, ascii_int
 from ledger.model.sheet import (
     CHECK_RESOLVED,
     CONDITION_IMPOSED,
@@ -38,7 +38,10 @@ def _int(options: Options, key: str, default: int | None = None) -> int:
     v = options.get(key, default)
     if v is None:
         raise BadInput(f"this hazard needs {key}", f"give -o {key}=N")
-    return int(v)
+    try:
+        return ascii_int(v)
+    except ValueError:
+        raise BadInput(f"option '{key}' needs a whole number, got '{v}'") from None
 
 
 def sleep_deprivation(sheet: Sheet, options: Options, dice: Dice) -> list[Effect]:

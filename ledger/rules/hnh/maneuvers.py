@@ -11,14 +11,18 @@ start of the next turn), extra-strength (the +1 Strength ends at the start of th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from ledger.errors import BadInput, ImpossibleAction
+from ledger.errors import BadInput, ImpossibleAction, LedgerError
 from ledger.model.dice import Dice
 from ledger.model.sheet import (
     CHECK_RESOLVED,
+    CONDITION_IMPOSED,
     COUNTERS_CHANGED,
+    DAMAGE_APPLIED,
     EFFECT_RESOLVED,
+    MINIONS_DEFEATED,
     TRAITS_CHANGED,
     Effect,
     Sheet,
@@ -35,11 +39,12 @@ from ledger.rules.hnh.checks import (
     trait_bonus,
     versus_dc,
 )
-from ledger.rules.hnh.conditions import impose_effects, removed, require_able
+from ledger.rules.hnh.conditions import effective, impose_effects, removed, require_able
 from ledger.rules.hnh.victory import pay
 from ledger.rules.options import Options
 
 OBJECT_STATES = ("intact", "bent", "broken", "destroyed")
+AIM_AT = "aim-at:"  # aim-at:TARGET -- the target aimed at (`act NAME aim --against WHO`)
 EFFORTS = ("action", "bonus", "increased-rank", "power-stunt", "resistance", "retry", "speed", "strength")
 
 
@@ -58,7 +63,8 @@ def strike(
 ) -> tuple[bool, dict[str, Any]]:
     """An attack check (roll `attack`) against Parry (close) or Dodge (roll `defense`): hit or miss."""
     require_able(attacker, "act")
-    atk = roll_check(dice, "attack", bonus + modifier + check_penalty(attacker), "attack")
+    prone = prone_modifier(attacker, target, close)
+    atk = roll_check(dice, "attack", bonus + modifier + prone + check_penalty(attacker), "attack")
     dfn = active_defense(target, "parry" if close else "dodge", dice, "defense")
     hit = not atk.automatic_failure and (atk.critical == "success" or atk.total >= dfn.total or dfn.automatic_failure)
     return hit, {
@@ -66,8 +72,17 @@ def strike(
         "defense": "parry" if close else "dodge",
         "defense_check": dfn.data(),
         "modifier": modifier,
+        **({"prone": prone} if prone else {}),
         "hit": hit,
     }
+
+
+def prone_modifier(attacker: Sheet, target: Sheet, close: bool) -> int:
+    """Prone (conditions.txt): -1 on the prone character's close attacks; +1 to close attacks against them (-1
+    ranged)."""
+    mine = -1 if close and "prone" in effective(attacker.conditions) else 0
+    theirs = (1 if close else -1) if "prone" in effective(target.conditions) else 0
+    return mine + theirs
 
 
 def opposed(actor: Sheet, mine: Rolled, other: Sheet, theirs: Rolled) -> dict[str, Any]:
@@ -137,6 +152,32 @@ def release_effects(holder: Sheet, held: Sheet, note: str) -> list[Effect]:
         Effect(COUNTERS_CHANGED, holder.name, {"counters": {f"grabbing:{held.name}": None}}),
         Effect(COUNTERS_CHANGED, held.name, {"counters": {f"grabbed-by:{holder.name}": None}}),
     ]
+    return out
+
+
+def fallen_holds(effects: list[Effect], sheet_of: Callable[[str], Sheet]) -> list[Effect]:
+    """A hold ends when either side dies or falls from a minion group: the other side's hold conditions go."""
+    gone = {e.target for e in effects if e.event == MINIONS_DEFEATED}
+    gone |= {e.target for e in effects if e.event == CONDITION_IMPOSED and e.data.get("condition") == "dead"}
+    out: list[Effect] = []
+    for e in effects:
+        if e.target not in gone or e.event not in (DAMAGE_APPLIED, COUNTERS_CHANGED):
+            continue
+        for key, value in (e.data.get("counters") or {}).items():
+            side, _, partner = key.partition(":")
+            if value is not None or side not in ("grabbing", "grabbed-by"):
+                continue
+            mine = f"{'grabbed-by' if side == 'grabbing' else 'grabbing'}:{e.target}"
+            try:
+                other = sheet_of(partner)
+            except LedgerError:  # the partner is no longer on the roster: nothing of theirs to end
+                continue
+            if not other.counter(mine):
+                continue
+            lost = ("restrained", "bound") if side == "grabbing" else ("hindered", "vulnerable")
+            note = f"{e.target} fell: the hold ends"
+            out += [removed(other, c, note) for c in lost if c in other.conditions]
+            out.append(Effect(COUNTERS_CHANGED, other.name, {"counters": {mine: None}}))
     return out
 
 
@@ -295,17 +336,28 @@ def demoralize(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) 
 def aim(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
     """Aim: the next attack gets the aim bonus; vulnerable while aiming (until that attack or the next turn ends)."""
     require_able(actor, "aim")
-    out = [Effect(COUNTERS_CHANGED, actor.name, {"counters": {"aim": 1}})]
+    ctr: dict[str, int | None] = {"aim": 1, **{k: None for k in actor.counters if k.startswith(AIM_AT)}}
+    if other is not None:  # Aim: "a bonus to hit when you make the attack against that target"
+        ctr[AIM_AT + other.name] = 1
+    out = [Effect(COUNTERS_CHANGED, actor.name, {"counters": ctr})]
     if "vulnerable" not in actor.conditions:
         out += impose_effects(actor, "vulnerable", "aiming")
     return out
+
+
+def aimed_at(sheet: Sheet, target: str) -> bool:
+    """Whether an aim holds for an attack on `target`: none named, or this one ("attacking a different target
+    spoils")."""
+    named = [k[len(AIM_AT) :] for k in sheet.counters if k.startswith(AIM_AT)]
+    return bool(sheet.counter("aim")) and (not named or target in named)
 
 
 def end_aim(sheet: Sheet, note: str) -> list[Effect]:
     """Aim is spent (or lost): the counter and the aiming vulnerability go."""
     if not sheet.counter("aim"):
         return []
-    out = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {"aim": None}})]
+    gone: dict[str, int | None] = {"aim": None, **{k: None for k in sheet.counters if k.startswith(AIM_AT)}}
+    out = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": gone})]
     return out + ([removed(sheet, "vulnerable", note)] if "vulnerable" in sheet.conditions else [])
 
 

@@ -177,6 +177,12 @@ CHECK: tuple[Opt, ...] = (
         "helpers' check totals against DC 0: +1, +2 at 3 degrees, -1 at -2",
         "hnh-site/the-basics.txt, Team Checks",
     ),
+    Opt(
+        "patient",
+        "text",
+        "Treatment: the dying character treated (a success against DC 5 stabilizes them)",
+        "hnh-site/conditions.txt, Dying",
+    ),
 )
 DAMAGE: tuple[Opt, ...] = (
     Opt("nonlethal", "flag", "Non-Lethal damage", "hnh-site/effect-damage.txt, Extras (Non-Lethal)"),
@@ -336,7 +342,7 @@ ACTION_HELP: dict[str, str] = {
     "smash": "Smash: attack (-1 held object), then damage against the object's Toughness: bent, broken, destroyed",
     "feint": "Feint: Deception against the better of Deception or Insight: vulnerable to your next attack",
     "demoralize": "Demoralize: Intimidation against the better of Insight or Will: impaired (disabled at 4 degrees)",
-    "aim": "Aim: your next attack gets +2 close / +1 ranged; vulnerable until then",
+    "aim": "Aim (--against WHO: at that target): your next attack gets +2 close / +1 ranged; vulnerable until then",
     "extra-effort": "Extra Effort: one benefit, fatigued at the start of your next turn",
     "seize-initiative": (
         "Seize Initiative (the advantage): 1 victory point, first in the order when initiative is rolled"
@@ -454,6 +460,17 @@ OPTIONS: dict[str, tuple[Opt, ...]] = {
     "damage": (*DAMAGE, improve("damage")),
     "recover": RECOVER,
     "hazard": (*HAZARD, improve("hazard")),
+    "init": (
+        Opt(
+            "action-economy",
+            "choice",
+            "in an encounter, a second standard action in a turn (or a move action too many): refuse it, warn, "
+            "or don't count",
+            f"{GP}, Number Of Actions",
+            choices=("refuse", "warn", "off"),
+            default="refuse",
+        ),
+    ),
 }
 ACTIONS: dict[str, tuple[Opt, ...]] = {
     "affliction": (*AFFLICTION, improve("act affliction")),
@@ -467,6 +484,7 @@ ROLLS: dict[str, dict[str, Role]] = {
     "attack": {
         "attack": "actor",
         "defense": "other",
+        "dodge": "other",
         "power": "actor",
         "toughness": "other",
         "slam-power": "other",

@@ -8,7 +8,7 @@ what each command understands.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ledger.errors import BadInput, Conflict, ImpossibleAction, did_you_mean
@@ -16,12 +16,13 @@ from ledger.model.dice import Dice, DiceSpec, fudge, parse_notation
 from ledger.model.sheet import Effect, Sheet, Value, apply_all
 from ledger.rules.common import parse_int
 from ledger.rules.contract import Action, Recovery, RuleSystem
+from ledger.rules.hnh import economy, turns, victory
 from ledger.rules.hnh import options as declared
-from ledger.rules.hnh import turns, victory
 from ledger.rules.hnh.actions import ACTIONS as MANEUVER_ACTIONS
 from ledger.rules.hnh.afflictions import affliction_from, ongoing, resolve_affliction
+from ledger.rules.hnh.area import is_area, resolve_area
 from ledger.rules.hnh.checks import ABILITIES, DEFENSES, defense_rank, find_power, resolve_check
-from ledger.rules.hnh.combat import resolve_attack
+from ledger.rules.hnh.combat import maneuvers, resolve_attack
 from ledger.rules.hnh.conditions import (
     BASIC,
     COMBINED,
@@ -42,6 +43,7 @@ from ledger.rules.hnh.conditions import (
 from ledger.rules.hnh.creator import import_character
 from ledger.rules.hnh.hazards import resolve_hazard
 from ledger.rules.hnh.health import HP_FLOOR, MAX_HP, MINION_MAX_HP, VP, minion_rules, resolve_damage, set_hp
+from ledger.rules.hnh.maneuvers import fallen_holds
 from ledger.rules.hnh.powers import heal
 from ledger.rules.hnh.turns import REVIVE_MEANS
 from ledger.rules.hnh.victory import STARTING_VP, improved
@@ -50,6 +52,7 @@ from ledger.rules.options import Options
 TURN_COUNTED = (
     "until-start-of-turn:",
     "until-end-of-turn:",
+    "until-next-end-of-turn:",
     "rounds:",  # a duration counted in the bearer's own turns (ledger/rules/durations.py)
     "all-out-attack",
     "defensive-attack",
@@ -129,6 +132,7 @@ class HnH(RuleSystem):
         ),
         **MANEUVER_ACTIONS,
     }
+    actions_per_turn = True  # the budget is the acting character's own turn (Number Of Actions)
     turn_rolls = ("fortitude", "power", "toughness", "ongoing-")
     ties_descending = True  # tie_break_key: higher Dodge, then Agility, then Awareness
 
@@ -212,10 +216,10 @@ class HnH(RuleSystem):
                     out[key[len(head) :]] = f"until {when} of {sheet.name}"
         return out
 
-    def own_timed(self, effects: list[Effect]) -> list[Effect]:
+    def own_timed(self, effects: list[Effect], up: str | None = None) -> list[Effect]:
         """A condition that lasts until the start or end of the bearer's next turn (`act NAME until`, Demoralize) is a
         duration `--until start|end --of` the bearer (gameplay.txt, Starting Your Turn, Ending Your Turn)."""
-        return [turns.as_duration(e) for e in effects]
+        return [turns.as_duration(e, up) for e in effects]
 
     def condition_help(self, condition: str) -> str:
         """What a condition is made of, what it supersedes, and whether it follows HP (conditions.txt)."""
@@ -275,7 +279,17 @@ class HnH(RuleSystem):
         return improved(self.rolls["check"], sheet, other, options, dice, rule)
 
     def attack(self, attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
-        """Attack (rolls attack, defense, power, toughness; slam-power, slam-toughness); ATTACK_OPTIONS."""
+        """Attack (rolls attack, defense, power, toughness; slam-power, slam-toughness; an area: dodge);
+        ATTACK_OPTIONS."""
+        if "aid" not in maneuvers(options) and is_area(attacker, options):  # one target in an area: Dodge, resistance
+            return improved(
+                self.rolls["attack"],
+                attacker,
+                target,
+                options,
+                dice,
+                lambda box, a, o: resolve_area(_s(a), [(_s(o), 1)], options, box, prefixed=False),
+            )
         return improved(
             self.rolls["attack"],
             attacker,
@@ -284,6 +298,14 @@ class HnH(RuleSystem):
             dice,
             lambda box, a, o: resolve_attack(_s(a), _s(o), options, box),
         )
+
+    def attack_area(
+        self, attacker: Sheet, caught: Sequence[tuple[Sheet, int]], options: Options, dice: Dice
+    ) -> list[Effect]:
+        """An area effect on several targets: one power check, per-target rolls TARGET.dodge and TARGET.toughness."""
+        if options.get("improve"):
+            raise BadInput("improve a roll of an area attack on one target at a time", "leave out -o improve")
+        return resolve_area(attacker, caught, options, dice)
 
     def resist_damage(self, target: Sheet, rank: int, options: Options, dice: Dice) -> list[Effect]:
         """Damage without an attack: power (3dF + rank) against toughness (3dF + Toughness - bruises)."""
@@ -384,6 +406,24 @@ class HnH(RuleSystem):
         if by is not None:
             raise BadInput("an H&H revival names no one to take the fallen's place", "leave out --by")
         return turns.revive(sheet, means, -2)
+
+    def treatment(self, patient: Sheet, check: list[Effect]) -> list[Effect]:
+        """A successful Treatment check (DC 5) by another stabilizes a dying patient (conditions.txt, Dying)."""
+        return turns.treatment(patient, check)
+
+    def action_cost(self, command: str, actor: Sheet, options: Mapping[str, Any]) -> str | None:
+        """Standard, move, free, or extra effort's added standard action (economy.py)."""
+        return economy.cost(command, actor, options)
+
+    def take_action(
+        self, tally: Mapping[str, Any], kind: str, who: str, target: str | None
+    ) -> tuple[dict[str, Any], str | None]:
+        """A standard and a move action a turn (the standard tradeable for a move); extra effort adds a standard."""
+        return economy.take(dict(tally), kind, who, target)
+
+    def aftermath(self, effects: list[Effect], sheet_of: Callable[[str], Sheet]) -> list[Effect]:
+        """A grab outlives no one: the fallen's hold (either side) ends on the partner (conditions.txt, Dead)."""
+        return fallen_holds(effects, sheet_of)
 
     def import_character(self, data: Any) -> tuple[str, dict[str, Value], dict[str, dict[str, Any]]]:
         """A character from the H&H character creator's save file."""

@@ -42,29 +42,37 @@ ROUNDS_PER_HOUR = 600
 REVIVE_MEANS = ("healing", "immortality")
 ONGOING_DAMAGE = "ongoing-damage"
 UNTIL = ("start", "end")
+NEXT_END = "until-next-end-of-turn:"  # becomes until-end-of-turn: when the character's next turn starts
 
 
 def _then(sheet: Sheet, effects: list[Effect]) -> Sheet:
     return apply_all(sheet, effects)
 
 
-def until_effects(sheet: Sheet, condition: str, until: str) -> list[Effect]:
-    """Impose a condition that lasts until the start or the end of the character's next turn."""
+def until_effects(sheet: Sheet, condition: str, until: str, *, next_turn: bool = False) -> list[Effect]:
+    """Impose a condition that lasts until the start or the end of the character's turn (next_turn: of the next one)."""
     if until not in UNTIL:
         raise BadInput(f"until is 'start' or 'end', not '{until}'")
     out = impose_effects(sheet, condition)
-    return out + [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {f"until-{until}-of-turn:{condition}": 1}})]
+    # "the end of your next turn": the next turn must start first (set during a turn, that turn's end is not it)
+    key = f"{NEXT_END}{condition}" if until == "end" and next_turn else f"until-{until}-of-turn:{condition}"
+    return out + [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {key: 1}})]
 
 
-def as_duration(effect: Effect) -> Effect:
+def as_duration(effect: Effect, up: str | None = None) -> Effect:
     """An effect whose `until-start-of-turn:COND` / `until-end-of-turn:COND` counters become the durations that end
-    COND at the start or end of the bearer's next turn (ledger/rules/durations.py: `until-start:NAME:COND`)."""
-    from ledger.rules.durations import counters_for
+    COND at the next start or end of the bearer's turn (ledger/rules/durations.py: `until-start:NAME:COND`), and
+    `until-next-end-of-turn:COND` the one that ends it at the end of their next turn (not one in progress: `up`)."""
+    from ledger.rules.durations import counters_for, name_key
 
     if effect.event != COUNTERS_CHANGED:
         return effect
     counters: dict[str, Any] = {}
     for key, value in (effect.data.get("counters") or {}).items():
+        if key.startswith(NEXT_END) and value:
+            held = up is not None and name_key(up) == name_key(effect.target)
+            counters.update(counters_for(key[len(NEXT_END) :], until="end", of=effect.target, held=held))
+            continue
         when = next((w for w in UNTIL if key.startswith(f"until-{w}-of-turn:")), None)
         if when is None or not value:
             counters[key] = value
@@ -113,6 +121,9 @@ def start_of_turn(sheet: Sheet, dice: Dice) -> list[Effect]:
     ctr.update({k: None for k in sheet.counters if k.startswith(DEFEND)})  # Defend: "until your next turn"
     ctr.update(feats_at_start(sheet))
     ctr.update(maneuvers.turn_started(sheet))
+    for k in sheet.counters:
+        if k.startswith(NEXT_END):  # this is the "next turn": its end ends the condition
+            ctr.update({k: None, "until-end-of-turn:" + k[len(NEXT_END) :]: 1})
     if sheet.counter("revive-cooldown"):
         ctr["revive-cooldown"] = max(0, sheet.counter("revive-cooldown") - 1) or None
     if ctr:
@@ -206,7 +217,7 @@ def recover(
         raise BadInput("hours can't be negative")
     out: list[Effect] = []
     rate = 2 if restful else 1
-    if treated and treatment_bonus is not None:
+    if treatment_bonus is not None:  # the Treatment check decides, --treated or not
         r = roll_check(dice, "treatment", treatment_bonus, "ability")
         success, deg = versus_dc(r, TREATMENT_DC)
         data = {"check": "treatment", "dc": TREATMENT_DC, **r.data(), "success": success, "degrees": deg}
@@ -238,6 +249,25 @@ def recover(
     if restful and hours >= 8 and "exhausted" in now.conditions:  # Exhausted: "after 8 hours of sleep"
         out += remove_effects(now, "exhausted", "8 hours of sleep")
     return out
+
+
+def treatment(patient: Sheet, check: list[Effect]) -> list[Effect]:
+    """Another character's successful Treatment check (DC 5) stabilizes a dying patient (conditions.txt, Dying)."""
+    done = next((e.data for e in check if e.event == CHECK_RESOLVED), {})
+    if "treatment" not in str(done.get("trait", "")):
+        raise BadInput("a patient is treated with a Treatment check", "check NAME treatment --dc 5 -o patient=WHO")
+    dc = done.get("dc")
+    if not isinstance(dc, int) or dc < TREATMENT_DC:
+        raise BadInput(f"stabilizing takes a Treatment check against DC {TREATMENT_DC}", "add --dc 5")
+    if not patient.has("dying"):
+        raise ImpossibleAction(f"{patient.name} is not dying", "Treatment stabilizes the dying (conditions.txt, Dying)")
+    if not done.get("success") or patient.counter(NO_STABILIZE):
+        return []
+    note = "treatment"
+    return [
+        Effect(CONDITION_REMOVED, patient.name, {"condition": "dying", "note": note}),
+        Effect(CONDITION_IMPOSED, patient.name, {"condition": "stabilized", "note": note}),
+    ]
 
 
 def revive(sheet: Sheet, means: str, hp: int = -2) -> list[Effect]:

@@ -24,6 +24,7 @@ from ledger.model.sheet import (
     Sheet,
     apply_all,
 )
+from ledger.rules.hnh.afflictions import clear, ongoing
 from ledger.rules.hnh.conditions import closure, imposed, remove_effects, removed, require_able
 from ledger.rules.hnh.health import VP
 from ledger.rules.options import Options, Role
@@ -112,8 +113,29 @@ def recover(sheet: Sheet, n: int, what: str) -> list[Effect]:
             out.append(imposed(sheet, "exhausted", note))
         return out
     if what == "exhausted":  # "and exhausted into a fatigued condition"
-        return out + [removed(sheet, "exhausted", note), imposed(sheet, "fatigued", note)]
-    return out + remove_effects(sheet, what, note)
+        out += [removed(sheet, "exhausted", note), imposed(sheet, "fatigued", note)]
+    else:
+        out += remove_effects(sheet, what, note)
+    return out + released(apply_all(sheet, out), what)
+
+
+def released(sheet: Sheet, what: str) -> list[Effect]:
+    """An affliction whose hold was the recovered condition ends with it: no more checks, no progression.
+
+    An affliction whose degree still imposes other conditions keeps running on those, without the recovered one.
+    """
+    out: list[Effect] = []
+    for a, degree in ongoing(sheet):
+        held = set(a.at(degree))
+        if what not in closure(held):
+            continue
+        pre = f"affliction:{a.name}"
+        if not (held - {what}) or all(c not in sheet.conditions for c in held - {what}):
+            out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": clear(sheet, a.name)}))
+        else:
+            gone = {f"{pre}:{d}:{what}": None for d in (1, 2, 3) if sheet.counter(f"{pre}:{d}:{what}")}
+            out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": gone}))
+    return out
 
 
 def _recoverable(sheet: Sheet, condition: str) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.errors import BadInput
-from ledger.model.dice import Dice
+from ledger.model.dice import Dice, ascii_int
 from ledger.model.sheet import CHECK_RESOLVED, NOTE_RECORDED, Effect, Sheet
 from ledger.rules.options import Options
 from ledger.rules.pnp import options as declared
@@ -28,6 +28,7 @@ from ledger.rules.pnp.core import (
     opt_text,
     other_boost,
     require_able,
+    reroll_owed,
     roll_pool,
     trait_rank,
     travel_powers,
@@ -48,7 +49,7 @@ def threshold(value: str | int) -> int:
         if text in THRESHOLDS:
             return THRESHOLDS[text][0]
         try:
-            n = int(text)
+            n = ascii_int(text)
         except ValueError:
             raise BadInput(f"'{value}' is not a threshold", f"a number or one of: {', '.join(THRESHOLDS)}") from None
     if n < 0:
@@ -132,6 +133,7 @@ def check(
     net = successes - data["threshold"]
     told, notes = narration(challenge_row(net), sheet.name, _opponent_voice(opponent), given)
     data.update(successes=successes, **rerolled, net=net, **told, adversity_due=adversity_due + other.adversity_due)
+    data.update(adversity_reroll=reroll_owed(sheet, reroll) + other.reroll_due)
     return [*costs, *other.costs, Effect(CHECK_RESOLVED, sheet.name, data), *notes]
 
 
@@ -181,6 +183,7 @@ def chase(a: Sheet, b: Sheet, options: Options, dice: Dice) -> list[Effect]:
         "dice": a_dice + extra, "opponent": b.name, "opponent_trait": b_key, "opponent_rank": b_rank,
         "opponent_halved": b_half, "opponent_dice": b_dice, "threshold_source": "opposed", "threshold": against,
         "successes": successes, **rerolled, "net": net, **told, "adversity_due": adversity_due + other.adversity_due,
+        "adversity_reroll": reroll_owed(a, reroll) + other.reroll_due,
         **other.data(),
         **({"opponent_successes_before_reroll": o_rerolled["successes_before_reroll"]} if o_rerolled else {}),
     }  # fmt: skip

@@ -43,6 +43,7 @@ from ledger.rules.pnp.core import (
     power_meta,
     require_able,
     require_character,
+    reroll_owed,
     roll_pool,
     trait_rank,
     travel_powers,
@@ -198,6 +199,7 @@ def attack(attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list
         **guard.data(),
         **({"defense_successes_before_reroll": d_rerolled["successes_before_reroll"]} if d_rerolled else {}),
         "net": net, "hit": net > 0, "adversity_due": adversity_due + guard.adversity_due,
+        "adversity_reroll": reroll_owed(attacker, reroll) + guard.reroll_due,
     }  # fmt: skip
     outcome: list[Effect] = []
     if net <= 0:

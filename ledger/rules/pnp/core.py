@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
-from ledger.model.dice import Dice, pool
+from ledger.model.dice import Dice, ascii_int, pool
 from ledger.model.sheet import RESOURCE_CHANGED, Effect, Sheet, Value, is_gm_pool
 from ledger.rules.options import Options
 from ledger.rules.pnp.options import EFFECT_CONDITIONS
@@ -200,7 +200,7 @@ def opt_int(given: Options, key: str) -> int:
     if isinstance(v, bool):
         raise BadInput(f"option '{key}' needs a whole number, got {v}")
     try:
-        n = int(str(v).strip())
+        n = ascii_int(v)
     except ValueError:
         raise BadInput(f"option '{key}' needs a whole number, got '{v}'") from None
     if n < 0:
@@ -246,6 +246,7 @@ class Boost:
     reroll: bool
     costs: list[Effect]
     adversity_due: int
+    reroll_due: int = 0  # the part of adversity_due that pays for the reroll
 
     def data(self) -> dict[str, Any]:
         """What the ruling records of it (nothing when nothing was bought)."""
@@ -262,7 +263,12 @@ def other_boost(given: Options, sheet: Sheet | None, prefix: str) -> Boost:
             raise BadInput(f"{prefix}-extra-dice and {prefix}-reroll are for an opponent's roll: there is none")
         return Boost(0, False, [], 0)
     costs, due = charge(sheet, extra_dice=extra, reroll=reroll)
-    return Boost(extra, reroll, costs, due)
+    return Boost(extra, reroll, costs, due, reroll_owed(sheet, reroll))
+
+
+def reroll_owed(sheet: Sheet, reroll: bool) -> int:
+    """The Adversity an NPC's reroll costs the GM (a hero pays with Resolve: nothing owed)."""
+    return REROLL_COST if reroll and "resolve" not in sheet.resources else 0
 
 
 def resource_changed(sheet: Sheet, resource: str, delta: int, **why: Any) -> Effect:

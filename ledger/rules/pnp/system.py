@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
-from ledger.model.dice import Dice, DiceSpec, parse_notation, pool
+from ledger.model.dice import BOUNDS, Dice, DiceSpec, parse_notation, pool
 from ledger.model.sheet import (
     ATTACK_RESOLVED,
     CHECK_RESOLVED,
@@ -114,7 +114,7 @@ class PnP(RuleSystem):
     def parse_trait(self, key: str, value: str) -> Value:
         """Traits are dice: '3' or '3d'; threat too."""
         v = value.strip().lower()
-        return parse_int(key, v[:-1] if v.endswith("d") else v, lo=0)
+        return parse_int(key, v[:-1] if v.endswith("d") else v, lo=0, hi=BOUNDS["dice"][1])  # dice a pool rolls
 
     def power_parts(
         self, given: Mapping[str, Mapping[str, str]], traits: Mapping[str, str]
@@ -123,9 +123,14 @@ class PnP(RuleSystem):
         return pnp_powers.power_parts(given, traits)
 
     def new_sheet(self, name: str, traits: Mapping[str, Value], *, minion: bool, count: int, pc: bool) -> Sheet:
-        """Health from traits; a minion group has its count and Threat instead; heroes hold Resolve."""
+        """Health from traits; a minion group has its count and Threat instead; heroes hold Resolve from the start.
+
+        Resolve and Adversity: "Heroes begin every issue ... with a certain amount of Resolve": a hero enters play
+        with their `resolve` trait's worth (and each `session start` sets it again).
+        """
         max_hp = count if minion else health(traits)
-        resources = {"resolve": 0} if pc else {}
+        start = traits.get("resolve", 0)
+        resources = {"resolve": start if isinstance(start, int) and start > 0 else 0} if pc else {}
         return Sheet(name, self.key, dict(traits), max_hp, max_hp, (), resources, {}, {}, minion, count, pc)
 
     def gm_sheet(self) -> Sheet:
@@ -136,6 +141,13 @@ class PnP(RuleSystem):
         """Extra dice or rerolls an NPC bought, paid from the GM's Adversity in the same ruling."""
         owed = (ATTACK_RESOLVED, CHECK_RESOLVED, EFFECT_RESOLVED)
         return sum(int(e.data.get("adversity_due", 0) or 0) for e in effects if e.event in owed)
+
+    def gm_debts(self, effects: list[Effect]) -> list[tuple[str, int]]:
+        """What the GM's Adversity pays, by purpose: extra dice and rerolls (recorded as the hero's spends are)."""
+        owed = (ATTACK_RESOLVED, CHECK_RESOLVED, EFFECT_RESOLVED)
+        reroll = sum(int(e.data.get("adversity_reroll", 0) or 0) for e in effects if e.event in owed)
+        total = self.owed_by_gm(effects)
+        return [(p, n) for p, n in (("extra-dice", total - reroll), ("reroll", reroll)) if n > 0]
 
     def session_started(self, heroes: list[Sheet], gm: Sheet | None) -> list[Effect]:
         """A new issue: each hero's Resolve is their `resolve` trait; the GM's Adversity is 1 per hero."""

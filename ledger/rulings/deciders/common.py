@@ -60,9 +60,8 @@ def resource_holder(d: Draft, rules: RuleSystem, name: str) -> Sheet:
 def apply_and_settle(d: Draft, rules: RuleSystem, effects: list[Effect]) -> None:
     """Record a rule's effects, then pay what an NPC's boosts owe the GM's pool in the same ruling."""
     d.apply(effects)
-    owed = rules.owed_by_gm(effects)
-    if owed:
-        d.apply(rules.spend(resource_holder(d, rules, GM), "adversity", owed, "extra-dice"))
+    for purpose, owed in rules.gm_debts(effects):
+        d.apply(rules.spend(resource_holder(d, rules, GM), "adversity", owed, purpose))
 
 
 def turn_note(d: Draft, name: str) -> TurnNote:

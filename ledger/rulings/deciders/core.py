@@ -49,9 +49,10 @@ def session_start(d: Draft, i: SessionStartIntent) -> SessionResult:
     heroes = [h for h in heroes if h.pc]
     gm = resource_holder(d, rules, GM) if heroes and rules.gm_sheet() is not None else None
     d.apply(rules.session_started(heroes, gm))
+    result: SessionResult = {"session": number, "title": title}
     if i.get("new_day"):
         d.apply(rules.day_started(heroes))
-    result: SessionResult = {"session": number, "title": title}
+        result["new_day"] = {h.name: dict(d.sheet(h.name).resources) for h in heroes if not d.sheet(h.name).has("dead")}
     if commitment:
         result["commitment"] = commitment
     return result
@@ -92,6 +93,11 @@ def character_add(d: Draft, i: CharacterAddIntent) -> CharacterResult:
     parsed: dict[str, Any] = {**dict(i.get("typed_traits") or {}), **parse_traits(d, i["traits"])}
     sheets: list[SheetData] = []
     for name in copy_names(i["name"], i.get("copies")):
+        if name.strip().casefold() == GM.casefold() and rules.gm_sheet() is not None:
+            raise Conflict(
+                f"'{name}' is the name of the GM's hidden {rules.title} pool, not free for a character",
+                "pick another name (the pool: ledger character show GM)",
+            )
         sheet = rules.new_sheet(name, parsed, minion=i["minion"], count=i["count"], pc=i["pc"])
         if i.get("powers"):
             sheet = replace(sheet, powers={k: dict(v) for k, v in i["powers"].items()})

@@ -63,7 +63,12 @@ def version(d: Draft) -> int:
 def own(d: Draft, rules: RuleSystem, effects: list[Effect]) -> list[Effect]:
     """The rules' own timed effects as durations (`RuleSystem.own_timed`), in rulings of the tracker's version 2;
     rulings recorded before it keep the rules' own counting, decided again as they were."""
-    return rules.own_timed(effects) if version(d) >= TRACKER else effects
+    if version(d) < TRACKER:
+        return effects
+    from ledger.rulings.deciders.turns import current
+
+    enc = current(d)
+    return rules.own_timed(effects, enc.current["name"] if enc is not None and enc.active else None)
 
 
 def left_to_durations(d: Draft, sheet: Sheet, when: str, effects: list[Effect]) -> list[Effect]:

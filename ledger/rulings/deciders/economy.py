@@ -46,6 +46,7 @@ def tally(
     """Count one action of `actor` in the running encounter's round; refuse or warn as the campaign says. The warning,
     if any."""
     # lazy: the encounter, only while one runs; kept out of a one-shot write
+    from ledger.aggregates import name_key
     from ledger.encounter import ENCOUNTER_ID, Encounter, find
 
     kind = rules.action_cost(command, actor, options)
@@ -56,13 +57,20 @@ def tally(
     if enc is None or find(enc.state["order"], actor.name) is None:
         return None  # outside an encounter, or not one of its participants: no round to count in
     st = enc.state
+    if rules.actions_per_turn and st["order"] and name_key(enc.current["name"]) != name_key(actor.name):
+        return None  # a budget per own turn: out of it, a reaction or a readied action, not counted
     now = {"encounter": st["number"], "round": st["round"]}
     held = st.get("actions") or {}
     by = dict(held.get("by", {})) if all(held.get(k) == v for k, v in now.items()) else {}
     mine, problem = rules.take_action(by.get(actor.name, {}), kind, actor.name, target)
     if problem and setting == "refuse":
+        per = (
+            "turn: it starts again at their next turn"
+            if rules.actions_per_turn
+            else "round: it starts again next round"
+        )
         raise ImpossibleAction(
-            problem, "pass the turn first: ledger encounter next (or: ledger init ... -o action-economy=warn)"
+            problem, f"the count is per {per} (a campaign set up with -o action-economy=warn only warns)"
         )
     if problem:
         d.apply([Effect(NOTE_RECORDED, actor.name, {"kind": "warning", "text": problem})])

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from ledger.errors import BadInput, Conflict, LedgerError
 from ledger.model.event_names import COUNTERS_CHANGED
-from ledger.model.sheet import Effect
-from ledger.rules.contract import Recovery
-from ledger.rules.options import suggest
+from ledger.model.sheet import Effect, Sheet
+from ledger.rules.contract import Recovery, RuleSystem
+from ledger.rules.options import Options, suggest
 from ledger.rulings.deciders import durations, economy
 from ledger.rulings.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note, warned
 from ledger.rulings.draft import Draft
@@ -104,18 +104,77 @@ def _condition(d: Draft, i: ConditionIntent, *, add: bool) -> CharacterResult:
 
 
 def attack(d: Draft, i: AttackIntent) -> AttackResult:
-    """One attack resolved by the campaign's rules."""
+    """One attack resolved by the campaign's rules; several targets (or members of a group caught) are an area."""
     rules = rules_of(d)
     a, t = d.sheet(i["attacker"]), d.sheet(i["target"])
+    caught = area_targets(d, i)
     own_rolls(d, rules, "attack", a.name, t.name, i["options"])
-    apply_and_settle(d, rules, durations.own(d, rules, rules.attack(a, t, i["options"], d.dice)))
+    if caught is None:
+        alias_single(d, t.name)
+        apply_and_settle(d, rules, durations.own(d, rules, rules.attack(a, t, i["options"], d.dice)))
+    else:
+        area_rolls(d, rules, [s.name for s, _ in caught], i["options"])
+        apply_and_settle(d, rules, durations.own(d, rules, rules.attack_area(a, caught, i["options"], d.dice)))
     warning = economy.tally(d, rules, a, "attack", i["options"], t.name)
-    return {
+    out: AttackResult = {
         "attacker": d.sheet(a.name).to_dict(),
         "target": d.sheet(t.name).to_dict(),
         **warned(warning),
         **turn_note(d, a.name),
     }
+    if caught is not None:
+        out["targets"] = [d.sheet(s.name).to_dict() for s, _ in caught]
+    return out
+
+
+def area_targets(d: Draft, i: AttackIntent) -> list[tuple[Sheet, int]] | None:
+    """The targets of an attack on several (each with how many of a minion group are caught); None: one target."""
+    names = [i["target"], *i.get("also", [])]
+    in_area: dict[str, int] = dict(i.get("in_area") or {})
+    if len(names) == 1 and not in_area:
+        return None
+    sheets = [d.sheet(n) for n in names]
+    keys = {s.name.casefold() for s in sheets}
+    if len(keys) != len(sheets):
+        raise BadInput("a target is named twice", "name each target caught in the area once")
+    for group in in_area:
+        if group.casefold() not in keys:
+            sheets.append(d.sheet(group))
+            keys.add(sheets[-1].name.casefold())
+    caught = []
+    for s in sheets:
+        n = next((v for k, v in in_area.items() if k.casefold() == s.name.casefold()), 1)
+        if n != 1 and not s.minion:
+            raise BadInput(f"{s.name} is not a minion group", "--in-area is for how many of a group are caught")
+        if not 1 <= n <= max(s.count, 1):
+            raise BadInput(f"{s.name} has {s.count} standing, not {n}", f"--in-area {s.name}=1..{s.count}")
+        caught.append((s, n))
+    return caught
+
+
+def area_rolls(d: Draft, rules: RuleSystem, names: list[str], opts: Options) -> None:
+    """Name each target's own rolls (`TARGET.dodge`, `TARGET.toughness`), entered names matched case-insensitively."""
+    wanted = {f"{n}.{r}": n for n in names for r in ("dodge", "toughness")}
+    for key in list(d.dice.entered):
+        exact = next((w for w in wanted if w.casefold() == key.casefold()), None)
+        if exact and exact != key:
+            d.dice.rename_entered(key, exact)
+    for roll, owner in wanted.items():
+        d.expect_roll(roll, owner=owner)
+    before = d.roll_allowed
+    d.allow_entered(
+        lambda name, text: (
+            rules.entered_spec(name, text, opts) if name in wanted else before(name, text) if before else None
+        )
+    )
+
+
+def alias_single(d: Draft, target: str) -> None:
+    """One target: `TARGET.dodge` / `TARGET.toughness` entered are its `dodge` / `toughness` rolls."""
+    for roll in ("dodge", "toughness"):
+        key = next((k for k in d.dice.entered if k.casefold() == f"{target}.{roll}".casefold()), None)
+        if key is not None and roll not in d.dice.entered:
+            d.dice.rename_entered(key, roll)
 
 
 def check(d: Draft, i: CheckIntent) -> CheckResult:
@@ -126,6 +185,8 @@ def check(d: Draft, i: CheckIntent) -> CheckResult:
     other = (d.sheet(against[0]), against[1]) if against else None
     own_rolls(d, rules, "check", sheet.name, other[0].name if other else None, i["options"])
     effects = rules.check(sheet, i["trait"], dc=i["dc"], against=other, options=i["options"], dice=d.dice)
+    if i["options"].get("patient"):
+        effects += rules.treatment(d.sheet(i["options"]["patient"]), effects)
     apply_and_settle(d, rules, effects)
     return {"character": d.sheet(sheet.name).to_dict(), **turn_note(d, sheet.name)}
 

@@ -1,0 +1,160 @@
+"""H&H area effects: one power check, then for each target caught a Dodge check to halve it and a resistance check.
+
+Source: gameplay.txt (Perception And Area Effects: no attack check, "automatically affect a given target or area";
+Cover: "a circumstance bonus to Dodge defense checks against area effects equal to its penalty to attack checks"),
+conditions.txt (Immobile: "can't Dodge area attacks"), gameplay.txt (Minion Rules). Readings: docs/interpretations.md
+(Humans & Heroes, Area effects): a Dodge check meeting the power check halves the effect rank (rounded down).
+
+Roll names: `power` (once), `TARGET.dodge` and `TARGET.toughness` per target (a minion group caught: one of each,
+applied to every member caught).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ledger.errors import BadInput, ImpossibleAction
+from ledger.model.dice import Dice, DiceSpec, Roll
+from ledger.model.sheet import ATTACK_RESOLVED, MINIONS_DEFEATED, Effect, Sheet, apply_all
+from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
+from ledger.rules.hnh.checks import active_defense, roll_check
+from ledger.rules.hnh.conditions import break_trance, effective, require_able
+from ledger.rules.hnh.health import take_out_minion
+from ledger.rules.hnh.options import COVER
+
+AREA_EFFECTS = ("Damage", "Affliction")
+
+
+class SharedPower:
+    """Dice whose `power` roll is taken once and handed to every target's resolution."""
+
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+        self.power: Roll | None = None
+
+    def take(self, name: str, spec: DiceSpec) -> Roll:
+        """The one power roll, or the named roll from the ruling's dice."""
+        if name != "power":
+            return self.dice.take(name, spec)
+        if self.power is None:
+            self.power = self.dice.take(name, spec)
+        return self.power
+
+
+def is_area(attacker: Sheet, options: Mapping[str, Any]) -> bool:
+    """Whether this is an area Damage or Affliction: `--range area`, or a power with the Area extra."""
+    from ledger.rules.hnh.combat import weapon
+
+    w = weapon(attacker, options)
+    return w.range == "area" and w.effect in AREA_EFFECTS
+
+
+def check_area_power(attacker: Sheet, options: Mapping[str, Any]) -> None:
+    """Refuse `--range area` for a power without the Area extra (a trait or an ad hoc effect may be an area)."""
+    from ledger.rules.hnh.checks import find_power
+
+    name = str(options.get("with") or "unarmed")
+    key = find_power(attacker, name)
+    if key is not None and not attacker.powers[key].get("area") and str(options.get("range") or "") == "area":
+        raise BadInput(f"'{key}' has no Area extra: it can't be an area attack", "leave out --range area")
+
+
+def dodge_bonus(target: Sheet, options: Mapping[str, Any]) -> int:
+    """Cover's bonus to Dodge against an area: the penalty it gives attack checks, as a bonus (Cover)."""
+    cover = str(options.get("cover") or "none").lower()
+    if cover == "complete":
+        raise BadInput("complete cover against an area: say the target is outside the area", "leave it out")
+    return -COVER.get(cover, 0)
+
+
+def resolve_area(
+    attacker: Sheet,
+    caught: Sequence[tuple[Sheet, int]],
+    options: Mapping[str, Any],
+    dice: Dice,
+    *,
+    prefixed: bool = True,
+) -> list[Effect]:
+    """An area attack: one power check; per target a Dodge (halves the rank on a success), then the resistance.
+
+    prefixed: roll names TARGET.dodge / TARGET.toughness (several targets); else `dodge` and `toughness` (one).
+    """
+    from ledger.rules.hnh.combat import maneuvers, validate, weapon
+
+    require_able(attacker, "attack")
+    if any(k.startswith("defend:") for k in attacker.counters):
+        raise ImpossibleAction(f"{attacker.name} took the Defend action and can't attack this turn")
+    check_area_power(attacker, options)
+    w = weapon(attacker, options)
+    if w.range != "area":
+        raise BadInput(f"'{w.name}' is a {w.range} attack, not an area", "give --range area for an area effect")
+    if w.effect not in AREA_EFFECTS:
+        raise BadInput(f"'{w.name}' is a {w.effect} effect: area attacks resolve Damage and Affliction")
+    moves = maneuvers(options)
+    out: list[Effect] = []
+    shared = SharedPower(dice)
+    roll_check(shared, "power", w.rank, "power")  # the one power check, first in the ruling's dice
+    for target, n in caught:
+        if target.has("dead"):
+            raise ImpossibleAction(f"{target.name} is already dead")
+        validate(attacker, target, w, moves, options)
+        trance = break_trance(target)
+        sheet = apply_all(target, trance)
+        names = (f"{target.name}.dodge", f"{target.name}.toughness") if prefixed else ("dodge", "toughness")
+        out += trance + _one(attacker, sheet, n, w, options, shared, names)
+    return out
+
+
+def _one(
+    attacker: Sheet,
+    target: Sheet,
+    n: int,
+    w: Any,
+    options: Mapping[str, Any],
+    dice: Dice,
+    names: tuple[str, str],
+) -> list[Effect]:
+    """One target (or N members of a minion group) caught: its Dodge check, then the resistance to the effect."""
+    from ledger.rules.hnh.combat import _damage_opts
+    from ledger.rules.hnh.health import resolve_damage
+
+    power = roll_check(dice, "power", w.rank, "power")
+    base: dict[str, Any] = {
+        "attacker": attacker.name,
+        "target": target.name,
+        "with": w.name,
+        "effect": w.effect,
+        "range": "area",
+        "hit": True,
+        "automatic": True,
+        "attack_check": False,
+        "area": True,
+    }
+    if n != 1:
+        base["caught"] = n
+    if "immobile" in effective(target.conditions):  # Immobile: "can't Dodge area attacks"
+        dodged, base["dodge"] = False, "immobile: no Dodge against an area"
+    else:
+        d = active_defense(target, "dodge", dice, names[0], dodge_bonus(target, options))
+        dodged = not d.automatic_failure and d.total >= power.total
+        base["dodge_check"] = {**d.data(), "against": power.total, "dodged": dodged}
+    rank = w.rank // 2 if dodged else w.rank
+    base.update(rank=rank, dodged=dodged)
+    out = [Effect(ATTACK_RESOLVED, target.name, base)]
+    resist = names[1]
+    if w.effect == "Damage":
+        step = resolve_damage(target, rank, dice, options=_damage_opts(w, options), resist_roll=resist)
+    else:
+        spec = affliction_from(w.name, w.power, {**options, "rank": rank})
+        step = resolve_affliction(target, spec, dice, resist_roll=resist)
+    out += step
+    fell = any(e.event == MINIONS_DEFEATED for e in step) or apply_all(target, step).has("dead")
+    now = apply_all(target, step)
+    for _ in range(n - 1):  # the same result for every member caught: each falls as the first did
+        if not fell or now.has("dead") or now.count <= 0:
+            break
+        more = take_out_minion(now, bool(options.get("nonlethal")), "caught in the area")
+        out += more
+        now = apply_all(now, more)
+    return out

@@ -1,0 +1,99 @@
+"""A die line that adds up: the roll, then every named term the rules put between its faces and the number used.
+
+`Blaze damage: 1d8 [5] +2 Str x2 critical -1 DN = 13`: read left to right, each term applies to everything
+before it. The terms come from the ruling's own resolution data (nothing is re-derived here): H&H's critical
++1 (or -1) on a check, d20 Supers' attack parts and its damage chain (ability, critical multiplier, the minimum
+of 1, DN).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, TypeGuard
+
+from ledger.model.event_names import DICE_ROLLED
+
+Term = tuple[str, int, str]  # ("+" or "x", value, what it is)
+D20_ROLLS = ("attack", "confirm", "death")
+ABILITY_NAMES = {"str": "Str", "dex": "Dex", "con": "Con", "int": "Int", "wis": "Wis", "cha": "Cha"}
+
+
+def terms(d: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> tuple[str | None, list[Term], Any]:
+    """(notation to show instead of the recorded one, the terms after the faces, the total they reach)."""
+    name, base = d.get("name"), d.get("total")
+    if not isinstance(base, int) or d.get("used") is False:
+        return None, [], base
+    for e in events:
+        if e.get("type") == DICE_ROLLED:
+            continue
+        data = e.get("data") or {}
+        damage = data.get("damage")
+        if name == "damage" and isinstance(damage, dict) and damage.get("faces") == d.get("faces"):
+            return None, damage_terms(damage, base), damage.get("dealt", base)
+        parts = data.get("attack-parts")
+        if name in D20_ROLLS and _several(parts) and sum(parts.values()) == d.get("modifier"):
+            shown: list[Term] = [("+", int(v), ABILITY_NAMES.get(str(k), str(k))) for k, v in parts.items() if v]
+            return f"{d.get('count', 1) if 'count' in d else 1}d{d.get('sides', 20)}", shown, base
+        for sub in _dicts(data):
+            named = sub.get("roll") == name or (sub.get("check") == "initiative" and sub.get("character") == name)
+            if named and isinstance(sub.get("total"), int) and sub.get("faces") == d.get("faces"):
+                diff = int(sub["total"]) - base
+                out = [("+", diff, "critical" if sub.get("critical") else "adjusted")] if diff else []
+                parts = sub.get("parts")
+                if _several(parts) and sum(parts.values()) == d.get("modifier") and d.get("kind") == "fudge":
+                    named_parts: list[Term] = [("+", int(v), str(k)) for k, v in parts.items() if v]
+                    return f"{len(d.get('faces') or [])}dF", named_parts + out, base + diff
+                return None, out, base + diff
+    return None, [], base
+
+
+def _several(parts: Any) -> TypeGuard[dict[str, int]]:
+    """Parts worth naming: more than one (a lone trait reads plainly in the notation, 3dF+4)."""
+    return isinstance(parts, dict) and sum(1 for v in parts.values() if v) > 1
+
+
+def damage_terms(damage: Mapping[str, Any], base: int) -> list[Term]:
+    """d20 Supers' damage: weapon dice + ability, x the critical multiplier, at least 1, less the target's DN."""
+    out: list[Term] = []
+    ability = int(damage.get("ability-mod") or 0)
+    if ability:
+        out.append(("+", ability, ABILITY_NAMES.get(str(damage.get("ability")), str(damage.get("ability")))))
+    value = base + ability
+    multiplier = int(damage.get("multiplier") or 1)
+    if multiplier != 1:
+        out.append(("x", multiplier, "critical"))
+        value *= multiplier
+    raw = int(damage.get("raw", value))
+    if raw != value:
+        out.append(("+", raw - value, "minimum"))
+    dealt = int(damage.get("dealt", raw))
+    if dealt != raw:
+        out.append(("+", dealt - raw, "DN"))
+    return out
+
+
+def _dicts(data: Any) -> Iterator[Mapping[str, Any]]:
+    """Every mapping inside a resolution's data (an H&H check's roll sits at any depth)."""
+    if isinstance(data, Mapping):
+        yield data
+        for v in data.values():
+            yield from _dicts(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _dicts(v)
+
+
+def shown(t: Term) -> str:
+    """`+2 Str`, `-1 DN`, `x2 critical`."""
+    op, value, label = t
+    if op == "x":
+        return f"x{value} {label}"
+    return f"{value:+d} {label}"
+
+
+def apply(start: int, ts: Iterable[Term]) -> int:
+    """The total the terms reach from `start`, left to right (a multiplier applies to everything before it)."""
+    value = start
+    for op, v, _ in ts:
+        value = value * v if op == "x" else value + v
+    return value

@@ -1,0 +1,157 @@
+"""Read models checked before they are shown: what they say of rulings, retractions, sessions and sheets is compared
+with the write side's aggregates (folded from the log, snapshots checked); where they differ or don't parse, the
+reader answers from a fresh fold of the log instead (`fold_from_log`), never from the edited rows.
+
+The write side here is any object with `campaign()` and `store.repository` (ledger.application.Ledger): projections/
+never imports the application.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+from uuid import UUID
+
+from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
+
+from ledger.aggregates import ruling_id
+from ledger.storage.target import Target
+from projections.db import ReadSide, rulings, sessions, sheets
+
+
+def mismatch(read: ReadSide, ledger: Any) -> str | None:
+    """The first thing the read models say that the log does not (None when they agree), in a few words."""
+    campaign = ledger.campaign()
+    try:
+        with read.engine.connect() as conn:
+            top = conn.execute(select(rulings.c.number).order_by(rulings.c.number.desc()).limit(1)).scalar()
+            count = len(conn.execute(select(rulings.c.number)).all())
+            killed = {
+                int(n): (by, actor, at)
+                for n, by, actor, at in conn.execute(
+                    select(
+                        rulings.c.number, rulings.c.retracted_by, rulings.c.retracted_actor, rulings.c.retracted_at
+                    ).where(rulings.c.retracted_by.is_not(None))
+                ).all()
+            }
+            session_rows = conn.execute(select(sessions).order_by(sessions.c.number)).mappings().all()
+            sheet_rows = conn.execute(select(sheets).where(sheets.c.active)).mappings().all()
+            log_problem = _log_rows(read, conn)
+    except (SQLAlchemyError, ValueError, TypeError) as e:  # a JSON column that doesn't parse, a dropped table
+        return f"a row can't be read ({type(e).__name__})"
+    if log_problem:
+        return log_problem
+    if (top or 0) != campaign.rulings or count != campaign.rulings:
+        return f"ledger_rulings holds {count} rulings, the log {campaign.rulings}"
+    if {n: by for n, (by, _, _) in killed.items()} != {int(n): k for n, k in campaign.dead.items()}:
+        return "ledger_rulings.retracted_by differs from the log"
+    for n, (by, actor, at) in killed.items():
+        r = ledger.store.repository.get(ruling_id(n))
+        if (r.retracted or {}) != {"by": by, "actor": actor, "at": at}:
+            return f"ledger_rulings: ruling {n}'s retraction differs from the log"
+    want = [(s["number"], s["title"], s["started"], s.get("ended")) for s in campaign.domain["sessions"]]
+    have = [(s["number"], s["title"], s["started"], s["ended"]) for s in session_rows]
+    if have != want:
+        return "ledger_sessions differs from the log"
+    roster = {str(e["id"]).replace("-", ""): e["name"] for e in campaign.domain["roster"].values()}
+    if {r["character_id"] for r in sheet_rows} != set(roster):
+        return "ledger_sheets lists other characters than the log"
+    for row in sheet_rows:
+        if not isinstance(row["sheet"], dict):
+            return f"ledger_sheets: the sheet of {row['name']!r} doesn't parse"
+        character = ledger.store.repository.get(UUID(row["character_id"]))
+        sheet = character.sheet
+        if (
+            row["sheet"] != sheet
+            or row["name"] != sheet.get("name")
+            or (row["hp"], row["max_hp"]) != (sheet.get("hp"), sheet.get("max_hp"))
+        ):
+            return f"ledger_sheets: the sheet of {sheet.get('name')!r} differs from the log"
+    return None
+
+
+def _log_rows(read: ReadSide, conn: Any) -> str | None:
+    """ledger_log against the events it indexes (no state decoded): one row per event the views keep, each naming its
+    event's own aggregate and type, its data by reference to the event (never a copy that could say otherwise)."""
+    from sqlalchemy import text
+
+    from projections.db import BOOKKEEPING_PATTERNS, topic_names
+
+    events, position = read.events_table, read.id_column
+    rows = conn.execute(
+        text(
+            "SELECT l.seq, l.aggregate, l.type, l.data, e.topic FROM ledger_log l "
+            f"LEFT JOIN {events} e ON e.{position} = l.seq"
+        )
+    ).all()
+    mark = "?" if read.kind == "sqlite" else "%s"
+    wanted = conn.exec_driver_sql(
+        f"SELECT COUNT(*) FROM {events} WHERE topic NOT LIKE {mark} AND topic NOT LIKE {mark}", BOOKKEEPING_PATTERNS
+    ).scalar()
+    if len(rows) != wanted:
+        return f"ledger_log holds {len(rows)} rows for {wanted} events"
+    for seq, aggregate, kind, data, topic in rows:
+        if topic is None or topic_names(str(topic)) != (aggregate, kind) or data not in (None, "null"):
+            return f"ledger_log: row {seq} differs from its event"
+    return None
+
+
+def fold_from_log(target: Target) -> ReadSide:
+    """Fresh read models folded from the log alone, in a private SQLite file (removed at exit): a copy of a SQLite
+    ledger, or the events of a PostgreSQL one."""
+    import atexit
+    import shutil
+    import sqlite3
+    import tempfile
+
+    from projections.db import private_copy
+    from projections.views import rebuild
+
+    if target.kind == "sqlite":
+        copy = private_copy(target)
+    else:
+        folder = tempfile.mkdtemp(prefix="ledger-fold-")
+        atexit.register(shutil.rmtree, folder, True)
+        copy = Target("sqlite", path=os.path.join(folder, "fold.ledger"))
+        _copy_postgres_log(target, copy.path)
+    read = ReadSide(copy)
+    read.ensure_tables()
+    rebuild(read)
+    _ = sqlite3  # the copy is a plain SQLite file
+    return read
+
+
+def _copy_postgres_log(target: Target, path: str) -> None:
+    """The PostgreSQL log's events into a SQLite file laid out as the SQLite store's (positions kept as rowids)."""
+    import sqlite3
+
+    import psycopg
+
+    dst = sqlite3.connect(path)
+    try:
+        dst.execute(
+            "CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BLOB, "
+            "PRIMARY KEY (originator_id, originator_version))"
+        )
+        with psycopg.connect(
+            host=target.host,
+            port=target.port,
+            user=target.user,
+            password=target.password or None,
+            dbname=target.dbname,
+            connect_timeout=5,
+        ) as conn:
+            cur = conn.execute(
+                "SELECT notification_id, originator_id, originator_version, topic, state FROM ledger_events "
+                "ORDER BY notification_id"
+            )
+            while batch := cur.fetchmany(5000):
+                dst.executemany(
+                    "INSERT INTO stored_events (rowid, originator_id, originator_version, topic, state) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    [(n, UUID(str(o)).hex, v, t, bytes(s)) for n, o, v, t, s in batch],
+                )
+        dst.commit()
+    finally:
+        dst.close()
