@@ -65,9 +65,14 @@ def own(d: Draft, rules: RuleSystem, effects: list[Effect]) -> list[Effect]:
     rulings recorded before it keep the rules' own counting, decided again as they were."""
     if version(d) < TRACKER:
         return effects
-    from ledger.rulings.deciders.turns import current
+    from eventsourcing.application import AggregateNotFoundError
 
-    enc = current(d)
+    from ledger.encounter import ENCOUNTER_ID
+
+    try:
+        enc = d.load(ENCOUNTER_ID)
+    except AggregateNotFoundError:
+        enc = None
     return rules.own_timed(effects, enc.current["name"] if enc is not None and enc.active else None)
 
 
