@@ -232,12 +232,17 @@ class AppContext:
 
         shown: R = safe_tree(result)  # names and text as typed, made safe for a terminal (the same shape)
         body = text(shown) if callable(text) else text
-        if result.get("side_down"):
+        if result.get("side_down") and not _said(result):
             body += "\n" + ("Every foe is down." if result["side_down"] == "foes" else "Every hero is down.")
         first, nl, rest = f"ruling {result['ruling']}: {body}".partition("\n")
         click.echo((paint(first) if colour_on() else first) + nl + rest)
         if self.verbose and result.get("events"):
             click.echo(raw_events(shown))
+
+
+def _said(result: Mapping[str, Any]) -> bool:
+    """Whether the ruling recorded that a side is all down (its sentence says so) rather than only finding it."""
+    return any((e.get("data") or {}).get("side_down") for e in result.get("events") or ())
 
 
 def _immutable(e: Exception) -> bool:

@@ -191,10 +191,14 @@ class Ledger:
             try:
                 with self._lock:
                     campaign = self.campaign()
+                    if spec.kind == "play" and "tracker" not in intent and self._fighting():
+                        from ledger.rulings.deciders.durations import TRACKER  # what it decides: deciders/durations.py
+
+                        intent = cast("Intent", {**intent, "tracker": TRACKER})
                     number = campaign.rulings + 1
                     draft = self._draft(campaign, number, spec.kind, command, intent, entered, seeds)
                     result = decide(draft)
-                    if spec.kind == "play" and draft.campaign is not None:
+                    if spec.kind == "play" and draft.campaign is not None and not intent.get("tracker"):
                         result = {**result, **_sides(draft)}
                     self._commit(draft)
             except IntegrityError:
@@ -210,6 +214,17 @@ class Ledger:
                 continue
             return {"ruling": number, **result, "events": draft.summary()}
         raise StoreError("the ledger is too busy: another writer kept winning", "try the command again")
+
+    def _fighting(self) -> bool:
+        """Whether an encounter is running (a play ruling recorded now is decided by the tracker's version 2)."""
+        from eventsourcing.application import AggregateNotFoundError
+
+        from ledger.encounter import ENCOUNTER_ID
+
+        try:
+            return bool(self.store.repository.get(ENCOUNTER_ID).active)
+        except AggregateNotFoundError:
+            return False
 
     def require_writable(self) -> None:
         """Refuse to write, in one line naming it, where the database holds what the ledger never makes (a trigger,
@@ -891,7 +906,7 @@ def check_text(what: str, text: str | None) -> str:
 
 def _sides(draft: Draft) -> dict[str, Any]:
     """Whether the ruling left every combatant of one side of the running encounter down (said, not recorded)."""
-    from ledger.rulings.deciders.encounter import sides_down
+    from ledger.rulings.deciders.turns import sides_down
 
     return sides_down(draft)
 

@@ -195,6 +195,12 @@ class RuleSystem:
         (ledger/rules/durations.py `left`): `2` (rounds or pages), `until start of NAME`, `scene`."""
         return {}
 
+    def own_timed(self, effects: list[Effect], up: str | None = None) -> list[Effect]:
+        """These effects with the rules' own timed effects among them given as durations (ledger/rules/durations.py
+        counters), so the turn hooks run them out and say so as they do the GM's (`up`: who is up in the running
+        encounter: a turn of theirs in progress is not their next); unchanged by default."""
+        return effects
+
     def no_turn(self, sheet: Sheet) -> str | None:
         """Why a participant who is still in the fight gets no turn at all (`encounter next` passes them over, naming
         it), or None. By default everyone still in the fight has a turn."""

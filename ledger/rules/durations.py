@@ -9,7 +9,7 @@ restore it exactly with the sheet (a refold; never a reverse delta):
   such points are still to pass (2 for `--until end` imposed during WHO's own turn: that turn does not count);
 - `scene:COND` = 1: ends when the scene ends (P&P: `scene end`, `encounter end`).
 
-Pure functions on sheets; the encounter's deciders call them from the turn hooks (ledger/rulings/deciders/encounter.py).
+Pure functions on sheets; the encounter's deciders call them from the turn hooks (ledger/rulings/deciders/turns.py).
 """
 
 from __future__ import annotations

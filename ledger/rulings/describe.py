@@ -125,7 +125,7 @@ def intent_line(command: str, intent: Mapping[str, Any] | None) -> str:
             parts.append(f"{len(v)} traits")
         elif k == "sheet" and isinstance(v, dict):
             parts.append(str(v.get("name", "a sheet")))
-        elif k == "count" and v == 1:
+        elif (k == "count" and v == 1) or k == "tracker":  # (tracker: bookkeeping, deciders/table.py)
             continue
         elif isinstance(v, dict):
             parts += [f"{k2}={_value(v2)}" for k2, v2 in v.items() if v2 is not None]
@@ -380,6 +380,8 @@ def possessive(name: str) -> str:
 def _effect(d: Mapping[str, Any], who: str) -> str:
     if "initiative" in d and "character" in d:
         return f"{who} rolls initiative {d['initiative']}"
+    if "side_down" in d:  # recorded by the ruling that left every combatant of one side down
+        return "every foe is down" if d["side_down"] == "foes" else "every hero is down"
     if "initiative-tie" in d:
         return f"initiative tie between {', '.join(map(str, d['initiative-tie']))}: rolled off"
     if "hazard" in d:

@@ -24,9 +24,12 @@ EventSummary = dict[str, Any]  # one event of a ruling as the command's output s
 
 # -- intents ---------------------------------------------------------------------------------------------
 class Noted(TypedDict, total=False):
-    """What every intent may carry: the GM's `--note TEXT` (given with any ruling; changes nothing decided)."""
+    """What every intent may carry: the GM's `--note TEXT` (given with any ruling; changes nothing decided), and
+    `tracker` (2: a play ruling recorded while an encounter ran, decided by the tracker's second version: it records
+    a side all down, and the rules' own timed effects run out as durations; ledger/rulings/deciders/table.py)."""
 
     note: str
+    tracker: int
 
 
 class InitIntent(Noted):

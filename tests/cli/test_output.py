@@ -381,7 +381,9 @@ def test_pnp_encounter_end_says_what_the_scene_took_away(cli: Cli) -> None:
         "--roll",
         "defense=1,1",
     )
-    assert first(stun) == "ruling 5: Mara hits Boss with might (8 successes vs 0, stun): now stunned and defeated."
+    assert first(stun) == (
+        "ruling 5: Mara hits Boss with might (8 successes vs 0, stun): now stunned and defeated; every foe is down."
+    )
     assert (
         first(cli.ok("encounter", "end"))
         == "ruling 6: Encounter 1 ends after 1 page; Boss: no longer stunned and defeated."

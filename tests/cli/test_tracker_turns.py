@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tests.conftest import Cli, event_count
@@ -82,6 +83,43 @@ def test_the_ruling_that_downs_the_last_foe_says_so(cli: Cli) -> None:
     d20(cli)
     cli.ok("damage", "Vil", "--amount", "12")
     r = cli.ok("damage", "Cy", "--amount", "15")
-    assert r.stdout.splitlines()[-1] == "Every foe is down."
+    assert r.stdout.splitlines()[0].endswith("now dead; every foe is down.")
+    assert "Every foe is down." not in r.stdout  # said once, by the recorded sentence
     doc = cli.json("undo")
     assert isinstance(doc, dict) and "side_down" not in doc
+
+
+def test_a_side_all_down_is_recorded_and_shown_in_log_session_and_exports(cli: Cli, tmp_path: Path) -> None:
+    """d20-supers.txt, Damage: below 0 Hitpoints a character is dying, unconscious and takes no actions; the ruling
+    that leaves every foe so records it (an EffectResolved), so `log`, `session show` and both exports say it."""
+    cli.ok("init", "--system", "d20")
+    cli.ok("session", "start", "Night")
+    cli.ok("character", "add", "Ann", "--trait", "hp=10", "--pc")
+    cli.ok("character", "add", "Vil", "--trait", "hp=10")
+    cli.ok("encounter", "start", "Ann", "Vil", "--init", "Ann=20", "--init", "Vil=10")
+    doc: Any = cli.json("damage", "Vil", "--amount", "12")
+    assert doc["side_down"] == "foes"
+    assert {"side_down": "foes"} in [e["data"] for e in doc["events"] if e["type"] == "EffectResolved"]
+    assert "every foe is down" in cli.ok("log", "-n", "1").stdout
+    assert "every foe is down" in cli.ok("session", "show").stdout
+    for fmt in ("md", "html"):
+        out = tmp_path / f"fight.{fmt}"
+        cli.ok("export", "--format", fmt, "-o", str(out))
+        assert "every foe is down" in out.read_text().lower()
+
+
+def test_a_side_all_down_is_decided_again_by_retraction(cli: Cli, tmp_path: Path) -> None:
+    """d20-supers.txt, Damage: retracting the damage that left Vil dying leaves a foe standing, so the later ruling
+    that downed Cy, decided again, no longer says every foe is down; sheets and tracker as if it never was."""
+    d20(cli)
+    cli.ok("damage", "Vil", "--amount", "12")
+    cli.ok("damage", "Cy", "--amount", "15")
+    assert "every foe is down" in cli.ok("log", "-n", "1").stdout
+    out = cli.ok("retract", "6", "--yes").stdout
+    assert "now: Cy takes 15 damage: HP 5 -> -10, now dead.\n" in out and "was: Every foe is down" in out
+    without = Cli(str(tmp_path / "without.ledger"))  # the same history without the retracted ruling
+    d20(without)
+    without.ok("damage", "Cy", "--amount", "15")
+    for name in ("Vil", "Cy"):
+        assert cli.json("character", "show", name) == without.json("character", "show", name)
+    assert cli.json("encounter", "show") == without.json("encounter", "show")

@@ -191,3 +191,16 @@ def test_the_page_shows_notes_escaped_and_no_round_after_the_end(cli: Cli, db: s
         html = server.get("/")[1]
     assert '<span class="up-name">' not in html and '<span class="round">' not in html and "aria-current" not in html
     assert 'data-name="Ann"' in html.split('id="rulings"')[0]  # the roster instead
+
+
+def test_the_page_says_when_every_foe_is_down(cli: Cli, db: str):
+    """d20-supers.txt, Damage: a character below 0 Hitpoints is dying and takes no actions; the ruling that leaves
+    every foe so says it on the players' screen too (the recorded sentence)."""
+    cli.ok("init", "--system", "d20")
+    cli.ok("character", "add", "Ann", "--trait", "hp=10", "--pc")
+    cli.ok("character", "add", "Vil", "--trait", "hp=10")
+    cli.ok("encounter", "start", "Ann", "Vil", "--init", "Ann=20", "--init", "Vil=10")
+    cli.ok("damage", "Vil", "--amount", "12")
+    with serving(db) as server:
+        html = server.get("/")[1]
+    assert "every foe is down" in html[html.index('id="rulings"') :]

@@ -257,6 +257,20 @@ class D20(RuleSystem):
         """A charge's -2 DR and a run last until the character's next turn (d20-supers.txt, Run and Charge)."""
         return {c: f"until start of {sheet.name}" for c in ("running", "charging") if sheet.has(c)}
 
+    def own_timed(self, effects: list[Effect], up: str | None = None) -> list[Effect]:
+        """Running and charging last until the character's next turn starts (the reading of d20-supers.txt, Running,
+        Charge in docs/interpretations.md): a duration `--until start --of` the character."""
+        from ledger.rules.durations import counters_for
+
+        out: list[Effect] = []
+        for e in effects:
+            out.append(e)
+            cond = e.data.get("condition")
+            if e.event == CONDITION_IMPOSED and cond in ("running", "charging"):
+                counters = counters_for(str(cond), until="start", of=e.target)
+                out.append(Effect(COUNTERS_CHANGED, e.target, {"counters": counters}))
+        return out
+
     def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """Running and charging end when the character's next turn starts."""
         return turn_start_effects(sheet)

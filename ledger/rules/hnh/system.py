@@ -216,6 +216,11 @@ class HnH(RuleSystem):
                     out[key[len(head) :]] = f"until {when} of {sheet.name}"
         return out
 
+    def own_timed(self, effects: list[Effect], up: str | None = None) -> list[Effect]:
+        """A condition that lasts until the start or end of the bearer's next turn (`act NAME until`, Demoralize) is a
+        duration `--until start|end --of` the bearer (gameplay.txt, Starting Your Turn, Ending Your Turn)."""
+        return [turns.as_duration(e, up) for e in effects]
+
     def condition_help(self, condition: str) -> str:
         """What a condition is made of, what it supersedes, and whether it follows HP (conditions.txt)."""
         parts = []

@@ -59,6 +59,28 @@ def until_effects(sheet: Sheet, condition: str, until: str, *, next_turn: bool =
     return out + [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {key: 1}})]
 
 
+def as_duration(effect: Effect, up: str | None = None) -> Effect:
+    """An effect whose `until-start-of-turn:COND` / `until-end-of-turn:COND` counters become the durations that end
+    COND at the next start or end of the bearer's turn (ledger/rules/durations.py: `until-start:NAME:COND`), and
+    `until-next-end-of-turn:COND` the one that ends it at the end of their next turn (not one in progress: `up`)."""
+    from ledger.rules.durations import counters_for, name_key
+
+    if effect.event != COUNTERS_CHANGED:
+        return effect
+    counters: dict[str, Any] = {}
+    for key, value in (effect.data.get("counters") or {}).items():
+        if key.startswith(NEXT_END) and value:
+            held = up is not None and name_key(up) == name_key(effect.target)
+            counters.update(counters_for(key[len(NEXT_END) :], until="end", of=effect.target, held=held))
+            continue
+        when = next((w for w in UNTIL if key.startswith(f"until-{w}-of-turn:")), None)
+        if when is None or not value:
+            counters[key] = value
+        else:
+            counters.update(counters_for(key[len(f"until-{when}-of-turn:") :], until=when, of=effect.target))
+    return Effect(effect.event, effect.target, {**effect.data, "counters": counters})
+
+
 def _expire(sheet: Sheet, until: str) -> list[Effect]:
     """End the conditions that last until this point of the turn."""
     out: list[Effect] = []

@@ -19,6 +19,9 @@ from ledger.rulings.draft import Draft
 if TYPE_CHECKING:
     from ledger.rulings.intents import ConditionIntent
 
+TRACKER = 2  # the tracker's version a play ruling recorded during an encounter carries (`tracker` in its intent):
+# from 2 the ruling records a side all down, and the rules' own timed effects run out as durations
+# (`own` below); rulings without it are decided again as they were
 ENCOUNTER_KINDS = ("rounds", "rounds-held", "rounds-total", "until-start", "until-end")
 
 
@@ -50,6 +53,46 @@ def run_out(d: Draft, rules: RuleSystem, sheet: Sheet, changes: dict[str, Any], 
     if changes:
         effects.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": changes}))
     d.apply(effects)
+
+
+def version(d: Draft) -> int:
+    """The tracker's version this ruling is decided by (`tracker` in its intent; ledger/rulings/deciders/table.py)."""
+    return int((d.intent or {}).get("tracker") or 0)
+
+
+def own(d: Draft, rules: RuleSystem, effects: list[Effect]) -> list[Effect]:
+    """The rules' own timed effects as durations (`RuleSystem.own_timed`), in rulings of the tracker's version 2;
+    rulings recorded before it keep the rules' own counting, decided again as they were."""
+    if version(d) < TRACKER:
+        return effects
+    from eventsourcing.application import AggregateNotFoundError
+
+    from ledger.encounter import ENCOUNTER_ID
+
+    try:
+        enc = d.load(ENCOUNTER_ID)
+    except AggregateNotFoundError:
+        enc = None
+    return rules.own_timed(effects, enc.current["name"] if enc is not None and enc.active else None)
+
+
+def left_to_durations(d: Draft, sheet: Sheet, when: str, effects: list[Effect]) -> list[Effect]:
+    """A turn hook's effects without the removals of the bearer's conditions a duration ends at this very point of
+    their turn (version 2: the duration ends them, saying why, as it ends the GM's)."""
+    if version(d) < TRACKER:
+        return effects
+    own_key = durations.name_key(sheet.name)
+    ending = {
+        p[2]
+        for k, v in sheet.counters.items()
+        if v == 1 and (p := durations.parse(k)) is not None and p[0] == f"until-{when}"
+        if p[1] is not None and durations.name_key(p[1]) == own_key
+    }
+    return [
+        e
+        for e in effects
+        if not (e.event == CONDITION_REMOVED and e.target == sheet.name and e.data.get("condition") in ending)
+    ]
 
 
 def at_turn(d: Draft, rules: RuleSystem, who: str, when: str) -> None:

@@ -1,4 +1,4 @@
-"""Deciders of the encounter commands: initiative, turn order, rounds and the turn hooks.
+"""Deciders of the encounter commands: initiative, turn order and rounds (the turns themselves: turns.py).
 
 Every command here is one ruling. The rules modules decide initiative, ties and what happens at the start
 and end of a turn; this module only keeps the order (ledger/encounter.py) and records what they decide.
@@ -22,7 +22,6 @@ from ledger.encounter import (
     find,
     public,
     slot,
-    step,
     take_delayed,
 )
 from ledger.errors import BadInput, Conflict, ImpossibleAction, NotFound
@@ -32,6 +31,14 @@ from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import RuleSystem
 from ledger.rules.options import suggest
 from ledger.rulings.deciders.common import rules_of
+from ledger.rulings.deciders.turns import (
+    OwnedDice,
+    advance,
+    current,
+    live_sheet,
+    turn_hook,
+    up,
+)
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
@@ -52,21 +59,6 @@ JOINED_LATE = 1_000  # sorts a newcomer after everyone it ties with (gameplay.tx
 ROLLOFF_ROUNDS = 3
 SEIZED = 1_000_000  # sorts a character who seized the initiative before every total (hnh Seize Initiative)
 NO_ENCOUNTER = "start one: ledger encounter start NAME..."
-
-
-class OwnedDice:
-    """The draft's dice for one character: rolls recorded as theirs, some renamed (initiative -> the participant)."""
-
-    def __init__(self, d: Draft, owner: str, names: Mapping[str, str] | None = None) -> None:
-        self.d = d
-        self.owner = owner
-        self.names = dict(names or {})
-
-    def take(self, name: str, spec: DiceSpec) -> Roll:
-        """Take the roll under the name the GM uses for it."""
-        real = self.names.get(name, name)
-        self.d.expect_roll(real, spec, owner=self.owner)
-        return self.d.dice.take(real, spec)
 
 
 # -- deciders -----------------------------------------------------------------------------------
@@ -280,14 +272,6 @@ def end_scene(d: Draft, rules: RuleSystem) -> list[str]:
     return changed
 
 
-def current(d: Draft) -> Encounter | None:
-    """The campaign's Encounter aggregate if one was ever started (not created, not marked touched)."""
-    try:
-        return d.load(ENCOUNTER_ID)
-    except AggregateNotFoundError:
-        return None
-
-
 # -- helpers (pure but for the draft they record into) -----------------------------------------
 def view(state: Mapping[str, Any]) -> EncounterView:
     """The `encounter show` document (CLI.md): round, current, order with initiative; plus number and system."""
@@ -418,112 +402,3 @@ def rolloff_spec(d: Draft, rules: RuleSystem, name: str) -> DiceSpec | None:
         rules.initiative(d.sheet(name), probe)
         spec = probe.spec
     return DiceSpec(spec.kind, spec.count, spec.sides) if spec is not None else None
-
-
-def advance(
-    d: Draft, rules: RuleSystem, order: list[Entry], turn: int, rnd: int, pass_over: int
-) -> tuple[int, int, list[Entry], bool, list[dict[str, str]]]:
-    """The next turn after `turn`: (turn, round, order, forced, skipped), passing over who has no more turns.
-
-    Who takes turns is the rules' call (`RuleSystem.takes_turn`): the dead and fully defeated groups are
-    passed over, an H&H dying character keeps the turn that brings the dying check. Rulings recorded before
-    the pass-over (intents without `pass_over`) are decided again as they were; from `pass_over` 2 on, whoever the
-    rules give no turn at all (`RuleSystem.no_turn`: d20's dying and unconscious) is passed over too, and the
-    durations their turn counts still tick.
-    """
-    turn, rnd, order, forced = step(order, turn, rnd)
-    skipped: list[dict[str, str]] = []
-    if not pass_over:
-        return turn, rnd, order, forced, skipped
-    for _ in range(len(order)):
-        why = out_of_turns(d, rules, order[turn], pass_over)
-        if why is None:
-            return turn, rnd, order, forced, skipped
-        skipped.append({"name": order[turn]["name"], "why": why})
-        if pass_over >= 2:
-            from ledger.rulings.deciders import durations
-
-            for when in ("start", "end"):  # their turn passes: what it counts still counts
-                durations.at_turn(d, rules, order[turn]["name"], when)
-        turn, rnd, order, forced = step(order, turn, rnd)
-    raise Conflict("no one left in the encounter takes a turn", "end it: ledger encounter end")
-
-
-def out_of_turns(d: Draft, rules: RuleSystem, entry: Entry, level: int = 1) -> str | None:
-    """Why a participant gets no turn (dead, defeated, dying, ...), or None if the rules give them one."""
-    sheet = live_sheet(d, entry)
-    if sheet is None:
-        return "no longer in play"
-    if rules.takes_turn(sheet):
-        return rules.no_turn(sheet) if level >= 2 else None
-    found = next((c for c in ("dead", "defeated") if sheet.has(c)), None)
-    if found:
-        return found
-    if sheet.minion and sheet.count <= 0:
-        return "defeated (no one left standing)"
-    return "out of the fight"
-
-
-def up(d: Draft, rules: RuleSystem, name: str) -> dict[str, Any]:
-    """Who is up: HP (Health), conditions with what is left of them, and why they can take no action, if so."""
-    from ledger.rules.durations import left
-
-    sheet = d.sheet(name)
-    plain = sheet.to_dict()
-    out = {"name": sheet.name, "hp": sheet.hp, "max_hp": sheet.max_hp, "conditions": list(sheet.conditions)}
-    out["left"] = left(plain)
-    if sheet.minion:
-        out["count"] = sheet.count
-    why = rules.no_action(sheet)
-    return {**out, **({"no_action": why} if why else {})}
-
-
-def sides_down(d: Draft) -> dict[str, Any]:
-    """`{"side_down": "heroes"|"foes"}` when this ruling left every combatant of one side down (out of turns)."""
-    enc = current(d)
-    if enc is None or not enc.active:
-        return {}
-    if not any(e["id"] in d.touched for e in enc.order):
-        return {}
-    rules = rules_of(d)
-    sheets = [(e, live_sheet(d, e)) for e in enc.order]
-    down = {True: [], False: []}  # type: dict[bool, list[bool]]
-    for _, s in sheets:
-        if s is not None:
-            fallen = not rules.takes_turn(s) or rules.no_turn(s) is not None or any(s.has(c) for c in DOWN)
-            down[s.pc].append(fallen)
-    for pc, side in ((False, "foes"), (True, "heroes")):
-        if down[pc] and all(down[pc]) and down[not pc]:
-            return {"side_down": side}
-    return {}
-
-
-DOWN = ("dead", "dying", "defeated", "incapacitated", "unconscious")
-
-
-def live_sheet(d: Draft, entry: Entry) -> Sheet | None:
-    """The participant's sheet, or None if that character is no longer in play."""
-    found = d.campaign.character(entry["name"])
-    if found is None or found["id"] != entry["id"]:
-        return None
-    return d.sheet(entry["name"])
-
-
-def turn_hook(d: Draft, rules: RuleSystem, entry: Entry, when: str) -> None:
-    """Run the rules' start- or end-of-turn processing for a participant and record its effects."""
-    sheet = live_sheet(d, entry)
-    if sheet is None:
-        return
-    names = rules.turn_rolls
-    d.allow_entered(
-        lambda name, text: (
-            rules.entered_spec(name, text, {})
-            if any(name == n or (n.endswith("-") and name.startswith(n)) for n in names)
-            else None
-        )
-    )
-    hook = rules.start_of_turn if when == "start" else rules.end_of_turn
-    d.apply(hook(sheet, OwnedDice(d, sheet.name)))
-    from ledger.rulings.deciders import durations
-
-    durations.at_turn(d, rules, sheet.name, when)

@@ -13,7 +13,7 @@ from ledger.model.event_names import COUNTERS_CHANGED
 from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import Recovery, RuleSystem
 from ledger.rules.options import Options, suggest
-from ledger.rulings.deciders import economy
+from ledger.rulings.deciders import durations, economy
 from ledger.rulings.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note, warned
 from ledger.rulings.draft import Draft
 
@@ -88,7 +88,6 @@ def _condition(d: Draft, i: ConditionIntent, *, add: bool) -> CharacterResult:
                 hint = e.message
             raise Conflict(f"{sheet.name} is {cond} through {' and '.join(through)}, not on its own", hint)
         raise Conflict(f"{sheet.name} is not {cond}", f"conditions now: {', '.join(sheet.conditions) or 'none'}")
-    from ledger.rulings.deciders import durations
 
     if add:
         timed = durations.impose(d, rules, sheet, cond, i)
@@ -112,10 +111,10 @@ def attack(d: Draft, i: AttackIntent) -> AttackResult:
     own_rolls(d, rules, "attack", a.name, t.name, i["options"])
     if caught is None:
         alias_single(d, t.name)
-        apply_and_settle(d, rules, rules.attack(a, t, i["options"], d.dice))
+        apply_and_settle(d, rules, durations.own(d, rules, rules.attack(a, t, i["options"], d.dice)))
     else:
         area_rolls(d, rules, [s.name for s, _ in caught], i["options"])
-        apply_and_settle(d, rules, rules.attack_area(a, caught, i["options"], d.dice))
+        apply_and_settle(d, rules, durations.own(d, rules, rules.attack_area(a, caught, i["options"], d.dice)))
     warning = economy.tally(d, rules, a, "attack", i["options"], t.name)
     out: AttackResult = {
         "attacker": d.sheet(a.name).to_dict(),
@@ -245,7 +244,7 @@ def act(d: Draft, i: ActIntent) -> ActResult:
     against = i.get("against")
     other = d.sheet(against) if against else None
     own_rolls(d, rules, f"act {i['action']}", sheet.name, other.name if other else None, i["options"])
-    apply_and_settle(d, rules, rules.perform(i["action"], sheet, other, i["options"], d.dice))
+    apply_and_settle(d, rules, durations.own(d, rules, rules.perform(i["action"], sheet, other, i["options"], d.dice)))
     warning = economy.tally(d, rules, sheet, f"act {i['action']}", i["options"], other.name if other else None)
     result: ActResult = {
         "character": d.sheet(sheet.name).to_dict(),

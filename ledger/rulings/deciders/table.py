@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ledger.catalog import STORED, Command
 from ledger.errors import NotFound
@@ -22,13 +22,33 @@ if TYPE_CHECKING:  # the intent types cost a one-shot command their import: mypy
     Decider = Callable[[Draft, Intent], Result]
 
 
+_MADE: dict[str, Decider] = {}  # each declared decider made once (the same function for the same command)
+
+
 def decider(spec: Command) -> Decider:
     """The decider a command declares (its module is imported on first use: a one-shot write loads only its own)."""
     if spec.decider is None:
         raise NotFound(f"'{spec.name}' is decided from the log itself, not by a decider")
+    known = _MADE.get(spec.decider)
+    if known is not None:
+        return known
     module, _, function = spec.decider.rpartition(".")
     fn: Decider = getattr(importlib.import_module(f"ledger.rulings.deciders.{module}"), function)
-    return fn
+    if spec.kind != "play":
+        return _MADE.setdefault(spec.decider, fn)
+
+    def decide(d: Draft, intent: Intent) -> Result:
+        """The command's decider; then (intents with `tracker` 2) the record that one side is all down, if it is."""
+        result = fn(d, intent)
+        from ledger.rulings.deciders.durations import TRACKER, version
+
+        if version(d) < TRACKER:
+            return result  # recorded before it was recorded (or outside an encounter): said, never recorded
+        from ledger.rulings.deciders.turns import record_sides
+
+        return cast("Result", {**result, **record_sides(d)})
+
+    return _MADE.setdefault(spec.decider, decide)
 
 
 def decider_of(command: str) -> Decider:
