@@ -9,6 +9,7 @@ rules' own names (hnh: `fortitude` for the dying check, `ongoing-NAME` for affli
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -179,8 +180,6 @@ def join(d: Draft, i: JoinIntent) -> JoinResult:
 
 def expand(d: Draft, names: list[str]) -> list[str]:
     """The names given, with the name of a `--copies` group (no character of its own) standing for NAME 1 .. NAME N."""
-    import re
-
     out: list[str] = []
     for name in names:
         if d.campaign.character(name) is not None:
@@ -240,6 +239,7 @@ def end(d: Draft, i: NoIntent) -> EncounterEndResult:
         if sheet is not None and "surprised" in sheet.conditions:
             d.apply(rules.remove(sheet, "surprised"))
     number = enc.state["number"]
+    # lazy: the durations' deciders; kept out of a one-shot write
     from ledger.rulings.deciders import durations
 
     kinds = durations.ENCOUNTER_KINDS + (("scene",) if rules.scenes else ())
@@ -260,6 +260,7 @@ def scene(d: Draft, i: NoIntent) -> SceneEnded:
     enc = current(d)
     if enc is not None and enc.active:
         raise Conflict(f"encounter {enc.state['number']} is running", "ledger encounter end ends it and its scene")
+    # lazy: the durations' deciders; kept out of a one-shot write
     from ledger.rulings.deciders import durations
 
     durations.at_end(d, rules, ("scene",), "the scene ended")
@@ -441,6 +442,7 @@ def advance(
             return turn, rnd, order, forced, skipped
         skipped.append({"name": order[turn]["name"], "why": why})
         if pass_over >= 2:
+            # lazy: the durations' deciders; kept out of a one-shot write
             from ledger.rulings.deciders import durations
 
             for when in ("start", "end"):  # their turn passes: what it counts still counts
@@ -466,6 +468,7 @@ def out_of_turns(d: Draft, rules: RuleSystem, entry: Entry, level: int = 1) -> s
 
 def up(d: Draft, rules: RuleSystem, name: str) -> dict[str, Any]:
     """Who is up: HP (Health), conditions with what is left of them, and why they can take no action, if so."""
+    # lazy: the durations' rules; kept out of a one-shot write
     from ledger.rules.durations import left
 
     sheet = d.sheet(name)
@@ -524,6 +527,7 @@ def turn_hook(d: Draft, rules: RuleSystem, entry: Entry, when: str) -> None:
     )
     hook = rules.start_of_turn if when == "start" else rules.end_of_turn
     d.apply(hook(sheet, OwnedDice(d, sheet.name)))
+    # lazy: the durations' deciders; kept out of a one-shot write
     from ledger.rulings.deciders import durations
 
     durations.at_turn(d, rules, sheet.name, when)

@@ -88,6 +88,7 @@ def _condition(d: Draft, i: ConditionIntent, *, add: bool) -> CharacterResult:
                 hint = e.message
             raise Conflict(f"{sheet.name} is {cond} through {' and '.join(through)}, not on its own", hint)
         raise Conflict(f"{sheet.name} is not {cond}", f"conditions now: {', '.join(sheet.conditions) or 'none'}")
+    # lazy: the durations' deciders; kept out of a one-shot write
     from ledger.rulings.deciders import durations
 
     if add:
