@@ -218,7 +218,7 @@ class AppContext:
         note = result.get("not_up")
         if note:
             where = "" if note["in_encounter"] else f"; {note['name']} is not in the encounter"
-            # lazy: the log's sentences (~6 ms); kept out of reads such as `character show`
+            # lazy: the log's sentences (~6 ms); kept out of `ledger --version`
             from ledger.rulings.describe import possessive
 
             click.echo(

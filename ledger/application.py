@@ -31,6 +31,7 @@ from ledger.catalog import Command
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError, no_character
 from ledger.model.bounds import check_intent, check_name, safe, whole
 from ledger.model.dice import DiceBox, NeedPlayerRoll
+from ledger.model.names import lookalike, normalised
 from ledger.model.sheet import Sheet
 from ledger.rules import get_rules
 from ledger.rules.contract import RuleSystem
@@ -179,9 +180,6 @@ class Ledger:
 
         Without `decide`, the command's declared decider (ledger/catalog.py) decides from the intent.
         """
-        # lazy: the name checks (unicodedata); kept out of a one-shot write
-        from ledger.model.names import normalised
-
         intent = normalised(intent)  # 'e' + combining accent is 'é', in names and texts alike
         if decide is None:
             fn = decider(spec)
@@ -410,9 +408,6 @@ class Ledger:
     def _distinct(self, name: str) -> None:
         """Refuse a new name that prints like an existing character's (a look-alike letter of another script, a
         fullwidth form), suggesting the existing one."""
-        # lazy: the name checks (unicodedata); kept out of a one-shot write
-        from ledger.model.names import lookalike
-
         found = lookalike(name, self.campaign().names())
         if found is not None:
             raise Conflict(
