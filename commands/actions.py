@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from commands.context import AppContext, pass_app
-from commands.options import gather, roll_names, rules_options
+from commands.options import RulesOption, gather, roll_names, rules_options, wait_option
 from commands.output import ruling_text
 from commands.params import number
 from commands.registry import command
@@ -28,7 +28,6 @@ def rolls_for(command: str) -> str:
 
 def roll_option(command: str) -> Any:
     """--roll NAME=FACES, listing this command's roll names (and --wait, for a roll a player makes)."""
-    from commands.options import wait_option
 
     def both(f: Any) -> Any:
         return wait_option(_roll(command)(f))
@@ -38,8 +37,6 @@ def roll_option(command: str) -> Any:
 
 def _roll(command: str) -> Any:
     """--roll NAME=FACES, listing this command's roll names (inside a campaign, its system's alone)."""
-    from commands.options import RulesOption, roll_names
-
     lead = "Enter physical dice (repeatable); a roll not given is rolled by the ledger. Rolls:"
     return click.option(
         "--roll",

@@ -13,6 +13,8 @@ from commands.registry import command
 from ledger import catalog as C
 from ledger.errors import BadInput
 from ledger.model.dice import parse_roll_options, show_faces
+from ledger.rulings.describe import sentence
+from ledger.rulings.rediff import events
 
 
 def _name(plan: dict[str, Any], hex_id: str) -> str:
@@ -54,9 +56,6 @@ def _state_line(st: dict[str, Any]) -> str:
 
 def _sentence(plan: dict[str, Any], c: dict[str, Any], side: str) -> str:
     """One side of a re-derived ruling as the describer's sentence (ledger/rulings/describe.py)."""
-    from ledger.rulings.describe import sentence
-    from ledger.rulings.rediff import events
-
     hp = (c.get("hp_before") or {}).get(side)
     said = sentence(events(c[side], plan.get("names", {}), hp), system=plan.get("system", ""))
     return said or ("" if side == "retracted" else "nothing happens.")

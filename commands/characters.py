@@ -9,6 +9,7 @@ import click
 
 from commands import render
 from commands.context import AppContext, pass_app
+from commands.output import ruling_text
 from commands.params import number
 from commands.registry import command, group
 from ledger import catalog as C
@@ -154,8 +155,6 @@ def set_(app: AppContext, name: str, traits: tuple[str, ...]) -> None:
     A value the rules can't hold is refused; the max HP (Health) the traits give follows, the damage taken stays.
     Example: ledger character set Ann --trait agility=4
     """
-    from commands.output import ruling_text
-
     app.wrote(app.ledger.set_traits(name, parse_traits(traits)), ruling_text)
 
 

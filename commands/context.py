@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 import orjson
 
-from ledger.errors import NotInitialised, StoreError
+from ledger.errors import MediumError, NotInitialised, StoreError
 from ledger.model.bounds import safe_tree
 
 if TYPE_CHECKING:
@@ -159,6 +159,7 @@ class AppContext:
         self._source = None
         if not self.check_views:
             return read
+        # lazy: the read side (SQLAlchemy); kept out of a one-shot write
         from projections.trust import fold_from_log, mismatch
 
         found = mismatch(read, self.ledger)
@@ -217,6 +218,7 @@ class AppContext:
         note = result.get("not_up")
         if note:
             where = "" if note["in_encounter"] else f"; {note['name']} is not in the encounter"
+            # lazy: the log's sentences (~6 ms); kept out of `ledger --version`
             from ledger.rulings.describe import possessive
 
             click.echo(
@@ -247,8 +249,6 @@ def _said(result: Mapping[str, Any]) -> bool:
 
 def _immutable(e: Exception) -> bool:
     """Whether a failure was the medium refusing writes (a read-only or immutable file, a full or failing disk)."""
-    from ledger.errors import MediumError
-
     if isinstance(e, MediumError):
         return True
     text = str(getattr(e, "orig", None) or e).lower()

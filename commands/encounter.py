@@ -25,6 +25,7 @@ from ledger.model.event_names import (
     TURN_ADVANCED,
     TURN_DELAYED,
 )
+from ledger.rules import health_word
 from ledger.rules import round_word as word
 from ledger.rulings.describe import HpFold, dice_line, intent_line, possessive, ruling_lines, sentence
 
@@ -166,8 +167,6 @@ def up_line(r: Recorded) -> list[str]:
     u = r.get("up")
     if not u:
         return []
-    from ledger.rules import health_word
-
     timed = u.get("left") or {}
     conditions = ", ".join(f"{c} {timed[c]}" if c in timed else c for c in u.get("conditions") or ())
     count = f" x{u['count']}" if "count" in u else ""
@@ -279,6 +278,7 @@ def show(app: AppContext) -> None:
 
 def idle_text(doc: dict[str, Any]) -> str:
     """No encounter running: say so, then the last one's summary, if there was one."""
+    # lazy: the round summary; kept out of a one-shot write
     from ledger.rulings.summary import lines
 
     last = doc.get("last")
@@ -310,6 +310,7 @@ def ended(r: Recorded) -> str:
 
 def summary_lines(summary: dict[str, Any] | None, word: str) -> list[str]:
     """The encounter's summary after its first line (which the ruling's sentence already says)."""
+    # lazy: the round summary; kept out of a one-shot write
     from ledger.rulings.summary import lines
 
     return lines(summary, word)[1:] if summary else []

@@ -9,12 +9,13 @@ from typing import Any
 
 import click
 
-from commands.context import AppContext, _require_campaign, pass_app
+from commands.context import AppContext, _immutable, _require_campaign, pass_app
 from commands.params import number
 from commands.registry import command
 from ledger import catalog as C
-from ledger.errors import BadInput, LedgerError, NotInitialised
+from ledger.errors import BadInput, LedgerError, NotInitialised, StoreError
 from ledger.model.event_names import CAMPAIGN_CREATED, OPENED, RULING_RECORDED, STATE_RESTORED
+from ledger.rulings.describe import HpFold, intent_line, raw_line, ruling_lines
 
 SESSION_HELP = "Only play session N; `current` for the open one."
 
@@ -53,8 +54,6 @@ def _heading(e: dict[str, Any]) -> str:
 
 def log_lines(events: list[dict[str, Any]]) -> str:
     """The log: each ruling's heading and what was asked, then its sentence and its die lines."""
-    from ledger.rulings.describe import HpFold, intent_line, ruling_lines
-
     fold = HpFold()
     system = next((str(e["data"].get("system")) for e in events if e["type"] == CAMPAIGN_CREATED), "")
     by_ruling: dict[int, list[dict[str, Any]]] = {}
@@ -72,8 +71,6 @@ def log_lines(events: list[dict[str, Any]]) -> str:
 
 def raw_log_lines(events: list[dict[str, Any]]) -> str:
     """`log -v`: each ruling's heading, then every event as stored, one a line."""
-    from ledger.rulings.describe import raw_line
-
     out: list[str] = []
     last = None
     for e in events:
@@ -268,7 +265,7 @@ def _verify_file(app: AppContext, path: str, dice: bool, expect: str | None) -> 
     if expect is not None and not walk.expected_found:
         problems.append(Problem(0, None, f"the expected ruling hash {expect[:16]}... is not in the file's chain"))
     if not problems:  # everything `import` refuses fails verify too: header, counts, event types, final hash
-        from ledger.errors import BadInput
+        # lazy: export and import; kept out of a one-shot write
         from ledger.storage.exchange import read_export
 
         try:
@@ -359,8 +356,7 @@ def rebuild(app: AppContext) -> None:
             with click.progressbar(length=total, label="rebuilding", file=sys.stderr) as bar:
                 n = run(read, lambda done, step: bar.update(step))
     except Exception as e:
-        from commands.context import _immutable
-        from ledger.errors import StoreError
+        # lazy: the store (eventsourcing); kept out of `ledger --help`
         from ledger.storage.store import write_error
 
         refused = write_error(getattr(e, "orig", None) or e, target.path if target.kind == "sqlite" else None)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 from click.shell_completion import CompletionItem
 
+from commands.context import AppContext
 from ledger.rules import declarations as declared_module
 from ledger.rules import system_keys
 from ledger.rules.options import Opt, split_pairs
@@ -96,8 +97,6 @@ class RulesOption(click.Option):
 
 def campaign_system(ctx: click.Context) -> str | None:
     """The rule system of the campaign the command would act on (None outside one, or when it can't be read)."""
-    from commands.context import AppContext
-
     app = ctx.find_object(AppContext)
     if app is None:
         return None
@@ -192,10 +191,9 @@ def _values(o: Opt) -> Iterable[str]:
 
 def _set_wait(ctx: click.Context, _: click.Parameter, value: float | None) -> None:
     """Give the ledger this command's --wait (or the default: each command in the shell starts afresh)."""
-    from commands.context import AppContext
-
     app = ctx.find_object(AppContext)
     if app is not None and not ctx.resilient_parsing:
+        # lazy: the write side (eventsourcing); kept out of `ledger --help`
         from ledger.application import WAIT
 
         app.ledger.wait = WAIT if value is None else value

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 import click
 
 from commands.context import AppContext, pass_app
-from commands.options import gather, rules_options
+from commands.options import gather, rules_options, wait_option
 from commands.output import ruling_text
 from commands.params import number
 from commands.registry import command, group
@@ -24,8 +24,6 @@ ROLL_HELP = "Enter physical dice: NAME=FACES (repeatable), e.g. attack=+,0,- or 
 
 def roll_option(names: str) -> Callable[[F], F]:
     """The shared --roll option, listing the roll names this command takes (and --wait, for a player's roll)."""
-    from commands.options import wait_option
-
     roll = click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=f"{ROLL_HELP} Rolls: {names}.")
     return lambda f: wait_option(roll(f))
 

@@ -16,6 +16,18 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+import orjson
+from sqlalchemy import select
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from ledger.errors import BadInput
+from ledger.model.dice import DiceSpec, parse_faces
+from ledger.storage.players import Players, token_hash
+from ledger.storage.target import parse_target
+from projections.db import sheets
+
 HERE = Path(__file__).parent / "screen"  # the page's template and script (beside the screen's)
 NONCE_BYTES = 16
 MAX_NONCES = 10_000  # pages' nonces kept at once (oldest dropped first)
@@ -28,9 +40,6 @@ class Pages:
     """The players' side of the server: links looked up by token, per-page nonces, per-token rates."""
 
     def __init__(self, screen: Any) -> None:
-        from ledger.storage.players import Players
-        from ledger.storage.target import parse_target
-
         self.screen = screen
         self.players = Players(parse_target(screen.app.db))
         self.nonces: dict[str, tuple[str, str, float]] = {}  # nonce -> (hero key, request id, expires)
@@ -38,8 +47,6 @@ class Pages:
 
     def allowed(self, token: str, kind: str) -> bool:
         """Whether this token may make one more request of this kind now (a sliding window)."""
-        from ledger.storage.players import token_hash
-
         limit, window = GET_RATE if kind == "get" else POST_RATE
         now = time.monotonic()
         q = self.hits.setdefault((token_hash(token), kind), deque())
@@ -79,10 +86,6 @@ class Pages:
 
     def sheet(self, hero: str) -> dict[str, Any] | None:
         """The hero's own sheet, from the read side (caught up by the server's poller)."""
-        from sqlalchemy import select
-
-        from projections.db import sheets
-
         read = self.screen.app.read
         with read.engine.connect() as conn:
             row = conn.execute(
@@ -92,9 +95,6 @@ class Pages:
 
     def answer(self, hero_key: str, body: Any) -> tuple[int, str]:
         """Check and record one answer; (HTTP status, what to tell the page)."""
-        from ledger.errors import BadInput
-        from ledger.model.dice import DiceSpec, parse_faces
-
         if (
             not isinstance(body, dict)
             or not isinstance(body.get("nonce"), str)
@@ -147,11 +147,6 @@ def same_origin(request: Any) -> bool:
 
 def routes(screen: Any, headers: dict[str, str]) -> list[Any]:
     """The /p/TOKEN routes, for `build_app` in commands/serve.py."""
-    import orjson
-    from starlette.requests import Request
-    from starlette.responses import JSONResponse, PlainTextResponse, Response
-    from starlette.routing import Route
-
     pages = Pages(screen)
     screen.pages_state = pages
     missing = PlainTextResponse("no such page (the link may have been replaced or revoked)", 404, headers=headers)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
+
 import click
 
 from commands.context import AppContext, pass_app
 from commands.registry import command, group
 from ledger import catalog as C
+from ledger.errors import BadInput
 
 BASE = "http://localhost:8080/"
 
@@ -18,8 +21,8 @@ def player() -> None:
 
 def _hero(app: AppContext, name: str) -> tuple[str, str]:
     """(key, name) of a live hero (a character added with --pc); anything else is refused."""
+    # lazy: the event classes (eventsourcing); kept out of `ledger --help`
     from ledger.aggregates import name_key
-    from ledger.errors import BadInput
 
     sheet = app.ledger.sheet(name)  # refuses an unknown name with a suggestion
     if not sheet.pc:
@@ -52,8 +55,7 @@ def link(app: AppContext, name: str, qr: bool, base: str) -> None:
     url = base.rstrip("/") + "/p/" + token
     text = f"{hero}'s page: {url}"
     if qr:
-        import io
-
+        # lazy: segno, for the QR code; kept out of `ledger --help`
         import segno
 
         out = io.StringIO()

@@ -9,8 +9,6 @@ from ledger.rules import health_word
 
 def sheet_line(c: dict[str, Any]) -> str:
     """One line per character: name, HP (Health in P&P), conditions."""
-    from ledger.rules import health_word
-
     hp = f"{c['hp']}/{c['max_hp']}"
     count = f" x{c['count']}" if c.get("minion") and "count" in c else ""
     conds = ", ".join(c["conditions"]) or "-"

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import ipaddress
+import re
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -102,11 +105,6 @@ def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: 
 
 def listen_address(value: str) -> str:
     """`--host`: an IP address or a host name (RFC 1123), never empty; BadInput otherwise."""
-    import ipaddress
-    import re
-
-    from ledger.errors import BadInput
-
     host = (value or "").strip()
     if not host:
         raise BadInput("--host is empty", "give 127.0.0.1 (this machine only) or an address of this machine")
@@ -125,9 +123,6 @@ def listen_address(value: str) -> str:
 
 def loopback(host: str) -> bool:
     """Whether every address `host` names is this machine's loopback (a name that can't be resolved is not)."""
-    import ipaddress
-    import socket
-
     try:
         found = {ai[4][0] for ai in socket.getaddrinfo(host, None)}
     except OSError:
@@ -288,6 +283,7 @@ def build_app(app: AppContext, players: Any, gm_token: str | None) -> Any:
         Route("/screen.js", script, methods=["GET"]),
         Route("/events", events, methods=["GET"]),
     ]
+    # lazy: the players' pages; kept out of `ledger --help`
     from commands.player_page import routes as player_routes
 
     routes += player_routes(screen, headers)  # the players' pages, /p/TOKEN (`ledger player link`)

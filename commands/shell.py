@@ -191,6 +191,7 @@ def standing(sheet: dict[str, Any], system: str | None) -> str:
     """A character's HP (Health in P&P), minion count and conditions, in a few words."""
     hp = health_word(system or "")
     count = f"x{sheet.get('count')} " if sheet.get("minion") else ""
+    # lazy: the durations' rules; kept out of `ledger --help`
     from ledger.rules.durations import left
 
     timed = left(sheet)

@@ -11,6 +11,7 @@ import os
 import random
 import re
 import time
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
@@ -24,19 +25,26 @@ from ledger.aggregates import (
     CAMPAIGN_ID,
     Campaign,
     Character,
+    name_key,
 )
 from ledger.catalog import Command
+from ledger.encounter import ENCOUNTER_ID
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised, StoreError, no_character
-from ledger.model.bounds import check_intent, check_name, whole
+from ledger.model.bounds import check_intent, check_name, safe, whole
 from ledger.model.dice import DiceBox, NeedPlayerRoll
+from ledger.model.names import lookalike, normalised
 from ledger.model.sheet import Sheet
 from ledger.rules import get_rules
 from ledger.rules.contract import RuleSystem
 from ledger.rulings import undo
+from ledger.rulings.deciders.durations import TRACKER  # what a play ruling in an encounter is decided by
 from ledger.rulings.deciders.table import decider
+from ledger.rulings.deciders.turns import sides_down
 from ledger.rulings.draft import Draft, commit
+from ledger.storage.schema import require_sound_schema, sequence_fix, sequence_problem
 from ledger.storage.secrets import DiceSecrets, new_secret, session_dice
 from ledger.storage.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target
+from ledger.storage.wait import wait_for_player
 
 if TYPE_CHECKING:
     from ledger.rulings.intents import (
@@ -111,6 +119,7 @@ class Ledger:
     def players(self) -> Any:
         """The players' links and pending rolls (ledger/storage/players.py)."""
         if self._players is None:
+            # lazy: the players' links (hmac, secrets); kept out of a one-shot write
             from ledger.storage.players import Players
 
             self._players = Players(self.target)
@@ -173,8 +182,6 @@ class Ledger:
 
         Without `decide`, the command's declared decider (ledger/catalog.py) decides from the intent.
         """
-        from ledger.model.names import normalised
-
         intent = normalised(intent)  # 'e' + combining accent is 'é', in names and texts alike
         if decide is None:
             fn = decider(spec)
@@ -192,8 +199,6 @@ class Ledger:
                 with self._lock:
                     campaign = self.campaign()
                     if spec.kind == "play" and "tracker" not in intent and self._fighting():
-                        from ledger.rulings.deciders.durations import TRACKER  # what it decides: deciders/durations.py
-
                         intent = cast("Intent", {**intent, "tracker": TRACKER})
                     number = campaign.rulings + 1
                     draft = self._draft(campaign, number, spec.kind, command, intent, entered, seeds)
@@ -208,8 +213,6 @@ class Ledger:
                 time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.25)))
                 continue
             except NeedPlayerRoll as need:  # asked of the player's page, outside the writer lock; then decide again
-                from ledger.storage.wait import wait_for_player
-
                 answers[need.name] = wait_for_player(self, need)
                 continue
             return {"ruling": number, **result, "events": draft.summary()}
@@ -217,10 +220,6 @@ class Ledger:
 
     def _fighting(self) -> bool:
         """Whether an encounter is running (a play ruling recorded now is decided by the tracker's version 2)."""
-        from eventsourcing.application import AggregateNotFoundError
-
-        from ledger.encounter import ENCOUNTER_ID
-
         try:
             return bool(self.store.repository.get(ENCOUNTER_ID).active)
         except AggregateNotFoundError:
@@ -235,16 +234,12 @@ class Ledger:
             raise self._store.read_only
         if self._store is None and self.target.kind == "sqlite" and not os.path.exists(self.target.path):
             return  # nothing there yet: the command's own check refuses, and no file is created
-        from ledger.storage.schema import require_sound_schema
-
         if self.store.read_only is not None:
             raise self.store.read_only  # a read-only or full medium: one line, nothing appended
         require_sound_schema(self.store.recorder)
         self._schema_checked = True
 
     def _sequence_behind(self) -> None:
-        from ledger.storage.schema import sequence_fix, sequence_problem
-
         found = sequence_problem(self.store.recorder)
         if found:
             raise StoreError(f"{found}: every write collides, nothing was appended", sequence_fix())
@@ -286,7 +281,6 @@ class Ledger:
 
     def _asks(self, campaign: Campaign | None) -> Callable[[str], bool]:
         """Whether a character's rolls go to their player's page: a hero with a live link."""
-        from ledger.aggregates import name_key
 
         def asks(name: str) -> bool:
             entry = campaign.character(name) if campaign is not None else None
@@ -356,6 +350,7 @@ class Ledger:
         """Open a play session; with commit_dice, draw its dice secret and record only its commitment (scheme 2);
         `player_dice` also asks each linked hero's rolls of their player's page; `new_day` also starts an in-game
         day (H&H: victory points back to 2)."""
+        # lazy: committed dice only (hmac); kept out of a one-shot write
         from ledger.audit.dice_proof import VERSION
 
         intent: SessionStartIntent = {"title": title}
@@ -379,6 +374,7 @@ class Ledger:
 
     def end_session(self) -> Recorded:
         """Close the open play session, revealing its dice secret if it committed one."""
+        # lazy: committed dice only (hmac); kept out of a one-shot write
         from ledger.audit.dice_proof import commit
 
         found = session_dice(self.dice_secrets, self.campaign())
@@ -423,8 +419,6 @@ class Ledger:
     def _distinct(self, name: str) -> None:
         """Refuse a new name that prints like an existing character's (a look-alike letter of another script, a
         fullwidth form), suggesting the existing one."""
-        from ledger.model.names import lookalike
-
         found = lookalike(name, self.campaign().names())
         if found is not None:
             raise Conflict(
@@ -724,6 +718,7 @@ class Ledger:
     def encounter_summary(self) -> dict[str, Any] | None:
         """The latest encounter's summary: rounds, who fell and when, damage dealt and taken
         (ledger/rulings/summary.py)."""
+        # lazy: the round summary; kept out of a one-shot write
         from ledger.rulings.summary import from_store
 
         return from_store(self.store, self.campaign())
@@ -882,18 +877,12 @@ class Ledger:
 def _not_self(actor: str, other: str, what: str) -> None:
     """No character is its own opponent: none of the three rule texts has a character attack, oppose, grab or revive
     itself (docs/interpretations.md, "Self-targeting")."""
-    import unicodedata
-
-    from ledger.aggregates import name_key
-
     if name_key(unicodedata.normalize("NFC", actor)) == name_key(unicodedata.normalize("NFC", other)):
         raise BadInput(f"{actor.strip()} can't {what} themselves", "name another character as the target")
 
 
 def check_text(what: str, text: str | None) -> str:
     """A note or reason: printable text of at most NOTE_MAX characters."""
-    from ledger.model.bounds import safe
-
     value = (text or "").strip()
     if not value:
         raise BadInput(f"--{what} needs some text")
@@ -906,8 +895,6 @@ def check_text(what: str, text: str | None) -> str:
 
 def _sides(draft: Draft) -> dict[str, Any]:
     """Whether the ruling left every combatant of one side of the running encounter down (said, not recorded)."""
-    from ledger.rulings.deciders.turns import sides_down
-
     return sides_down(draft)
 
 

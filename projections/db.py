@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
+from urllib.parse import quote
 
 import orjson
 from sqlalchemy import (
@@ -363,8 +364,6 @@ class ReadSide:
 def private_copy(target: Target) -> Target:
     """A consistent copy of a read-only SQLite ledger in a private temporary folder (removed at exit), to fold views
     into."""
-    from urllib.parse import quote
-
     folder = tempfile.mkdtemp(prefix="ledger-readonly-")
     atexit.register(shutil.rmtree, folder, True)
     copy = os.path.join(folder, os.path.basename(target.path))

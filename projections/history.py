@@ -29,6 +29,7 @@ from ledger.rules import round_word
 from ledger.rules import title as system_title
 from ledger.rulings.describe import HpFold, dice_parts, event_line, intent_line
 from ledger.rulings.describe import sentence as ruling_sentence
+from ledger.rulings.summary import from_history, lines
 from projections import queries
 from projections.db import ReadSide, encounter_log, hp_timeline, rulings, sheets
 from projections.recap import arrange, initiative, joined, minion_series
@@ -334,8 +335,6 @@ def heading(r: dict[str, Any], sentence: str) -> str:
 
 def _md_summary(h: History, number: int) -> list[str]:
     """The encounter's summary (ledger/rulings/summary.py): rounds, who fell and when, damage dealt and taken."""
-    from ledger.rulings.summary import from_history, lines
-
     s = from_history(h.rulings, number, h.system)
     head = lines(s, round_word(h.system))
     table = ["| Combatant | Dealt | Taken |", "|---|---|---|"]

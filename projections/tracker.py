@@ -14,7 +14,9 @@ from ledger.errors import NotFound
 from ledger.rules import health_word, round_word
 from ledger.rules.durations import left
 from ledger.rulings.describe import possessive
+from ledger.rulings.summary import from_log
 from projections.db import ReadSide, encounters, sheets
+from projections.queries import encounter_log
 
 # Conditions that say a participant is out of the fight or close to it, worst first: shown as marks.
 MARKS = ("dead", "dying", "stabilized", "defeated", "unconscious", "disabled", "incapacitated")
@@ -81,9 +83,6 @@ def tracker(read: ReadSide, *, required: bool = True) -> dict[str, Any] | None:
 
 def idle(read: ReadSide) -> dict[str, Any]:
     """No encounter running: `{"running": false, "last": the last encounter's summary or None}`."""
-    from ledger.rulings.summary import from_log
-    from projections.queries import encounter_log
-
     with read.engine.connect() as conn:
         any_ = conn.execute(select(encounters.c.number).limit(1)).first()
     return {"running": False, "last": from_log(encounter_log(read)) if any_ is not None else None}

@@ -8,16 +8,21 @@ never imports the application.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import sqlite3
+import tempfile
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from ledger.aggregates import ruling_id
 from ledger.storage.target import Target
-from projections.db import ReadSide, rulings, sessions, sheets
+from projections.db import BOOKKEEPING_PATTERNS, ReadSide, private_copy, rulings, sessions, sheets, topic_names
+from projections.views import rebuild
 
 
 def mismatch(read: ReadSide, ledger: Any) -> str | None:
@@ -74,10 +79,6 @@ def mismatch(read: ReadSide, ledger: Any) -> str | None:
 def _log_rows(read: ReadSide, conn: Any) -> str | None:
     """ledger_log against the events it indexes (no state decoded): one row per event the views keep, each naming its
     event's own aggregate and type, its data by reference to the event (never a copy that could say otherwise)."""
-    from sqlalchemy import text
-
-    from projections.db import BOOKKEEPING_PATTERNS, topic_names
-
     events, position = read.events_table, read.id_column
     rows = conn.execute(
         text(
@@ -100,14 +101,6 @@ def _log_rows(read: ReadSide, conn: Any) -> str | None:
 def fold_from_log(target: Target) -> ReadSide:
     """Fresh read models folded from the log alone, in a private SQLite file (removed at exit): a copy of a SQLite
     ledger, or the events of a PostgreSQL one."""
-    import atexit
-    import shutil
-    import sqlite3
-    import tempfile
-
-    from projections.db import private_copy
-    from projections.views import rebuild
-
     if target.kind == "sqlite":
         copy = private_copy(target)
     else:
@@ -124,8 +117,7 @@ def fold_from_log(target: Target) -> ReadSide:
 
 def _copy_postgres_log(target: Target, path: str) -> None:
     """The PostgreSQL log's events into a SQLite file laid out as the SQLite store's (positions kept as rowids)."""
-    import sqlite3
-
+    # lazy: psycopg, for PostgreSQL only; kept out of reads on SQLite
     import psycopg
 
     dst = sqlite3.connect(path)

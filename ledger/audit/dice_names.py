@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.errors import LedgerError
+from ledger.rules import get_rules
+
 FREE = ("encounter ", "scene ")  # commands whose rolls are named after participants or turn hooks: any name
 
 
@@ -13,9 +16,6 @@ def takes(system: str, command: str, intent: dict[str, Any], name: str) -> bool:
         return name == "roll"
     if command.startswith(FREE) or command == "retract":
         return True
-    from ledger.errors import LedgerError
-    from ledger.rules import get_rules
-
     try:
         rules = get_rules(system)
         key = f"act {intent.get('action')}" if command == "act" else command

@@ -23,6 +23,7 @@ from typing import Any
 
 import orjson
 
+from ledger.aggregates import retracted
 from ledger.model.event_names import (
     CAMPAIGN_CREATED,
     DICE_COMMITTED,
@@ -313,8 +314,6 @@ class Checker:
 
     def result(self) -> DiceCheck:
         """Recompute every committed die of a revealed session; report committed sessions that ended unrevealed."""
-        from ledger.aggregates import retracted
-
         dead = retracted(self.killers)
         for entry in self.sessions.values():
             ended = [(seq, r) for seq, r in entry.ended if r not in dead]

@@ -16,6 +16,7 @@ import orjson
 
 from ledger import snapshots as snaps
 from ledger.audit.chain import Problem, Walk, notifications, raw, walk_events
+from ledger.storage.schema import schema_problems
 
 
 @dataclass
@@ -90,8 +91,6 @@ def integrity(recorder: Any) -> list[Problem]:
 
 def schema(recorder: Any) -> list[Problem]:
     """Anything in the database the ledger never makes (a trigger, view, rule), and a position sequence set back."""
-    from ledger.storage.schema import schema_problems
-
     try:
         return [Problem(0, None, f"{problem}; {fix}") for problem, fix in schema_problems(recorder)]
     except Exception as e:  # noqa: BLE001 - a catalogue that can't be read is itself the finding

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.errors import BadInput
+from ledger.model.names import clean
 
 STORED_MAX = 2**53 - 1  # the largest whole number any stored value may hold (exact in JSON readers, fits BIGINT)
 
@@ -153,8 +154,6 @@ def _texts_allow_empty(value: Any) -> None:
 def text(value: str, what: str) -> str:
     """A text without control characters (newlines, terminal escapes, bidi overrides) or invisible ones, NFC-normalised;
     BadInput otherwise."""
-    from ledger.model.names import clean
-
     m = _CONTROL.search(value)
     if m:
         raise BadInput(

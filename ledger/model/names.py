@@ -57,6 +57,7 @@ def normalised(value: Any) -> Any:
 @cache
 def _prototypes() -> dict[str, str]:
     """Each confusable character mapped to one prototype of its group (an ASCII one where the group has one)."""
+    # lazy: confusable_homoglyphs' tables (~40 ms); kept out of a one-shot write
     from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
     out: dict[str, str] = {}

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.model.sheet import Sheet
+from ledger.rules import get_rules
 
 ROUNDS, HELD, TOTAL, SCENE = "rounds:", "rounds-held:", "rounds-total:", "scene:"
 UNTIL = ("start", "end")
@@ -123,8 +124,6 @@ def left(sheet: Mapping[str, Any]) -> dict[str, str]:
     conditions = set(sheet.get("conditions") or ())
     out: dict[str, str] = {}
     if sheet.get("system"):
-        from ledger.rules import get_rules
-
         rules_own = get_rules(str(sheet["system"])).timed(Sheet.from_dict(sheet))
         out = {c: v for c, v in rules_own.items() if c in conditions}
     for key, value in sorted((sheet.get("counters") or {}).items()):

@@ -36,6 +36,7 @@ from ledger.model.event_names import (
     TOUCHED,
 )
 from ledger.model.sheet import SHEET_EFFECTS, Effect, Sheet
+from ledger.rules import get_rules
 from ledger.storage.store import SNAPSHOT_INTERVAL, write_error
 
 if TYPE_CHECKING:
@@ -239,8 +240,7 @@ class Draft:
                     data.setdefault("character", e.target)
                 self.trigger(self.ruling, RESOLUTION_EVENTS[e.event], data=data)
         if self.campaign is not None and batch:
-            from ledger.rules import get_rules  # the rules say what follows on others (H&H: a hold on the fallen ends)
-
+            # the rules say what follows on others (H&H: a hold on the fallen ends)
             self.apply(get_rules(self.campaign.system).aftermath(batch, self.sheet))
 
     def summary(self) -> list[dict[str, Any]]:

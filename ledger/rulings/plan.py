@@ -11,6 +11,7 @@ from typing import Any
 
 from ledger.aggregates import Campaign
 from ledger.model.dice import DiceBox, DiceSpec, Roll
+from ledger.rulings.rediff import readable
 
 Records = list[dict[str, Any]]
 
@@ -54,8 +55,6 @@ class Plan:
     def summary(self) -> dict[str, Any]:
         """Plain data for --json and the text diff: every re-derived ruling in full, then which of them change an
         outcome and which only shift values (ledger/rulings/rediff.py)."""
-        from ledger.rulings.rediff import readable
-
         out = {
             "target": self.target,
             "command": self.command,

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
+from eventsourcing.application import AggregateNotFoundError
+
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling, folds, live_records, payload, ruling_id
 from ledger.encounter import Encounter
 from ledger.errors import Conflict, LedgerError, NotFound
@@ -23,6 +25,7 @@ from ledger.rulings.deciders.table import decider_of
 from ledger.rulings.draft import Draft
 from ledger.rulings.plan import Change, Plan, ReplayDice
 from ledger.rulings.walk import Walk, decoded, rows
+from ledger.storage.store import project_fast
 
 if TYPE_CHECKING:
     from ledger.rulings.intents import Intent
@@ -105,10 +108,6 @@ class Rederiver(Walk):
     def ruling(self, n: int) -> Ruling:
         """Ruling n's aggregate (cached), folded from its events in one read (they also serve `events_of`)."""
         if n not in self.rulings:
-            from eventsourcing.application import AggregateNotFoundError
-
-            from ledger.storage.store import project_fast
-
             aid = ruling_id(n)
             found = rows(self.store, aid)
             if not found:
@@ -145,8 +144,6 @@ class Rederiver(Walk):
         """An aggregate as it stood before the target ruling (kept in the world once loaded): every-ruling mode."""
         if aid in self.world:
             return self.world[aid]
-        from eventsourcing.application import AggregateNotFoundError
-
         aggregate = self.hypothetical(aid)
         if aggregate is None:
             raise AggregateNotFoundError(aid)

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+from uuid import UUID
 
+from eventsourcing.application import AggregateNotFoundError
+
+from ledger.aggregates import live_records, ruling_id
+from ledger.encounter import ENCOUNTER_ID
 from ledger.model.event_names import (
     CONDITION_IMPOSED,
     DAMAGE_APPLIED,
@@ -18,6 +23,7 @@ from ledger.model.event_names import (
     MINIONS_DEFEATED,
     PARTICIPANT_JOINED,
 )
+from ledger.rulings.undo import amendments
 
 # Conditions that take a combatant out of the fight (or near it), as the summary names a fall.
 FALLS = ("dead", "dying", "defeated", "unconscious", "incapacitated", "disabled", "staggered")
@@ -112,12 +118,6 @@ def from_store(store: Any, campaign: Any) -> dict[str, Any] | None:
     Each participant's live records (undone rulings left out, re-derived ones as amended) from the encounter's
     first ruling on; the round of each from the Encounter's own live records; who dealt it from the ruling's intent.
     """
-    from eventsourcing.application import AggregateNotFoundError
-
-    from ledger.aggregates import ruling_id
-    from ledger.encounter import ENCOUNTER_ID
-    from ledger.rulings.undo import amendments
-
     try:
         enc = store.repository.get(ENCOUNTER_ID)
     except AggregateNotFoundError:
@@ -128,8 +128,6 @@ def from_store(store: Any, campaign: Any) -> dict[str, Any] | None:
     dead, amended = campaign.dead_set(), amendments(store, campaign)
 
     def live(aid: Any) -> list[tuple[int, str, dict[str, Any]]]:
-        from ledger.aggregates import live_records
-
         mine = {n: [r for r in recs if r["aggregate"] == aid.hex] for n, recs in amended.items()}
         return [r for r in live_records(store.events.get(aid), dead, mine) if r[0] >= st["started"]]
 
@@ -140,8 +138,6 @@ def from_store(store: Any, campaign: Any) -> dict[str, Any] | None:
         if kind in (ENCOUNTER_STARTED, PARTICIPANT_JOINED):
             joined += [e for e in p["order"] if all(e["id"] != j["id"] for j in joined)]
     by_ruling: dict[int, list[dict[str, Any]]] = {}
-    from uuid import UUID
-
     for e in joined:
         for n, kind, p in live(UUID(e["id"])):
             by_ruling.setdefault(n, []).append({"type": kind, "character": e["name"], "data": p.get("data") or {}})

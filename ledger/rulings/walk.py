@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import orjson
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import StoredEvent
 
 from ledger.aggregates import (
     CAMPAIGN_ID,
@@ -86,8 +88,6 @@ def rows(
 
 def decoded(store: EventStore, aid: UUID, found: list[tuple[int, str, bytes]]) -> list[Any]:
     """Raw rows of one aggregate as its domain events."""
-    from eventsourcing.persistence import StoredEvent
-
     decode = store.mapper.to_domain_event
     return [decode(StoredEvent(originator_id=aid, originator_version=v, topic=t, state=s)) for v, t, s in found]
 
@@ -282,8 +282,6 @@ class Walk:
     def decide_at(self, n: int, ruling: Ruling, before: list[dict[str, Any]]) -> Any:
         """Decide ruling n again on the world where it differs and the history as it stands elsewhere; then keep in
         the world exactly the aggregates that differ after it."""
-        from eventsourcing.application import AggregateNotFoundError
-
         loaded: dict[UUID, Any] = {}
 
         def load(aid: UUID) -> Any:  # a copy: the world changes only once the decision stands

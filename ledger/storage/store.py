@@ -6,6 +6,7 @@ LEDGER_SQLITE_DBNAME, ...) are ignored, and there is no in-memory fallback.
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import sqlite3
@@ -327,7 +328,7 @@ def read_only_uri(path: str) -> str:
 def _wal_copy(path: str) -> str:
     """A private copy of a SQLite file and its -wal (removed at exit): its last writes wait in the -wal, which can't be
     read in place on this medium; SQLite replays it when the copy opens."""
-    import atexit
+    # lazy: shutil and tempfile, for a private copy; kept out of a one-shot write
     import shutil
     import tempfile
 

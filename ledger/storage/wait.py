@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ledger.aggregates import name_key
 from ledger.errors import BadInput, LedgerError
 
 POLL = 0.2  # seconds between looks at the request
@@ -18,8 +19,6 @@ class Cancelled(LedgerError):
 
 def wait_for_player(ledger: Any, need: Any) -> dict[str, Any]:
     """Open a request on the roll's owner's page and wait for the answer, at most `ledger.wait` seconds."""
-    from ledger.aggregates import name_key
-
     spec = need.spec
     lo, hi = spec.face_range()
     shape = {"notation": spec.notation, "kind": spec.kind, "count": spec.count, "sides": spec.sides, "lo": lo, "hi": hi}

@@ -123,3 +123,58 @@ def test_the_rules_import_only_dice_sheet_errors_and_themselves() -> None:
 def test_the_catalog_imports_nothing_of_the_ledger() -> None:
     """ledger/catalog.py is read by every one-shot command to find its module: it imports no project module."""
     assert not {b for b in _graph().get("ledger.catalog", ()) if b.startswith(("ledger", "projections", "commands"))}
+
+
+def _unexplained(src: str) -> list[int]:
+    """Lines of the imports inside functions that carry no `# lazy:` comment, on their own lines or on the comment
+    and import lines right above them."""
+    lines = src.splitlines()
+    tree = ast.parse(src)
+    spans: set[int] = set()
+    found: list[ast.Import | ast.ImportFrom] = []
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(fn):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    found.append(node)
+                    spans.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    bad = []
+    for node in found:
+        own = lines[node.lineno - 1 : node.end_lineno or node.lineno]
+        ok = any("# lazy:" in line for line in own)
+        n = node.lineno - 1  # the line above, 1-based
+        while not ok and n >= 1 and (lines[n - 1].strip().startswith("#") or n in spans):
+            ok = "# lazy:" in lines[n - 1]
+            n -= 1
+        if not ok:
+            bad.append(node.lineno)
+    return sorted(set(bad))
+
+
+def test_the_lazy_import_check_tells_an_explained_import_from_a_bare_one() -> None:
+    """README.md, How it works: an import inside a function says why with a `# lazy:` comment (above it, above the
+    run of imports it belongs to, or on its line); a bare one is found."""
+    src = (
+        "import os\n\n\n"
+        "def f():\n"
+        "    # lazy: json, for the export only; kept out of a one-shot write\n"
+        "    import json\n"
+        "    from csv import (\n"
+        "        reader,\n"
+        "    )\n\n"
+        "    import zlib  # lazy: zlib; kept out of reads\n"
+        "    x = 1\n"
+        "    import shutil\n"
+        "    return json, reader, zlib, shutil, x\n"
+    )
+    assert _unexplained(src) == [13]
+
+
+def test_every_import_inside_a_function_says_why_it_is_there() -> None:
+    """README.md, How it works: a module only some commands need is imported inside the function that needs it,
+    each such import saying why with a `# lazy:` comment (what it keeps out of which command); every other import
+    is at the top of its module."""
+    bad = [
+        f"{path.relative_to(REPO)}:{line}" for path in _modules().values() for line in _unexplained(path.read_text())
+    ]
+    assert bad == [], "imports inside functions without a `# lazy:` comment: " + ", ".join(bad)

@@ -55,6 +55,7 @@ from ledger.rules.d20.core import (
     modifier,
     opt_choice,
 )
+from ledger.rules.durations import counters_for
 from ledger.rules.options import Options
 
 __all__ = [
@@ -260,8 +261,6 @@ class D20(RuleSystem):
     def own_timed(self, effects: list[Effect], up: str | None = None) -> list[Effect]:
         """Running and charging last until the character's next turn starts (the reading of d20-supers.txt, Running,
         Charge in docs/interpretations.md): a duration `--until start --of` the character."""
-        from ledger.rules.durations import counters_for
-
         out: list[Effect] = []
         for e in effects:
             out.append(e)

@@ -18,9 +18,10 @@ from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.dice import Dice, DiceSpec, Roll
 from ledger.model.sheet import ATTACK_RESOLVED, MINIONS_DEFEATED, Effect, Sheet, apply_all
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
-from ledger.rules.hnh.checks import active_defense, roll_check
+from ledger.rules.hnh.checks import active_defense, find_power, roll_check
+from ledger.rules.hnh.combat import _damage_opts, maneuvers, validate, weapon
 from ledger.rules.hnh.conditions import break_trance, effective, require_able
-from ledger.rules.hnh.health import take_out_minion
+from ledger.rules.hnh.health import resolve_damage, take_out_minion
 from ledger.rules.hnh.options import COVER
 
 AREA_EFFECTS = ("Damage", "Affliction")
@@ -44,16 +45,12 @@ class SharedPower:
 
 def is_area(attacker: Sheet, options: Mapping[str, Any]) -> bool:
     """Whether this is an area Damage or Affliction: `--range area`, or a power with the Area extra."""
-    from ledger.rules.hnh.combat import weapon
-
     w = weapon(attacker, options)
     return w.range == "area" and w.effect in AREA_EFFECTS
 
 
 def check_area_power(attacker: Sheet, options: Mapping[str, Any]) -> None:
     """Refuse `--range area` for a power without the Area extra (a trait or an ad hoc effect may be an area)."""
-    from ledger.rules.hnh.checks import find_power
-
     name = str(options.get("with") or "unarmed")
     key = find_power(attacker, name)
     if key is not None and not attacker.powers[key].get("area") and str(options.get("range") or "") == "area":
@@ -80,8 +77,6 @@ def resolve_area(
 
     prefixed: roll names TARGET.dodge / TARGET.toughness (several targets); else `dodge` and `toughness` (one).
     """
-    from ledger.rules.hnh.combat import maneuvers, validate, weapon
-
     require_able(attacker, "attack")
     if any(k.startswith("defend:") for k in attacker.counters):
         raise ImpossibleAction(f"{attacker.name} took the Defend action and can't attack this turn")
@@ -116,9 +111,6 @@ def _one(
     names: tuple[str, str],
 ) -> list[Effect]:
     """One target (or N members of a minion group) caught: its Dodge check, then the resistance to the effect."""
-    from ledger.rules.hnh.combat import _damage_opts
-    from ledger.rules.hnh.health import resolve_damage
-
     power = roll_check(dice, "power", w.rank, "power")
     base: dict[str, Any] = {
         "attacker": attacker.name,

@@ -27,6 +27,7 @@ from ledger.model.sheet import (
     Sheet,
     apply_all,
 )
+from ledger.rules.durations import counters_for, name_key
 from ledger.rules.hnh import maneuvers
 from ledger.rules.hnh.afflictions import ongoing_checks, progress_pending
 from ledger.rules.hnh.checks import defense_rank, roll_check, versus_dc
@@ -63,8 +64,6 @@ def as_duration(effect: Effect, up: str | None = None) -> Effect:
     """An effect whose `until-start-of-turn:COND` / `until-end-of-turn:COND` counters become the durations that end
     COND at the next start or end of the bearer's turn (ledger/rules/durations.py: `until-start:NAME:COND`), and
     `until-next-end-of-turn:COND` the one that ends it at the end of their next turn (not one in progress: `up`)."""
-    from ledger.rules.durations import counters_for, name_key
-
     if effect.event != COUNTERS_CHANGED:
         return effect
     counters: dict[str, Any] = {}

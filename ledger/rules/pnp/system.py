@@ -161,8 +161,6 @@ class PnP(RuleSystem):
     def timed(self, sheet: Sheet) -> dict[str, str]:
         """Special effects' pages left, or `scene` (prowlers-and-paragons.txt, Attacks: "last 1 page for every 2 net
         successes ... for the rest of the scene")."""
-        from ledger.rules.pnp.options import EFFECT_CONDITIONS
-
         return {
             EFFECT_CONDITIONS.get(n, n): "scene" if p == SCENE else str(p)
             for n, p in effect_counters(sheet).items()

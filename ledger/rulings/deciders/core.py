@@ -6,10 +6,12 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ledger.aggregates import Campaign
+from ledger.aggregates import Campaign, Character
+from ledger.encounter import find
 from ledger.errors import BadInput, Conflict
 from ledger.model.event_names import TRAITS_CHANGED
 from ledger.model.sheet import Effect, Sheet, SheetData, is_gm_pool
+from ledger.rulings.deciders import encounter
 from ledger.rulings.deciders.common import GM, resource_holder, rules_of
 from ledger.rulings.draft import Draft
 from ledger.storage.secrets import reveal
@@ -150,10 +152,6 @@ def character_set(d: Draft, i: CharacterSetIntent) -> CharacterResult:
 def character_retire(d: Draft, i: NameIntent) -> RetireResult:
     """Take a character out of play (lists, trackers, completion), keeping its history; out of a running encounter
     too."""
-    from ledger.aggregates import Character
-    from ledger.encounter import find
-    from ledger.rulings.deciders import encounter
-
     ch = d.character(i["name"])
     if is_gm_pool(ch.sheet):
         raise BadInput(f"{ch.name} is the GM's pool, not a character")

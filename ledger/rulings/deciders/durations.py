@@ -9,11 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from eventsourcing.application import AggregateNotFoundError
+
+from ledger.encounter import ENCOUNTER_ID
 from ledger.errors import BadInput, LedgerError, NotFound
 from ledger.model.event_names import CONDITION_REMOVED, COUNTERS_CHANGED
 from ledger.model.sheet import Effect, Sheet, is_gm_pool
 from ledger.rules import durations
 from ledger.rules.contract import RuleSystem
+from ledger.rules.options import suggest
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
@@ -65,10 +69,6 @@ def own(d: Draft, rules: RuleSystem, effects: list[Effect]) -> list[Effect]:
     rulings recorded before it keep the rules' own counting, decided again as they were."""
     if version(d) < TRACKER:
         return effects
-    from eventsourcing.application import AggregateNotFoundError
-
-    from ledger.encounter import ENCOUNTER_ID
-
     try:
         enc = d.load(ENCOUNTER_ID)
     except AggregateNotFoundError:
@@ -113,10 +113,6 @@ def at_end(d: Draft, rules: RuleSystem, kinds: tuple[str, ...], why: str) -> Non
 
 def impose(d: Draft, rules: RuleSystem, sheet: Sheet, condition: str, i: ConditionIntent) -> list[Effect]:
     """The counters that give a condition being imposed its duration (`--rounds`, `--until --of`, `--scene`)."""
-    from eventsourcing.application import AggregateNotFoundError
-
-    from ledger.encounter import ENCOUNTER_ID
-
     rounds, until, scene = i.get("rounds"), i.get("until"), bool(i.get("scene"))
     if rounds is None and until is None and not scene:
         return []
@@ -142,8 +138,6 @@ def impose(d: Draft, rules: RuleSystem, sheet: Sheet, condition: str, i: Conditi
     else:
         of = next((n for n in order if n.casefold() == str(i.get("of") or "").strip().casefold()), None)
         if of is None:
-            from ledger.rules.options import suggest
-
             raise BadInput(f"--of {i.get('of')}: not in the encounter", suggest(str(i.get("of")), order))
         counters = durations.counters_for(condition, until=until, of=of, held=up == of)
     return [Effect(COUNTERS_CHANGED, sheet.name, {"counters": counters})]

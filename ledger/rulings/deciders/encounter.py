@@ -9,6 +9,7 @@ rules' own names (hnh: `fortitude` for the dying check, `ongoing-NAME` for affli
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -171,8 +172,6 @@ def join(d: Draft, i: JoinIntent) -> JoinResult:
 
 def expand(d: Draft, names: list[str]) -> list[str]:
     """The names given, with the name of a `--copies` group (no character of its own) standing for NAME 1 .. NAME N."""
-    import re
-
     out: list[str] = []
     for name in names:
         if d.campaign.character(name) is not None:
@@ -232,6 +231,7 @@ def end(d: Draft, i: NoIntent) -> EncounterEndResult:
         if sheet is not None and "surprised" in sheet.conditions:
             d.apply(rules.remove(sheet, "surprised"))
     number = enc.state["number"]
+    # lazy: the durations' deciders; kept out of a one-shot write
     from ledger.rulings.deciders import durations
 
     kinds = durations.ENCOUNTER_KINDS + (("scene",) if rules.scenes else ())
@@ -252,6 +252,7 @@ def scene(d: Draft, i: NoIntent) -> SceneEnded:
     enc = current(d)
     if enc is not None and enc.active:
         raise Conflict(f"encounter {enc.state['number']} is running", "ledger encounter end ends it and its scene")
+    # lazy: the durations' deciders; kept out of a one-shot write
     from ledger.rulings.deciders import durations
 
     durations.at_end(d, rules, ("scene",), "the scene ended")

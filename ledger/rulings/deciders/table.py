@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, cast
 
 from ledger.catalog import STORED, Command
 from ledger.errors import NotFound
+from ledger.rulings.deciders.durations import TRACKER, version
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:  # the intent types cost a one-shot command their import: mypy alone reads them
@@ -40,10 +41,9 @@ def decider(spec: Command) -> Decider:
     def decide(d: Draft, intent: Intent) -> Result:
         """The command's decider; then (intents with `tracker` 2) the record that one side is all down, if it is."""
         result = fn(d, intent)
-        from ledger.rulings.deciders.durations import TRACKER, version
-
         if version(d) < TRACKER:
             return result  # recorded before it was recorded (or outside an encounter): said, never recorded
+        # lazy: the encounter's turn deciders, only for rulings recorded during an encounter
         from ledger.rulings.deciders.turns import record_sides
 
         return cast("Result", {**result, **record_sides(d)})

@@ -9,12 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from eventsourcing.application import AggregateNotFoundError
+
 from ledger.encounter import ENCOUNTER_ID, Encounter, Entry, step
 from ledger.errors import Conflict
 from ledger.model.dice import DiceSpec, Roll
 from ledger.model.event_names import EFFECT_RESOLVED
 from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import RuleSystem
+from ledger.rules.durations import left
+from ledger.rulings.deciders import durations
 from ledger.rulings.deciders.common import rules_of
 from ledger.rulings.draft import Draft
 
@@ -36,8 +40,6 @@ class OwnedDice:
 
 def current(d: Draft) -> Encounter | None:
     """The campaign's Encounter aggregate if one was ever started (not created, not marked touched)."""
-    from eventsourcing.application import AggregateNotFoundError
-
     try:
         return d.load(ENCOUNTER_ID)
     except AggregateNotFoundError:
@@ -65,8 +67,6 @@ def advance(
             return turn, rnd, order, forced, skipped
         skipped.append({"name": order[turn]["name"], "why": why})
         if pass_over >= 2:
-            from ledger.rulings.deciders import durations
-
             for when in ("start", "end"):  # their turn passes: what it counts still counts
                 durations.at_turn(d, rules, order[turn]["name"], when)
         turn, rnd, order, forced = step(order, turn, rnd)
@@ -90,8 +90,6 @@ def out_of_turns(d: Draft, rules: RuleSystem, entry: Entry, level: int = 1) -> s
 
 def up(d: Draft, rules: RuleSystem, name: str) -> dict[str, Any]:
     """Who is up: HP (Health), conditions with what is left of them, and why they can take no action, if so."""
-    from ledger.rules.durations import left
-
     sheet = d.sheet(name)
     plain = sheet.to_dict()
     out = {"name": sheet.name, "hp": sheet.hp, "max_hp": sheet.max_hp, "conditions": list(sheet.conditions)}
@@ -155,7 +153,5 @@ def turn_hook(d: Draft, rules: RuleSystem, entry: Entry, when: str) -> None:
         )
     )
     hook = rules.start_of_turn if when == "start" else rules.end_of_turn
-    from ledger.rulings.deciders import durations
-
     d.apply(durations.left_to_durations(d, sheet, when, hook(sheet, OwnedDice(d, sheet.name))))
     durations.at_turn(d, rules, sheet.name, when)
