@@ -38,7 +38,9 @@ def _state_line(st: dict[str, Any]) -> str:
     bs, as_ = b["sheet"], a["sheet"]
     parts = []
     if bs["hp"] != as_["hp"]:
-        parts.append(f"HP {bs['hp']} -> {as_['hp']}")
+        from ledger.rules import health_word
+
+        parts.append(f"{health_word(str(as_.get('system') or 'hnh'))} {bs['hp']} -> {as_['hp']}")  # P&P: Health
     gone = sorted(set(bs["conditions"]) - set(as_["conditions"]))
     new = sorted(set(as_["conditions"]) - set(bs["conditions"]))
     if gone or new:
@@ -67,11 +69,14 @@ def _ruling_lines(plan: dict[str, Any], c: dict[str, Any]) -> list[str]:
     return [f"{head}:", f"    was: {_sentence(plan, c, 'before')}", f"    now: {now}"]
 
 
-def _shift_line(s: dict[str, Any]) -> str:
+def _shift_line(s: dict[str, Any], system: str = "") -> str:
+    from ledger.rules import health_word
+
+    hp = health_word(system) if system else "HP"  # P&P: Health
     n = len(s["rulings"])
     low, high = s["hp"]
-    moved = f"HP {low:+d} throughout" if low == high else f"HP {low:+d} to {high:+d}"
-    final = f"; final HP {s['final_hp'][0]} -> {s['final_hp'][1]}" if s.get("final_hp") else ""
+    moved = f"{hp} {low:+d} throughout" if low == high else f"{hp} {low:+d} to {high:+d}"
+    final = f"; final {hp} {s['final_hp'][0]} -> {s['final_hp'][1]}" if s.get("final_hp") else ""
     return f"  {s['name']}: {n:,} later ruling{'s' if n != 1 else ''}, {moved}{final}"
 
 
@@ -80,7 +85,7 @@ def diff_text(plan: dict[str, Any], full: bool = False) -> str:
     line per character whose values only shift, then the rolls never made, then the final states; `full` tells
     every re-derived ruling as its two sentences."""
     was = _sentence(plan, {"retracted": plan.get("retracted", [])}, "retracted") if plan.get("retracted") else ""
-    lines = [f"Retracting ruling {plan['target']} ({plan['command']}):" + (f" {was}" if was else "")]
+    lines = [f"Retracting ruling {plan['target']} ({plan['command']})" + (f": {was}" if was else ".")]
     if not plan["rederived"] and not plan["states"]:
         lines.append("  changes nothing else.")
     outcomes = set(plan.get("outcomes", [c["ruling"] for c in plan["rederived"]]))
@@ -93,7 +98,7 @@ def diff_text(plan: dict[str, Any], full: bool = False) -> str:
         lines.append("No outcome changes.")
     if plan.get("shifts"):
         lines.append("Values that only shift:")
-        lines += [_shift_line(s) for s in plan["shifts"]]
+        lines += [_shift_line(s, str(plan.get("system") or "")) for s in plan["shifts"]]
     for r in plan["new_rolls"]:
         lines.append(
             f"  ruling {r['ruling']} needs a roll never made: {r['name']} {r['notation']} [{show_faces(r)}] = "

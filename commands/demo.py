@@ -230,7 +230,10 @@ def demo(ctx: click.Context, demo_db: str | None) -> None:
             summary[system] = {"db": db, "characters": sheets, "timeline": {first: points}}
             if not app.as_json:
                 click.echo("\n".join(render.sheet(s) for s in sheets))
-                click.echo(f"HP timeline of {first}:\n{timeline_text(points)}\n")
+                from ledger.rules import health_word
+
+                word = health_word(system)
+                click.echo(f"{word} timeline of {first}:\n{timeline_text(points, system)}\n")
         finally:
             sub.close()
     if app.as_json:

@@ -93,7 +93,11 @@ def timeline(app: AppContext, name: str) -> None:
     from projections import queries
 
     points = queries.timeline(app.read, name)
-    app.emit(points, pool_timeline_text if points and "adversity" in points[0] else timeline_text)
+    if points and "adversity" in points[0]:
+        app.emit(points, pool_timeline_text)
+        return
+    system = str(queries.character(app.read, name).get("system") or "") if points else ""
+    app.emit(points, lambda p: timeline_text(p, system))
 
 
 def pool_timeline_text(points: list[dict[str, Any]]) -> str:
@@ -110,15 +114,19 @@ CHART_HEIGHT = 8
 CHART_WIDTH = 60
 
 
-def timeline_text(points: list[dict[str, Any]]) -> str:
-    """The points, one line each, and a chart of HP (rows) against the points in order (columns)."""
+def timeline_text(points: list[dict[str, Any]], system: str = "") -> str:
+    """The points, one line each, and a chart of HP (rows) against the points in order (columns); in the system's
+    word for health (P&P: Health)."""
+    from ledger.rules import health_word
+
+    word = health_word(system) if system else "HP"
     if not points:
-        return "(no HP changes)"
+        return f"(no {word} changes)"
     lines = []
     for p in points:
         sess = f"session {p['session']}" if p.get("session") else "no session"
         lines.append(
-            f"ruling {p['ruling']:>5}  {p['at']}  {sess:<11}  HP {p['hp']:>3}/{p['max_hp']:<3} "
+            f"ruling {p['ruling']:>5}  {p['at']}  {sess:<11}  {word} {p['hp']:>3}/{p['max_hp']:<3} "
             f"{p.get('command') or ''}".rstrip()
         )
     return "\n".join([*lines, "", *chart([p["hp"] for p in points], max(p["max_hp"] for p in points))])

@@ -17,7 +17,7 @@ from ledger.rulings.describe import raw_line, ruling_lines
 _BAD = re.compile(r"\b(critically hits|kills|now dead|now dying|now defeated|now incapacitated|dies|fall|falls)\b")
 _HIT = re.compile(r"\b(hits)\b")
 _MISS = re.compile(r"\b(misses|resists with \w+|fails \w+)\b")
-_HP = re.compile(r"\b(HP (-?\d+) -> (-?\d+))")
+_HP = re.compile(r"\b((?:HP|Health) (-?\d+) -> (-?\d+))")
 
 
 def at_terminal(stream: Any = None) -> bool:
@@ -49,8 +49,23 @@ def paint(line: str) -> str:
 
 
 def ruling_text(r: Mapping[str, Any]) -> str:
-    """A ruling's first line (a sentence), then its dice one per line."""
-    return "\n".join(ruling_lines(r.get("events", []))) or "recorded"
+    """A ruling's first line (a sentence, in its system's words: Health in P&P), then its dice one per line."""
+    # lazy: the fold that knows minion groups (ledger.rulings.describe); kept out of `--version`
+    from ledger.rulings.describe import HpFold
+
+    fold, system = HpFold(), str(r.get("system") or "")
+    for sheet in _sheets(r):  # the sheets the ruling touched: its system, and which names are groups of several
+        fold.know(sheet)
+        system = system or str(sheet.get("system") or "")
+    return "\n".join(ruling_lines(r.get("events", []), fold=fold, system=system)) or "recorded"
+
+
+def _sheets(r: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The sheets a ruling's result holds (`character`, `attacker`, `target`, `against`, `targets`)."""
+    one = [r.get(k) for k in ("attacker", "character", "target", "against")]
+    targets = r.get("targets")
+    many: list[Any] = targets if isinstance(targets, list) else []
+    return [s for s in [*one, *many] if isinstance(s, Mapping) and "name" in s]
 
 
 def raw_events(r: Mapping[str, Any]) -> str:

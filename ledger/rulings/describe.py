@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from ledger.model.dice import show_faces
@@ -154,6 +154,15 @@ class HpFold:
     def __init__(self) -> None:
         self.hp: dict[str, int] = {}
         self.minion: dict[str, bool] = {}
+        self.groups: set[str] = set()  # minion groups of more than one, now: their verbs are plural ("Goons hit")
+
+    def know(self, sheet: Mapping[str, Any]) -> None:
+        """Note whether a sheet is a minion group of more than one (its HP is left to the events)."""
+        name = str(sheet.get("name") or "")
+        if sheet.get("minion") and int(sheet.get("count") or 1) > 1:
+            self.groups.add(name)
+        else:
+            self.groups.discard(name)
 
     def before(self, e: Event) -> int | None:
         """The HP (or minion count) `e`'s character had just before `e`; then fold `e` in."""
@@ -165,11 +174,13 @@ class HpFold:
             if "hp" in s:
                 self.hp[name] = s["hp"]
                 self.minion[name] = bool(s.get("minion"))
+            self.know({**s, "name": name})
         elif t in HP_EVENTS and isinstance(d.get("hp"), int):
             was = was if was is not None else _derived(t, d)
             self.hp[who] = d["hp"]
         elif t == MINIONS_DEFEATED and isinstance(d.get("count"), int):
             was = d["count"] + int(d.get("defeated", 0))
+            self.know({"name": who, "minion": True, "count": d["count"]})
         return was if isinstance(was, int) else None
 
 
@@ -196,7 +207,9 @@ def change(e: Event, before: int | None = None, system: str = "") -> str:
     if t == CONDITION_IMPOSED:
         return f"now {d.get('condition')}"
     if t == CONDITION_REMOVED:
-        return f"no longer {d.get('condition')}" + (f" ({d['expired']})" if d.get("expired") else "")
+        return f"no longer {d.get('condition')}" + (
+            f" ({_expired(str(d['expired']), system)})" if d.get("expired") else ""
+        )
     if t == MINIONS_DEFEATED:
         n = d.get("defeated", 0)
         return f"{n} {'falls' if n == 1 else 'fall'}, {d.get('count')} left"
@@ -208,6 +221,17 @@ def change(e: Event, before: int | None = None, system: str = "") -> str:
         traits = ", ".join(f"{k} {v if v is not None else 'removed'}" for k, v in (d.get("traits") or {}).items())
         return f"{d.get('note') or 'traits change'}: {traits}"
     return ""
+
+
+def _expired(why: str, system: str) -> str:
+    """Why a duration ran out, in the system's words: `1 round ran out` is `1 page ran out` in P&P; `until the end of
+    Goons's turn` is `Goons' turn`."""
+    m = re.fullmatch(r"(\d+) rounds? ran out", why)
+    if m and system:
+        n = int(m[1])
+        return f"{n} {round_word(system)}{'' if n == 1 else 's'} ran out"
+    m = re.fullmatch(r"(until the \w+ of )(.+)'s turn", why)
+    return f"{m[1]}{possessive(m[2])} turn" if m else why
 
 
 def opening(e: Event) -> str:
@@ -222,18 +246,19 @@ def opening(e: Event) -> str:
     return who
 
 
-def clause(e: Event, system: str = "") -> tuple[str, str]:
-    """A resolution or table event as (subject, words): `("Bruiser", "Ann hits Bruiser with blast (8 vs 3)")`."""
+def clause(e: Event, system: str = "", groups: Collection[str] = ()) -> tuple[str, str]:
+    """A resolution or table event as (subject, words): `("Bruiser", "Ann hits Bruiser with blast (8 vs 3)")`;
+    `groups` are minion groups of more than one, whose verbs are plural (`Goons hit Mara`)."""
     t, d = e["type"], e.get("data") or {}
     who = e.get("character") or d.get("character") or d.get("for") or ""
     if t == ATTACK_RESOLVED:
-        return _attack(d, who)
+        return _attack(d, who, str(d.get("attacker") or who) in groups)
     if t == RESISTANCE_RESOLVED:
         return who, _resistance(d, who)
     if t == CHECK_RESOLVED:
         return who, _check(d, who)
     if t == EFFECT_RESOLVED:
-        return who, _effect(d, who)
+        return who, _effect(d, who, groups)
     if t == CHARACTER_ADDED:
         s = d.get("sheet") or {}
         if "adversity" in (
@@ -241,11 +266,13 @@ def clause(e: Event, system: str = "") -> tuple[str, str]:
         ):  # the sheet that holds P&P's GM pool (ledger.model.sheet.is_gm_pool)
             return str(s.get("name") or who), f"the GM's Adversity pool opens ({s.get('name', who)})"
         extra = f" x{s['count']}" if s.get("minion") and s.get("count", 1) != 1 else ""
+        system = system or str(s.get("system") or "")  # a sheet knows its system
         hp = f": {health_word(system) if system else 'HP'} {s.get('hp')}/{s.get('max_hp')}" if s.get("max_hp") else ""
         name = str(s.get("name") or who)
         return name, f"{name}{extra} {'join' if extra else 'joins'} the campaign{hp}"  # a group of several: plural
     if t == STATE_RESTORED:
         s = d.get("sheet") or {}
+        system = system or str(s.get("system") or "")  # a sheet knows its system
         word = health_word(system) if system else "HP"
         return who, f"{who} restored to {word} {s.get('hp')}" if d.get("active") and s else f"{who} restored"
     if t == NOTE_RECORDED:
@@ -253,7 +280,7 @@ def clause(e: Event, system: str = "") -> tuple[str, str]:
     return who, _table(t, d, system) or _generic(t, d, who)
 
 
-def _attack(d: Mapping[str, Any], who: str) -> tuple[str, str]:
+def _attack(d: Mapping[str, Any], who: str, plural: bool = False) -> tuple[str, str]:
     attacker = d.get("attacker") or who
     target = d.get("target") or who
     weapon = f" with {d['with']}" if d.get("with") and d.get("with") not in ("unarmed", "threat") else ""
@@ -265,6 +292,8 @@ def _attack(d: Mapping[str, Any], who: str) -> tuple[str, str]:
         verb = "hits"
     else:
         verb = "misses"
+    if plural:  # a group of several attacks: `Goons hit`, `Goons miss`
+        verb = verb.removesuffix("es" if verb.endswith("sses") else "s")
     score = _attack_score(d)
     notes = [
         n
@@ -358,6 +387,10 @@ def _check(d: Mapping[str, Any], who: str) -> str:
             else f"vs threshold {d.get('threshold')}"
         )
         return f"{possessive(who)} {what} check: {d['successes']} successes {vs}, {d.get('outcome')}"
+    if d.get("healer") and d.get("subject") and d["healer"] != d["subject"]:  # Healing: the healer's check
+        who, on = str(d["healer"]), f" on {d['subject']}"
+    else:
+        on = ""
     against = d.get("against")
     if isinstance(against, dict):
         vs = f"vs {possessive(str(against.get('character')))} {against.get('trait')} {against.get('total')}"
@@ -368,7 +401,7 @@ def _check(d: Mapping[str, Any], who: str) -> str:
     outcome = d.get("outcome") or ("success" if d.get("success") else "failure" if d.get("success") is False else "")
     deg = d.get("degrees")
     degrees = f" by {deg} degree{'s' if deg != 1 else ''}" if isinstance(deg, int) and deg and outcome else ""
-    check = "check" if what == "check" else f"{what} check"
+    check = ("check" if what == "check" else f"{what} check") + on
     total = f" {d['total']}" if d.get("total") is not None else ""
     return f"{possessive(who)} {check}:{total} {vs}".rstrip() + (f", {outcome}{degrees}" if outcome else "")
 
@@ -378,7 +411,7 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def _effect(d: Mapping[str, Any], who: str) -> str:
+def _effect(d: Mapping[str, Any], who: str, groups: Collection[str] = ()) -> str:
     if "initiative" in d and "character" in d:
         return f"{who} rolls initiative {d['initiative']}"
     if "side_down" in d:  # recorded by the ruling that left every combatant of one side down
@@ -414,7 +447,8 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
             if d.get("object_state")
             else ""
         )  # Smash: Damaging Objects, bent, broken or destroyed
-        return f"{d['attacker']} tries to {d['action']} {d['target']}" + (f" ({inner})" if inner else "") + item
+        tries = "try" if str(d["attacker"]) in groups else "tries"
+        return f"{d['attacker']} {tries} to {d['action']} {d['target']}" + (f" ({inner})" if inner else "") + item
     if d.get("action"):
         kind = f"a {d['kind']} action" if d.get("kind") else ""
         extra = ", ".join(
@@ -425,7 +459,8 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
                 if k not in ("action", "character", "kind") and v is not None and not isinstance(v, (dict, list))
             ]
         )
-        return f"{who} {_third_person(str(d['action']))}" + (f" ({extra})" if extra else "")
+        does = str(d["action"]).replace("-", " ") if who in groups else _third_person(str(d["action"]))
+        return f"{who} {does}" + (f" ({extra})" if extra else "")
     if "recovered" in d:
         return f"{who} recovers nothing" + (f" ({d.get('cause')})" if d.get("cause") else "")
     if d.get("critical") == "added":
@@ -437,8 +472,14 @@ def _effect(d: Mapping[str, Any], who: str) -> str:
     return _generic(EFFECT_RESOLVED, d, who)
 
 
+NOT_VERBS = {"extra-effort": "makes an extra effort", "seize-initiative": "seizes the initiative"}
+
+
 def _third_person(action: str) -> str:
-    """`crawl away` -> `crawls away`, `dash` -> `dashes`, `fly` -> `flies` (the verb is the first word)."""
+    """`crawl away` -> `crawls away`, `dash` -> `dashes`, `fly` -> `flies` (the verb is the first word; an action
+    named by a noun has its own words, `makes an extra effort`)."""
+    if action in NOT_VERBS:
+        return NOT_VERBS[action]
     verb, sep, rest = action.replace("-", " ").partition(" ")
     if verb.endswith(("s", "sh", "ch", "x", "z")):
         verb += "es"
@@ -567,14 +608,25 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None, system: str = 
             and "initiative" in ((e.get("data") or {}).get("check"), *(e.get("data") or {}))
         ):
             continue  # the encounter's opening line gives every initiative
-        subject, text = clause(e, system)
+        subject, text = clause(e, system, fold.groups)
         if text:
             clauses.append((subject, text, []))
+    if not clauses:  # only counters changed (an ongoing damage set): say which
+        clauses = [(str(e.get("character") or ""), _counters(e), []) for e in evs if e["type"] == COUNTERS_CHANGED]
+        clauses = [c for c in clauses if c[1]]
     if not clauses:
         return ""
     parts = [text + (": " + ", ".join(_merged(extra)) if extra else "") for _, text, extra in clauses]
     out = "; ".join(parts)
     return out[:1].upper() + out[1:] + ("" if out.endswith(".") else ".")
+
+
+def _counters(e: Event) -> str:
+    """A ruling that only sets counters: `Bob: ongoing damage 2` (`ongoing damage ends` when removed)."""
+    counters = (e.get("data") or {}).get("counters") or {}
+    said = [f"{k.replace('-', ' ')} {'ends' if v is None else v}" for k, v in counters.items() if ":" not in k]
+    who = e.get("character") or ""
+    return f"{who}: {', '.join(said)}" if said and who else ", ".join(said)
 
 
 def _merged(fragments: list[str]) -> list[str]:

@@ -2,8 +2,8 @@
 
 `Blaze damage: 1d8 [5] +2 Str x2 critical -1 DN = 13`: read left to right, each term applies to everything
 before it. The terms come from the ruling's own resolution data (nothing is re-derived here): H&H's critical
-+1 (or -1) on a check, d20 Supers' attack parts and its damage chain (ability, critical multiplier, the minimum
-of 1, DN).
++1 (or -1) on a check, the effect rank of its power check (`3dF [+ 0 -] +12 rank = 12`), d20 Supers' attack
+parts and its damage chain (ability, critical multiplier, the minimum of 1, DN).
 """
 
 from __future__ import annotations
@@ -34,9 +34,11 @@ def terms(d: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> tuple[st
         if name in D20_ROLLS and _several(parts) and sum(parts.values()) == d.get("modifier"):
             shown: list[Term] = [("+", int(v), ABILITY_NAMES.get(str(k), str(k))) for k, v in parts.items() if v]
             return f"{d.get('count', 1) if 'count' in d else 1}d{d.get('sides', 20)}", shown, base
-        for sub in _dicts(data):
+        for sub, parent in _dicts(data, {}):
             named = sub.get("roll") == name or (sub.get("check") == "initiative" and sub.get("character") == name)
             if named and isinstance(sub.get("total"), int) and sub.get("faces") == d.get("faces"):
+                if d.get("kind") == "fudge" and _is_power(str(name)):
+                    return f"{len(d.get('faces') or [])}dF", power_terms(sub, parent), int(sub["total"])
                 diff = int(sub["total"]) - base
                 out = [("+", diff, "critical" if sub.get("critical") else "adjusted")] if diff else []
                 parts = sub.get("parts")
@@ -72,15 +74,36 @@ def damage_terms(damage: Mapping[str, Any], base: int) -> list[Term]:
     return out
 
 
-def _dicts(data: Any) -> Iterator[Mapping[str, Any]]:
-    """Every mapping inside a resolution's data (an H&H check's roll sits at any depth)."""
+def _is_power(name: str) -> bool:
+    """H&H's power check (3dF + the effect rank): `power`, `slam-power`."""
+    return name == "power" or name.endswith("-power")
+
+
+def power_terms(sub: Mapping[str, Any], parent: Mapping[str, Any]) -> list[Term]:
+    """H&H's power check: the effect rank, named; a critical hit's +1 (Critical Hits, Increased Effect); the dice's
+    own critical (the-basics.txt, Critical Success: all + is +1 on a power check)."""
+    bonus = int(sub.get("bonus") or 0)
+    ranks = (r for r in (sub.get("rank"), parent.get("rank")) if isinstance(r, int) and not isinstance(r, bool))
+    rank = next(ranks, bonus)
+    out: list[Term] = [("+", rank, "rank")] if rank else []
+    if bonus != rank:
+        out.append(("+", bonus - rank, "critical hit" if bonus - rank == 1 else "adjusted"))
+    dice = int(sub["total"]) - sum(int(f) for f in sub.get("faces") or []) - bonus
+    if dice:
+        out.append(("+", dice, "critical" if sub.get("critical") else "adjusted"))
+    return out
+
+
+def _dicts(data: Any, parent: Mapping[str, Any]) -> Iterator[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """Every mapping inside a resolution's data with the mapping that holds it (an H&H check's roll sits at any
+    depth; its effect rank beside it)."""
     if isinstance(data, Mapping):
-        yield data
+        yield data, parent
         for v in data.values():
-            yield from _dicts(v)
+            yield from _dicts(v, data)
     elif isinstance(data, list):
         for v in data:
-            yield from _dicts(v)
+            yield from _dicts(v, parent)
 
 
 def shown(t: Term) -> str:

@@ -136,3 +136,43 @@ def test_a_condition_s_penalty_is_named_by_the_condition_that_brings_it(cli):
     ).stdout  # fmt: skip
     assert "Ann toughness: 3dF [0 0 +] +4 toughness -1 exhausted = 4" in out
     assert all(adds_up(ln) for ln in die_lines(out))
+
+
+def test_a_power_roll_names_its_effect_rank_and_a_critical_hits_plus_one(cli):
+    """hnh-site/the-basics.txt, Checks (a power check is 3dF + the effect's rank) and gameplay.txt, Critical Hits
+    (Increased Effect: +1 to the effect's DC): the rank is a named term, `3dF [+ 0 -] +12 rank = 12`, and a critical
+    hit's +1 is named after it; read left to right the terms give the power check the resistance is compared with."""
+    cli.ok("init", "--system", "hnh", "--name", "T")
+    cli.ok("character", "add", "Ann", "--trait", "fighting=6", "--pc")
+    cli.ok("character", "add", "Cy", "--trait", "parry=4", "--trait", "toughness=2")
+    rolls = ("--roll", "defense=0,0,0", "--roll", "power=+,0,-", "--roll", "toughness=0,0,0")
+    plain = cli.ok("attack", "Ann", "Cy", "--rank", "12", "--bonus", "6", "--roll", "attack=+,+,0", *rolls).stdout
+    assert "Ann power: 3dF [+ 0 -] +12 rank = 12" in plain
+    cli.ok("undo")
+    crit = cli.ok("attack", "Ann", "Cy", "--rank", "12", "--bonus", "6", "--roll", "attack=+,+,+", *rolls).stdout
+    assert "Ann power: 3dF [+ 0 -] +12 rank +1 critical hit = 13" in crit
+    assert all(adds_up(ln) for ln in die_lines(plain + "\n" + crit))
+
+
+def test_every_die_line_of_every_ruling_kind_adds_up(tmp_path):
+    """DESIGN.md, Dice, over every command and action of each system (the scripts of
+    tests/cli/test_every_ruling_sentence.py, hnh power and resistance checks, d20 Supers attack and damage chains,
+    P&P pools): every die line printed sums, term by term, to its total; the demo's power rolls name their rank."""
+    from tests.cli.test_every_ruling_sentence import INIT, SCRIPTS
+    from tests.conftest import Cli
+
+    lines: list[str] = []
+    for system, script in SCRIPTS.items():
+        c = Cli(str(tmp_path / f"{system}.ledger"))
+        c.ok("init", "--system", system, "--name", "T", *INIT[system])
+        attack = ""
+        for step in script:
+            out = c.ok(*(a.replace("{attack}", attack) for a in step)).stdout
+            attack = attack or (out.split(":")[0].split()[-1] if step[0] == "attack" else "")
+            lines += die_lines(out)
+    assert len(lines) >= 30
+    assert any(" rank = " in ln or " rank +" in ln for ln in lines)
+    assert all(adds_up(ln) for ln in lines), [ln for ln in lines if not adds_up(ln)]
+    demo = CliRunner().invoke(ledger_cli, ["demo"], catch_exceptions=False).stdout
+    power = [ln for ln in die_lines(demo) if " power: " in ln]
+    assert power and all(re.search(r"power: 3dF \[[^\]]*\] \+\d+ rank", ln) for ln in power), power

@@ -78,7 +78,7 @@ def test_hnh_attack_reads_as_a_sentence_then_its_dice(hnh: Cli) -> None:
         "ruling 5: Ann hits Bruiser (8 vs 3); Bruiser fails Toughness by 2 degrees: HP 6 -> 0, now battered.",
         "  Ann attack: 3dF+6 [+ + 0] = 8 (entered)",
         "  Bruiser defense: 3dF+3 [0 0 0] = 3 (entered)",
-        "  Ann power: 3dF+6 [+ 0 0] = 7 (entered)",
+        "  Ann power: 3dF [+ 0 0] +6 rank = 7 (entered)",
         "  Bruiser toughness: 3dF+3 [- - 0] = 1 (entered)",
     ]
     assert first(hnh.ok("attack", "Ann", "Bruiser", *HNH_HIT)) == (
@@ -103,7 +103,7 @@ def test_hnh_miss_minion_loss_check_and_resisted_damage(hnh: Cli) -> None:
     hurt = hnh.ok("damage", "Ann", "--rank", "6", "--roll", "power=+,0,0", "--roll", "toughness=-,-,0")
     assert hurt.stdout.splitlines() == [
         "ruling 8: Ann fails Toughness by 2 degrees: HP 6 -> 1.",
-        "  power: 3dF+6 [+ 0 0] = 7 (entered)",
+        "  power: 3dF [+ 0 0] +6 rank = 7 (entered)",
         "  Ann toughness: 3dF+4 [- - 0] = 2 (entered)",
     ]
     assert first(hnh.ok("recover", "Ann", "--hours", "8", "--restful")) == "ruling 9: Ann recovers 2: HP 1 -> 3."
@@ -225,16 +225,17 @@ def test_pnp_minions_health_floor_resolve_and_pool_checks(cli: Cli) -> None:
     ]
     assert first(
         cli.ok("attack", "Boss", "Mara", "--with", "might", "--roll", "attack=6,6,6", "--roll", "defense=1,1,1")
-    ) == ("ruling 7: Boss hits Mara with might (6 successes vs 0): HP 5 -> 0, now defeated.")
+    ) == ("ruling 7: Boss hits Mara with might (6 successes vs 0): Health 5 -> 0, now defeated.")
     assert (
         first(cli.ok("spend", "Mara", "resolve", "1", "--purpose", "recovery"))
-        == "ruling 8: Mara spends 1 resolve (now 1): HP 0 -> 1, no longer defeated."
+        == "ruling 8: Mara spends 1 resolve (now 1): Health 0 -> 1, no longer defeated."
     )
     assert first(cli.ok("check", "Mara", "agility", "--threshold", "hard", "--roll", "check=6,5,4")) == (
         "ruling 9: Mara's agility check: 3 successes vs threshold 4, failure."
     )
     assert (
-        first(cli.ok("damage", "Boss", "--amount", "20")) == "ruling 10: Boss takes 3 damage: HP 3 -> 0, now defeated."
+        first(cli.ok("damage", "Boss", "--amount", "20"))
+        == "ruling 10: Boss takes 3 damage: Health 3 -> 0, now defeated."
     )
 
 
