@@ -13,6 +13,7 @@ from commands.registry import command
 from ledger import catalog as C
 from ledger.errors import BadInput
 from ledger.model.dice import parse_roll_options, show_faces
+from ledger.rules import health_word
 from ledger.rulings.describe import sentence
 from ledger.rulings.rediff import events
 
@@ -38,8 +39,6 @@ def _state_line(st: dict[str, Any]) -> str:
     bs, as_ = b["sheet"], a["sheet"]
     parts = []
     if bs["hp"] != as_["hp"]:
-        from ledger.rules import health_word
-
         parts.append(f"{health_word(str(as_.get('system') or 'hnh'))} {bs['hp']} -> {as_['hp']}")  # P&P: Health
     gone = sorted(set(bs["conditions"]) - set(as_["conditions"]))
     new = sorted(set(as_["conditions"]) - set(bs["conditions"]))
@@ -70,8 +69,6 @@ def _ruling_lines(plan: dict[str, Any], c: dict[str, Any]) -> list[str]:
 
 
 def _shift_line(s: dict[str, Any], system: str = "") -> str:
-    from ledger.rules import health_word
-
     hp = health_word(system) if system else "HP"  # P&P: Health
     n = len(s["rulings"])
     low, high = s["hp"]

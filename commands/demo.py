@@ -16,6 +16,7 @@ from commands.main import cli
 from commands.registry import command
 from ledger import catalog as C
 from ledger.errors import BadInput
+from ledger.rules import health_word
 
 SCRIPTS: dict[str, list[tuple[str, ...]]] = {
     "hnh": [
@@ -230,8 +231,6 @@ def demo(ctx: click.Context, demo_db: str | None) -> None:
             summary[system] = {"db": db, "characters": sheets, "timeline": {first: points}}
             if not app.as_json:
                 click.echo("\n".join(render.sheet(s) for s in sheets))
-                from ledger.rules import health_word
-
                 word = health_word(system)
                 click.echo(f"{word} timeline of {first}:\n{timeline_text(points, system)}\n")
         finally:

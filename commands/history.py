@@ -15,6 +15,7 @@ from commands.registry import command
 from ledger import catalog as C
 from ledger.errors import BadInput, LedgerError, NotInitialised, StoreError
 from ledger.model.event_names import CAMPAIGN_CREATED, OPENED, RULING_RECORDED, STATE_RESTORED
+from ledger.rules import health_word
 from ledger.rulings.describe import HpFold, intent_line, raw_line, ruling_lines
 
 SESSION_HELP = "Only play session N; `current` for the open one."
@@ -117,8 +118,6 @@ CHART_WIDTH = 60
 def timeline_text(points: list[dict[str, Any]], system: str = "") -> str:
     """The points, one line each, and a chart of HP (rows) against the points in order (columns); in the system's
     word for health (P&P: Health)."""
-    from ledger.rules import health_word
-
     word = health_word(system) if system else "HP"
     if not points:
         return f"(no {word} changes)"
