@@ -166,10 +166,11 @@ def session_show(app: AppContext, number: str) -> None:
 
     found = queries.session_number(app.read, number)
     assert found is not None
-    app.emit(queries.session_history(app.read, found), session_text, page=True)
+    system = app.ledger.campaign().system  # its words for health and round
+    app.emit(queries.session_history(app.read, found), lambda doc: session_text(doc, system), page=True)
 
 
-def session_text(doc: dict[str, Any]) -> str:
+def session_text(doc: dict[str, Any], system: str = "") -> str:
     """A session's history as a page to read."""
     # lazy: the log's sentences (ledger.rulings.describe); kept out of `ledger verify`
     from ledger.rulings.describe import HpFold, intent_line, ruling_lines
@@ -183,7 +184,8 @@ def session_text(doc: dict[str, Any]) -> str:
             mark = f"  [RETRACTED by ruling {r['retracted']['by']}, {r['retracted']['actor']}]"
         lines.append(f"#{r['ruling']} {r['at']} {r['actor']}: {intent_line(r['command'], r['intent'])}" + mark)
         lines += [
-            f"    {line}" for line in ruling_lines([e for e in r["events"] if e["type"] not in INTERNAL], fold=fold)
+            f"    {line}"
+            for line in ruling_lines([e for e in r["events"] if e["type"] not in INTERNAL], fold=fold, system=system)
         ]
     if not doc["rulings"]:
         lines.append("(no rulings)")

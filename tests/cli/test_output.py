@@ -389,3 +389,14 @@ def test_pnp_encounter_end_says_what_the_scene_took_away(cli: Cli) -> None:
         first(cli.ok("encounter", "end"))
         == "ruling 6: Encounter 1 ends after 1 page; Boss: no longer stunned and defeated."
     )
+
+
+def test_pnp_session_show_says_health_not_hp(cli: Cli) -> None:
+    """prowlers-and-paragons.txt, Health: P&P's track is Health; `session show` uses the campaign's own word."""
+    cli.ok("init", "--system", "pnp", "--name", "T")
+    cli.ok("character", "add", "Mara", "--trait", "might=3", "--trait", "toughness=2", "--pc")
+    cli.ok("character", "add", "Goon", "--trait", "might=2", "--trait", "toughness=1")
+    cli.ok("session", "start")
+    cli.ok("attack", "Mara", "Goon", "--with", "might", "--roll", "attack=6,6,6")
+    shown = cli.ok("session", "show").stdout
+    assert "Health 2 -> " in shown and "HP" not in shown
