@@ -1,0 +1,105 @@
+"""The encounter tracker's commands: start, next, delay, act now, join, remove, end, and the scene's end."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from eventsourcing.application import AggregateNotFoundError
+
+from ledger import catalog as C
+from ledger.app.core import LedgerCore
+from ledger.encounter import ENCOUNTER_ID
+from ledger.errors import BadInput, NotFound
+
+if TYPE_CHECKING:
+    from ledger.rulings.intents import (
+        EncounterStartIntent,
+        EncounterView,
+        JoinIntent,
+        Recorded,
+    )
+
+
+class FightCommands(LedgerCore):
+    """Commands that run the encounter (initiative order, turns, rounds) and the scene."""
+
+    def encounter(self) -> EncounterView:
+        """The running encounter: number, round, whose turn, and the order with initiatives."""
+        # lazy: the encounter, only while one runs; the encounter deciders; kept out of a one-shot write
+        from ledger.encounter import Encounter
+        from ledger.rulings.deciders import encounter
+
+        self.campaign()  # refuses an uninitialised ledger
+        try:
+            enc: Encounter = self.store.repository.get(ENCOUNTER_ID)
+        except AggregateNotFoundError:
+            raise NotFound("no encounter is running", encounter.NO_ENCOUNTER) from None
+        if not enc.active:
+            raise NotFound("no encounter is running", encounter.NO_ENCOUNTER)
+        return encounter.view(enc.state)
+
+    def start_encounter(
+        self,
+        names: Sequence[str],
+        *,
+        surprised: Sequence[str] = (),
+        init: Mapping[str, int] | None = None,
+        rolls: Mapping[str, str] | None = None,
+    ) -> Recorded:
+        """Roll initiative for everyone (or take `init`, rolled elsewhere) and begin round 1 with the highest."""
+        if not names:
+            raise BadInput("an encounter needs at least one participant", "ledger encounter start Ann Bob")
+        intent: EncounterStartIntent = {"names": list(names), "surprised": list(surprised)}
+        if init:
+            both = [n for n in init if any(n.strip().casefold() == r.strip().casefold() for r in rolls or {})]
+            if both:
+                raise BadInput(f"{both[0]}: give an initiative (--init) or its roll (--roll), not both")
+            intent["init"] = {n: int(v) for n, v in init.items()}
+        return self.record(C.ENCOUNTER_START, intent, rolls=rolls)
+
+    def next_turn(self, *, rolls: Mapping[str, str] | None = None) -> Recorded:
+        """End the current turn (end-of-turn hook), pass to the next who takes turns (start-of-turn hook)."""
+        return self.record(C.ENCOUNTER_NEXT, {"pass_over": 2}, rolls=rolls)
+
+    def delay_turn(self, *, rolls: Mapping[str, str] | None = None) -> Recorded:
+        """The current character delays their whole turn; the next one's turn starts (no end-of-turn hook yet)."""
+        return self.record(C.ENCOUNTER_DELAY, {"pass_over": 2}, rolls=rolls)
+
+    def remove_from_encounter(self, name: str, *, rolls: Mapping[str, str] | None = None) -> Recorded:
+        """A participant leaves the fight; if it was their turn, the next one's starts."""
+        return self.record(C.ENCOUNTER_REMOVE, {"name": name, "pass_over": 2}, rolls=rolls)
+
+    def act_now(self, name: str, *, rolls: Mapping[str, str] | None = None) -> Recorded:
+        """A delaying character takes their turn after the current one's ends; their initiative moves there."""
+        return self.record(C.ENCOUNTER_ACT, {"name": name}, rolls=rolls)
+
+    def join_encounter(
+        self, name: str | Sequence[str], *, surprised: bool = False, rolls: Mapping[str, str] | None = None
+    ) -> Recorded:
+        """Roll initiative for newcomers and slot them into the running order (they act when their place comes)."""
+        names = [name] if isinstance(name, str) else list(name)
+        if not names:
+            raise BadInput("name who joins", "ledger encounter join Cy")
+        intent: JoinIntent = {"name": names[0], "surprised": surprised}
+        if len(names) > 1:
+            intent["names"] = names
+        return self.record(C.ENCOUNTER_JOIN, intent, rolls=rolls)
+
+    def end_encounter(self) -> Recorded:
+        """End the running encounter (Surprised ends with the combat: conditions.txt, Surprised), with its summary."""
+        result = self.record(C.ENCOUNTER_END, {})
+        result["summary"] = self.encounter_summary()
+        return result
+
+    def encounter_summary(self) -> dict[str, Any] | None:
+        """The latest encounter's summary: rounds, who fell and when, damage dealt and taken
+        (ledger/rulings/summary.py)."""
+        # lazy: the round summary; kept out of a one-shot write
+        from ledger.rulings.summary import from_store
+
+        return from_store(self.store, self.campaign())
+
+    def end_scene(self) -> Recorded:
+        """End the scene outside an encounter (P&P): effects for the rest of the scene end, with their defeats."""
+        return self.record(C.SCENE_END, {})
