@@ -1,0 +1,127 @@
+"""Read models checked before they are shown, second part: the HP timelines, the encounter tables and each log row's
+ruling, character and time are compared with a fresh fold of the log (by digest) before any read command shows them;
+an edited row is never shown, the reader answers from the log with one note naming `ledger rebuild` (DESIGN.md,
+layout: projections "rebuildable from zero")."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Cli
+from tests.integration.test_trust_record import sql
+
+
+@pytest.fixture
+def fought(cli: Cli) -> Cli:
+    """An encounter of Ann and Bob in session 1: Ann damaged twice (HP 6 -> 4 -> 3), a turn passed, one undo."""
+    cli.ok("init", "--system", "hnh", "--name", "Bay City")
+    cli.ok("character", "add", "Ann", "--trait", "agility=3", "--pc")
+    cli.ok("character", "add", "Bob", "--trait", "agility=2")
+    cli.ok("session", "start", "The heist")
+    cli.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=5", "--init", "Bob=3")
+    cli.ok("damage", "Ann", "--amount", "2")
+    cli.ok("encounter", "next")
+    cli.ok("damage", "Ann", "--amount", "1")
+    cli.ok("damage", "Bob", "--amount", "1")
+    cli.ok("undo")
+    return cli
+
+
+def shown(cli: Cli) -> dict[str, str]:
+    """What the read commands print, by command."""
+    return {
+        "timeline": cli.ok("--json", "timeline", "Ann").stdout,
+        "timeline text": cli.ok("timeline", "Ann").stdout,
+        "encounter": cli.ok("--json", "encounter", "show").stdout,
+        "encounter log": cli.ok("encounter", "log", "1").stdout,
+        "sheet at 8": cli.ok("--json", "character", "show", "Ann", "--at", "8").stdout,
+        "session": cli.ok("session", "show", "1").stdout,
+        "log": cli.ok("log", "--all").stdout,
+        "json log": cli.ok("--json", "log", "--all").stdout,
+        "md": cli.ok("export", "--format", "md").stdout,
+        "csv": cli.ok("export", "--format", "csv").stdout,
+        "html": cli.ok("export", "--format", "html").stdout,
+    }
+
+
+TIMELINE, ENCOUNTER, LOG = ("timeline", "Ann"), ("encounter", "log", "1"), ("log",)
+FORGERIES = [  # the edit, the table the note names, and the commands that show what was edited
+    ("UPDATE ledger_hp SET hp = 99 WHERE hp = 4", "ledger_hp", [TIMELINE]),
+    ("UPDATE ledger_hp SET max_hp = max_hp + 1", "ledger_hp", [TIMELINE]),
+    ("UPDATE ledger_hp SET at = '1999-01-01T00:00:00Z'", "ledger_hp", [TIMELINE]),
+    ("DELETE FROM ledger_hp WHERE hp = 3", "ledger_hp", [TIMELINE]),
+    ("UPDATE ledger_hp SET ruling = ruling + 1", "ledger_hp", [TIMELINE]),
+    ("UPDATE ledger_encounters SET round = 7", "ledger_encounters", [("encounter", "show"), ENCOUNTER]),
+    ("UPDATE ledger_encounters SET current = 'Ann'", "ledger_encounters", [("encounter", "show"), ENCOUNTER]),
+    ("UPDATE ledger_encounters SET active = false", "ledger_encounters", [("encounter", "show"), ENCOUNTER]),
+    ("UPDATE ledger_encounter_log SET round = 9", "ledger_encounter_log", [ENCOUNTER]),
+    ("UPDATE ledger_encounter_log SET actor = 'Bob'", "ledger_encounter_log", [ENCOUNTER]),
+    ("DELETE FROM ledger_encounter_log WHERE actor = 'Bob'", "ledger_encounter_log", [ENCOUNTER]),
+    ("UPDATE ledger_log SET ruling = ruling + 1 WHERE type = 'DamageApplied'", "ledger_log", [LOG, ENCOUNTER]),
+    ("UPDATE ledger_log SET character = 'Bob' WHERE character = 'Ann'", "ledger_log", [LOG, ENCOUNTER]),
+    ("UPDATE ledger_log SET at = '1999-01-01T00:00:00Z'", "ledger_log", [LOG, ENCOUNTER]),
+    ("UPDATE ledger_log SET bookkeeping = true WHERE type = 'DamageApplied'", "ledger_log", [LOG]),
+    (
+        "UPDATE ledger_sheet_events SET ruling = ruling + 1",
+        "ledger_sheet_events",
+        [("character", "show", "Ann", "--at", "8")],
+    ),
+    (
+        "DELETE FROM ledger_sheet_events WHERE ruling = 6",
+        "ledger_sheet_events",
+        [("character", "show", "Ann", "--at", "8")],
+    ),
+]
+
+
+@pytest.mark.parametrize("statement,says,probes", FORGERIES)
+def test_a_forged_timeline_encounter_or_log_row_is_never_shown(
+    fought: Cli, statement: str, says: str, probes: list[tuple[str, ...]]
+) -> None:
+    """DESIGN.md, layout (projections rebuildable from zero) and CLI.md (`timeline`: HP over time; `encounter show`;
+    `log`; `character show --at N`): after a row of the HP timeline, the encounter tables, the sheet history or a log
+    row's ruling, character or time is edited, every read command prints exactly what it printed before, folded from
+    the log; each command that shows the edited rows says so in one note naming the table and `ledger rebuild`; verify
+    reports the edit (exit 1); after rebuild no note."""
+    before = shown(fought)
+    sql(fought.db, statement)
+    for args in probes:
+        r = fought(*args)
+        assert r.exit_code == 0 and "Traceback" not in r.stderr, r.stderr
+        assert "run: ledger rebuild" in r.stderr and says in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert shown(fought) == before
+    assert fought("verify").exit_code == 1
+    fought.ok("rebuild")
+    for args in probes:
+        assert "note:" not in fought.ok(*args).stderr
+
+
+def test_reads_of_an_untouched_ledger_fold_once_per_log_head(fought: Cli) -> None:
+    """DESIGN.md, layout: an untouched ledger is shown without a note, before and after another ruling (the fold's
+    digest is kept per log head, so a new ruling is checked against a new fold)."""
+    for args in (("timeline", "Ann"), ("encounter", "show"), ("encounter", "log", "1"), ("log",)):
+        assert "note:" not in fought.ok(*args).stderr
+    fought.ok("damage", "Bob", "--amount", "1")
+    sql(fought.db, "UPDATE ledger_hp SET hp = 77 WHERE hp = 5")  # Bob's new HP row (HP 6 -> 5), edited
+    r = fought.ok("--json", "timeline", "Bob")
+    assert "ledger_hp" in r.stderr and '"hp":77' not in r.stdout.replace(" ", "")
+
+
+def test_serve_answers_a_forged_timeline_or_encounter_with_the_page_from_the_log(fought: Cli) -> None:
+    """CLI.md, serve (the players' screen): an edited encounter row or HP timeline row is not shown on the players'
+    page; it is built from a fresh fold of the log (round 2, Ann's HP 3/6)."""
+    from tests.serving import serving
+
+    with serving(fought.db) as server:
+        status, before = server.get("/")
+    assert status == 200
+    sql(
+        fought.db,
+        "UPDATE ledger_encounters SET round = 7, current = 'Ann'",
+        "UPDATE ledger_hp SET hp = 55",
+        "UPDATE ledger_log SET character = 'Bob'",
+    )
+    with serving(fought.db) as server:
+        status, html = server.get("/")
+    assert status == 200 and html == before
+    assert "55/6" not in html and "HP 55" not in html
