@@ -257,15 +257,6 @@ class ReadSide:
         self.trusted = False  # a fresh fold of the log (projections/trust.py): nothing in it to check
         self.on_forged: Callable[[str], ReadSide] | None = None  # the reader's answer to rows that differ from the log
 
-    def from_log(self, reason: str) -> ReadSide:
-        """The read side to answer from instead, when rows read here differ from the log (`reason` says how)."""
-        if self.on_forged is not None:
-            return self.on_forged(reason)
-        # lazy: the fresh fold (projections.trust imports this module)
-        from projections.trust import fold_from_log
-
-        return fold_from_log(self.target)
-
     def ensure_tables(self) -> None:
         """Create the view tables if this database has none yet, and replace an older layout (once per ReadSide).
 

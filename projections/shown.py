@@ -3,8 +3,8 @@ shown (never the history's length): each log row against its own event (read by 
 and sheet history against a fold of that character's own events, an encounter and its turn-by-turn log against a fold
 of the events of that encounter's span, a retraction's amended outcomes against that retraction's own events.
 
-A difference raises `Forged`; a reader wrapped in `checked` then answers again from the read side's `from_log()` (a
-fresh fold of the log: projections/trust.py), never from the edited rows.
+A difference raises `Forged`; a reader wrapped in `checked` then answers again from the read side's `on_forged` (the
+command's answer: a fresh fold of the log, projections/trust.py), never from the edited rows.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ledger.model.event_names import (
 )
 from projections.db import BOOKKEEPING_PATTERNS, ReadSide, stamp, topic_names
 from projections.fold import EncounterFold
+from projections.trust import fold_from_log
 from projections.views import BOOKKEEPING, CHAIN, Batch
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -48,7 +49,8 @@ def checked(fn: F) -> F:
         except Forged as e:
             if _DEPTH.get() > 1:
                 raise
-            return fn(read.from_log(str(e)), *args, **kwargs)
+            fresh = read.on_forged(str(e)) if read.on_forged is not None else fold_from_log(read.target)
+            return fn(fresh, *args, **kwargs)
         finally:
             _DEPTH.reset(token)
 

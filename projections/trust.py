@@ -16,9 +16,11 @@ import tempfile
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.application import AggregateNotFoundError
 from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from ledger.encounter import ENCOUNTER_ID
 from ledger.storage.target import Target
 from projections.db import ReadSide, encounters, private_copy, rulings, sessions, sheets
 from projections.views import rebuild
@@ -75,11 +77,6 @@ def mismatch(read: ReadSide, ledger: Any) -> str | None:
 
 def _encounter(row: Any, ledger: Any) -> str | None:
     """The newest encounter row against the Encounter aggregate (its snapshot checked): number, round, turn, order."""
-    # lazy: the encounter aggregate (eventsourcing); kept out of a one-shot write
-    from eventsourcing.application import AggregateNotFoundError
-
-    from ledger.encounter import ENCOUNTER_ID
-
     try:
         state = ledger.store.repository.get(ENCOUNTER_ID).state
     except AggregateNotFoundError:

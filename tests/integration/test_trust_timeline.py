@@ -125,3 +125,58 @@ def test_serve_answers_a_forged_timeline_or_encounter_with_the_page_from_the_log
         status, html = server.get("/")
     assert status == 200 and html == before
     assert "55/6" not in html and "HP 55" not in html
+
+
+@pytest.fixture
+def amended(cli: Cli) -> Cli:
+    """Ann damaged by 2 (ruling 3) and by 1 (ruling 4); ruling 3 retracted, so ruling 4 is re-derived (amended)."""
+    cli.ok("init", "--system", "d20", "--name", "Bay City")
+    cli.ok("character", "add", "Ann", "--trait", "hp=10", "--pc")
+    cli.ok("damage", "Ann", "--amount", "2")
+    cli.ok("damage", "Ann", "--amount", "1")
+    cli.ok("retract", "3", "--yes", "--reason", "no hit")
+    return cli
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE ledger_amendments SET records = '[]'",
+        "DELETE FROM ledger_amendments",
+        "UPDATE ledger_amendments SET ruling = 3",
+    ],
+)
+def test_a_forged_amendment_is_never_shown(amended: Cli, statement: str) -> None:
+    """docs/design.md, retraction re-derives (the amended outcome of a later ruling is its outcome): an edited amended
+    outcome is not shown in the HP timeline or the log of the session; they are folded from the log, with one note
+    naming ledger_amendments."""
+    before = {args: amended.ok("--json", *args).stdout for args in (("timeline", "Ann"), ("log",))}
+    assert '"hp": 9' in before[("timeline", "Ann")]  # 10 -> 9: only the 1 damage, re-derived, stands
+    sql(amended.db, statement)
+    r = amended("--json", "timeline", "Ann")
+    assert r.exit_code == 0 and "ledger_amendments" in r.stderr and "run: ledger rebuild" in r.stderr, r.stderr
+    assert r.stdout == before[("timeline", "Ann")]
+    assert amended.ok("--json", "log").stdout == before[("log",)]
+
+
+def test_a_forged_row_is_never_shown_by_a_fresh_process(fought: Cli) -> None:
+    """DESIGN.md, layout (projections rebuildable from zero): the installed command in its own process shows the HP
+    timeline from the log, not an edited row, exits 0 and says so in one line on stderr."""
+    import os
+    import subprocess
+    import sys
+
+    if "://" in fought.db:
+        pytest.skip("the subprocess test runs on the SQLite file")
+    before = fought.ok("timeline", "Ann").stdout
+    sql(fought.db, "UPDATE ledger_hp SET hp = 42 WHERE hp = 4")
+    env = {**os.environ, "PYTHONPATH": os.getcwd(), "NO_COLOR": "1"}
+    r = subprocess.run(
+        [sys.executable, "-m", "commands", "--db", fought.db, "timeline", "Ann"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0 and r.stdout == before and "42" not in r.stdout
+    assert r.stderr.count("\n") == 1 and "ledger_hp" in r.stderr and "run: ledger rebuild" in r.stderr
