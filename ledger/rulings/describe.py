@@ -583,7 +583,13 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None, system: str = 
     fold = fold or HpFold()
     evs = list(events)
     minion_hits = {e.get("character") for e in evs if e["type"] == MINIONS_DEFEATED}
-    starting = any(e["type"] == ENCOUNTER_STARTED for e in evs)
+    placed = {  # who the ruling's encounter line places at an initiative: their initiative checks go unsaid
+        str(o.get("name"))
+        for e in evs
+        if e["type"] in (ENCOUNTER_STARTED, PARTICIPANT_JOINED)
+        for o in (e.get("data") or {}).get("order") or []
+        if e["type"] == ENCOUNTER_STARTED or o.get("name") == (e.get("data") or {}).get("name")
+    }
     clauses: list[tuple[str, str, list[str]]] = []
     for e in evs:
         t = e["type"]
@@ -603,11 +609,11 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None, system: str = 
                 clauses.append((who, opening(e), [words]))
             continue
         if (
-            starting
+            who in placed
             and t in (CHECK_RESOLVED, EFFECT_RESOLVED)
             and "initiative" in ((e.get("data") or {}).get("check"), *(e.get("data") or {}))
         ):
-            continue  # the encounter's opening line gives every initiative
+            continue  # the encounter's opening (or joining) line gives the initiative
         subject, text = clause(e, system, fold.groups)
         if text:
             clauses.append((subject, text, []))

@@ -400,3 +400,17 @@ def test_pnp_session_show_says_health_not_hp(cli: Cli) -> None:
     cli.ok("attack", "Mara", "Goon", "--with", "might", "--roll", "attack=6,6,6")
     shown = cli.ok("session", "show").stdout
     assert "Health 2 -> " in shown and "HP" not in shown
+
+
+def test_a_join_names_each_newcomer_s_initiative_once(hnh: Cli) -> None:
+    """hnh-site/gameplay.txt, Initiative ("3dF + Agility + Improved Initiative ranks + other modifiers"): a newcomer's
+    initiative check is said once, in the sentence that places them in the order; its die line still adds up."""
+    hnh.ok("encounter", "start", "Ann", "Bruiser", "--roll", "Ann=+,+,+", "--roll", "Bruiser=-,-,-")
+    joined = hnh.ok("encounter", "join", "Grunts", "--roll", "Grunts=0,0,+")
+    line = first(joined)
+    assert line.count("initiative") == 1, line
+    assert "rolls initiative" not in line
+    total = orjson.loads(hnh.ok("--json", "encounter", "show").stdout)["order"]
+    grunts = next(o for o in total if o["name"] == "Grunts")
+    assert f"Grunts joins the encounter at initiative {grunts['initiative']}." in line
+    assert any(ln.strip().startswith("Grunts: 3dF") for ln in joined.stdout.splitlines()[1:])
