@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -34,8 +35,19 @@ def waiting(db: str, *args: str) -> subprocess.Popen[str]:
     """A GM's one-shot command in its own process, stdin a pipe (no terminal)."""
     cmd = [sys.executable, "-m", "commands", "--db", db, "--as", "tester", *args]
     return subprocess.Popen(
-        cmd, cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        cmd,
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_ctrl_c_as_at_a_terminal,
     )
+
+
+def _ctrl_c_as_at_a_terminal() -> None:
+    """SIGINT handled as a GM's terminal would (a suite started in the background inherits it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def state(server: Server, path: str) -> dict[str, Any]:
