@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
 import time
@@ -12,7 +11,7 @@ import urllib.request
 from typing import Any
 
 from tests.conftest import REPO, Cli
-from tests.serving import Server
+from tests.serving import Server, ctrl_c_as_at_a_terminal
 
 SEED = "00112233445566778899aabbccddeeff"
 
@@ -41,13 +40,8 @@ def waiting(db: str, *args: str) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_ctrl_c_as_at_a_terminal,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
-
-
-def _ctrl_c_as_at_a_terminal() -> None:
-    """SIGINT handled as a GM's terminal would (a suite started in the background inherits it ignored)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def state(server: Server, path: str) -> dict[str, Any]:
