@@ -36,10 +36,12 @@ from projections.db import (
 )
 from projections.db import encounter_log as enc_log
 from projections.shown import (
+    ENVELOPE,
     Forged,
     amendment_rows,
     checked,
     encounter_rows,
+    envelope_rows,
     log_complete,
     log_rows,
     retraction_rows,
@@ -152,6 +154,9 @@ def events(
     with read.engine.connect() as conn:
         rows: list[Any] = list(conn.execute(q).mappings().all())
         log_rows(read, conn, rows)
+        envelope_rows(
+            read, conn, {r["ruling"]: {k: r[k] for k in ("actor", "session", "kind")} for r in rows if r["ruling"]}
+        )
         if session is None and character_name is None:  # the whole log: one row per event the views keep
             log_complete(read, conn, len(rows), views_position(conn))
         elif session is not None and character_name is None:
@@ -326,6 +331,15 @@ def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
                 select(rulings.c.number, rulings.c.kind, rulings.c.session, rulings.c.command, rulings.c.at)
             )
         }
+        used = {p[0] for p in points} | set(amended)
+        envelope_rows(
+            read,
+            conn,
+            {
+                n: dict(zip(("kind", "session", "command", "at"), envelopes.get(n, (None,) * 4), strict=True))
+                for n in used
+            },
+        )
     candidates: list[tuple[int, float, int, int, str]] = []
     for ruling, seq, hp, top, at in points:
         kind = envelopes.get(ruling, ("play",))[0]
@@ -370,10 +384,13 @@ def _pool_timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
     return out
 
 
+@checked
 def ruling_rows(read: ReadSide) -> list[dict[str, Any]]:
-    """Every ruling's envelope, in order."""
+    """Every ruling's envelope, in order (each checked against its RulingRecorded event)."""
     with read.engine.connect() as conn:
-        return [dict(r) for r in conn.execute(select(rulings).order_by(rulings.c.number)).mappings().all()]
+        out = [dict(r) for r in conn.execute(select(rulings).order_by(rulings.c.number)).mappings().all()]
+        envelope_rows(read, conn, {r["number"]: {k: r[k] for k in ENVELOPE} for r in out})
+    return out
 
 
 @checked
@@ -489,6 +506,11 @@ def encounter_log(read: ReadSide, number: int | None = None) -> dict[str, Any]:
             if len(turn_rows) != len(rows):
                 raise Forged("ledger_log or ledger_rulings lacks a row of ledger_encounter_log")
             log_rows(read, conn, rows)
+            envelope_rows(
+                read,
+                conn,
+                {r["ruling"]: {"command": r["command"], "intent": r["intent"], "at": r["ruled_at"]} for r in rows},
+            )
         dead = retracted_rulings(conn)
         amended = live_amendments(conn, dead, read)
         names = _names(conn) if amended else {}
@@ -582,6 +604,7 @@ def session_history(read: ReadSide, number: int) -> dict[str, Any]:
         )
         log_rows(read, conn, evs)
         rulings_complete(read, conn, numbers, [e["seq"] for e in evs], number)
+        envelope_rows(read, conn, {r["number"]: {k: r[k] for k in ENVELOPE} for r in found})
         dead = retracted_rulings(conn)
         retraction_rows(
             read,

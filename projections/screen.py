@@ -27,7 +27,7 @@ from ledger.rulings.describe import dice_line, intent_line
 from ledger.rulings.describe import sentence as describe_sentence
 from projections import queries
 from projections.db import ReadSide, log, resolve_data, rulings, sessions, sheets
-from projections.shown import checked, log_rows
+from projections.shown import ENVELOPE, checked, envelope_rows, log_rows
 from projections.tracker import MARKS, marks_of, tracker
 
 LAST_RULINGS = 8
@@ -193,6 +193,7 @@ def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str], system
     """The latest rulings, newest first, each as a sentence with its dice; undone ones stay, marked."""
     with read.engine.connect() as conn:
         found = conn.execute(select(rulings).order_by(rulings.c.number.desc()).limit(LAST_RULINGS)).mappings().all()
+        envelope_rows(read, conn, {r["number"]: {k: r[k] for k in ENVELOPE} for r in found})
         numbers = [r["number"] for r in found]
         events = _logged(read, conn, and_(log.c.ruling.in_(numbers), log.c.bookkeeping.is_(False))) if numbers else []
         dead = queries.retracted_rulings(conn)

@@ -208,6 +208,38 @@ def rulings_complete(read: ReadSide, conn: Any, numbers: Sequence[int], seqs: It
         raise Forged(f"ledger_log: the rows of session {session} differ from the log")
 
 
+ENVELOPE = ("kind", "command", "intent", "actor", "session", "at", "targets")
+
+
+def envelope_rows(read: ReadSide, conn: Any, shown: dict[int, dict[str, Any]]) -> None:
+    """Each ruling's envelope as shown (ruling number -> some of its rulings-view columns: kind, command, intent, actor,
+    session, at, targets) against its own RulingRecorded event, read by its aggregate's id."""
+    if read.trusted or not shown:
+        return
+    # lazy: the ruling ids (ledger.aggregates imports eventsourcing); kept out of `character list`
+    from ledger.aggregates import ruling_id
+
+    ids = {ruling_id(int(n)).hex: int(n) for n in shown}
+    mark = _mark(read)
+    found: dict[int, dict[str, Any]] = {}
+    wanted = sorted(ids)
+    for i in range(0, len(wanted), 500):
+        part = wanted[i : i + 500]
+        for oid, topic, raw in _fetch(
+            read,
+            conn,
+            f"SELECT originator_id, topic, state FROM {read.events_table} WHERE originator_version = 1 AND "
+            f"originator_id IN ({', '.join([mark] * len(part))})",
+            [_oid(read, o) for o in part],
+        ):
+            if topic_names(str(topic))[1] == RULING_RECORDED:
+                found[ids[_hex(oid)]] = _state(raw)
+    for number, said in shown.items():
+        st = found.get(int(number))
+        if st is None or any(said[k] != st.get(k) for k in said):
+            raise Forged(f"ledger_rulings: ruling {number} differs from its event")
+
+
 def retraction_rows(read: ReadSide, conn: Any, shown: dict[int, tuple[Any, Any, Any]]) -> None:
     """Each retraction shown (ruling -> by, actor, at) against the retracted ruling's own events (the last
     RulingRetracted or RulingReinstated of its Ruling aggregate)."""

@@ -44,7 +44,7 @@ def shown(cli: Cli) -> dict[str, str]:
     }
 
 
-TIMELINE, ENCOUNTER, LOG = ("timeline", "Ann"), ("encounter", "log", "1"), ("log",)
+TIMELINE, ENCOUNTER, LOG, SESSION = ("timeline", "Ann"), ("encounter", "log", "1"), ("log",), ("session", "show", "1")
 FORGERIES = [  # the edit, the table the note names, and the commands that show what was edited
     ("UPDATE ledger_hp SET hp = 99 WHERE hp = 4", "ledger_hp", [TIMELINE]),
     ("UPDATE ledger_hp SET max_hp = max_hp + 1", "ledger_hp", [TIMELINE]),
@@ -61,6 +61,11 @@ FORGERIES = [  # the edit, the table the note names, and the commands that show 
     ("UPDATE ledger_log SET character = 'Bob' WHERE character = 'Ann'", "ledger_log", [LOG, ENCOUNTER]),
     ("UPDATE ledger_log SET at = '1999-01-01T00:00:00Z'", "ledger_log", [LOG, ENCOUNTER]),
     ("UPDATE ledger_log SET bookkeeping = true WHERE type = 'DamageApplied'", "ledger_log", [LOG]),
+    ("UPDATE ledger_rulings SET actor = 'mallory' WHERE command = 'damage'", "ledger_rulings", [LOG, SESSION]),
+    ("UPDATE ledger_rulings SET session = NULL WHERE command = 'damage'", "ledger_rulings", [LOG, SESSION]),
+    ("UPDATE ledger_rulings SET kind = 'undo' WHERE command = 'damage'", "ledger_rulings", [TIMELINE, LOG]),
+    ("UPDATE ledger_rulings SET command = 'roll' WHERE command = 'damage'", "ledger_rulings", [SESSION, ENCOUNTER]),
+    ("UPDATE ledger_rulings SET at = '1999-01-01T00:00:00Z'", "ledger_rulings", [SESSION, ENCOUNTER]),
     (
         "UPDATE ledger_sheet_events SET ruling = ruling + 1",
         "ledger_sheet_events",
