@@ -46,10 +46,11 @@ def checked(fn: F) -> F:
         token = _DEPTH.set(_DEPTH.get() + 1)
         try:
             return fn(read, *args, **kwargs)
-        except Forged as e:
-            if _DEPTH.get() > 1:
+        except (Forged, orjson.JSONDecodeError) as e:  # a row that differs from its events, or doesn't parse
+            if _DEPTH.get() > 1 or read.trusted:
                 raise
-            fresh = read.on_forged(str(e)) if read.on_forged is not None else fold_from_log(read.target)
+            why = str(e) if isinstance(e, Forged) else "a row can't be read (JSONDecodeError)"
+            fresh = read.on_forged(why) if read.on_forged is not None else fold_from_log(read.target)
             return fn(fresh, *args, **kwargs)
         finally:
             _DEPTH.reset(token)
@@ -178,19 +179,22 @@ def rulings_complete(read: ReadSide, conn: Any, numbers: Sequence[int], seqs: It
 
     mark = _mark(read)
 
-    def recorded(n: int) -> int | None:
+    def recorded(n: int) -> tuple[int, dict[str, Any]] | None:
         found = _fetch(
             read,
             conn,
-            f"SELECT {read.id_column} FROM {read.events_table} WHERE originator_id = {mark} AND originator_version = 1",
+            f"SELECT {read.id_column}, state FROM {read.events_table} WHERE originator_id = {mark} "
+            "AND originator_version = 1",
             [_oid(read, ruling_id(n).hex)],
         )
-        return int(found[0][0]) if found else None
+        return (int(found[0][0]), _state(found[0][1])) if found else None
 
-    lo, after = recorded(min(numbers)), recorded(max(numbers) + 1)
-    if lo is None:
+    first, after, before = recorded(min(numbers)), recorded(max(numbers) + 1), recorded(min(numbers) - 1)
+    if first is None:
         raise Forged(f"ledger_rulings: ruling {min(numbers)} is not in the log")
-    hi = after - 1 if after is not None else read.max_seq(conn)
+    if any(r is not None and r[1].get("session") == session for r in (before, after)):  # a session's rulings run on
+        raise Forged(f"ledger_rulings: the rulings of session {session} differ from the log")
+    lo, hi = first[0], after[0] - 1 if after is not None else read.max_seq(conn)
     wanted = set(numbers)
     want_seqs, want_rulings = [], []
     for seq, _, topic, raw in _span(read, conn, lo, hi):

@@ -67,6 +67,12 @@ FORGERIES = [  # the edit, the table the note names, and the commands that show 
     ("UPDATE ledger_rulings SET command = 'roll' WHERE command = 'damage'", "ledger_rulings", [SESSION, ENCOUNTER]),
     ("UPDATE ledger_rulings SET at = '1999-01-01T00:00:00Z'", "ledger_rulings", [SESSION, ENCOUNTER]),
     (
+        "UPDATE ledger_rulings SET session = 2 WHERE number = (SELECT MAX(number) FROM ledger_rulings)",
+        "session 1",
+        [SESSION],
+    ),
+    ("UPDATE ledger_rulings SET intent = '{' WHERE command = 'damage'", "can't be read", [SESSION, ENCOUNTER]),
+    (
         "UPDATE ledger_sheet_events SET ruling = ruling + 1",
         "ledger_sheet_events",
         [("character", "show", "Ann", "--at", "8")],
@@ -88,6 +94,8 @@ def test_a_forged_timeline_encounter_or_log_row_is_never_shown(
     row's ruling, character or time is edited, every read command prints exactly what it printed before, folded from
     the log; each command that shows the edited rows says so in one note naming the table and `ledger rebuild`; verify
     reports the edit (exit 1); after rebuild no note."""
+    if "://" in fought.db and "= '{'" in statement:
+        pytest.skip("PostgreSQL's JSON columns refuse text that doesn't parse")
     before = shown(fought)
     sql(fought.db, statement)
     for args in probes:
