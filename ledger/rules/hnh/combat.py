@@ -22,6 +22,7 @@ from ledger.model.sheet import (
     Sheet,
     apply_all,
 )
+from ledger.rules.durations import of_condition
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
 from ledger.rules.hnh.checks import (
     Rolled,
@@ -304,6 +305,7 @@ def _lasting(
     if attacker.counter(f"feint:{target.name}"):
         opts["feinted"] = True
         counters[f"feint:{target.name}"] = None
+        counters.update(of_condition(attacker, f"feint ({target.name})"))  # and its duration, if one counts it
     return opts, counters
 
 
