@@ -14,7 +14,7 @@ Pure functions on sheets; the encounter's deciders call them from the turn hooks
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from ledger.model.sheet import Sheet
@@ -148,3 +148,11 @@ def left(sheet: Mapping[str, Any]) -> dict[str, str]:
         elif kind == "scene":
             out[condition] = "scene"
     return out
+
+
+def shown(conditions: Iterable[str], timed: Mapping[str, str], skip: Collection[str] = ()) -> list[str]:
+    """Conditions as the tracker, the toolbar and the players' screen show them, each with what is left of it
+    (`dazed 1`), then the rules' own timed effects that are no condition (`aim until end of Ann`)."""
+    conditions = [c for c in conditions if c not in skip]
+    out = [f"{c} {timed[c]}" if c in timed else c for c in conditions]
+    return out + [f"{n} {v}" for n, v in timed.items() if n not in conditions and n not in skip]
