@@ -53,7 +53,8 @@ def test_an_unused_aim_ends_with_the_aimers_next_turn_saying_so(cli: Cli) -> Non
     assert ann(cli)["conditions"] == ["vulnerable"] and ann(cli)["counters"]["aim"] == 1
     before = states(cli)
     out = cli.ok("encounter", "next").stdout
-    assert "Ann: no longer vulnerable (until the end of Ann's turn); Ann's aim ends (until the end of Ann's turn)" in out
+    why = "(until the end of Ann's turn)"
+    assert f"Ann: no longer vulnerable {why}; Ann's aim ends {why}" in out
     assert ann(cli)["conditions"] == [] and ann(cli)["counters"] == {}
     after = states(cli)
     cli.ok("undo")
