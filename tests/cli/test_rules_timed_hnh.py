@@ -148,3 +148,55 @@ def test_a_feint_lasts_to_the_end_of_the_feinters_next_turn_unless_the_attack_sp
     r = cli.json("attack", "Ann", "Bob", *HIT)
     assert r["attacker"]["counters"] == {} and row(cli, "Ann")["left"] == {}
     assert "feint (Bob) ends" not in cli.ok("encounter", "next").stdout
+
+
+def test_an_allys_aid_lasts_to_the_end_of_the_allys_next_turn_unless_used(cli: Cli) -> None:
+    """gameplay.txt, Aid - Standard Action (the ally gets the bonus "for 1 round": to the end of the ally's next
+    turn, docs/interpretations.md): Cy's `aid attack (Bob) until end of Cy` ends with Cy's turn unused, saying why;
+    Cy's attack on Bob uses it up, its duration with it; undo of the turn that ended it restores it exactly."""
+    cli.ok("init", "--system", "hnh")
+    cli.ok("character", "add", "Ann", "--pc", "--trait", "fighting=5")
+    cli.ok("character", "add", "Cy", "--pc", "--trait", "fighting=4")
+    cli.ok("character", "add", "Bob", "--trait", "fighting=2", "--trait", "dodge=2", "--trait", "parry=2")
+    cli.ok("encounter", "start", "Ann", "Cy", "Bob", "--init", "Ann=5", "--init", "Cy=4", "--init", "Bob=3")
+    aid = (
+        "attack",
+        "Ann",
+        "Bob",
+        "--maneuver",
+        "aid",
+        "-o",
+        "ally=Cy",
+        "-o",
+        "aid-for=attack",
+        "--roll",
+        "attack=0,0,0",
+    )
+    cli.ok(*aid)
+    assert row(cli, "Cy")["left"] == {"aid attack (Bob)": "until end of Cy"}
+    cli.ok("encounter", "next")  # Cy's turn
+    before = states(cli) + [cli.json("character", "show", "Cy")]
+    assert "Cy's aid attack (Bob) ends (until the end of Cy's turn)" in cli.ok("encounter", "next").stdout
+    assert cli.json("character", "show", "Cy")["counters"] == {}  # type: ignore[index]
+    cli.ok("undo")
+    assert states(cli) + [cli.json("character", "show", "Cy")] == before
+    r = cli.json("attack", "Cy", "Bob", *HIT)
+    attack = next(e["data"] for e in r["events"] if e["type"] == "AttackResolved")
+    assert attack["modifiers"]["aid"] == 1 and r["attacker"]["counters"] == {} and row(cli, "Cy")["left"] == {}
+
+
+def test_a_heroic_feat_lasts_until_the_end_of_the_heroes_next_turn(cli: Cli) -> None:
+    """the-basics.txt, Heroic Feat ("one rank of an advantage you don't already have until the end of your next
+    turn"): spent on Ann's turn, `heroic feat (luck) until end of Ann` outlasts that turn and ends with the next,
+    taking the advantage with it and saying why; undo restores it exactly."""
+    fight(cli)
+    cli.ok("spend", "Ann", "victory-points", "1", "--purpose", "heroic-feat:luck")
+    assert row(cli, "Ann")["left"] == {"heroic feat (luck)": "until end of Ann"}
+    cli.ok("encounter", "next")
+    cli.ok("encounter", "next")  # Ann's next turn: she still has it
+    assert ann(cli)["traits"]["luck"] == 1
+    before = states(cli)
+    assert "Ann's heroic feat (luck) ends (until the end of Ann's turn)" in cli.ok("encounter", "next").stdout
+    assert "luck" not in ann(cli)["traits"] and ann(cli)["counters"] == {}
+    cli.ok("undo")
+    assert states(cli) == before

@@ -299,6 +299,7 @@ def _lasting(
     if aid:
         opts["aid"] = _int(options, "aid", 0) + aid
         counters[f"aid-attack:{target.name}"] = None
+        counters.update(of_condition(attacker, f"aid attack ({target.name})"))  # and its duration, if one counts it
     helped = target.counter(f"aid-defense:{attacker.name}")
     if helped:
         opts["target-aid"] = _int(options, "target-aid", 0) + helped

@@ -367,9 +367,18 @@ def turn_started(sheet: Sheet) -> dict[str, int | None]:
     """A turn starts: feints spent before it now last to its end, and so does an ally's aid."""
     out: dict[str, int | None] = {k: 2 for k, v in sheet.counters.items() if k.startswith("feint:") and v == 1}
     out = {k: v for k, v in out.items() if not holds_duration(sheet, f"feint ({k[6:]})")}  # a duration counts it
-    if any(k.startswith(("aid-attack:", "aid-defense:")) for k in sheet.counters):
+    if any(k.startswith(AIDS) and not holds_duration(sheet, _aid_name(k)) for k in sheet.counters):
         out["aid-running"] = 1
     return out
+
+
+AIDS = ("aid-attack:", "aid-defense:")
+
+
+def _aid_name(key: str) -> str:
+    """The name a duration gives an ally's aid (ledger/rules/hnh/timed.py): `aid attack (Bob)`."""
+    head, _, who = key.partition(":")
+    return f"{head.replace('-', ' ')} ({who})"
 
 
 def turn_ended(sheet: Sheet) -> list[Effect]:
@@ -380,7 +389,8 @@ def turn_ended(sheet: Sheet) -> list[Effect]:
         if k.startswith("feint:") and v >= 2 and not holds_duration(sheet, f"feint ({k[6:]})")
     }
     if sheet.counter("aid-running"):  # Aid: "for 1 round" -- to the end of the ally's next turn
-        done.update({k: None for k in sheet.counters if k.startswith(("aid-attack:", "aid-defense:", "aid-running"))})
+        done["aid-running"] = None
+        done.update({k: None for k in sheet.counters if k.startswith(AIDS) and not holds_duration(sheet, _aid_name(k))})
     out = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": done})] if done else []
     if holds_duration(sheet, "aim"):  # a duration counts it (the tracker's version 3): it ends the aim
         pass

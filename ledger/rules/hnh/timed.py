@@ -1,35 +1,41 @@
 """H&H's own effects that last until a point of the bearer's next turn, as durations (the tracker's version 3): Aim,
-Defend, Feint, all-out and defensive attack. Each keeps the rules' own counter (the rules read it: the aim bonus,
-the defense's dice, the feint's vulnerability, the attack's trade-off); a duration (ledger/rules/durations.py) on
-the effect's name counts when it ends, so it ends as the GM's durations do, saying why, and shows the same way
-(`aim until end of Ann`). The rules' own hooks (turns.py, maneuvers.py) leave an effect a duration counts be.
+Defend, Feint, all-out and defensive attack, an ally's Aid, a Heroic Feat. Each keeps the rules' own counter (the
+rules read it: the aim bonus, the defense's dice, the feint's vulnerability, the attack's trade-off, the aid's bonus,
+the feat's advantage); a duration (ledger/rules/durations.py) on the effect's name counts when it ends, so it ends
+as the GM's durations do, saying why, and shows the same way (`aim until end of Ann`). The rules' own hooks
+(turns.py, maneuvers.py, victory.py) leave an effect a duration counts be.
 
-Texts: gameplay.txt, Actions (Aim: "If you aim for a close attack ... you are vulnerable until the end of your next
-turn or until you make the attack"; Defend: "until the start of your next turn"), Maneuvers (All-out Attack,
-Defensive Attack: "until the start of your next turn"; Feint: "vulnerable against your next attack until the end of
-your next turn").
+Texts: gameplay.txt, Actions (Aim: "You are vulnerable while aiming", read as until the aimed attack or the end of
+the next turn; Defend: "until your next turn"; Aid: "for 1 round", to the end of the ally's next turn), Maneuvers
+(All-out Attack, Defensive Attack: "last for 1 round", until the attacker's next turn starts; Feint: "vulnerable
+against your next attack or until the end of your next turn"); the-basics.txt (Heroic Feat: "until the end of your
+next turn"). Readings: docs/interpretations.md (Durations).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ledger.model.sheet import CONDITION_REMOVED, COUNTERS_CHANGED, EFFECT_RESOLVED, Effect, Sheet
+from ledger.model.sheet import CONDITION_REMOVED, COUNTERS_CHANGED, EFFECT_RESOLVED, TRAITS_CHANGED, Effect, Sheet
 from ledger.rules.durations import counters_for, name_key
 from ledger.rules.hnh.maneuvers import end_aim
-from ledger.rules.hnh.victory import DEFEND
+from ledger.rules.hnh.victory import DEFEND, FEAT
 
 SINCE = 3  # the tracker's version from which these are durations (ledger/rulings/deciders/durations.py)
 AIM = "aim"
 ATTACKS = {"all-out-attack": "all-out attack", "defensive-attack": "defensive attack"}
 FEINT = "feint:"
+# counter prefix -> the word its durations name it by (`defend (dodge)`, `heroic feat (luck)`, `aid attack (Bob)`)
+NAMED: tuple[tuple[str, str], ...] = ((DEFEND, "defend"), (FEINT, "feint"), (FEAT, "heroic feat"))
+NAMED += (("aid-attack:", "aid attack"), ("aid-defense:", "aid defense"))
+UNTIL_END = ("feint (", "heroic feat (", "aid attack (", "aid defense (")  # and aim: the end of the next turn
 
 
 def name_of(counter: str) -> str | None:
     """The name a duration gives the effect this counter holds (`defend (dodge)`, `feint (Bob)`), or None."""
     if counter == AIM or counter in ATTACKS:
         return ATTACKS.get(counter, counter)
-    for head, word in ((DEFEND, "defend"), (FEINT, "feint")):
+    for head, word in NAMED:
         if counter.startswith(head):
             return f"{word} ({counter[len(head) :]})"
     return None
@@ -40,15 +46,15 @@ def counter_of(name: str) -> str:
     for counter, word in ATTACKS.items():
         if word == name:
             return counter
-    for head, word in ((DEFEND, "defend"), (FEINT, "feint")):
+    for head, word in NAMED:
         if name.startswith(f"{word} (") and name.endswith(")"):
             return head + name[len(word) + 2 : -1]
     return name
 
 
 def until(name: str) -> str:
-    """Which point of the bearer's next turn ends it: aim and feint the end, the others the start."""
-    return "end" if name == AIM or name.startswith("feint (") else "start"
+    """Which point of the bearer's next turn ends it: aim, feint, aid and a heroic feat its end; the rest its start."""
+    return "end" if name == AIM or name.startswith(UNTIL_END) else "start"
 
 
 def held(sheet: Sheet) -> set[str]:
@@ -61,7 +67,12 @@ def end(sheet: Sheet, name: str, why: str) -> list[Effect]:
     said = Effect(EFFECT_RESOLVED, sheet.name, {"timed_effect": name, "expired": why})
     if name == AIM:
         return [*(e if e.event != CONDITION_REMOVED else _expired(e, why) for e in end_aim(sheet, why)), said]
-    return [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {counter_of(name): None}}), said]
+    counter = counter_of(name)
+    out = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {counter: None}}), said]
+    if counter.startswith(FEAT):  # the advantage the feat lent goes with it
+        traits: dict[str, Any] = {counter[len(FEAT) :]: None}
+        out.insert(0, Effect(TRAITS_CHANGED, sheet.name, {"traits": traits, "note": "heroic feat over"}))
+    return out
 
 
 def _expired(e: Effect, why: str) -> Effect:

@@ -207,7 +207,7 @@ def spend(d: Draft, i: SpendIntent) -> CharacterResult:
     """Spend a resource (victory points, Resolve, Adversity)."""
     rules = rules_of(d)
     sheet = resource_holder(d, rules, i["name"])
-    d.apply(rules.spend(sheet, i["resource"], i["n"], i.get("purpose")))
+    d.apply(durations.own(d, rules, rules.spend(sheet, i["resource"], i["n"], i.get("purpose")), PAGES))
     return {"character": d.sheet(sheet.name).to_dict()}
 
 
