@@ -200,3 +200,19 @@ def test_a_heroic_feat_lasts_until_the_end_of_the_heroes_next_turn(cli: Cli) -> 
     assert "luck" not in ann(cli)["traits"] and ann(cli)["counters"] == {}
     cli.ok("undo")
     assert states(cli) == before
+
+
+def test_extra_efforts_strength_lasts_until_the_next_turn_starts(cli: Cli) -> None:
+    """the-basics.txt, Extra Effort, Strength ("Increase the hero's Strength rank by +1 for 1 round") and Cost Of
+    Extra Effort (fatigued at the start of the next turn): `extra strength until start of Ann`; as Ann's next turn
+    starts she is fatigued (the rules' own cost) and the +1 ends, saying why; undo restores it exactly."""
+    fight(cli)
+    cli.ok("act", "Ann", "extra-effort", "-o", "benefit=strength")
+    assert row(cli, "Ann")["left"] == {"extra strength": "until start of Ann"} and ann(cli)["traits"]["strength"] == 4
+    cli.ok("encounter", "next")
+    before = states(cli)
+    out = cli.ok("encounter", "next").stdout
+    assert "Ann's extra strength ends (until the start of Ann's turn)" in out and "now fatigued" in out
+    assert ann(cli)["traits"]["strength"] == 3 and ann(cli)["counters"] == {}
+    cli.ok("undo")
+    assert states(cli) == before

@@ -435,7 +435,7 @@ def extra_effort(actor: Sheet, other: Sheet | None, options: Options, dice: Dice
 def effort_cost(sheet: Sheet) -> list[Effect]:
     """Start of the turn after extra effort: fatigued (progressing), and +1 Strength ends."""
     out: list[Effect] = []
-    if sheet.counter("extra-strength"):
+    if sheet.counter("extra-strength") and not holds_duration(sheet, "extra strength"):  # else a duration ends it
         out += [
             Effect(
                 TRAITS_CHANGED,

@@ -1,15 +1,16 @@
 """H&H's own effects that last until a point of the bearer's next turn, as durations (the tracker's version 3): Aim,
-Defend, Feint, all-out and defensive attack, an ally's Aid, a Heroic Feat. Each keeps the rules' own counter (the
-rules read it: the aim bonus, the defense's dice, the feint's vulnerability, the attack's trade-off, the aid's bonus,
-the feat's advantage); a duration (ledger/rules/durations.py) on the effect's name counts when it ends, so it ends
-as the GM's durations do, saying why, and shows the same way (`aim until end of Ann`). The rules' own hooks
-(turns.py, maneuvers.py, victory.py) leave an effect a duration counts be.
+Defend, Feint, all-out and defensive attack, an ally's Aid, a Heroic Feat, Extra Effort's +1 Strength. Each keeps
+the rules' own counter (the rules read it: the aim bonus, the defense's dice, the feint's vulnerability, the attack's
+trade-off, the aid's bonus, the feat's advantage, the raised Strength); a duration (ledger/rules/durations.py) on the
+effect's name counts when it ends, so it ends as the GM's durations do, saying why, and shows the same way (`aim
+until end of Ann`). The rules' own hooks (turns.py, maneuvers.py, victory.py) leave an effect a duration counts be.
 
 Texts: gameplay.txt, Actions (Aim: "You are vulnerable while aiming", read as until the aimed attack or the end of
 the next turn; Defend: "until your next turn"; Aid: "for 1 round", to the end of the ally's next turn), Maneuvers
 (All-out Attack, Defensive Attack: "last for 1 round", until the attacker's next turn starts; Feint: "vulnerable
 against your next attack or until the end of your next turn"); the-basics.txt (Heroic Feat: "until the end of your
-next turn"). Readings: docs/interpretations.md (Durations).
+next turn", Extra Effort: "Increase the hero's Strength rank by +1 for 1 round"). Readings:
+docs/interpretations.md (Durations).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ledger.rules.hnh.victory import DEFEND, FEAT
 SINCE = 3  # the tracker's version from which these are durations (ledger/rulings/deciders/durations.py)
 AIM = "aim"
 ATTACKS = {"all-out-attack": "all-out attack", "defensive-attack": "defensive attack"}
+ATTACKS["extra-strength"] = "extra strength"  # Extra Effort's +1 Strength (the counters without an argument)
 FEINT = "feint:"
 # counter prefix -> the word its durations name it by (`defend (dodge)`, `heroic feat (luck)`, `aid attack (Bob)`)
 NAMED: tuple[tuple[str, str], ...] = ((DEFEND, "defend"), (FEINT, "feint"), (FEAT, "heroic feat"))
@@ -69,6 +71,9 @@ def end(sheet: Sheet, name: str, why: str) -> list[Effect]:
         return [*(e if e.event != CONDITION_REMOVED else _expired(e, why) for e in end_aim(sheet, why)), said]
     counter = counter_of(name)
     out = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {counter: None}}), said]
+    if counter == "extra-strength":  # Extra Effort: "+1 for 1 round", until the next turn starts
+        strength = {"strength": sheet.trait("strength") - 1}
+        out.insert(0, Effect(TRAITS_CHANGED, sheet.name, {"traits": strength, "note": "extra effort over"}))
     if counter.startswith(FEAT):  # the advantage the feat lent goes with it
         traits: dict[str, Any] = {counter[len(FEAT) :]: None}
         out.insert(0, Effect(TRAITS_CHANGED, sheet.name, {"traits": traits, "note": "heroic feat over"}))
