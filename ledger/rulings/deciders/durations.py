@@ -28,7 +28,8 @@ TRACKER = 3  # the tracker's version a play ruling recorded during an encounter 
 SIDES = 2  # from 2 the ruling records a side all down, and the rules' own timed effects that end at a point of the
 # bearer's turn (H&H `act until`, Demoralize; d20 run and charge) run out as durations (`own` below)
 PAGES = 3  # from 3 the others too (RuleSystem.own_timed): P&P special effects (pages and the rest of the scene) and
-# H&H's aim, defend, feint, all-out and defensive attack; and a damage ruling gives them so too
+# H&H's aim, defend, feint, aid, heroic feat, extra strength, all-out and defensive attack; damage and spend rulings
+# give them so too
 ENCOUNTER_KINDS = ("rounds", "rounds-held", "rounds-total", "until-start", "until-end")
 
 
