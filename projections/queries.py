@@ -46,6 +46,7 @@ from projections.shown import (
     log_rows,
     retraction_rows,
     rulings_complete,
+    tail_complete,
     timeline_rows,
 )
 from projections.views import position as views_position
@@ -124,9 +125,15 @@ def sheets_of(read: ReadSide, ids: list[str]) -> list[dict[str, Any]]:
 
 @checked
 def events(
-    read: ReadSide, *, session: int | None = None, character_name: str | None = None, everything: bool = False
+    read: ReadSide,
+    *,
+    session: int | None = None,
+    character_name: str | None = None,
+    everything: bool = False,
+    tail: int | None = None,
 ) -> list[dict[str, Any]]:
-    """The event log, in order, each with its ruling's actor, session and retraction."""
+    """The event log, in order, each with its ruling's actor, session and retraction (`tail`: only the last N rulings'
+    events, and only they are checked)."""
     stored, position, state = read.stored_states()
     q = (
         select(
@@ -153,12 +160,17 @@ def events(
         q = q.where(log.c.character == _canonical_name(read, character_name))
     with read.engine.connect() as conn:
         rows: list[Any] = list(conn.execute(q).mappings().all())
+        if tail is not None:
+            keep = set(sorted({r["ruling"] for r in rows})[-tail:])
+            rows = [r for r in rows if r["ruling"] in keep]
         log_rows(read, conn, rows)
         envelope_rows(
             read, conn, {r["ruling"]: {k: r[k] for k in ("actor", "session", "kind")} for r in rows if r["ruling"]}
         )
-        if session is None and character_name is None:  # the whole log: one row per event the views keep
+        if session is None and character_name is None and tail is None:  # the whole log: a row per event kept
             log_complete(read, conn, len(rows), views_position(conn))
+        elif session is None and character_name is None and rows:  # the last rulings: every event of theirs, no other
+            tail_complete(read, conn, min(r["ruling"] for r in rows), [r["seq"] for r in rows], views_position(conn))
         elif session is not None and character_name is None:
             numbers = sorted(
                 {int(r[0]) for r in conn.execute(select(rulings.c.number).where(rulings.c.session == session))}

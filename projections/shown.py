@@ -168,6 +168,30 @@ def log_complete(read: ReadSide, conn: Any, rows: int, upto: int) -> None:
         raise Forged(f"ledger_log holds {rows} rows for {found[0][0]} events")
 
 
+def tail_complete(read: ReadSide, conn: Any, first: int, seqs: Iterable[int], upto: int) -> None:
+    """The log's last rulings as read, from ruling `first` on, against the events from that ruling's first to the views'
+    position `upto`: every event the views keep is there, and nothing else."""
+    if read.trusted:
+        return
+    # lazy: the ruling ids (ledger.aggregates imports eventsourcing); kept out of `character list`
+    from ledger.aggregates import ruling_id
+
+    found = _fetch(
+        read,
+        conn,
+        f"SELECT {read.id_column} FROM {read.events_table} WHERE originator_id = {_mark(read)} "
+        "AND originator_version = 1",
+        [_oid(read, ruling_id(first).hex)],
+    )
+    if not found:
+        raise Forged(f"ledger_log: ruling {first} is not in the log")
+    kept = [
+        int(r[0]) for r in _span(read, conn, int(found[0][0]), upto) if topic_names(str(r[2]))[1] not in BOOKKEEPING
+    ]
+    if kept != sorted(seqs):
+        raise Forged("ledger_log: the last rulings' rows differ from the log")
+
+
 def rulings_complete(read: ReadSide, conn: Any, numbers: Sequence[int], seqs: Iterable[int], session: int) -> None:
     """A play session's rulings and log rows as read, against the events of the span they cover (from the first
     ruling's first event to the last one's chain link): every ruling recorded in that session and every event of
