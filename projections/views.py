@@ -354,22 +354,15 @@ def _empty(conn: Any) -> None:
 def rebuild(read: ReadSide, progress: Progress | None = None) -> int:
     """Make every view afresh and fold the whole log again (secondary indexes built once at the end).
 
-    The view tables are dropped and created again, not emptied: quicker, and a ledger made by an earlier
-    release gets the current tables (its rulings view's unique index, for one, which a rebuild can't drop).
+    The view tables (and the tracking table) are dropped and created again, not emptied: quicker, and a ledger made
+    by an earlier release gets the current tables (its rulings view's unique index, for one, which a rebuild can't
+    drop; PostgreSQL's 64-bit positions).
     """
-    read.ensure_tables()
-    indexes = [ix for t in VIEW_TABLES for ix in t.indexes]
     with read.engine.begin() as conn:
-        for t in reversed(VIEW_TABLES):
-            t.drop(conn, checkfirst=True)
-        for t in VIEW_TABLES:
-            t.create(conn)
-        _empty(conn)
-        for ix in indexes:
-            ix.drop(conn)
+        read.make_afresh(conn)
+        conn.execute(insert(tracking).values(name=LAYOUT, position=FOLDS))
     try:
         return catch_up(read, progress)
     finally:
         with read.engine.begin() as conn:
-            for ix in indexes:
-                ix.create(conn, checkfirst=True)
+            read.make_indexes(conn)
