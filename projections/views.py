@@ -207,13 +207,15 @@ class Batch:
     def write(self, last: int) -> None:
         """Write every change of the batch and the new tracking position."""
         c = self.conn
+        new = []  # one executemany, not an INSERT compiled per character: a tenth of a rebuild's write (rebuild.py)
         for cid, row in self.sheets.items():
             values = {k: v for k, v in row.items() if k != "obj"}
             values["sheet"] = row["obj"]
             if cid in self.new_sheets:
-                c.execute(insert(sheets).values(**values))
+                new.append(tuple(dumps(values[k]) if k == "sheet" else values[k] for k in sheets.c.keys()))
             else:
                 c.execute(update(sheets).where(sheets.c.character_id == cid).values(**values))
+        bulk_insert(c, sheets, new)
         bulk_insert(c, rulings, list(self.rulings.values()))
         for aid, values in self.ruling_updates.items():
             c.execute(update(rulings).where(rulings.c.aggregate_id == aid).values(**values))
