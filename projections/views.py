@@ -239,7 +239,8 @@ def whole_rulings(rows: list[tuple[Any, ...]], full: bool) -> list[tuple[Any, ..
 
 @contextmanager
 def no_gc() -> Iterator[None]:
-    """Fold without the cyclic garbage collector: a batch allocates many small dicts and frees them all at once."""
+    """Without the cyclic garbage collector: a batch allocates many small dicts and tuples and frees them all at once
+    (the collector only walked them, again and again, as they piled up)."""
     was = gc.isenabled()
     gc.disable()
     try:
@@ -262,29 +263,14 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
     while True:
         start = -1
         try:
-            with read.engine.begin() as conn:
+            with read.engine.begin() as conn, no_gc():  # the batch's rows are all gone before the collector is back
                 start = position(conn)
-                stored = read.read_rows(conn, start, limit)
-                if not stored:
-                    return done
-                chunk = whole_rulings(stored, len(stored) == limit)
-                if chunk is None:
-                    limit *= 2
-                    continue
-                batch = Batch(conn)
-                with no_gc():
-                    try:
-                        batch.fold(chunk)
-                    except orjson.JSONDecodeError:
-                        read.damaged(chunk)
-                        raise
-                    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as x:
-                        raise StoreError(
-                            f"an event after {start} of the log can't be read into the views "
-                            f"({type(x).__name__}): the ledger is damaged",
-                            "run: ledger verify",
-                        ) from None
-                batch.write(chunk[-1][0])
+                applied = _apply(read, conn, start, limit)
+            if applied is None:
+                limit *= 2
+                continue
+            if not applied:
+                return done
         except Exception as e:
             if _collision(e):
                 collisions = collisions + 1 if start == stuck_at else 1
@@ -311,9 +297,35 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
                 f"the read models can't take in the events after {max(start, 0)}: {_first_line(e)}",
                 "run: ledger rebuild",
             ) from None
-        done += len(chunk)
+        done += applied
         if progress:
-            progress(done, len(chunk))
+            progress(done, applied)
+
+
+def _apply(read: ReadSide, conn: Any, start: int, limit: int) -> int | None:
+    """Fold and write the whole rulings among the next `limit` events after `start`: how many events (0: none left;
+    None: not one whole ruling among them). Run without the cyclic collector (a twentieth of a rebuild, and as much
+    again when it came back to find this batch's rows still held), so all of them are freed on return."""
+    stored = read.read_rows(conn, start, limit)
+    if not stored:
+        return 0
+    chunk = whole_rulings(stored, len(stored) == limit)
+    if chunk is None:
+        return None
+    batch = Batch(conn)
+    try:
+        batch.fold(chunk)
+    except orjson.JSONDecodeError:
+        read.damaged(chunk)
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as x:
+        raise StoreError(
+            f"an event after {start} of the log can't be read into the views "
+            f"({type(x).__name__}): the ledger is damaged",
+            "run: ledger verify",
+        ) from None
+    batch.write(chunk[-1][0])
+    return len(chunk)
 
 
 def _collision(e: Exception) -> bool:
