@@ -294,7 +294,7 @@ class ReadSide:
         indexes (`make_indexes` builds them once the rows are in): for a rebuild.
 
         The statements as they stand, not `create_all(checkfirst=True)`, which asks the database about each table
-        and index first: that asking was a tenth of a rebuild of 12,000 events (benchmarks/rebuild.py).
+        and index first: that asking was about a twelfth of a rebuild of 12,000 events (benchmarks/rebuild.py).
         """
         for t in reversed((tracking, *VIEW_TABLES)):
             conn.execute(DropTable(t, if_exists=True))
@@ -442,7 +442,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA cache_size=-32000")  # 32 MB: a rebuild's batch of index pages stays in memory
     # Debian's SQLite zeroes every page it frees (SECURE_DELETE): a rebuild dropping the views then wrote each of their
-    # pages twice (benchmarks/rebuild.py: a sixth of its time). The views hold nothing the log does not: no secret to
-    # wipe (the read side never deletes from the log, nor from the dice secrets)
+    # pages twice (benchmarks/rebuild.py: about an eighth of its CPU time). The views hold nothing the log does not: no
+    # secret to wipe (the read side never deletes from the log, nor from the dice secrets)
     cur.execute("PRAGMA secure_delete=OFF")
     cur.close()
