@@ -419,6 +419,10 @@ def possessive(name: str) -> str:
 def _effect(d: Mapping[str, Any], who: str, groups: Collection[str] = ()) -> str:
     if "initiative" in d and "character" in d:
         return f"{who} rolls initiative {d['initiative']}"
+    if "timed_effect" in d:  # the rules' own effect whose duration ran out (H&H aim, defend, ...)
+        return f"{possessive(who)} {d['timed_effect']} ends" + (
+            f" ({_expired(str(d['expired']), '')})" if d.get("expired") else ""
+        )
     if "side_down" in d:  # recorded by the ruling that left every combatant of one side down
         return "every foe is down" if d["side_down"] == "foes" else "every hero is down"
     if "initiative-tie" in d:
@@ -641,16 +645,25 @@ def _counters(e: Event) -> str:
 
 
 def _merged(fragments: list[str]) -> list[str]:
-    """`now dying`, `now prone` -> `now dying and prone` (the same for `no longer`)."""
+    """`now dying`, `now prone` -> `now dying and prone` (the same for `no longer`; `no longer dazed (why)`, `no
+    longer prone (why)` -> `no longer dazed and prone (why)`)."""
     out: list[str] = []
     for f in fragments:
         for lead in ("now ", "no longer "):
             if f.startswith(lead) and out and out[-1].startswith(lead):
-                out[-1] = f"{out[-1]} and {f[len(lead) :]}"
+                last, why = _why(out[-1])
+                this, same = _why(f)
+                out[-1] = f"{last} and {this[len(lead) :]}{why}" if why == same else f"{out[-1]} and {f[len(lead) :]}"
                 break
         else:
             out.append(f)
     return out
+
+
+def _why(fragment: str) -> tuple[str, str]:
+    """A fragment without the reason that ends it (` (1 round ran out)`), and that reason ('' if none)."""
+    m = re.fullmatch(r"(.*?)( \([^()]*\))", fragment)
+    return (m[1], m[2]) if m else (fragment, "")
 
 
 def defense_names(evs: list[Event]) -> dict[str, str]:

@@ -361,7 +361,7 @@ def test_json_after_a_writing_command_prints_the_ruling(hnh: Cli) -> None:
 def test_pnp_encounter_end_says_what_the_scene_took_away(cli: Cli) -> None:
     """CLI.md, Additions agreed in the second round (pnp `scene end`, also done by `encounter end`);
     prowlers-and-paragons.txt, Attacks and Defenses (special effects last "for the rest of the scene"): the end of the
-    encounter ends its scene, in pages."""
+    encounter ends its scene, in pages; the stun and the defeat it brought, durations (`--scene`), end saying why."""
     cli.ok("init", "--system", "pnp")
     cli.ok("character", "add", "Mara", "--trait", "might=4", "--trait", "agility=3", "--trait", "toughness=4", "--pc")
     cli.ok("character", "add", "Boss", "--trait", "might=3", "--trait", "toughness=3", "--trait", "agility=2")
@@ -387,7 +387,7 @@ def test_pnp_encounter_end_says_what_the_scene_took_away(cli: Cli) -> None:
     )
     assert (
         first(cli.ok("encounter", "end"))
-        == "ruling 6: Encounter 1 ends after 1 page; Boss: no longer stunned and defeated."
+        == "ruling 6: Encounter 1 ends after 1 page; Boss: no longer defeated and stunned (the encounter ended)."
     )
 
 
