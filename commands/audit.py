@@ -143,12 +143,12 @@ def retract(
     """
     entered = parse_roll_options(rolls)
     plan = app.ledger.plan_retraction(ruling, rolls=entered)
-    shown = plan.summary()
     text = lambda p: diff_text(p, full)  # noqa: E731
     if dry_run:
-        app.emit(shown, text)
+        app.emit(plan.summary(), text)
         return
     if not yes:
+        shown = plan.summary()  # with --yes, only the committed result's own summary is shown
         if not sys.stdin.isatty():
             click.echo(text(shown), err=True)
             raise BadInput("retract needs confirmation", "add --yes (or --dry-run to only look)")

@@ -41,7 +41,8 @@ def log(app: AppContext, session: str | None, character_name: str | None, everyt
     if tail is not None:
         keep = set(sorted({r["ruling"] for r in rows})[-tail:])
         rows = [r for r in rows if r["ruling"] in keep]
-    app.emit(rows, raw_log_lines if app.verbose else log_lines, page=True)
+    system = app.ledger.campaign().system  # its words for health and round, whatever part of the log is shown
+    app.emit(rows, raw_log_lines if app.verbose else lambda r: log_lines(r, system), page=True)
 
 
 def _heading(e: dict[str, Any]) -> str:
@@ -53,10 +54,11 @@ def _heading(e: dict[str, Any]) -> str:
     return f"#{e['ruling']}{sess} {e['actor']} {e['at']}{mark}"
 
 
-def log_lines(events: list[dict[str, Any]]) -> str:
-    """The log: each ruling's heading and what was asked, then its sentence and its die lines."""
+def log_lines(events: list[dict[str, Any]], system: str = "") -> str:
+    """The log: each ruling's heading and what was asked, then its sentence and its die lines (in the words of
+    `system`, else of the campaign the events create)."""
     fold = HpFold()
-    system = next((str(e["data"].get("system")) for e in events if e["type"] == CAMPAIGN_CREATED), "")
+    system = system or next((str(e["data"].get("system")) for e in events if e["type"] == CAMPAIGN_CREATED), "")
     by_ruling: dict[int, list[dict[str, Any]]] = {}
     for e in events:
         by_ruling.setdefault(e["ruling"], []).append(e)

@@ -219,7 +219,7 @@ def change(e: Event, before: int | None = None, system: str = "") -> str:
         return f"{verb} {abs(delta)} {d.get('resource')} (now {d.get('value')})"
     if t == TRAITS_CHANGED:
         traits = ", ".join(f"{k} {v if v is not None else 'removed'}" for k, v in (d.get("traits") or {}).items())
-        return f"{d.get('note') or 'traits change'}: {traits}"
+        return f"{d['note']}: {traits}" if d.get("note") else traits  # none: what the clause before it took along
     return ""
 
 

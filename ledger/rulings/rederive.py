@@ -162,7 +162,7 @@ class Rederiver(Walk):
         else:
             self.world[CAMPAIGN_ID] = self.load(CAMPAIGN_ID)
         new_amend = dict(self.amend)
-        for n in range(self.target + 1, self.number):
+        for n in self.later():
             if n in self.dead or self.skip(n):
                 continue
             ruling = self.ruling(n)

@@ -12,7 +12,7 @@ change are loaded as the history stands at that point (`Shadow`: each aggregate'
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -33,6 +33,7 @@ from ledger.aggregates import (
 )
 from ledger.encounter import Encounter, fold_encounter
 from ledger.model.event_names import DAMAGE_APPLIED, HEALTH_RECOVERED
+from ledger.rulings.reach import MOST, links_after, touched_by
 
 if TYPE_CHECKING:
     from ledger.storage.store import EventStore
@@ -49,7 +50,6 @@ class _Gone:
 
 GONE = _Gone()
 HP_EVENTS = (DAMAGE_APPLIED, HEALTH_RECOVERED)
-CHAIN_TOPIC = f"{Campaign.RulingChained.__module__}:{Campaign.RulingChained.__qualname__}"
 
 
 def rows(
@@ -212,7 +212,6 @@ class Walk:
     def dirty_at_start(self, target: Ruling) -> None:
         """The aggregates that differ just after the contested ruling, in the world as the history without it has
         them."""
-        self.links = self.chain_links()
         candidates = {CAMPAIGN_ID.hex, *target.touched}
         candidates.update(r["aggregate"] for r in self._effective(self.target, target))
         moved = (self.now_dead ^ self.dead) - {self.target}
@@ -229,9 +228,9 @@ class Walk:
                 self.world[aid] = hyp if hyp is not None else GONE
         self.dirty = {aid.hex for aid in self.world}
 
-    def chain_links(self) -> dict[int, dict[str, Any]]:
-        """The chain links of the rulings after the target, by number, read raw (the campaign's events from the
-        first one a later ruling wrote, found by bisecting its versions: what comes before is never read)."""
+    def first_link(self) -> int:
+        """The campaign's version before the first event a ruling after the target wrote, found by bisecting its
+        versions (what comes before is never read)."""
         decode = self.store.mapper.transcoder.decode
 
         def ruling_at(version: int) -> int:
@@ -245,11 +244,44 @@ class Walk:
                 high = mid
             else:
                 low = mid + 1
-        links = {}
-        for _, _, state in rows(self.store, CAMPAIGN_ID, since=low - 1, topic=CHAIN_TOPIC):
-            link = orjson.loads(state)  # plain data but for its timestamp, which is never read here
-            links[int(link["number"])] = link
-        return links
+        return low - 1
+
+    def later(self) -> Iterator[int]:
+        """The later rulings to look at, in order: every one when deciding every one again, or when a live
+        retraction or amendment has reads checked ruling by ruling; else only those whose chain link names an
+        aggregate that differs at that point or may be suspect, or records no reads (ledger/rulings/reach.py)."""
+        if not self.incremental:
+            yield from range(self.target + 1, self.number)
+            return
+        since = self.first_link()
+        if self.retractions or self.now_live:
+            self.links = {int(link["number"]): link for _, link in self._links(since, None)}
+            yield from range(self.target + 1, self.number)
+            return
+        # an aggregate a dead ruling made is among what it touched (undo restores exactly those): the suspects
+        suspects = {h for h in touched_by(self.store, self.now_dead) if self.suspect(h)}
+        asked: set[str] = set()
+        found: list[tuple[int, dict[str, Any]]] = []
+        while True:
+            names = self.dirty | suspects
+            if not names <= asked:  # an aggregate newly differs: links already found may have passed it by
+                asked, found = names, []
+            if not found:
+                found = self._links(since, asked if len(asked) <= MOST else None, 64)
+                if not found:
+                    return
+            since, link = found.pop(0)
+            n = int(link["number"])
+            if n >= self.number:  # a ruling recorded after the campaign this plan reads
+                return
+            self.links[n] = link
+            yield n
+
+    def _links(self, since: int, names: set[str] | None, limit: int | None = None) -> list[tuple[int, Any]]:
+        out = []
+        for version, state in links_after(self.store, since, sorted(names) if names is not None else None, limit):
+            out.append((version, orjson.loads(state)))  # plain data but for its timestamp, which is never read here
+        return out
 
     def skip(self, n: int) -> bool:
         """Whether ruling n keeps its recorded outcome without being decided (or is not a play ruling at all)."""

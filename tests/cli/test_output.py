@@ -431,3 +431,17 @@ def test_a_minion_group_resists_in_the_plural_and_an_all_minus_attack_says_why_i
     assert first(failed).startswith("ruling 7: Grunts fail Toughness by ")
     alone = hnh.ok("damage", "Bruiser", "--rank", "1", "--roll", "power=-,-,-", "--roll", "toughness=+,+,+")
     assert "Bruiser resists with Toughness" in first(alone)
+
+
+def test_pnp_log_tail_says_page_like_the_tracker(cli: Cli) -> None:
+    """prowlers-and-paragons.txt, Combat ("In combat, time is broken down into pages"): `log -n` speaks of pages as
+    `encounter next` does, though the tail holds no campaign event to name the system."""
+    cli.ok("init", "--system", "pnp")
+    cli.ok("character", "add", "Mara", "--trait", "might=4", "--trait", "agility=3", "--pc")
+    cli.ok("character", "add", "Boss", "--trait", "might=3", "--trait", "agility=2")
+    cli.ok("encounter", "start", "Mara", "Boss", "--init", "Mara=3", "--init", "Boss=2")
+    said = first(cli.ok("encounter", "next")).split(": ", 1)[1]
+    assert said == "Page 1: Boss' turn."
+    tail = cli.ok("log", "-n", "1").stdout.splitlines()
+    assert tail[1].strip() == said
+    assert "Round" not in cli.ok("log").stdout

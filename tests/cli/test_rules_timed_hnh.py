@@ -196,7 +196,9 @@ def test_a_heroic_feat_lasts_until_the_end_of_the_heroes_next_turn(cli: Cli) -> 
     cli.ok("encounter", "next")  # Ann's next turn: she still has it
     assert ann(cli)["traits"]["luck"] == 1
     before = states(cli)
-    assert "Ann's heroic feat (luck) ends (until the end of Ann's turn)" in cli.ok("encounter", "next").stdout
+    ended = cli.ok("encounter", "next").stdout.splitlines()[0]
+    assert "Ann's heroic feat (luck) ends (until the end of Ann's turn): luck removed;" in ended
+    assert ended.count("heroic feat") == 1, ended  # what ended is said once, with what it took along
     assert "luck" not in ann(cli)["traits"] and ann(cli)["counters"] == {}
     cli.ok("undo")
     assert states(cli) == before
@@ -212,7 +214,7 @@ def test_extra_efforts_strength_lasts_until_the_next_turn_starts(cli: Cli) -> No
     cli.ok("encounter", "next")
     before = states(cli)
     out = cli.ok("encounter", "next").stdout
-    assert "Ann's extra strength ends (until the start of Ann's turn)" in out and "now fatigued" in out
+    assert "Ann's extra strength ends (until the start of Ann's turn): strength 3" in out and "now fatigued" in out
     assert ann(cli)["traits"]["strength"] == 3 and ann(cli)["counters"] == {}
     cli.ok("undo")
     assert states(cli) == before

@@ -20,7 +20,8 @@ def dump(read):
 
 
 def test_rebuild_gives_exactly_what_the_incremental_updates_gave(db):
-    """DESIGN.md, Storage and scale: `ledger rebuild` rebuilds them from the log with identical results."""
+    """DESIGN.md, Storage and scale: `ledger rebuild` rebuilds them from the log with identical results (a retraction's
+    amended outcomes and retracted ruling included)."""
     led = Ledger(db, actor="gm", seed=11)
     read = ReadSide(parse_target(db))
     led.init("d20")
@@ -36,9 +37,13 @@ def test_rebuild_gives_exactly_what_the_incremental_updates_gave(db):
         if i % 11 == 0:
             led.roll("1d20+1", for_name=name)
         catch_up(read)
+    led.retract(10)  # Bob's first damage retracted: amended outcomes, a retracted ruling, restored states
+    catch_up(read)
+    led.damage("Ann", 1)
     led.end_session()
     catch_up(read)
     incremental = dump(read)
+    assert incremental["ledger_amendments"] and any(r[9] for r in incremental["ledger_rulings"])
     rebuild(read)
     assert dump(read) == incremental
     with read.engine.connect() as conn:

@@ -146,3 +146,25 @@ def test_rulings_of_an_older_ledger_without_recorded_reads_are_all_decided_again
         assert record(inc) == record(every)
     finally:
         led.close()
+
+
+def test_the_rulings_that_read_a_change_are_found_in_the_database_of_either_kind(db: str):
+    """humans-and-heroes.txt, Health Points: without ruling 4 Ann has 1 HP more in each later ruling on her; the
+    database finds the chain links that read her (on SQLite and PostgreSQL alike), an undone character add makes no
+    later ruling be decided, and the plan equals deciding every later ruling."""
+    led = Ledger(db, actor="gm", seed=1)
+    try:
+        led.init("hnh")
+        led.add_character("Ann", {"toughness": "2"}, pc=True)
+        led.add_character("Bob", {"toughness": "2"}, pc=True)
+        led.damage("Ann", 1)  # ruling 4, the contested one
+        led.add_character("Cy", {"toughness": "2"})  # 5, undone by 6: its Cy is in the store, not in the history
+        led.undo()
+        led.add_character("Cy", {"toughness": "2"})  # 7
+        for name in ("Bob", "Ann", "Cy", "Bob", "Ann"):  # 8 to 12
+            led.damage(name, 1)
+        inc, every = both(led, 1, 4)
+        assert [c.ruling for c in inc.changes] == [9, 12] and inc.decided == 2 < every.decided
+        assert record(inc) == record(every)
+    finally:
+        led.close()

@@ -70,14 +70,13 @@ def end(sheet: Sheet, name: str, why: str) -> list[Effect]:
     if name == AIM:
         return [*(e if e.event != CONDITION_REMOVED else _expired(e, why) for e in end_aim(sheet, why)), said]
     counter = counter_of(name)
-    out = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {counter: None}}), said]
+    out = [said]  # first: what ended and why, then what it takes with it (one clause: `...ends (why): luck removed`)
     if counter == "extra-strength":  # Extra Effort: "+1 for 1 round", until the next turn starts
-        strength = {"strength": sheet.trait("strength") - 1}
-        out.insert(0, Effect(TRAITS_CHANGED, sheet.name, {"traits": strength, "note": "extra effort over"}))
+        out.append(Effect(TRAITS_CHANGED, sheet.name, {"traits": {"strength": sheet.trait("strength") - 1}}))
     if counter.startswith(FEAT):  # the advantage the feat lent goes with it
         traits: dict[str, Any] = {counter[len(FEAT) :]: None}
-        out.insert(0, Effect(TRAITS_CHANGED, sheet.name, {"traits": traits, "note": "heroic feat over"}))
-    return out
+        out.append(Effect(TRAITS_CHANGED, sheet.name, {"traits": traits}))
+    return [*out, Effect(COUNTERS_CHANGED, sheet.name, {"counters": {counter: None}})]
 
 
 def _expired(e: Effect, why: str) -> Effect:
