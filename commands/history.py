@@ -37,7 +37,7 @@ def log(app: AppContext, session: str | None, character_name: str | None, everyt
     from projections import queries
 
     which = queries.session_number(app.read, session)
-    rows = queries.events(app.read, session=which, character_name=character_name, everything=everything)
+    rows = queries.events(app.read, session=which, character_name=character_name, everything=everything, tail=tail)
     if tail is not None:
         keep = set(sorted({r["ruling"] for r in rows})[-tail:])
         rows = [r for r in rows if r["ruling"] in keep]

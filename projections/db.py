@@ -7,7 +7,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 from urllib.parse import quote
@@ -266,6 +266,8 @@ class ReadSide:
         self.events_table = "stored_events" if target.kind == "sqlite" else "ledger_events"
         self.id_column = "rowid" if target.kind == "sqlite" else "notification_id"
         self._ensured = False
+        self.trusted = False  # a fresh fold of the log (projections/trust.py): nothing in it to check
+        self.on_forged: Callable[[str], ReadSide] | None = None  # the reader's answer to rows that differ from the log
 
     def ensure_tables(self) -> None:
         """Create the view tables if this database has none yet, and replace an older layout (once per ReadSide).
@@ -373,8 +375,9 @@ class ReadSide:
             raise StoreError(f"event {bad} of the log can't be read: the ledger is damaged", "run: ledger verify")
 
     def stored_states(self) -> tuple[Any, Any, Any]:
-        """The event log as a table to join the log view to: (table, position column, state column)."""
-        t = table(self.events_table, column(self.id_column), column("state"))
+        """The event log as a table to join the log view to: (table, position column, state column); the table's
+        `topic` and `originator_id` columns name each event's type and aggregate (projections/shown.py checks them)."""
+        t = table(self.events_table, column(self.id_column), column("state"), column("topic"), column("originator_id"))
         return t, t.c[self.id_column], t.c.state
 
     def bookkeeping(self, conn: Any) -> list[tuple[int, str, Any]]:

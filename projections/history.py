@@ -33,6 +33,7 @@ from ledger.rulings.summary import from_history, lines
 from projections import queries
 from projections.db import ReadSide, encounter_log, hp_timeline, rulings, sheets
 from projections.recap import arrange, initiative, joined, minion_series
+from projections.shown import checked, encounter_numbers, encounter_rows, timeline_rows
 
 CSV_COLUMNS = (
     "seq",
@@ -82,6 +83,7 @@ class History:
         return (self.rulings[0]["ruling"], self.rulings[-1]["ruling"]) if self.rulings else (0, 0)
 
 
+@checked
 def load(read: ReadSide, session: int | None = None) -> History:
     """The history of the whole ledger, or of play session `session` (NotFound if there is none)."""
     rows = queries.events(read)
@@ -156,12 +158,17 @@ def _carry_encounters(grouped: list[dict[str, Any]]) -> None:
 
 
 def _places(read: ReadSide) -> dict[int, tuple[int, int]]:
-    """Each encounter event's (encounter, round), from the encounter log view."""
+    """Each encounter event's (encounter, round), from the encounter log view (each encounter's rows checked against
+    the events of its span)."""
     with read.engine.connect() as conn:
-        return {
-            int(r[0]): (int(r[1]), int(r[2]))
-            for r in conn.execute(select(encounter_log.c.seq, encounter_log.c.encounter, encounter_log.c.round))
-        }
+        rows = conn.execute(select(encounter_log)).all()
+        if not read.trusted:
+            by: dict[int, list[Any]] = {}
+            for r in rows:
+                by.setdefault(int(r[1]), []).append(r)
+            for number in sorted(set(by) | set(encounter_numbers(read, conn))):
+                encounter_rows(read, conn, number, None, by.get(number, []))
+        return {int(r[0]): (int(r[1]), int(r[2])) for r in rows}
 
 
 def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
@@ -169,6 +176,12 @@ def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
     first, last = h.span
     with read.engine.connect() as conn:
         rows = conn.execute(select(sheets.c.character_id, sheets.c.name, sheets.c.added, sheets.c.sheet)).all()
+        if not read.trusted:  # every character's HP timeline against its own events
+            every: dict[str, list[Any]] = {}
+            for seq, cid, ruling, hp, max_hp, at in conn.execute(select(hp_timeline)).all():
+                every.setdefault(cid, []).append((seq, ruling, hp, max_hp, at))
+            for cid in sorted(set(every) | {r[0] for r in rows}):
+                timeline_rows(read, conn, cid, every.get(cid, []), None)
         names = {r[0]: (r[1], r[2]) for r in rows}
         pools = {r[0] for r in rows if is_gm_pool(r[3])}  # the GM's hidden Adversity pool has no HP to chart
         points = conn.execute(

@@ -35,6 +35,21 @@ from projections.db import (
     topic_names,
 )
 from projections.db import encounter_log as enc_log
+from projections.shown import (
+    ENVELOPE,
+    Forged,
+    amendment_rows,
+    checked,
+    encounter_rows,
+    envelope_rows,
+    log_complete,
+    log_rows,
+    retraction_rows,
+    rulings_complete,
+    tail_complete,
+    timeline_rows,
+)
+from projections.views import position as views_position
 
 GM_POOL_HINT = "the GM's Adversity changes with: ledger spend GM adversity N, ledger gain GM adversity N"
 
@@ -108,10 +123,17 @@ def sheets_of(read: ReadSide, ids: list[str]) -> list[dict[str, Any]]:
     return [sheet_json(r) for r in rows]
 
 
+@checked
 def events(
-    read: ReadSide, *, session: int | None = None, character_name: str | None = None, everything: bool = False
+    read: ReadSide,
+    *,
+    session: int | None = None,
+    character_name: str | None = None,
+    everything: bool = False,
+    tail: int | None = None,
 ) -> list[dict[str, Any]]:
-    """The event log, in order, each with its ruling's actor, session and retraction."""
+    """The event log, in order, each with its ruling's actor, session and retraction (`tail`: only the last N rulings'
+    events, and only they are checked)."""
     stored, position, state = read.stored_states()
     q = (
         select(
@@ -123,6 +145,8 @@ def events(
             rulings.c.retracted_at,
             rulings.c.kind,
             state.label("event_state"),
+            stored.c.topic.label("event_topic"),
+            stored.c.originator_id.label("event_origin"),
         )
         .join(rulings, rulings.c.number == log.c.ruling, isouter=True)
         .join(stored, position == log.c.seq, isouter=True)
@@ -136,7 +160,32 @@ def events(
         q = q.where(log.c.character == _canonical_name(read, character_name))
     with read.engine.connect() as conn:
         rows: list[Any] = list(conn.execute(q).mappings().all())
+        if tail is not None:
+            keep = set(sorted({r["ruling"] for r in rows})[-tail:])
+            rows = [r for r in rows if r["ruling"] in keep]
+        log_rows(read, conn, rows)
+        envelope_rows(
+            read, conn, {r["ruling"]: {k: r[k] for k in ("actor", "session", "kind")} for r in rows if r["ruling"]}
+        )
+        if session is None and character_name is None and tail is None:  # the whole log: a row per event kept
+            log_complete(read, conn, len(rows), views_position(conn))
+        elif session is None and character_name is None and rows:  # the last rulings: every event of theirs, no other
+            tail_complete(read, conn, min(r["ruling"] for r in rows), [r["seq"] for r in rows], views_position(conn))
+        elif session is not None and character_name is None:
+            numbers = sorted(
+                {int(r[0]) for r in conn.execute(select(rulings.c.number).where(rulings.c.session == session))}
+            )
+            rulings_complete(read, conn, numbers, [r["seq"] for r in rows if not r["bookkeeping"]], session)
         dead = retracted_rulings(conn)
+        retraction_rows(
+            read,
+            conn,
+            {
+                r["ruling"]: (r["retracted_by"], r["retracted_actor"], r["retracted_at"])
+                for r in rows
+                if r["ruling"] in dead
+            },
+        )
         if everything and character_name is None:  # bookkeeping events have no row of their own: read them from the log
             rows = _with_bookkeeping(read, conn, rows, session)
     out = []
@@ -158,6 +207,11 @@ def events(
             }
         )
     return out
+
+
+def _retraction(row: Any) -> tuple[Any, Any, Any]:
+    """A rulings row's retraction as shown: (by, actor, at)."""
+    return row["retracted_by"], row["retracted_actor"], row["retracted_at"]
 
 
 def _with_bookkeeping(read: ReadSide, conn: Any, rows: list[Any], session: int | None) -> list[Any]:
@@ -231,12 +285,19 @@ def _canonical_name(read: ReadSide, name: str) -> str:
     return str(row[0])
 
 
-def live_amendments(conn: Any, dead: set[int]) -> dict[int, tuple[int, list[dict[str, Any]]]]:
-    """For each re-derived ruling, the live retraction holding its outcome and that outcome's records."""
+def live_amendments(
+    conn: Any, dead: set[int], read: ReadSide | None = None
+) -> dict[int, tuple[int, list[dict[str, Any]]]]:
+    """For each re-derived ruling, the live retraction holding its outcome and that outcome's records (checked against
+    the retractions' own events when `read` is given)."""
+    found = conn.execute(
+        select(amendments.c.seq, amendments.c.ruling, amendments.c.by, amendments.c.records).order_by(amendments.c.seq)
+    ).all()
+    if read is not None:
+        retractions = conn.execute(select(rulings.c.retracted_by).where(rulings.c.retracted_by.is_not(None))).all()
+        amendment_rows(read, conn, found, [r[0] for r in retractions])
     out: dict[int, tuple[int, list[dict[str, Any]]]] = {}
-    for ruling, by, records in conn.execute(
-        select(amendments.c.ruling, amendments.c.by, amendments.c.records).order_by(amendments.c.seq)
-    ):
+    for _seq, ruling, by, records in found:
         if by not in dead:
             out[ruling] = (by, records)
     return out
@@ -251,6 +312,7 @@ def _hp_of(record: dict[str, Any]) -> int | None:
     return None
 
 
+@checked
 def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
     """Every HP change of a live character in the live history: retracted rulings left out, re-derived ones as
     amended."""
@@ -272,14 +334,24 @@ def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
             .where(hp_timeline.c.character_id == cid)
             .order_by(hp_timeline.c.seq)
         ).all()
+        timeline_rows(read, conn, cid, [(s, n, h, m, a) for n, s, h, m, a in points], None)
         dead = retracted_rulings(conn)
-        amended = live_amendments(conn, dead)
+        amended = live_amendments(conn, dead, read)
         envelopes = {
             r[0]: r[1:]
             for r in conn.execute(
                 select(rulings.c.number, rulings.c.kind, rulings.c.session, rulings.c.command, rulings.c.at)
             )
         }
+        used = {p[0] for p in points} | set(amended)
+        envelope_rows(
+            read,
+            conn,
+            {
+                n: dict(zip(("kind", "session", "command", "at"), envelopes.get(n, (None,) * 4), strict=True))
+                for n in used
+            },
+        )
     candidates: list[tuple[int, float, int, int, str]] = []
     for ruling, seq, hp, top, at in points:
         kind = envelopes.get(ruling, ("play",))[0]
@@ -324,12 +396,16 @@ def _pool_timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
     return out
 
 
+@checked
 def ruling_rows(read: ReadSide) -> list[dict[str, Any]]:
-    """Every ruling's envelope, in order."""
+    """Every ruling's envelope, in order (each checked against its RulingRecorded event)."""
     with read.engine.connect() as conn:
-        return [dict(r) for r in conn.execute(select(rulings).order_by(rulings.c.number)).mappings().all()]
+        out = [dict(r) for r in conn.execute(select(rulings).order_by(rulings.c.number)).mappings().all()]
+        envelope_rows(read, conn, {r["number"]: {k: r[k] for k in ENVELOPE} for r in out})
+    return out
 
 
+@checked
 def sheet_at(read: ReadSide, name: str, ruling: int) -> dict[str, Any]:
     """A character's sheet as the live history stood right after ruling `ruling` (retracted rulings left out)."""
     key = name.strip().casefold()
@@ -347,15 +423,35 @@ def sheet_at(read: ReadSide, name: str, ruling: int) -> dict[str, Any]:
         if is_gm_pool(row[2]):
             raise NotFound(f"no character called '{name}' at ruling {ruling}", "see: ledger character list")
         dead = retracted_rulings(conn)
-        amended = live_amendments(conn, dead)
-        stored, position, state = read.stored_states()
-        events = conn.execute(
-            select(sheet_events.c.ruling, log.c.type, log.c.data, state)
-            .join(log, log.c.seq == sheet_events.c.seq)
-            .join(stored, position == log.c.seq, isouter=True)
-            .where(and_(sheet_events.c.character_id == row[0], sheet_events.c.ruling <= ruling))
-            .order_by(sheet_events.c.seq)
-        ).all()
+        amended = live_amendments(conn, dead, read)
+        stored, at, state = read.stored_states()
+        found = (
+            conn.execute(
+                select(
+                    sheet_events.c.seq.label("history_seq"),
+                    sheet_events.c.ruling.label("history_ruling"),
+                    log,
+                    state.label("event_state"),
+                    stored.c.topic.label("event_topic"),
+                    stored.c.originator_id.label("event_origin"),
+                )
+                .join(log, log.c.seq == sheet_events.c.seq, isouter=True)
+                .join(stored, at == sheet_events.c.seq, isouter=True)
+                .where(sheet_events.c.character_id == row[0])
+                .order_by(sheet_events.c.seq)
+            )
+            .mappings()
+            .all()
+        )
+        timeline_rows(read, conn, row[0], None, [(r["history_seq"], r["history_ruling"]) for r in found])
+        if any(r["seq"] is None for r in found) and not read.trusted:
+            raise Forged("ledger_log lacks a row ledger_sheet_events names")
+        log_rows(read, conn, found)
+        events = [
+            (r["history_ruling"], r["type"], r["data"], r["event_state"])
+            for r in found
+            if r["history_ruling"] <= ruling
+        ]
     merged = [
         (n, i, k, resolve_data(d, st)) for i, (n, k, d, st) in enumerate(events) if n not in dead and n not in amended
     ]
@@ -376,6 +472,7 @@ def sheet_at(read: ReadSide, name: str, ruling: int) -> dict[str, Any]:
     return {**sheet_json({"sheet": sheet.to_dict()}), "at": ruling}
 
 
+@checked
 def encounter_log(read: ReadSide, number: int | None = None) -> dict[str, Any]:
     """One encounter turn by turn: each turn's live rulings with their dice, outcomes and conditions."""
     with read.engine.connect() as conn:
@@ -395,7 +492,12 @@ def encounter_log(read: ReadSide, number: int | None = None) -> dict[str, Any]:
                     log.c.type,
                     log.c.character,
                     log.c.data,
+                    log.c.aggregate,
+                    log.c.at,
+                    log.c.bookkeeping,
                     state.label("event_state"),
+                    stored.c.topic.label("event_topic"),
+                    stored.c.originator_id.label("event_origin"),
                     rulings.c.command,
                     rulings.c.intent,
                     rulings.c.actor,
@@ -410,8 +512,19 @@ def encounter_log(read: ReadSide, number: int | None = None) -> dict[str, Any]:
             .mappings()
             .all()
         )
+        if not read.trusted:
+            turn_rows = conn.execute(select(enc_log).where(enc_log.c.encounter == enc["number"])).all()
+            encounter_rows(read, conn, int(enc["number"]), enc, turn_rows)
+            if len(turn_rows) != len(rows):
+                raise Forged("ledger_log or ledger_rulings lacks a row of ledger_encounter_log")
+            log_rows(read, conn, rows)
+            envelope_rows(
+                read,
+                conn,
+                {r["ruling"]: {"command": r["command"], "intent": r["intent"], "at": r["ruled_at"]} for r in rows},
+            )
         dead = retracted_rulings(conn)
-        amended = live_amendments(conn, dead)
+        amended = live_amendments(conn, dead, read)
         names = _names(conn) if amended else {}
     turns: list[dict[str, Any]] = []
     live = [{**r, "data": resolve_data(r["data"], r["event_state"])} for r in rows if r["ruling"] not in dead]
@@ -472,6 +585,7 @@ def _effective_rows(
     return out
 
 
+@checked
 def session_history(read: ReadSide, number: int) -> dict[str, Any]:
     """Every ruling of a play session, in order, with its events; retracted rulings marked."""
     with read.engine.connect() as conn:
@@ -485,21 +599,46 @@ def session_history(read: ReadSide, number: int) -> dict[str, Any]:
         stored, position, state = read.stored_states()
         evs = (
             conn.execute(
-                select(log.c.ruling, log.c.seq, log.c.type, log.c.character, log.c.data, state)
+                select(
+                    log,
+                    state.label("event_state"),
+                    stored.c.topic.label("event_topic"),
+                    stored.c.originator_id.label("event_origin"),
+                )
                 .join(stored, position == log.c.seq, isouter=True)
                 .where(and_(log.c.ruling.in_(numbers), log.c.bookkeeping.is_(False)))
                 .order_by(log.c.seq)
-            ).all()
+            )
+            .mappings()
+            .all()
             if numbers
             else []
         )
+        log_rows(read, conn, evs)
+        rulings_complete(read, conn, numbers, [e["seq"] for e in evs], number)
+        envelope_rows(read, conn, {r["number"]: {k: r[k] for k in ENVELOPE} for r in found})
         dead = retracted_rulings(conn)
-        amended = live_amendments(conn, dead)
+        retraction_rows(
+            read,
+            conn,
+            {
+                r["number"]: (r["retracted_by"], r["retracted_actor"], r["retracted_at"])
+                for r in found
+                if r["number"] in dead
+            },
+        )
+        amended = live_amendments(conn, dead, read)
         names = _names(conn) if amended else {}
     rows = [
-        {"ruling": e[0], "seq": e[1], "type": e[2], "character": e[3], "data": resolve_data(e[4], e[5])}
+        {
+            "ruling": e["ruling"],
+            "seq": e["seq"],
+            "type": e["type"],
+            "character": e["character"],
+            "data": resolve_data(e["data"], e["event_state"]),
+        }
         for e in evs
-        if e[2] != RULING_RECORDED
+        if e["type"] != RULING_RECORDED
     ]
     by_ruling: dict[int, list[dict[str, Any]]] = {}
     for e in _effective_rows(rows, amended, names):

@@ -28,6 +28,7 @@ from ledger.rulings.describe import dice_line, intent_line
 from ledger.rulings.describe import sentence as describe_sentence
 from projections import queries
 from projections.db import ReadSide, log, resolve_data, rulings, sessions, sheets
+from projections.shown import ENVELOPE, checked, envelope_rows, log_rows
 from projections.tracker import MARKS, marks_of, tracker
 
 LAST_RULINGS = 8
@@ -76,6 +77,7 @@ def hidden_sheets(conn: Any) -> dict[str, str]:
     return {cid: name for cid, name, sheet in rows if "adversity" in (sheet.get("resources") or {})}
 
 
+@checked
 def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
     """Everything the page shows, filtered for who is looking."""
     with read.engine.connect() as conn:
@@ -134,17 +136,31 @@ def _logged(
     reference)."""
     stored, position, state = read.stored_states()
     q = (
-        select(log.c.ruling, log.c.type, log.c.character, log.c.aggregate, log.c.data, state.label("event_state"))
+        select(
+            log.c.seq,
+            log.c.ruling,
+            log.c.type,
+            log.c.character,
+            log.c.aggregate,
+            log.c.data,
+            log.c.at,
+            log.c.bookkeeping,
+            state.label("event_state"),
+            stored.c.topic.label("event_topic"),
+            stored.c.originator_id.label("event_origin"),
+        )
         .join(stored, position == log.c.seq, isouter=True)
         .where(where)
         .order_by(log.c.seq.desc() if newest_first else log.c.seq)
     )
     if limit is not None:
         q = q.limit(limit)
+    found = conn.execute(q).mappings().all()
+    log_rows(read, conn, found)
     out = []
-    for r in conn.execute(q).mappings().all():
-        row = dict(r)
-        row["data"] = resolve_data(row.pop("data"), row.pop("event_state"))
+    for r in found:
+        row = {k: r[k] for k in ("seq", "ruling", "type", "character", "aggregate")}
+        row["data"] = resolve_data(r["data"], r["event_state"])
         out.append(row)
     return out
 
@@ -178,6 +194,7 @@ def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str], system
     """The latest rulings, newest first, each as a sentence with its dice; undone ones stay, marked."""
     with read.engine.connect() as conn:
         found = conn.execute(select(rulings).order_by(rulings.c.number.desc()).limit(LAST_RULINGS)).mappings().all()
+        envelope_rows(read, conn, {r["number"]: {k: r[k] for k in ENVELOPE} for r in found})
         numbers = [r["number"] for r in found]
         events = _logged(read, conn, and_(log.c.ruling.in_(numbers), log.c.bookkeeping.is_(False))) if numbers else []
         dead = queries.retracted_rulings(conn)

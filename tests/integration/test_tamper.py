@@ -59,7 +59,8 @@ def _campaign(db: str) -> None:
 
 
 def _state(db: str) -> bytes:
-    """Everything a GM can see: write-side sheets (snapshots and all), and the views' characters, log and sessions."""
+    """Everything a GM can see: write-side sheets (snapshots and all), and the views' characters, log, sessions, HP
+    timelines and encounter."""
     cli = Cli(db)
     led = Ledger(db, actor="gm")
     try:
@@ -70,7 +71,15 @@ def _state(db: str) -> bytes:
         led.close()
     views = [
         cli.json(*args)
-        for args in (("character", "list"), ("log", "--all"), ("session", "show", "1"), ("timeline", "Ann"))
+        for args in (
+            ("character", "list"),
+            ("log", "--all"),
+            ("session", "show", "1"),
+            ("timeline", "Ann"),
+            ("timeline", "Bob"),
+            ("encounter", "show"),
+            ("encounter", "log", "1"),
+        )
     ]
     return orjson.dumps({"write": write, "views": views}, option=orjson.OPT_SORT_KEYS)
 
@@ -273,3 +282,4 @@ def test_tamper_figures() -> None:
         f"{FIGURES['forged rows shown before verify']} of them shown"
     )
     assert FIGURES["tried"] == FIGURES["caught by verify"] + FIGURES["harmless after rebuild"]
+    assert FIGURES["forged rows shown before verify"] == 0
