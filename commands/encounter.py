@@ -27,6 +27,7 @@ from ledger.model.event_names import (
 )
 from ledger.rules import health_word
 from ledger.rules import round_word as word
+from ledger.rules.durations import shown
 from ledger.rulings.describe import HpFold, dice_line, intent_line, possessive, ruling_lines, sentence
 
 if TYPE_CHECKING:
@@ -168,7 +169,7 @@ def up_line(r: Recorded) -> list[str]:
     if not u:
         return []
     timed = u.get("left") or {}
-    conditions = ", ".join(f"{c} {timed[c]}" if c in timed else c for c in u.get("conditions") or ())
+    conditions = ", ".join(shown(u.get("conditions") or (), timed))
     count = f" x{u['count']}" if "count" in u else ""
     line = f"up: {u['name']}{count}  {health_word(r.get('system', ''))} {u['hp']}/{u['max_hp']}"
     line += f"  {conditions}" if conditions else ""

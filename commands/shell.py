@@ -192,10 +192,9 @@ def standing(sheet: dict[str, Any], system: str | None) -> str:
     hp = health_word(system or "")
     count = f"x{sheet.get('count')} " if sheet.get("minion") else ""
     # lazy: the durations' rules; kept out of `ledger --help`
-    from ledger.rules.durations import left
+    from ledger.rules.durations import left, shown
 
-    timed = left(sheet)
-    conditions = ", ".join(f"{c} {timed[c]}" if c in timed else c for c in sheet.get("conditions") or ())
+    conditions = ", ".join(shown(sheet.get("conditions") or (), left(sheet)))
     return f"{count}{hp} {sheet.get('hp')}/{sheet.get('max_hp')}" + (f" [{conditions}]" if conditions else "")
 
 

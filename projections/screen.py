@@ -23,6 +23,7 @@ from ledger.model.event_names import (
     STATE_RESTORED,
 )
 from ledger.rules import health_word, round_word, title
+from ledger.rules.durations import shown
 from ledger.rulings.describe import dice_line, intent_line
 from ledger.rulings.describe import sentence as describe_sentence
 from projections import queries
@@ -99,7 +100,7 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
         for row in enc["order"]:
             row["standing"] = standing(row, vis)
             timed = row.get("left") or {}
-            row["notes"] = [f"{c} {timed[c]}" if c in timed else c for c in row["conditions"] if c not in row["marks"]]
+            row["notes"] = shown(row["conditions"], timed, row["marks"])
     roster = (
         []
         if enc is not None

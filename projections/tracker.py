@@ -13,6 +13,7 @@ from sqlalchemy import select
 from ledger.errors import NotFound
 from ledger.rules import health_word, round_word
 from ledger.rules.durations import left
+from ledger.rules.durations import shown as durations_shown
 from ledger.rulings.describe import possessive
 from ledger.rulings.summary import from_log
 from projections.db import ReadSide, encounters, sheets
@@ -98,9 +99,7 @@ def text(v: dict[str, Any]) -> str:
         name = e["name"] + (f" x{e['count']}" if "count" in e else "")
         hp = "" if e["hp"] is None else f"{e['hp']}/{e['max_hp']}"
         timed = e.get("left") or {}
-        shown = [m.upper() for m in e["marks"]] + [
-            f"{c} {timed[c]}" if c in timed else c for c in e["conditions"] if c not in e["marks"]
-        ]
+        shown = [m.upper() for m in e["marks"]] + durations_shown(e["conditions"], timed, e["marks"])
         rows.append((">" if e["up"] else " ", name, str(e["initiative"]), hp, ", ".join(shown)))
     widths = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in enumerate(("", "name", "init", hp_label, ""))]
     lines = [head, f"  {'':1} {'name':<{widths[1]}}  {'init':>{widths[2]}}  {hp_label:>{widths[3]}}  conditions"]

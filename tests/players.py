@@ -11,7 +11,7 @@ import urllib.request
 from typing import Any
 
 from tests.conftest import REPO, Cli
-from tests.serving import Server
+from tests.serving import Server, ctrl_c_as_at_a_terminal
 
 SEED = "00112233445566778899aabbccddeeff"
 
@@ -34,7 +34,13 @@ def waiting(db: str, *args: str) -> subprocess.Popen[str]:
     """A GM's one-shot command in its own process, stdin a pipe (no terminal)."""
     cmd = [sys.executable, "-m", "commands", "--db", db, "--as", "tester", *args]
     return subprocess.Popen(
-        cmd, cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        cmd,
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
 
 

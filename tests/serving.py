@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -68,6 +69,7 @@ def serving(db: str, *options: str) -> Iterator[Server]:
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     server = Server(f"http://{host}:{port}/", port, proc)
     try:
@@ -129,3 +131,8 @@ class EventStream:
     def close(self) -> None:
         """Hang up."""
         self.response.close()
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """SIGINT handled as a GM's terminal would (a suite started in the background inherits it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -28,7 +28,6 @@ from ledger.rules import get_rules
 from ledger.rules.contract import RuleSystem
 from ledger.rulings.deciders.durations import TRACKER  # what a play ruling in an encounter is decided by
 from ledger.rulings.deciders.table import decider
-from ledger.rulings.deciders.turns import sides_down
 from ledger.rulings.draft import Draft, commit
 from ledger.storage.schema import require_sound_schema, sequence_fix, sequence_problem
 from ledger.storage.secrets import DiceSecrets, session_dice
@@ -171,8 +170,6 @@ class LedgerCore:
                     number = campaign.rulings + 1
                     draft = self._draft(campaign, number, spec.kind, command, intent, entered, seeds)
                     result = decide(draft)
-                    if spec.kind == "play" and draft.campaign is not None and not intent.get("tracker"):
-                        result = {**result, **_sides(draft)}
                     self._commit(draft)
             except IntegrityError:
                 if self.target.kind == "postgres" and attempt in (2, 20):
@@ -289,8 +286,3 @@ def check_text(what: str, text: str | None) -> str:
     if safe(value) != value:
         raise BadInput(f"--{what} holds control characters", "type plain text")
     return value
-
-
-def _sides(draft: Draft) -> dict[str, Any]:
-    """Whether the ruling left every combatant of one side of the running encounter down (said, not recorded)."""
-    return sides_down(draft)

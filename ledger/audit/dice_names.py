@@ -2,28 +2,56 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ledger.errors import LedgerError
 from ledger.rules import get_rules
 
-FREE = ("encounter ", "scene ")  # commands whose rolls are named after participants or turn hooks: any name
+INITIATIVE = ("encounter start", "encounter join")  # each participant's initiative roll is named after them
+TURNS = ("encounter ", "scene ")  # the other tracker commands: the turn hooks' rolls
 
 
 def takes(system: str, command: str, intent: dict[str, Any], name: str) -> bool:
     """Whether `command` (as stored in a ruling, with its intent) can take a roll called `name`."""
     if command == "roll":
         return name == "roll"
-    if command.startswith(FREE) or command == "retract":
+    if command == "retract":
+        return True  # re-derivation's new rolls are named after the ruling they are for (N.NAME)
+    if command in INITIATIVE and _participant(intent, name):
         return True
     try:
         rules = get_rules(system)
+        if command.startswith(TURNS):
+            return _turn_roll(rules.turn_rolls, name)
         key = f"act {intent.get('action')}" if command == "act" else command
         owners = rules.roll_owners(key)
     except (LedgerError, KeyError):
         return True  # a system or action this version does not know: nothing to hold the name against
     base = name.rsplit(".", 1)[-1]  # a per-target roll (TARGET.dodge) is named after its target
-    return any(
-        n in owners or any(n == t or (t.endswith("-") and n.startswith(t)) for t in rules.turn_rolls)
-        for n in (name, base)
-    )
+    return any(n in owners or _turn_roll(rules.turn_rolls, n) for n in (name, base))
+
+
+def _turn_roll(turn_rolls: tuple[str, ...], name: str) -> bool:
+    """A roll a turn hook takes (hnh: `fortitude`, `ongoing-NAME`; a prefix ends in `-`)."""
+    return any(name == t or (t.endswith("-") and name.startswith(t)) for t in turn_rolls)
+
+
+def _participant(intent: dict[str, Any], name: str) -> bool:
+    """An initiative roll named after a participant given (a `--copies` group's name stands for NAME 1 .. NAME N), or
+    a tie's roll-off (`rolloff-NAME`, `rolloff-NAME-2`, ...: ledger/rulings/deciders/encounter.py)."""
+    given = [str(n) for n in intent.get("names") or [intent.get("name") or ""] if n]
+    key = name.strip().casefold()
+    if _is_given(key, given):
+        return True
+    rest = key.removeprefix("rolloff-")
+    return rest != key and (_is_given(rest, given) or _is_given(re.sub(r"-\d+$", "", rest), given))
+
+
+def _is_given(key: str, given: list[str]) -> bool:
+    """`key` is a given name, or a member `NAME N` of a given group."""
+    for n in given:
+        base = n.strip().casefold()
+        if key == base or (key.startswith(f"{base} ") and key[len(base) + 1 :].isdigit()):
+            return True
+    return False

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal
 
 from ledger.errors import BadInput, did_you_mean
 from ledger.model.dice import Dice, DiceSpec, parse_notation
-from ledger.model.sheet import RESOURCE_CHANGED, Effect, Sheet, Value
+from ledger.model.sheet import EFFECT_RESOLVED, RESOURCE_CHANGED, Effect, Sheet, Value
 from ledger.rules.options import Opt, Options, Role, parse_options, suggest
 
 Perform = Callable[[Sheet, "Sheet | None", Options, Dice], list[Effect]]
@@ -195,11 +195,22 @@ class RuleSystem:
         (ledger/rules/durations.py `left`): `2` (rounds or pages), `until start of NAME`, `scene`."""
         return {}
 
-    def own_timed(self, effects: list[Effect], up: str | None = None) -> list[Effect]:
+    def own_timed(self, effects: list[Effect], up: str | None = None, version: int = 2) -> list[Effect]:
         """These effects with the rules' own timed effects among them given as durations (ledger/rules/durations.py
         counters), so the turn hooks run them out and say so as they do the GM's (`up`: who is up in the running
-        encounter: a turn of theirs in progress is not their next); unchanged by default."""
+        encounter: a turn of theirs in progress is not their next; `version`: the tracker's version of the ruling,
+        ledger/rulings/deciders/durations.py: each version converts what it converted when it was recorded);
+        unchanged by default."""
         return effects
+
+    def held_effects(self, sheet: Sheet) -> set[str]:
+        """The rules' own timed effects the sheet holds that are no condition (H&H aim, defend), by the names their
+        durations give them; none by default."""
+        return set()
+
+    def end_effect(self, sheet: Sheet, name: str, why: str) -> list[Effect]:
+        """End one of `held_effects` as its duration runs out, saying why (an EffectResolved `timed_effect`)."""
+        return [Effect(EFFECT_RESOLVED, sheet.name, {"timed_effect": name, "expired": why})]
 
     def no_turn(self, sheet: Sheet) -> str | None:
         """Why a participant who is still in the fight gets no turn at all (`encounter next` passes them over, naming

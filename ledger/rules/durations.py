@@ -14,7 +14,7 @@ Pure functions on sheets; the encounter's deciders call them from the turn hooks
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from ledger.model.sheet import Sheet
@@ -70,8 +70,16 @@ def of_condition(sheet: Sheet, condition: str) -> dict[str, None]:
     return {k: None for k in sheet.counters if (p := parse(k)) is not None and p[2] == condition}
 
 
-def tick(sheet: Sheet, who: str, when: str) -> tuple[dict[str, int | None], list[tuple[str, str]]]:
-    """At the start or end of `who`'s turn: the bearer's changed counters and the conditions that run out, with why."""
+def holds_duration(sheet: Sheet, name: str) -> bool:
+    """Whether a duration counts this condition or rules' own effect on the sheet (the rules' own hooks leave it be)."""
+    return any((p := parse(k)) is not None and p[2] == name for k in sheet.counters)
+
+
+def tick(
+    sheet: Sheet, who: str, when: str, held: Collection[str] = ()
+) -> tuple[dict[str, int | None], list[tuple[str, str]]]:
+    """At the start or end of `who`'s turn: the bearer's changed counters and the conditions (or the rules' own
+    effects the sheet holds, `held`: RuleSystem.held_effects) that run out, with why."""
     changes: dict[str, int | None] = {}
     ended: list[tuple[str, str]] = []
     own = name_key(sheet.name) == name_key(who)
@@ -97,7 +105,7 @@ def tick(sheet: Sheet, who: str, when: str) -> tuple[dict[str, int | None], list
                 ended.append((condition, f"until the {when} of {by}'s turn"))
             else:
                 changes[key] = value - 1
-    return changes, [(c, why) for c, why in ended if sheet.has(c)]
+    return changes, [(c, why) for c, why in ended if sheet.has(c) or c in held]
 
 
 def value_of(sheet: Sheet, condition: str) -> int:
@@ -105,15 +113,16 @@ def value_of(sheet: Sheet, condition: str) -> int:
     return sheet.counter(f"{TOTAL}{condition}") or 1
 
 
-def ending(sheet: Sheet, kinds: tuple[str, ...]) -> tuple[dict[str, int | None], list[str]]:
-    """Every duration of these kinds ends at once (the scene or the encounter ended): counters and conditions."""
+def ending(sheet: Sheet, kinds: tuple[str, ...], held: Collection[str] = ()) -> tuple[dict[str, int | None], list[str]]:
+    """Every duration of these kinds ends at once (the scene or the encounter ended): counters and conditions (and
+    the rules' own effects the sheet holds, `held`)."""
     changes: dict[str, int | None] = {}
     ended: list[str] = []
     for key in sorted(sheet.counters):
         p = parse(key)
         if p is not None and p[0] in kinds:
             changes[key] = None
-            if p[0] not in ("rounds-held", "rounds-total") and sheet.has(p[2]) and p[2] not in ended:
+            if p[0] not in ("rounds-held", "rounds-total") and (sheet.has(p[2]) or p[2] in held) and p[2] not in ended:
                 ended.append(p[2])
     return changes, ended
 
@@ -124,8 +133,9 @@ def left(sheet: Mapping[str, Any]) -> dict[str, str]:
     conditions = set(sheet.get("conditions") or ())
     out: dict[str, str] = {}
     if sheet.get("system"):
-        rules_own = get_rules(str(sheet["system"])).timed(Sheet.from_dict(sheet))
-        out = {c: v for c, v in rules_own.items() if c in conditions}
+        rules, plain = get_rules(str(sheet["system"])), Sheet.from_dict(sheet)
+        conditions |= rules.held_effects(plain)  # the rules' own timed effects that are no condition (H&H aim)
+        out = {c: v for c, v in rules.timed(plain).items() if c in conditions}
     for key, value in sorted((sheet.get("counters") or {}).items()):
         p = parse(key)
         if p is None or p[2] not in conditions or not value:
@@ -138,3 +148,11 @@ def left(sheet: Mapping[str, Any]) -> dict[str, str]:
         elif kind == "scene":
             out[condition] = "scene"
     return out
+
+
+def shown(conditions: Iterable[str], timed: Mapping[str, str], skip: Collection[str] = ()) -> list[str]:
+    """Conditions as the tracker, the toolbar and the players' screen show them, each with what is left of it
+    (`dazed 1`), then the rules' own timed effects that are no condition (`aim until end of Ann`)."""
+    conditions = [c for c in conditions if c not in skip]
+    out = [f"{c} {timed[c]}" if c in timed else c for c in conditions]
+    return out + [f"{n} {v}" for n, v in timed.items() if n not in conditions and n not in skip]

@@ -254,7 +254,7 @@ def clause(e: Event, system: str = "", groups: Collection[str] = ()) -> tuple[st
     if t == ATTACK_RESOLVED:
         return _attack(d, who, str(d.get("attacker") or who) in groups)
     if t == RESISTANCE_RESOLVED:
-        return who, _resistance(d, who)
+        return who, _resistance(d, who, who in groups)
     if t == CHECK_RESOLVED:
         return who, _check(d, who)
     if t == EFFECT_RESOLVED:
@@ -302,6 +302,9 @@ def _attack(d: Mapping[str, Any], who: str, plural: bool = False) -> tuple[str, 
             "colossal failure" if d.get("colossal-failure") else "",
             "spectacular success" if d.get("spectacular-success") and not d.get("critical") else "",
             "automatic" if d.get("automatic") and not d.get("area") else "",
+            "every die -1: an automatic miss"
+            if isinstance(d.get("attack"), dict) and d["attack"].get("automatic_failure") and not d.get("hit")
+            else "",
             _area_dodge(d),
             *_declined(d),
             _absorbed(d),
@@ -358,7 +361,9 @@ def _attack_score(d: Mapping[str, Any]) -> str:
     return ""
 
 
-def _resistance(d: Mapping[str, Any], who: str) -> str:
+def _resistance(d: Mapping[str, Any], who: str, plural: bool = False) -> str:
+    """`Bob resists with Toughness (3 vs 1): no effect`, `Bob fails Toughness by 2 degrees` (`Goons resist`, `fail`)."""
+    resists, fails = ("resist", "fail") if plural else ("resists", "fails")
     defense = str(d.get("defense", "resistance")).capitalize()
     outcome = str(d.get("outcome") or "")
     deg = d.get("degrees")
@@ -369,11 +374,11 @@ def _resistance(d: Mapping[str, Any], who: str) -> str:
             if isinstance(power, dict) and isinstance(res, dict)
             else ""
         )
-        return f"{who} resists with {defense}{vs}: no effect"
+        return f"{who} {resists} with {defense}{vs}: no effect"
     by = f" by {deg} degree{'s' if deg != 1 else ''}" if isinstance(deg, int) and deg else ""
-    return (
-        f"{who} fails {defense}{by}" if outcome.startswith("fail") or by else f"{who} {defense}: {outcome}".rstrip(": ")
-    )
+    if outcome.startswith("fail") or by:
+        return f"{who} {fails} {defense}{by}"
+    return f"{who} {defense}: {outcome}".rstrip(": ")
 
 
 def _check(d: Mapping[str, Any], who: str) -> str:
@@ -414,6 +419,10 @@ def possessive(name: str) -> str:
 def _effect(d: Mapping[str, Any], who: str, groups: Collection[str] = ()) -> str:
     if "initiative" in d and "character" in d:
         return f"{who} rolls initiative {d['initiative']}"
+    if "timed_effect" in d:  # the rules' own effect whose duration ran out (H&H aim, defend, ...)
+        return f"{possessive(who)} {d['timed_effect']} ends" + (
+            f" ({_expired(str(d['expired']), '')})" if d.get("expired") else ""
+        )
     if "side_down" in d:  # recorded by the ruling that left every combatant of one side down
         return "every foe is down" if d["side_down"] == "foes" else "every hero is down"
     if "initiative-tie" in d:
@@ -583,7 +592,13 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None, system: str = 
     fold = fold or HpFold()
     evs = list(events)
     minion_hits = {e.get("character") for e in evs if e["type"] == MINIONS_DEFEATED}
-    starting = any(e["type"] == ENCOUNTER_STARTED for e in evs)
+    placed = {  # who the ruling's encounter line places at an initiative: their initiative checks go unsaid
+        str(o.get("name"))
+        for e in evs
+        if e["type"] in (ENCOUNTER_STARTED, PARTICIPANT_JOINED)
+        for o in (e.get("data") or {}).get("order") or []
+        if e["type"] == ENCOUNTER_STARTED or o.get("name") == (e.get("data") or {}).get("name")
+    }
     clauses: list[tuple[str, str, list[str]]] = []
     for e in evs:
         t = e["type"]
@@ -603,11 +618,11 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None, system: str = 
                 clauses.append((who, opening(e), [words]))
             continue
         if (
-            starting
+            who in placed
             and t in (CHECK_RESOLVED, EFFECT_RESOLVED)
             and "initiative" in ((e.get("data") or {}).get("check"), *(e.get("data") or {}))
         ):
-            continue  # the encounter's opening line gives every initiative
+            continue  # the encounter's opening (or joining) line gives the initiative
         subject, text = clause(e, system, fold.groups)
         if text:
             clauses.append((subject, text, []))
@@ -630,16 +645,25 @@ def _counters(e: Event) -> str:
 
 
 def _merged(fragments: list[str]) -> list[str]:
-    """`now dying`, `now prone` -> `now dying and prone` (the same for `no longer`)."""
+    """`now dying`, `now prone` -> `now dying and prone` (the same for `no longer`; `no longer dazed (why)`, `no
+    longer prone (why)` -> `no longer dazed and prone (why)`)."""
     out: list[str] = []
     for f in fragments:
         for lead in ("now ", "no longer "):
             if f.startswith(lead) and out and out[-1].startswith(lead):
-                out[-1] = f"{out[-1]} and {f[len(lead) :]}"
+                last, why = _why(out[-1])
+                this, same = _why(f)
+                out[-1] = f"{last} and {this[len(lead) :]}{why}" if why == same else f"{out[-1]} and {f[len(lead) :]}"
                 break
         else:
             out.append(f)
     return out
+
+
+def _why(fragment: str) -> tuple[str, str]:
+    """A fragment without the reason that ends it (` (1 round ran out)`), and that reason ('' if none)."""
+    m = re.fullmatch(r"(.*?)( \([^()]*\))", fragment)
+    return (m[1], m[2]) if m else (fragment, "")
 
 
 def defense_names(evs: list[Event]) -> dict[str, str]:

@@ -98,7 +98,7 @@ def test_hnh_miss_minion_loss_check_and_resisted_damage(hnh: Cli) -> None:
     assert first(miss) == "ruling 5: Bruiser misses Ann (2 vs 7)."
     assert (
         first(hnh.ok("attack", "Ann", "Grunts", *HNH_HIT))
-        == "ruling 6: Ann hits Grunts (8 vs 1); Grunts fails Toughness by 3 degrees: 1 falls, 2 left."
+        == "ruling 6: Ann hits Grunts (8 vs 1); Grunts fail Toughness by 3 degrees: 1 falls, 2 left."
     )
     assert (
         first(hnh.ok("check", "Ann", "awareness", "--dc", "10", "--roll", "check=+,0,0"))
@@ -365,7 +365,7 @@ def test_json_after_a_writing_command_prints_the_ruling(hnh: Cli) -> None:
 def test_pnp_encounter_end_says_what_the_scene_took_away(cli: Cli) -> None:
     """CLI.md, Additions agreed in the second round (pnp `scene end`, also done by `encounter end`);
     prowlers-and-paragons.txt, Attacks and Defenses (special effects last "for the rest of the scene"): the end of the
-    encounter ends its scene, in pages."""
+    encounter ends its scene, in pages; the stun and the defeat it brought, durations (`--scene`), end saying why."""
     cli.ok("init", "--system", "pnp")
     cli.ok("character", "add", "Mara", "--trait", "might=4", "--trait", "agility=3", "--trait", "toughness=4", "--pc")
     cli.ok("character", "add", "Boss", "--trait", "might=3", "--trait", "toughness=3", "--trait", "agility=2")
@@ -391,7 +391,7 @@ def test_pnp_encounter_end_says_what_the_scene_took_away(cli: Cli) -> None:
     )
     assert (
         first(cli.ok("encounter", "end"))
-        == "ruling 6: Encounter 1 ends after 1 page; Boss: no longer stunned and defeated."
+        == "ruling 6: Encounter 1 ends after 1 page; Boss: no longer defeated and stunned (the encounter ended)."
     )
 
 
@@ -404,3 +404,34 @@ def test_pnp_session_show_says_health_not_hp(cli: Cli) -> None:
     cli.ok("attack", "Mara", "Goon", "--with", "might", "--roll", "attack=6,6,6")
     shown = cli.ok("session", "show").stdout
     assert "Health 2 -> " in shown and "HP" not in shown
+
+
+def test_a_join_names_each_newcomer_s_initiative_once(hnh: Cli) -> None:
+    """hnh-site/gameplay.txt, Initiative ("3dF + Agility + Improved Initiative ranks + other modifiers"): a newcomer's
+    initiative check is said once, in the sentence that places them in the order; its die line still adds up."""
+    hnh.ok("encounter", "start", "Ann", "Bruiser", "--roll", "Ann=+,+,+", "--roll", "Bruiser=-,-,-")
+    joined = hnh.ok("encounter", "join", "Grunts", "--roll", "Grunts=0,0,+")
+    line = first(joined)
+    assert line.count("initiative") == 1, line
+    assert "rolls initiative" not in line
+    total = orjson.loads(hnh.ok("--json", "encounter", "show").stdout)["order"]
+    grunts = next(o for o in total if o["name"] == "Grunts")
+    assert f"Grunts joins the encounter at initiative {grunts['initiative']}." in line
+    assert any(ln.strip().startswith("Grunts: 3dF") for ln in joined.stdout.splitlines()[1:])
+
+
+def test_a_minion_group_resists_in_the_plural_and_an_all_minus_attack_says_why_it_missed(hnh: Cli) -> None:
+    """hnh-site/gameplay.txt, Critical Hits ("if all 3 Fudge dice come up as -1 ... the attack to always miss,
+    regardless of your total result"): the sentence says why a high total missed; a group of several minions
+    resists in the plural (`Grunts resist`, `Grunts fail`)."""
+    miss = hnh.ok("attack", "Ann", "Grunts", "--rank", "2", "--roll", "attack=-,-,-", "--roll", "defense=-,-,0")
+    assert first(miss) == "ruling 5: Ann misses Grunts (3 vs -1, every die -1: an automatic miss)."
+    resisted = hnh.ok(
+        "attack", "Ann", "Grunts", *HNH_HIT[:4], "--roll", "attack=0,0,0", "--roll", "defense=-,-,-",
+        "--roll", "power=-,-,-", "--roll", "toughness=+,+,+",
+    )  # fmt: skip
+    assert "Grunts resist with Toughness" in first(resisted)
+    failed = hnh.ok("damage", "Grunts", "--rank", "6", "--roll", "power=+,+,0", "--roll", "toughness=-,-,-")
+    assert first(failed).startswith("ruling 7: Grunts fail Toughness by ")
+    alone = hnh.ok("damage", "Bruiser", "--rank", "1", "--roll", "power=-,-,-", "--roll", "toughness=+,+,+")
+    assert "Bruiser resists with Toughness" in first(alone)

@@ -230,6 +230,22 @@ def test_split_word_and_rank() -> None:
     assert "--damage" in offline.candidates("attack Ann Ann ", "--da")
 
 
+def test_the_toolbar_shows_the_rules_own_timed_effects_as_durations(session: Session) -> None:
+    """gameplay.txt, Defend - Standard Action ("until your next turn"): Cy's defend shows on the toolbar as a
+    duration does (`defend (dodge) until start of Cy`), and is gone once Cy's next turn has started."""
+    for line in (
+        "character add Cy",
+        "encounter start Ann Cy --init Ann=4 --init Cy=2",
+        "encounter next",
+        "act Cy defend -o defense=dodge",
+        "encounter next",
+    ):
+        assert session.run(line, 1, script=True)
+    assert session.toolbar() == " round 2 | up: Ann HP 6/6 | next: Cy HP 6/6 [defend (dodge) until start of Cy]"
+    assert session.run("encounter next", 1, script=True)
+    assert session.toolbar().startswith(" round 2 | up: Cy HP 6/6 |") and "defend" not in session.toolbar()
+
+
 def test_the_toolbar_shows_durations_and_no_round_after_the_end(session: Session) -> None:
     """gameplay.txt, Ending Your Turn ("until the end of your turn"): what is left of a duration shows on the toolbar;
     after `encounter end` there is no round and no one up."""

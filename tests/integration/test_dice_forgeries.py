@@ -233,3 +233,41 @@ def test_verify_file_refuses_what_import_refuses(cli: Cli, db: str, tmp_path, fi
     for extra in ([], ["--dice"]):
         r = fresh("verify", "--file", str(path), *extra)
         assert r.exit_code == 1 and "problem(s)" in r.stdout, (field, r.stdout)
+
+
+def fought(cli: Cli) -> None:
+    """hnh: a committed session with an encounter whose initiative the ledger rolls for a hero and a --copies group
+    (Thug 1 .. Thug 3), a newcomer joining, and a dying hero's turn, whose Fortitude check the turn hook rolls."""
+    cli.ok("init", "--system", "hnh")
+    cli.ok("character", "add", "Ann", "--trait", "agility=2", "--pc")
+    cli.ok("character", "add", "Cy", "--trait", "agility=1", "--pc")
+    cli.ok("character", "add", "Thug", "--copies", "3", "--trait", "agility=0")
+    cli.ok("session", "start", "--commit-dice")
+    cli.ok("encounter", "start", "Ann", "Thug")
+    cli.ok("encounter", "join", "Cy")
+    cli.ok("damage", "Ann", "--amount", "7")  # HP 6 -> -1: dying (conditions.txt, Dying)
+    for _ in range(5):
+        cli.ok("encounter", "next")
+    cli.ok("session", "end")
+
+
+def test_an_encounter_s_rolls_named_after_its_participants_verify(cli: Cli, db: str):
+    """hnh-site/gameplay.txt, Initiative (each participant rolls) and Dying (the Fortitude check at the start of the
+    turn): verify --dice holds each initiative roll to a participant the command named, and the turn hooks' rolls to
+    the rules' turn rolls."""
+    fought(cli)
+    log = decoded(db)
+    names = {st["data"]["name"] for _, topic, st in log if topic.endswith("DiceRolled")}
+    assert {"Ann", "Thug 1", "Thug 3", "Cy", "fortitude"} <= names
+    assert problems(log) == []
+    assert "ok" in cli.ok("verify", "--dice").stdout
+
+
+@pytest.mark.parametrize(("old", "new"), [("Thug 2", "Zed"), ("Cy", "Ann 2"), ("fortitude", "Thug 1")])
+def test_an_encounter_roll_renamed_to_someone_its_command_did_not_name_fails(cli: Cli, db: str, old: str, new: str):
+    """An initiative roll renamed to a character the command never named, or a turn hook's roll renamed to a
+    participant: the command takes no roll of that name."""
+    fought(cli)
+    log = copy.deepcopy(decoded(db))
+    first_die(log, old)["name"] = new
+    assert any(f"takes no roll named '{new}'" in p for p in problems(log)), problems(log)

@@ -193,6 +193,29 @@ def test_the_page_shows_notes_escaped_and_no_round_after_the_end(cli: Cli, db: s
     assert 'data-name="Ann"' in html.split('id="rulings"')[0]  # the roster instead
 
 
+def test_the_page_shows_special_effects_pages_and_aims_as_durations(cli: Cli, db: str, tmp_path: Path):
+    """prowlers-and-paragons.txt, Combat, Attacks ("last 1 page for every 2 net successes"), and gameplay.txt, Aim:
+    the players' screen shows what is left of a stun (`stunned 2`) and of an aim (`aim until end of Ann`) as it shows
+    the GM's durations."""
+    cli.ok("init", "--system", "pnp")
+    cli.ok("character", "add", "Mara", "--trait", "might=4", "--trait", "agility=3", "--trait", "toughness=4", "--pc")
+    cli.ok("character", "add", "Boss", "--trait", "might=3", "--trait", "toughness=3", "--trait", "agility=2")
+    cli.ok("encounter", "start", "Mara", "Boss")
+    stun = ("--with", "might", "--effect", "stun", "--roll", "attack=6,6,1,1", "--roll", "defense=1,1")
+    cli.ok("attack", "Mara", "Boss", *stun)
+    with serving(db) as server:
+        assert "stunned 2" in fighter(server.get("/")[1], "Boss")
+    other = str(tmp_path / "hnh.ledger")
+    h = Cli(other)
+    h.ok("init", "--system", "hnh")
+    h.ok("character", "add", "Ann", "--pc")
+    h.ok("character", "add", "Bob")
+    h.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=5", "--init", "Bob=3")
+    h.ok("act", "Ann", "aim")
+    with serving(other) as server:
+        assert "aim until end of Ann" in fighter(server.get("/")[1], "Ann")
+
+
 def test_the_page_says_when_every_foe_is_down(cli: Cli, db: str):
     """d20-supers.txt, Damage: a character below 0 Hitpoints is dying and takes no actions; the ruling that leaves
     every foe so says it on the players' screen too (the recorded sentence)."""

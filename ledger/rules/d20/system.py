@@ -258,7 +258,7 @@ class D20(RuleSystem):
         """A charge's -2 DR and a run last until the character's next turn (d20-supers.txt, Run and Charge)."""
         return {c: f"until start of {sheet.name}" for c in ("running", "charging") if sheet.has(c)}
 
-    def own_timed(self, effects: list[Effect], up: str | None = None) -> list[Effect]:
+    def own_timed(self, effects: list[Effect], up: str | None = None, version: int = 2) -> list[Effect]:
         """Running and charging last until the character's next turn starts (the reading of d20-supers.txt, Running,
         Charge in docs/interpretations.md): a duration `--until start --of` the character."""
         out: list[Effect] = []

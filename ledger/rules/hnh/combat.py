@@ -22,6 +22,7 @@ from ledger.model.sheet import (
     Sheet,
     apply_all,
 )
+from ledger.rules.durations import of_condition
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
 from ledger.rules.hnh.checks import (
     Rolled,
@@ -298,12 +299,14 @@ def _lasting(
     if aid:
         opts["aid"] = _int(options, "aid", 0) + aid
         counters[f"aid-attack:{target.name}"] = None
+        counters.update(of_condition(attacker, f"aid attack ({target.name})"))  # and its duration, if one counts it
     helped = target.counter(f"aid-defense:{attacker.name}")
     if helped:
         opts["target-aid"] = _int(options, "target-aid", 0) + helped
     if attacker.counter(f"feint:{target.name}"):
         opts["feinted"] = True
         counters[f"feint:{target.name}"] = None
+        counters.update(of_condition(attacker, f"feint ({target.name})"))  # and its duration, if one counts it
     return opts, counters
 
 

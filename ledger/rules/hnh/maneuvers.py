@@ -28,6 +28,7 @@ from ledger.model.sheet import (
     Sheet,
     apply_all,
 )
+from ledger.rules.durations import holds_duration, of_condition
 from ledger.rules.hnh.checks import (
     Rolled,
     active_defense,
@@ -357,6 +358,7 @@ def end_aim(sheet: Sheet, note: str) -> list[Effect]:
     if not sheet.counter("aim"):
         return []
     gone: dict[str, int | None] = {"aim": None, **{k: None for k in sheet.counters if k.startswith(AIM_AT)}}
+    gone.update(of_condition(sheet, "aim"))  # and the duration that counts it, if one does (ledger/rules/hnh/timed.py)
     out = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": gone})]
     return out + ([removed(sheet, "vulnerable", note)] if "vulnerable" in sheet.conditions else [])
 
@@ -364,18 +366,35 @@ def end_aim(sheet: Sheet, note: str) -> list[Effect]:
 def turn_started(sheet: Sheet) -> dict[str, int | None]:
     """A turn starts: feints spent before it now last to its end, and so does an ally's aid."""
     out: dict[str, int | None] = {k: 2 for k, v in sheet.counters.items() if k.startswith("feint:") and v == 1}
-    if any(k.startswith(("aid-attack:", "aid-defense:")) for k in sheet.counters):
+    out = {k: v for k, v in out.items() if not holds_duration(sheet, f"feint ({k[6:]})")}  # a duration counts it
+    if any(k.startswith(AIDS) and not holds_duration(sheet, _aid_name(k)) for k in sheet.counters):
         out["aid-running"] = 1
     return out
 
 
+AIDS = ("aid-attack:", "aid-defense:")
+
+
+def _aid_name(key: str) -> str:
+    """The name a duration gives an ally's aid (ledger/rules/hnh/timed.py): `aid attack (Bob)`."""
+    head, _, who = key.partition(":")
+    return f"{head.replace('-', ' ')} ({who})"
+
+
 def turn_ended(sheet: Sheet) -> list[Effect]:
     """The end of the turn after a feint or an aim: unused, they are lost."""
-    done: dict[str, int | None] = {k: None for k, v in sheet.counters.items() if k.startswith("feint:") and v >= 2}
+    done: dict[str, int | None] = {
+        k: None
+        for k, v in sheet.counters.items()
+        if k.startswith("feint:") and v >= 2 and not holds_duration(sheet, f"feint ({k[6:]})")
+    }
     if sheet.counter("aid-running"):  # Aid: "for 1 round" -- to the end of the ally's next turn
-        done.update({k: None for k in sheet.counters if k.startswith(("aid-attack:", "aid-defense:", "aid-running"))})
+        done["aid-running"] = None
+        done.update({k: None for k in sheet.counters if k.startswith(AIDS) and not holds_duration(sheet, _aid_name(k))})
     out = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": done})] if done else []
-    if sheet.counter("aim") >= 2:
+    if holds_duration(sheet, "aim"):  # a duration counts it (the tracker's version 3): it ends the aim
+        pass
+    elif sheet.counter("aim") >= 2:
         out += end_aim(sheet, "aim not used")
     elif sheet.counter("aim"):
         out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {"aim": 2}}))
@@ -416,7 +435,7 @@ def extra_effort(actor: Sheet, other: Sheet | None, options: Options, dice: Dice
 def effort_cost(sheet: Sheet) -> list[Effect]:
     """Start of the turn after extra effort: fatigued (progressing), and +1 Strength ends."""
     out: list[Effect] = []
-    if sheet.counter("extra-strength"):
+    if sheet.counter("extra-strength") and not holds_duration(sheet, "extra strength"):  # else a duration ends it
         out += [
             Effect(
                 TRAITS_CHANGED,

@@ -18,6 +18,7 @@ from ledger.rules.common import parse_int
 from ledger.rules.contract import Action, Recovery, RuleSystem
 from ledger.rules.hnh import economy, turns, victory
 from ledger.rules.hnh import options as declared
+from ledger.rules.hnh import timed as hnh_timed
 from ledger.rules.hnh.actions import ACTIONS as MANEUVER_ACTIONS
 from ledger.rules.hnh.afflictions import affliction_from, ongoing, resolve_affliction
 from ledger.rules.hnh.area import is_area, resolve_area
@@ -216,10 +217,19 @@ class HnH(RuleSystem):
                     out[key[len(head) :]] = f"until {when} of {sheet.name}"
         return out
 
-    def own_timed(self, effects: list[Effect], up: str | None = None) -> list[Effect]:
+    def own_timed(self, effects: list[Effect], up: str | None = None, version: int = 2) -> list[Effect]:
         """A condition that lasts until the start or end of the bearer's next turn (`act NAME until`, Demoralize) is a
-        duration `--until start|end --of` the bearer (gameplay.txt, Starting Your Turn, Ending Your Turn)."""
-        return [turns.as_duration(e, up) for e in effects]
+        duration `--until start|end --of` the bearer (gameplay.txt, Starting Your Turn, Ending Your Turn); from the
+        tracker's version 3 so are aim, defend, feint, all-out and defensive attack (hnh/timed.py)."""
+        return hnh_timed.as_durations([turns.as_duration(e, up) for e in effects], up, version)
+
+    def held_effects(self, sheet: Sheet) -> set[str]:
+        """Aim, defend, feint, all-out and defensive attack held now (no conditions: counters the rules read)."""
+        return hnh_timed.held(sheet)
+
+    def end_effect(self, sheet: Sheet, name: str, why: str) -> list[Effect]:
+        """One of them ends as its duration runs out (aim: its vulnerability with it), saying why."""
+        return hnh_timed.end(sheet, name, why)
 
     def condition_help(self, condition: str) -> str:
         """What a condition is made of, what it supersedes, and whether it follows HP (conditions.txt)."""

@@ -27,8 +27,8 @@ from ledger.model.sheet import (
     Sheet,
     apply_all,
 )
-from ledger.rules.durations import counters_for, name_key
-from ledger.rules.hnh import maneuvers
+from ledger.rules.durations import counters_for, holds_duration, name_key
+from ledger.rules.hnh import maneuvers, timed
 from ledger.rules.hnh.afflictions import ongoing_checks, progress_pending
 from ledger.rules.hnh.checks import defense_rank, roll_check, versus_dc
 from ledger.rules.hnh.conditions import impose_effects, remove_effects
@@ -118,6 +118,7 @@ def start_of_turn(sheet: Sheet, dice: Dice) -> list[Effect]:
     out = _expire(sheet, "start")
     ctr: dict[str, int | None] = {k: None for k in ("all-out-attack", "defensive-attack") if sheet.counter(k)}
     ctr.update({k: None for k in sheet.counters if k.startswith(DEFEND)})  # Defend: "until your next turn"
+    ctr = {k: v for k, v in ctr.items() if not holds_duration(sheet, timed.name_of(k) or k)}  # a duration ends it
     ctr.update(feats_at_start(sheet))
     ctr.update(maneuvers.turn_started(sheet))
     for k in sheet.counters:

@@ -24,6 +24,7 @@ from ledger.model.sheet import (
     Sheet,
     apply_all,
 )
+from ledger.rules.durations import holds_duration
 from ledger.rules.hnh.afflictions import clear, ongoing
 from ledger.rules.hnh.conditions import closure, imposed, remove_effects, removed, require_able
 from ledger.rules.hnh.health import VP
@@ -165,12 +166,17 @@ def heroic_feat(sheet: Sheet, n: int, advantage: str) -> list[Effect]:
 
 def feats_at_start(sheet: Sheet) -> dict[str, int | None]:
     """A turn starts: heroic feats spent before it now last until its end."""
-    return {k: 2 for k, v in sheet.counters.items() if k.startswith(FEAT) and v == 1}
+    return {k: 2 for k, v in sheet.counters.items() if k.startswith(FEAT) and v == 1 and not _counted(sheet, k)}
+
+
+def _counted(sheet: Sheet, key: str) -> bool:
+    """Whether a duration counts this feat (the tracker's version 3, ledger/rules/hnh/timed.py): it ends it."""
+    return holds_duration(sheet, f"heroic feat ({key[len(FEAT) :]})")
 
 
 def feats_at_end(sheet: Sheet) -> list[Effect]:
     """The end of the turn after the spend: the feat's advantage goes."""
-    done = [k for k, v in sheet.counters.items() if k.startswith(FEAT) and v >= 2]
+    done = [k for k, v in sheet.counters.items() if k.startswith(FEAT) and v >= 2 and not _counted(sheet, k)]
     if not done:
         return []
     traits: dict[str, int | None] = {k[len(FEAT) :]: None for k in done}

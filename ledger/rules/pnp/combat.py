@@ -20,8 +20,10 @@ from ledger.model.sheet import (
     Effect,
     Sheet,
 )
+from ledger.rules.durations import of_condition
 from ledger.rules.options import Options
 from ledger.rules.pnp import options as declared
+from ledger.rules.pnp import timed
 from ledger.rules.pnp.core import (
     EFFECT_CONDITIONS,
     EFFECT_PREFIX,
@@ -54,8 +56,19 @@ ATTACK_OPTIONS = {o.name: o.help for o in declared.ATTACK}
 
 
 def effect_counters(sheet: Sheet) -> dict[str, int]:
-    """Active special effects: effect name -> pages left (SCENE for the rest of the scene)."""
-    return {k[len(EFFECT_PREFIX) :]: v for k, v in sheet.counters.items() if k.startswith(EFFECT_PREFIX)}
+    """Active special effects: effect name -> pages left (SCENE for the rest of the scene), kept by the effect's own
+    counter or, from the tracker's version 3, by the duration on its condition (ledger/rules/pnp/timed.py)."""
+    out: dict[str, int] = {}
+    for key, value in sheet.counters.items():
+        if key.startswith(EFFECT_PREFIX):
+            name = key[len(EFFECT_PREFIX) :]
+            out[name] = timed.pages(sheet, name) if value == timed.DURATION else value
+    return out
+
+
+def own_pages(sheet: Sheet) -> dict[str, int]:
+    """Special effects whose pages their own counter counts (not a duration; not the rest of the scene)."""
+    return {k[len(EFFECT_PREFIX) :]: v for k, v in sheet.counters.items() if k.startswith(EFFECT_PREFIX) and v > 0}
 
 
 def _impose(sheet: Sheet, condition: str, **data: Any) -> list[Effect]:
@@ -104,7 +117,7 @@ def special_effect(sheet: Sheet, effect: str, net: int) -> tuple[int, bool, list
     """Pages (1 per 2 net successes, rounded up), whether it defeats the target, and its sheet effects."""
     pages = ceil_half(net)
     key, condition = EFFECT_PREFIX + effect, EFFECT_CONDITIONS[effect]
-    old = sheet.counter(key)
+    old = effect_counters(sheet).get(effect, 0)
     defeats = pages >= sheet.hp or old == SCENE
     counter = SCENE if defeats else max(old, pages)
     effects = [
@@ -218,11 +231,11 @@ def attack(attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list
 
 def end_of_turn(sheet: Sheet) -> list[Effect]:
     """A page of the character's own turn has passed: timed effects lose a page; at 0 they end."""
-    timed = {n: p for n, p in effect_counters(sheet).items() if p != SCENE and p > 0}
-    if not timed:
+    ticking = own_pages(sheet)  # a duration counts the others (ledger/rules/durations.py)
+    if not ticking:
         return []
-    changes = {EFFECT_PREFIX + n: (p - 1 if p > 1 else None) for n, p in timed.items()}
-    ended = sorted(n for n, p in timed.items() if p <= 1)
+    changes = {EFFECT_PREFIX + n: (p - 1 if p > 1 else None) for n, p in ticking.items()}
+    ended = sorted(n for n, p in ticking.items() if p <= 1)
     effects = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": changes})]
     effects += [
         Effect(CONDITION_REMOVED, sheet.name, {"condition": EFFECT_CONDITIONS[n]})
@@ -239,7 +252,11 @@ def end_of_scene(sheet: Sheet) -> list[Effect]:
     active = effect_counters(sheet)
     if not active:
         return []
-    effects = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": {EFFECT_PREFIX + n: None for n in active}})]
+    gone: dict[str, int | None] = {EFFECT_PREFIX + n: None for n in active}
+    for n in active:
+        if sheet.counter(EFFECT_PREFIX + n) == timed.DURATION:  # and the duration that counted its pages
+            gone.update(of_condition(sheet, timed.condition_of(n)))
+    effects = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": gone})]
     effects += [
         Effect(CONDITION_REMOVED, sheet.name, {"condition": EFFECT_CONDITIONS[n]})
         for n in sorted(active)

@@ -33,6 +33,7 @@ from ledger.rules.pnp import combat as pnp_combat
 from ledger.rules.pnp import options as declared
 from ledger.rules.pnp import powers as pnp_powers
 from ledger.rules.pnp import resources as pnp_resources
+from ledger.rules.pnp import timed as pnp_timed
 from ledger.rules.pnp.checks import GM
 from ledger.rules.pnp.combat import best_defense, effect_counters
 from ledger.rules.pnp.core import (
@@ -166,6 +167,12 @@ class PnP(RuleSystem):
             for n, p in effect_counters(sheet).items()
             if p
         }
+
+    def own_timed(self, effects: list[Effect], up: str | None = None, version: int = 2) -> list[Effect]:
+        """Special effects' pages as durations `--rounds PAGES` on their conditions, the rest of the scene as `--scene`
+        (from the tracker's version 3; prowlers-and-paragons.txt, Combat, Attacks: "Special effects: last 1 page for
+        every 2 net successes")."""
+        return pnp_timed.as_durations(effects, up, version)
 
     def scene_ended(self, sheet: Sheet) -> list[Effect]:
         """Special effects end with the scene, and so does defeat by one (not defeat at 0 Health)."""

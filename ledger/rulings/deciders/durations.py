@@ -23,9 +23,13 @@ from ledger.rulings.draft import Draft
 if TYPE_CHECKING:
     from ledger.rulings.intents import ConditionIntent
 
-TRACKER = 2  # the tracker's version a play ruling recorded during an encounter carries (`tracker` in its intent):
-# from 2 the ruling records a side all down, and the rules' own timed effects run out as durations
-# (`own` below); rulings without it are decided again as they were
+TRACKER = 3  # the tracker's version a play ruling recorded during an encounter carries (`tracker` in its intent);
+# rulings carrying an older version (or none) are decided again exactly as they were:
+SIDES = 2  # from 2 the ruling records a side all down, and the rules' own timed effects that end at a point of the
+# bearer's turn (H&H `act until`, Demoralize; d20 run and charge) run out as durations (`own` below)
+PAGES = 3  # from 3 the others too (RuleSystem.own_timed): P&P special effects (pages and the rest of the scene) and
+# H&H's aim, defend, feint, aid, heroic feat, extra strength, all-out and defensive attack; damage and spend rulings
+# give them so too
 ENCOUNTER_KINDS = ("rounds", "rounds-held", "rounds-total", "until-start", "until-end")
 
 
@@ -43,7 +47,11 @@ def run_out(d: Draft, rules: RuleSystem, sheet: Sheet, changes: dict[str, Any], 
     """Record the counters' change and the removal of each condition that ran out, saying why."""
     effects: list[Effect] = []
     now = sheet
+    held = rules.held_effects(sheet)
     for condition, why in ended:
+        if condition in held and not sheet.has(condition):  # the rules' own effect, no condition: they end it
+            effects += rules.end_effect(now, condition, why)
+            continue
         try:
             removed = rules.remove(now, condition)
         except LedgerError:  # the rules no longer let it be removed by hand (it follows HP now): the duration ends
@@ -64,22 +72,24 @@ def version(d: Draft) -> int:
     return int((d.intent or {}).get("tracker") or 0)
 
 
-def own(d: Draft, rules: RuleSystem, effects: list[Effect]) -> list[Effect]:
-    """The rules' own timed effects as durations (`RuleSystem.own_timed`), in rulings of the tracker's version 2;
-    rulings recorded before it keep the rules' own counting, decided again as they were."""
-    if version(d) < TRACKER:
+def own(d: Draft, rules: RuleSystem, effects: list[Effect], since: int = SIDES) -> list[Effect]:
+    """The rules' own timed effects as durations (`RuleSystem.own_timed`, by the ruling's version), in rulings of the
+    tracker's version `since` on; rulings recorded before it keep the rules' own counting, decided again as they
+    were."""
+    v = version(d)
+    if v < since:
         return effects
     try:
         enc = d.load(ENCOUNTER_ID)
     except AggregateNotFoundError:
         enc = None
-    return rules.own_timed(effects, enc.current["name"] if enc is not None and enc.active else None)
+    return rules.own_timed(effects, enc.current["name"] if enc is not None and enc.active else None, v)
 
 
 def left_to_durations(d: Draft, sheet: Sheet, when: str, effects: list[Effect]) -> list[Effect]:
     """A turn hook's effects without the removals of the bearer's conditions a duration ends at this very point of
     their turn (version 2: the duration ends them, saying why, as it ends the GM's)."""
-    if version(d) < TRACKER:
+    if version(d) < SIDES:
         return effects
     own_key = durations.name_key(sheet.name)
     ending = {
@@ -98,17 +108,21 @@ def left_to_durations(d: Draft, sheet: Sheet, when: str, effects: list[Effect]) 
 def at_turn(d: Draft, rules: RuleSystem, who: str, when: str) -> None:
     """The start or end of `who`'s turn: every duration counted by it ticks; what runs out ends."""
     for sheet in list(bearers(d)):
-        changes, ended = durations.tick(sheet, who, when)
+        changes, ended = durations.tick(sheet, who, when, rules.held_effects(sheet))
         if changes or ended:
             run_out(d, rules, sheet, changes, ended)
 
 
-def at_end(d: Draft, rules: RuleSystem, kinds: tuple[str, ...], why: str) -> None:
-    """Every duration of these kinds ends at once (the encounter or the scene ended)."""
+def at_end(d: Draft, rules: RuleSystem, kinds: tuple[str, ...], why: str) -> list[str]:
+    """Every duration of these kinds ends at once (the encounter or the scene ended): the names of those whose
+    conditions it ended."""
+    names: list[str] = []
     for sheet in list(bearers(d)):
-        changes, ended = durations.ending(sheet, kinds)
+        changes, ended = durations.ending(sheet, kinds, rules.held_effects(sheet))
         if changes:
             run_out(d, rules, sheet, changes, [(c, why) for c in ended])
+            names += [sheet.name] if ended else []
+    return names
 
 
 def impose(d: Draft, rules: RuleSystem, sheet: Sheet, condition: str, i: ConditionIntent) -> list[Effect]:

@@ -235,8 +235,9 @@ def end(d: Draft, i: NoIntent) -> EncounterEndResult:
     from ledger.rulings.deciders import durations
 
     kinds = durations.ENCOUNTER_KINDS + (("scene",) if rules.scenes else ())
-    durations.at_end(d, rules, kinds, "the encounter ended")
+    timed = durations.at_end(d, rules, kinds, "the encounter ended")
     ended = end_scene(d, rules) if rules.scenes else []
+    ended = [n for n in d.campaign.names() if n in {*timed, *ended}] if rules.scenes else []  # P&P: the scene's end
     d.trigger(enc, Encounter.EncounterEnded, number=number, active=False, ended=d.number)
     result: EncounterEndResult = {"encounter": number, "rounds": enc.state["round"]}
     if rules.scenes:

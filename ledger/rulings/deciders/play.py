@@ -15,6 +15,7 @@ from ledger.rules.contract import Recovery, RuleSystem
 from ledger.rules.options import Options, suggest
 from ledger.rulings.deciders import durations, economy
 from ledger.rulings.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note, warned
+from ledger.rulings.deciders.durations import PAGES
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
@@ -54,9 +55,9 @@ def damage(d: Draft, i: DamageIntent) -> CharacterResult:
     sheet = d.sheet(i["target"])
     if "rank" in i:
         own_rolls(d, rules, "damage", None, sheet.name, i["options"])
-        d.apply(rules.resist_damage(sheet, i["rank"], i["options"], d.dice))
-    else:
-        d.apply(rules.damage(sheet, i["amount"], subdual=i["subdual"]))
+        d.apply(durations.own(d, rules, rules.resist_damage(sheet, i["rank"], i["options"], d.dice), PAGES))
+    else:  # a defeat by an effect that damage brings lasts the rest of the scene (P&P): a duration, from version 3
+        d.apply(durations.own(d, rules, rules.damage(sheet, i["amount"], subdual=i["subdual"]), PAGES))
     return {"character": d.sheet(sheet.name).to_dict()}
 
 
@@ -206,7 +207,7 @@ def spend(d: Draft, i: SpendIntent) -> CharacterResult:
     """Spend a resource (victory points, Resolve, Adversity)."""
     rules = rules_of(d)
     sheet = resource_holder(d, rules, i["name"])
-    d.apply(rules.spend(sheet, i["resource"], i["n"], i.get("purpose")))
+    d.apply(durations.own(d, rules, rules.spend(sheet, i["resource"], i["n"], i.get("purpose")), PAGES))
     return {"character": d.sheet(sheet.name).to_dict()}
 
 

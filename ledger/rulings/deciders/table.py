@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, cast
 
 from ledger.catalog import STORED, Command
 from ledger.errors import NotFound
-from ledger.rulings.deciders.durations import TRACKER, version
+from ledger.rulings.deciders.durations import SIDES, version
+from ledger.rulings.deciders.turns import side_down
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:  # the intent types cost a one-shot command their import: mypy alone reads them
@@ -39,14 +40,10 @@ def decider(spec: Command) -> Decider:
         return _MADE.setdefault(spec.decider, fn)
 
     def decide(d: Draft, intent: Intent) -> Result:
-        """The command's decider; then (intents with `tracker` 2) the record that one side is all down, if it is."""
+        """The command's decider; then whether one side is all down: said, and recorded from the tracker's version 2
+        (intents before it, or outside an encounter, record nothing and are decided again as they were)."""
         result = fn(d, intent)
-        if version(d) < TRACKER:
-            return result  # recorded before it was recorded (or outside an encounter): said, never recorded
-        # lazy: the encounter's turn deciders, only for rulings recorded during an encounter
-        from ledger.rulings.deciders.turns import record_sides
-
-        return cast("Result", {**result, **record_sides(d)})
+        return cast("Result", {**result, **side_down(d, record=version(d) >= SIDES)})
 
     return _MADE.setdefault(spec.decider, decide)
 

@@ -120,10 +120,12 @@ def sides_down(d: Draft) -> dict[str, Any]:
     return {}
 
 
-def record_sides(d: Draft) -> dict[str, Any]:
-    """`sides_down`, recorded in the ruling (an EffectResolved the describer reads: `every foe is down`)."""
+def side_down(d: Draft, *, record: bool) -> dict[str, Any]:
+    """Whether this ruling left one side all down (`sides_down`: the one decision), said in the ruling's result and,
+    with `record` (rulings of the tracker's version 2 on), recorded in it too (an EffectResolved the describer
+    reads: `every foe is down`); rulings recorded before say it and record nothing, decided again as they were."""
     found = sides_down(d)
-    if found:
+    if found and record:
         d.apply([Effect(EFFECT_RESOLVED, "", {"side_down": found["side_down"]})])
     return found
 
