@@ -7,6 +7,7 @@ import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -18,34 +19,35 @@ SHARED = REPO.parent / "shared"
 FIXTURES = SHARED / "fixtures" / "hnh-characters"
 
 
-def _pg_database() -> tuple[str, str]:
-    """A fresh PostgreSQL database for one test: (url, name)."""
+_ADMIN: list[Any] = []  # this process's one connection to the admin database, opened on first use
+
+
+def _pg_admin(*statements: str) -> None:
+    """Run statements on the admin database (LEDGER_TEST_POSTGRES), over one connection kept for the process."""
     import psycopg
 
+    if not _ADMIN or _ADMIN[0].closed:
+        admin = PG_ADMIN_URL.replace("postgresql+psycopg://", "postgresql://")
+        _ADMIN[:] = [psycopg.connect(admin, autocommit=True)]
+    for statement in statements:
+        _ADMIN[0].execute(statement)
+
+
+def _pg_database() -> tuple[str, str]:
+    """A fresh PostgreSQL database for one test: (url, name)."""
     name = f"ledger_test_{uuid.uuid4().hex[:12]}"
-    admin = PG_ADMIN_URL.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+    _pg_admin(f'CREATE DATABASE "{name}"')
     base, _, _ = PG_ADMIN_URL.rpartition("/")
     return f"{base}/{name}", name
 
 
 def _pg_drop(name: str) -> None:
-    import psycopg
-
-    admin = PG_ADMIN_URL.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _pg_copy(master: str, name: str) -> None:
     """Make database `name` anew as a copy of database `master` (CREATE DATABASE ... TEMPLATE)."""
-    import psycopg
-
-    admin = PG_ADMIN_URL.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{master}"')
+    _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}" TEMPLATE "{master}"')
 
 
 Recipe = Callable[["Cli"], object]
