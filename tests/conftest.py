@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -17,24 +19,85 @@ SHARED = REPO.parent / "shared"
 FIXTURES = SHARED / "fixtures" / "hnh-characters"
 
 
-def _pg_database() -> tuple[str, str]:
-    """A fresh PostgreSQL database for one test: (url, name)."""
+_ADMIN: list[Any] = []  # this process's one connection to the admin database, opened on first use
+
+
+def _pg_admin(*statements: str) -> None:
+    """Run statements on the admin database (LEDGER_TEST_POSTGRES), over one connection kept for the process."""
     import psycopg
 
+    if not _ADMIN or _ADMIN[0].closed:
+        admin = PG_ADMIN_URL.replace("postgresql+psycopg://", "postgresql://")
+        _ADMIN[:] = [psycopg.connect(admin, autocommit=True)]
+    for statement in statements:
+        _ADMIN[0].execute(statement)
+
+
+def _pg_database() -> tuple[str, str]:
+    """A fresh PostgreSQL database for one test: (url, name)."""
     name = f"ledger_test_{uuid.uuid4().hex[:12]}"
-    admin = PG_ADMIN_URL.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+    _pg_admin(f'CREATE DATABASE "{name}"')
     base, _, _ = PG_ADMIN_URL.rpartition("/")
     return f"{base}/{name}", name
 
 
 def _pg_drop(name: str) -> None:
-    import psycopg
+    _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
-    admin = PG_ADMIN_URL.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+def _pg_copy(master: str, name: str) -> None:
+    """Make database `name` anew as a copy of database `master` (CREATE DATABASE ... TEMPLATE)."""
+    _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}" TEMPLATE "{master}"')
+
+
+Recipe = Callable[["Cli"], object]
+
+
+class Recorded:
+    """Ledgers recorded once per test process and backend, then copied into each test's own empty database.
+
+    A fixture that replays the same CLI commands for every test of a file records them once: the first test's
+    `recorded(cli, recipe)` runs the recipe on a ledger of its own (a SQLite file, a PostgreSQL database), and every
+    test copies that ledger into its fresh database, byte for byte (a file copy; CREATE DATABASE ... TEMPLATE).
+    The recipe must only run commands on the Cli it is given (nothing outside the database).
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.masters: dict[tuple[str, bool], str] = {}  # (recipe, on PostgreSQL) -> SQLite path or database name
+
+    def __call__(self, cli: Cli, recipe: Recipe) -> Cli:
+        """Give `cli`'s empty database the ledger `recipe` records; `cli` back."""
+        key = (f"{recipe.__module__}.{recipe.__qualname__}", "://" in cli.db)
+        if key not in self.masters:
+            if key[1]:
+                url, name = _pg_database()
+            else:
+                url = name = str(self.folder / f"master{len(self.masters)}.ledger")
+            recipe(Cli(url))
+            self.masters[key] = name
+        master = self.masters[key]
+        if key[1]:
+            _pg_copy(master, cli.db.rpartition("/")[2])
+        else:
+            for suffix in ("", "-wal"):  # a closed ledger has no -wal left; copied should one be there
+                if os.path.exists(master + suffix):
+                    shutil.copyfile(master + suffix, cli.db + suffix)
+        return cli
+
+    def close(self) -> None:
+        """Drop the PostgreSQL masters (the SQLite ones go with the session's temporary folder)."""
+        for (_, pg), name in self.masters.items():
+            if pg:
+                _pg_drop(name)
+
+
+@pytest.fixture(scope="session")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Recorded]:
+    """`recorded(cli, recipe)`: cli's database holding what `recipe(cli)` records, recorded once per process."""
+    rec = Recorded(tmp_path_factory.mktemp("recorded"))
+    yield rec
+    rec.close()
 
 
 @pytest.fixture(params=BACKENDS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import FIXTURES, Cli, event_count
+from tests.conftest import FIXTURES, Cli, Recorded, event_count
 
 
 def types(result: dict) -> list[str]:
@@ -15,12 +15,17 @@ def event(result: dict, kind: str) -> dict:
     return next(e["data"] for e in result["events"] if e["type"] == kind)
 
 
-@pytest.fixture
-def hnh(cli: Cli) -> Cli:
+def _record_hnh(cli: Cli) -> None:
+    """The ledger the hnh fixture starts from."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--trait", "fighting=6", "--trait", "parry=5", "--trait", "toughness=4", "--pc")
     cli.ok("character", "add", "Thug", "--trait", "parry=2", "--trait", "dodge=2", "--trait", "toughness=2")
-    return cli
+
+
+@pytest.fixture
+def hnh(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_hnh records, recorded once and copied for this test."""
+    return recorded(cli, _record_hnh)
 
 
 def test_hnh_attack_with_entered_dice_hits_and_the_toughness_failure_costs_hp(hnh: Cli):
@@ -151,12 +156,17 @@ def test_hnh_character_import_and_attack_with_an_imported_power(cli: Cli):
     assert event(r, "ResistanceResolved")["rank"] == 10 and r["target"]["hp"] == -3
 
 
-@pytest.fixture
-def d20(cli: Cli) -> Cli:
+def _record_d20(cli: Cli) -> None:
+    """The ledger the d20 fixture starts from."""
     cli.ok("init", "--system", "d20")
     cli.ok("character", "add", "Blaze", "--trait", "str=14", "--trait", "attack=2", "--trait", "hp=12")
     cli.ok("character", "add", "Thug", "--trait", "dex=12", "--trait", "hp=8", "--trait", "dn=1")
-    return cli
+
+
+@pytest.fixture
+def d20(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_d20 records, recorded once and copied for this test."""
+    return recorded(cli, _record_d20)
 
 
 def test_d20_hit_when_the_total_reaches_dr_and_damage_minus_dn(d20: Cli):
@@ -237,8 +247,8 @@ def test_d20_charge_then_the_charge_bonus(d20: Cli):
     assert r["character"]["counters"]["charge-dr"] == -2 and "charging" in r["character"]["conditions"]
 
 
-@pytest.fixture
-def pnp(cli: Cli) -> Cli:
+def _record_pnp(cli: Cli) -> None:
+    """The ledger the pnp fixture starts from."""
     cli.ok("init", "--system", "pnp")
     cli.ok(
         "character",
@@ -268,7 +278,12 @@ def pnp(cli: Cli) -> Cli:
         "willpower=1",
     )
     cli.ok("character", "add", "Goons", "--minion", "--count", "5", "--trait", "threat=2")
-    return cli
+
+
+@pytest.fixture
+def pnp(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_pnp records, recorded once and copied for this test."""
+    return recorded(cli, _record_pnp)
 
 
 def test_pnp_damage_is_net_successes_against_health(pnp: Cli):

@@ -13,18 +13,22 @@ import pytest
 
 from ledger.errors import BadInput
 from ledger.model.bounds import BOUNDS, STORED_MAX, safe, whole
-from tests.conftest import REPO, Cli, event_count
+from tests.conftest import REPO, Cli, Recorded, event_count
 
 HUGE = str(2**63)  # one past the largest 64-bit integer: the number that bricked a ledger
 
 
-@pytest.fixture
-def table(cli: Cli) -> Cli:
+def _record_table(cli: Cli) -> None:
     """An hnh ledger with Ann and a minion group."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--trait", "toughness=4", "--trait", "fighting=4", "--pc")
     cli.ok("character", "add", "Thugs", "--minion", "--count", "3")
-    return cli
+
+
+@pytest.fixture
+def table(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_table records, recorded once and copied for this test."""
+    return recorded(cli, _record_table)
 
 
 REFUSED = [

@@ -11,7 +11,7 @@ import orjson
 import pytest
 
 from commands.main import cli as ledger_cli
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 
 def all_commands(group: click.Group, prefix: tuple[str, ...] = ()):
@@ -54,11 +54,16 @@ def test_the_agreed_surface_exists():
         assert required in names
 
 
-@pytest.fixture
-def hnh(cli: Cli) -> Cli:
+def _record_hnh(cli: Cli) -> None:
+    """The ledger the hnh fixture starts from."""
     cli.ok("init", "--system", "hnh", "--name", "Test")
     cli.ok("character", "add", "Ann", "--trait", "agility=3", "--trait", "toughness=4", "--pc")
-    return cli
+
+
+@pytest.fixture
+def hnh(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_hnh records, recorded once and copied for this test."""
+    return recorded(cli, _record_hnh)
 
 
 def test_appending_commands_print_the_ruling_number(hnh: Cli):

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 
 def event(result: Any, kind: str) -> dict[str, Any]:
@@ -18,8 +18,8 @@ def state(cli: Cli, *names: str) -> list[Any]:
     return [cli.json("character", "show", n) for n in names]
 
 
-@pytest.fixture
-def d20(cli: Cli) -> Cli:
+def _record_d20(cli: Cli) -> None:
+    """The ledger the d20 fixture starts from."""
     cli.ok("init", "--system", "d20")
     cli.ok(
         "character",
@@ -38,7 +38,12 @@ def d20(cli: Cli) -> Cli:
         "--pc",
     )
     cli.ok("character", "add", "Thug", "--trait", "hp=10", "--trait", "dn=1")
-    return cli
+
+
+@pytest.fixture
+def d20(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_d20 records, recorded once and copied for this test."""
+    return recorded(cli, _record_d20)
 
 
 def refused(cli: Cli, db: str, *args: str) -> Any:

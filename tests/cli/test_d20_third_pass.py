@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 
-@pytest.fixture
-def d20(cli: Cli) -> Cli:
+def _record_d20(cli: Cli) -> None:
     """Ann (12 HP) and a Thug."""
     cli.ok("init", "--system", "d20")
     cli.ok("character", "add", "Ann", "--trait", "hp=12", "--pc")
     cli.ok("character", "add", "Thug", "--trait", "hp=10")
-    return cli
+
+
+@pytest.fixture
+def d20(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_d20 records, recorded once and copied for this test."""
+    return recorded(cli, _record_d20)
 
 
 @pytest.mark.parametrize("amount", ["13", "30"])

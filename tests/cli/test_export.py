@@ -12,11 +12,10 @@ from pathlib import Path
 import orjson
 import pytest
 
-from tests.conftest import REPO, Cli, event_count
+from tests.conftest import REPO, Cli, Recorded, event_count
 
 
-@pytest.fixture
-def played(cli: Cli) -> Cli:
+def _record_played(cli: Cli) -> None:
     """An hnh ledger: two sessions, an encounter, entered dice, an undo."""
     cli.ok("init", "--system", "hnh", "--name", "Bay City")
     cli.ok("character", "add", "Ann", "--trait", "agility=3", "--trait", "toughness=4", "--trait", "fighting=4", "--pc")
@@ -32,7 +31,12 @@ def played(cli: Cli) -> Cli:
     cli.ok("session", "end")
     cli.ok("session", "start", "Aftermath")
     cli.ok("condition", "add", "Ann", "dazed")
-    return cli
+
+
+@pytest.fixture
+def played(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_played records, recorded once and copied for this test."""
+    return recorded(cli, _record_played)
 
 
 def test_markdown_shows_sessions_dice_faces_outcomes_and_retractions(played: Cli):

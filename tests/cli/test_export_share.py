@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Cli
+from tests.conftest import Cli, Recorded
 
 
-@pytest.fixture
-def fight(cli: Cli) -> Cli:
+def _record_fight(cli: Cli) -> None:
     """An hnh session: an encounter of Ann, Bruiser and three Grunts; Boss joins in round 2; a retraction."""
     # two attacks by Ann in one turn below: the exports are the subject here, not the action budget
     cli.ok("init", "--system", "hnh", "--name", "Bay City", "-o", "action-economy=off")
@@ -87,7 +86,12 @@ def fight(cli: Cli) -> Cli:
     cli.ok("encounter", "join", "Boss", "--roll", "Boss=0,0,0")
     cli.ok("encounter", "end")
     cli.ok("session", "end")
-    return cli
+
+
+@pytest.fixture
+def fight(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_fight records, recorded once and copied for this test."""
+    return recorded(cli, _record_fight)
 
 
 def test_export_files_get_the_usual_permissions(fight: Cli, tmp_path: Path) -> None:

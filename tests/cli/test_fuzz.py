@@ -25,6 +25,8 @@ from tests.conftest import FIXTURES, Cli, event_count
 EXAMPLES = {"hnh": 600, "d20": 300, "pnp": 300}
 SKIPPED = {"demo", "serve"}  # demo writes three ledgers of its own (seconds); serve listens until stopped
 FIGURES: Counter[str] = Counter()
+# test_fuzz_figures adds up what the other tests of this file tried: under pytest-xdist they all run in one worker
+pytestmark = pytest.mark.xdist_group("fuzz")
 
 # every script's digits, fullwidth digits and underscores: int() takes them all, the ledger never does
 UNICODE_NUMBERS = ["٣٢", "５", "1_000", "١٠", "𝟓", "+٣", "٥٠٠٠٠٠٠", "1_0", "१२", "৩"]

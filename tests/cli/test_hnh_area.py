@@ -7,20 +7,24 @@ from typing import Any
 import pytest
 
 from tests.cli.hnh_helpers import show
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 AREA = ("--with", "dexterity", "--rank", "4", "--range", "area")
 
 
-@pytest.fixture
-def hnh(cli: Cli) -> Cli:
+def _record_hnh(cli: Cli) -> None:
     """Ann (the attacker), Bob (Dodge 2, Toughness 2), Cy (Dodge 1, Toughness 1), Thugs (5 minions)."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--trait", "dexterity=5", "--pc")
     cli.ok("character", "add", "Bob", "--trait", "dodge=2", "--trait", "toughness=2")
     cli.ok("character", "add", "Cy", "--trait", "dodge=1", "--trait", "toughness=1")
     cli.ok("character", "add", "Thugs", "--minion", "--count", "5", "--trait", "dodge=0", "--trait", "toughness=0")
-    return cli
+
+
+@pytest.fixture
+def hnh(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_hnh records, recorded once and copied for this test."""
+    return recorded(cli, _record_hnh)
 
 
 def resolved(r: Any, kind: str) -> list[dict[str, Any]]:

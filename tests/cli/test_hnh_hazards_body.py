@@ -6,15 +6,19 @@ from __future__ import annotations
 import pytest
 
 from tests.cli.hnh_helpers import event, show, undo_and_retract_restore
-from tests.conftest import Cli
+from tests.conftest import Cli, Recorded
 
 
-@pytest.fixture
-def hnh(cli: Cli) -> Cli:
+def _record_hnh(cli: Cli) -> None:
     """Ann: Stamina 2 (Fortitude 2)."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--pc", "--trait", "stamina=2")
-    return cli
+
+
+@pytest.fixture
+def hnh(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_hnh records, recorded once and copied for this test."""
+    return recorded(cli, _record_hnh)
 
 
 def conditions(cli: Cli) -> set[str]:

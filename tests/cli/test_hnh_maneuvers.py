@@ -6,13 +6,12 @@ from __future__ import annotations
 import pytest
 
 from tests.cli.hnh_helpers import event, show, undo_and_retract_restore
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 EVEN = ("--roll", "attack=0,0,0", "--roll", "defense=0,0,0")
 
 
-@pytest.fixture
-def hnh(cli: Cli) -> Cli:
+def _record_hnh(cli: Cli) -> None:
     """Ann (a strong hero), Bob (a thug), Cy (a helper)."""
     cli.ok("init", "--system", "hnh")
     cli.ok(
@@ -53,7 +52,12 @@ def hnh(cli: Cli) -> Cli:
         "presence=0",
     )
     cli.ok("character", "add", "Cy", "--trait", "fighting=4")
-    return cli
+
+
+@pytest.fixture
+def hnh(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_hnh records, recorded once and copied for this test."""
+    return recorded(cli, _record_hnh)
 
 
 def conditions(cli: Cli, name: str) -> set[str]:

@@ -7,13 +7,12 @@ from typing import Any
 import pytest
 
 from tests.cli.hnh_helpers import event, show, undo_and_retract_restore
-from tests.conftest import FIXTURES, Cli, event_count
+from tests.conftest import FIXTURES, Cli, Recorded, event_count
 
 HIT = ("--roll", "attack=+,0,0", "--roll", "defense=0,0,0")
 
 
-@pytest.fixture
-def hnh(cli: Cli) -> Cli:
+def _record_hnh(cli: Cli) -> None:
     """An hnh campaign: Ann (hero), Bob (healer), Goons (a minion group)."""
     cli.ok("init", "--system", "hnh")
     cli.ok(
@@ -34,7 +33,12 @@ def hnh(cli: Cli) -> Cli:
     )
     cli.ok("character", "add", "Bob", "--trait", "fighting=5", "--trait", "dexterity=5", "--trait", "stamina=3")
     cli.ok("character", "add", "Goons", "--minion", "--count", "3", "--trait", "fighting=2", "--trait", "stamina=0")
-    return cli
+
+
+@pytest.fixture
+def hnh(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_hnh records, recorded once and copied for this test."""
+    return recorded(cli, _record_hnh)
 
 
 # -- Healing ----------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.cli.hnh_helpers import event
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 
 def conditions(cli: Cli, name: str) -> set[str]:
@@ -15,8 +15,7 @@ def conditions(cli: Cli, name: str) -> set[str]:
     return set(shown["conditions"])
 
 
-@pytest.fixture
-def hnh(cli: Cli) -> Cli:
+def _record_hnh(cli: Cli) -> None:
     """An hnh campaign; Ann has only abilities, Bob a full sheet."""
     cli.ok("init", "--system", "hnh")
     cli.ok(
@@ -60,7 +59,12 @@ def hnh(cli: Cli) -> Cli:
         "--trait",
         "agility=2",
     )
-    return cli
+
+
+@pytest.fixture
+def hnh(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_hnh records, recorded once and copied for this test."""
+    return recorded(cli, _record_hnh)
 
 
 # -- 1. defenses from abilities -------------------------------------------------------------------

@@ -5,20 +5,24 @@ from __future__ import annotations
 import pytest
 
 from tests.cli.hnh_helpers import event, show, undo_and_retract_restore
-from tests.conftest import Cli
+from tests.conftest import Cli, Recorded
 
 EVEN = ("--roll", "attack=0,0,0", "--roll", "defense=0,0,0")
 
 
-@pytest.fixture
-def hnh(cli: Cli) -> Cli:
+def _record_hnh(cli: Cli) -> None:
     """Ann (Fighting 5, Strength 3), Bob (a thug), Cy (a hero), Doc (Treatment 4)."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--pc", "--trait", "strength=3", "--trait", "fighting=5", "--trait", "agility=2")
     cli.ok("character", "add", "Bob", "--trait", "strength=1", "--trait", "fighting=2", "--trait", "agility=1")
     cli.ok("character", "add", "Cy", "--pc", "--trait", "stamina=1", "--trait", "fighting=3")
     cli.ok("character", "add", "Doc", "--trait", "treatment=4", "--trait", "intellect=2")
-    return cli
+
+
+@pytest.fixture
+def hnh(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_hnh records, recorded once and copied for this test."""
+    return recorded(cli, _record_hnh)
 
 
 def conditions(cli: Cli, name: str) -> set[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.cli.hnh_helpers import event, show, undo_and_retract_restore
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 
 def vp(cli: Cli, name: str) -> int:
@@ -14,8 +14,7 @@ def vp(cli: Cli, name: str) -> int:
     return int(show(cli, name)["resources"]["victory-points"])
 
 
-@pytest.fixture
-def hnh(cli: Cli) -> Cli:
+def _record_hnh(cli: Cli) -> None:
     """An hnh campaign with a hero (Ann) and a villain (Bob)."""
     cli.ok("init", "--system", "hnh")
     cli.ok(
@@ -33,7 +32,12 @@ def hnh(cli: Cli) -> Cli:
         "awareness=2",
     )
     cli.ok("character", "add", "Bob", "--trait", "fighting=5", "--trait", "strength=3", "--trait", "toughness=3")
-    return cli
+
+
+@pytest.fixture
+def hnh(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_hnh records, recorded once and copied for this test."""
+    return recorded(cli, _record_hnh)
 
 
 # -- a new in-game day -------------------------------------------------------------------------------

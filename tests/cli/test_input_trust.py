@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 
-@pytest.fixture
-def table(cli: Cli) -> Cli:
+def _record_table(cli: Cli) -> None:
     """An hnh campaign with Ann and Bob."""
     cli.ok("init", "--system", "hnh", "--name", "Bay City")
     cli.ok("character", "add", "Ann", "--trait", "agility=3", "--trait", "toughness=3", "--trait", "fighting=3")
     cli.ok("character", "add", "Bob", "--trait", "agility=2", "--trait", "toughness=2")
-    return cli
+
+
+@pytest.fixture
+def table(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_table records, recorded once and copied for this test."""
+    return recorded(cli, _record_table)
 
 
 def refused(cli: Cli, *args: str, says: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 
 def _intent(cli: Cli) -> dict[str, object]:
@@ -30,22 +30,30 @@ def _attack_of(cli: Cli) -> dict[str, object]:
     return found[-1]
 
 
-@pytest.fixture
-def d20(cli: Cli) -> Cli:
+def _record_d20(cli: Cli) -> None:
     """A d20 campaign: Blaze (Str 14, Dex 14) and a Thug."""
     cli.ok("init", "--system", "d20")
     cli.ok("character", "add", "Blaze", "--trait", "str=14", "--trait", "dex=14")
     cli.ok("character", "add", "Thug")
-    return cli
 
 
 @pytest.fixture
-def hnh(cli: Cli) -> Cli:
+def d20(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_d20 records, recorded once and copied for this test."""
+    return recorded(cli, _record_d20)
+
+
+def _record_hnh(cli: Cli) -> None:
     """An H&H campaign: Ann (Fighting 6, Strength 4) and a Thug (Parry 2, Toughness 2) with no Strength."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--trait", "fighting=6", "--trait", "strength=4", "--pc")
     cli.ok("character", "add", "Thug", "--trait", "parry=2", "--trait", "toughness=2")
-    return cli
+
+
+@pytest.fixture
+def hnh(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_hnh records, recorded once and copied for this test."""
+    return recorded(cli, _record_hnh)
 
 
 def test_d20_off_hand_attack_takes_its_penalty_and_is_recorded(d20: Cli) -> None:

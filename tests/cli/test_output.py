@@ -9,7 +9,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 
 def first(r: object) -> str:
@@ -17,8 +17,7 @@ def first(r: object) -> str:
     return str(r.stdout).splitlines()[0]  # type: ignore[attr-defined]
 
 
-@pytest.fixture
-def hnh(cli: Cli) -> Cli:
+def _record_hnh(cli: Cli) -> None:
     """Ann (a PC) against Bruiser and a group of three Grunts."""
     cli.ok("init", "--system", "hnh")
     cli.ok(
@@ -51,7 +50,12 @@ def hnh(cli: Cli) -> Cli:
         "toughness=3",
     )
     cli.ok("character", "add", "Grunts", "--minion", "--count", "3", "--trait", "parry=1", "--trait", "toughness=1")
-    return cli
+
+
+@pytest.fixture
+def hnh(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_hnh records, recorded once and copied for this test."""
+    return recorded(cli, _record_hnh)
 
 
 HNH_HIT = (

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 
 def event(result: Any, kind: str) -> dict[str, Any]:
@@ -32,8 +32,8 @@ def refused(cli: Cli, db: str, *args: str) -> Any:
     return r
 
 
-@pytest.fixture
-def pnp(cli: Cli) -> Cli:
+def _record_pnp(cli: Cli) -> None:
+    """The ledger the pnp fixture starts from."""
     cli.ok("init", "--system", "pnp")
     cli.ok(
         "character",
@@ -65,7 +65,12 @@ def pnp(cli: Cli) -> Cli:
         "willpower=1",
     )
     cli.ok("character", "add", "Goons", "--minion", "--count", "3", "--trait", "threat=2")
-    return cli
+
+
+@pytest.fixture
+def pnp(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_pnp records, recorded once and copied for this test."""
+    return recorded(cli, _record_pnp)
 
 
 # -- item 12: no ruling for a no-op; overkill recorded as the damage taken ---------------------------------

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 
-@pytest.fixture
-def fight(cli: Cli) -> Cli:
+def _record_fight(cli: Cli) -> None:
     """hnh: Ann takes three direct hits; the second one is contested."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--trait", "toughness=2", "--pc")
@@ -18,7 +17,12 @@ def fight(cli: Cli) -> Cli:
     cli.ok("session", "end")  # 6
     cli.ok("session", "start", "Two")  # 7
     cli.ok("damage", "Ann", "--amount", "2")  # 8: -1 -> -3, dead
-    return cli
+
+
+@pytest.fixture
+def fight(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_fight records, recorded once and copied for this test."""
+    return recorded(cli, _record_fight)
 
 
 def test_dry_run_shows_who_would_not_have_died_and_appends_nothing(fight: Cli, db: str):
@@ -149,8 +153,7 @@ def test_encounter_log_and_session_history_show_the_re_derived_outcomes(cli: Cli
     assert next(r for r in history["rulings"] if r["ruling"] == 6)["retracted"]
 
 
-@pytest.fixture
-def two(cli: Cli) -> Cli:
+def _record_two(cli: Cli) -> None:
     """hnh: Ann falls dying and then dead; Bob only takes small hits (humans-and-heroes.txt, Health Points)."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--trait", "toughness=2", "--pc")
@@ -161,7 +164,12 @@ def two(cli: Cli) -> Cli:
     cli.ok("damage", "Bob", "--amount", "1")  # 7: Bob 5 -> 4
     cli.ok("damage", "Bob", "--amount", "1")  # 8: Bob 4 -> 3
     cli.ok("damage", "Ann", "--amount", "2")  # 9: Ann -1 -> -3, dead
-    return cli
+
+
+@pytest.fixture
+def two(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_two records, recorded once and copied for this test."""
+    return recorded(cli, _record_two)
 
 
 def test_a_changed_outcome_is_told_as_its_sentence_before_and_after(two: Cli):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 
 def refused(cli: Cli, *args: str) -> tuple[str, str]:
@@ -19,13 +19,18 @@ def refused(cli: Cli, *args: str) -> tuple[str, str]:
     return lines[0][7:], lines[1][6:]
 
 
-@pytest.fixture
-def hnh(cli: Cli) -> Cli:
+def _record_hnh(cli: Cli) -> None:
+    """The ledger the hnh fixture starts from."""
     cli.ok("init", "--system", "hnh")
     cli.ok("character", "add", "Ann", "--trait", "agility=3", "--trait", "fighting=4", "--pc")
     cli.ok("character", "add", "Big Bo", "--trait", "toughness=2")
     cli.ok("character", "import", "../shared/fixtures/hnh-characters/energy-controller.json")
-    return cli
+
+
+@pytest.fixture
+def hnh(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_hnh records, recorded once and copied for this test."""
+    return recorded(cli, _record_hnh)
 
 
 def test_a_mistyped_character_name_gets_the_nearest_name(hnh: Cli) -> None:

@@ -6,17 +6,21 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 
-@pytest.fixture
-def pnp(cli: Cli) -> Cli:
+def _record_pnp(cli: Cli) -> None:
     """A P&P issue under way: Mara (a hero with Resolve 3) and Brute (an NPC)."""
     cli.ok("init", "--system", "pnp")
     cli.ok("character", "add", "Mara", "--trait", "might=4", "--trait", "resolve=3", "--pc")
     cli.ok("character", "add", "Brute", "--trait", "might=3", "--trait", "agility=2")
     cli.ok("session", "start")
-    return cli
+
+
+@pytest.fixture
+def pnp(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_pnp records, recorded once and copied for this test."""
+    return recorded(cli, _record_pnp)
 
 
 def gm_spends(cli: Cli) -> list[dict[str, Any]]:

@@ -23,6 +23,8 @@ from tests.conftest import Cli
 
 EDITS = 120
 FIGURES: Counter[str] = Counter()
+# test_tamper_figures adds up what the other tests of this file tried: under pytest-xdist they all run in one worker
+pytestmark = pytest.mark.xdist_group("tamper")
 VIEWS = [
     "ledger_sheets",
     "ledger_rulings",

@@ -8,16 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, Recorded, event_count
 
 
-@pytest.fixture
-def started(cli: Cli) -> Cli:
+def _record_started(cli: Cli) -> None:
     """A ledger with a campaign, a character and an open session (whose dice secret lives in the database)."""
     cli.ok("init", "--system", "hnh", "--name", "Bay City")
     cli.ok("character", "add", "Ann", "--trait", "agility=3", "--trait", "toughness=4", "--pc")
     cli.ok("session", "start", "Night one")
-    return cli
+
+
+@pytest.fixture
+def started(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_started records, recorded once and copied for this test."""
+    return recorded(cli, _record_started)
 
 
 def test_export_onto_the_ledgers_own_file_is_refused(started: Cli, tmp_path: Path) -> None:

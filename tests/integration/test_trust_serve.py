@@ -12,16 +12,20 @@ import urllib.parse
 
 import pytest
 
-from tests.conftest import REPO, Cli
+from tests.conftest import REPO, Cli, Recorded
 from tests.serving import EventStream, serving
 
 
-@pytest.fixture
-def campaign(cli: Cli) -> Cli:
+def _record_campaign(cli: Cli) -> None:
     """An hnh campaign with one hero."""
     cli.ok("init", "--system", "hnh", "--name", "Bay City")
     cli.ok("character", "add", "Ann", "--trait", "agility=2", "--pc")
-    return cli
+
+
+@pytest.fixture
+def campaign(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_campaign records, recorded once and copied for this test."""
+    return recorded(cli, _record_campaign)
 
 
 @pytest.mark.parametrize("token", ["a&b", "a#b", "a+b", "100%", "x y/?=&#+%"])

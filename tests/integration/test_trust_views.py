@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Cli
+from tests.conftest import Cli, Recorded
 from tests.integration.test_trust_record import sql
 
 
-@pytest.fixture
-def played(cli: Cli) -> Cli:
+def _record_played(cli: Cli) -> None:
     """A session titled "The heist", a damage ruling undone (retracted by ruling 6), Ann at HP 4/6."""
     cli.ok("init", "--system", "hnh", "--name", "Bay City")
     cli.ok("character", "add", "Ann", "--trait", "agility=3", "--pc")
@@ -18,7 +17,12 @@ def played(cli: Cli) -> Cli:
     cli.ok("damage", "Ann", "--amount", "2")
     cli.ok("damage", "Ann", "--amount", "1")
     cli.ok("undo")
-    return cli
+
+
+@pytest.fixture
+def played(cli: Cli, recorded: Recorded) -> Cli:
+    """What _record_played records, recorded once and copied for this test."""
+    return recorded(cli, _record_played)
 
 
 def shown(cli: Cli) -> dict[str, str]:
