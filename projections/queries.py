@@ -39,6 +39,7 @@ from projections.shown import (
     ENVELOPE,
     Forged,
     amendment_rows,
+    character_complete,
     checked,
     encounter_rows,
     envelope_rows,
@@ -171,6 +172,10 @@ def events(
             log_complete(read, conn, len(rows), views_position(conn))
         elif session is None and character_name is None and rows:  # the last rulings: every event of theirs, no other
             tail_complete(read, conn, min(r["ruling"] for r in rows), [r["seq"] for r in rows], views_position(conn))
+        elif session is None and tail is None and character_name is not None:  # every event of the character's own
+            key = character_name.strip().casefold()
+            cids = [str(c) for (c,) in conn.execute(select(sheets.c.character_id).where(sheets.c.key == key))]
+            character_complete(read, conn, cids, [r["seq"] for r in rows], views_position(conn))
         elif session is not None and character_name is None:
             numbers = sorted(
                 {int(r[0]) for r in conn.execute(select(rulings.c.number).where(rulings.c.session == session))}

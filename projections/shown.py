@@ -192,6 +192,24 @@ def tail_complete(read: ReadSide, conn: Any, first: int, seqs: Iterable[int], up
         raise Forged("ledger_log: the last rulings' rows differ from the log")
 
 
+def character_complete(read: ReadSide, conn: Any, cids: Iterable[str], seqs: Iterable[int], upto: int) -> None:
+    """A character's log as read (`log --character`) holds a row for every event of the character's own, up to the
+    views' position `upto` (the rulings' events that name them are checked row by row, `log_rows`)."""
+    if read.trusted:
+        return
+    shown = set(seqs)
+    for cid in cids:
+        rows = _fetch(
+            read,
+            conn,
+            f"SELECT {read.id_column}, topic FROM {read.events_table} WHERE originator_id = {_mark(read)} "
+            f"AND {read.id_column} <= {_mark(read)}",
+            [_oid(read, cid), upto],
+        )
+        if any(int(s) not in shown for s, topic in rows if topic_names(str(topic))[1] not in BOOKKEEPING):
+            raise Forged("ledger_log: a row of the character's own events is missing")
+
+
 def rulings_complete(read: ReadSide, conn: Any, numbers: Sequence[int], seqs: Iterable[int], session: int) -> None:
     """A play session's rulings and log rows as read, against the events of the span they cover (from the first
     ruling's first event to the last one's chain link): every ruling recorded in that session and every event of

@@ -38,6 +38,7 @@ def shown(cli: Cli) -> dict[str, str]:
         "session": cli.ok("session", "show", "1").stdout,
         "log": cli.ok("log", "--all").stdout,
         "log tail": cli.ok("log", "-n", "2").stdout,
+        "log of Ann": cli.ok("log", "--character", "Ann").stdout,
         "json log": cli.ok("--json", "log", "--all").stdout,
         "md": cli.ok("export", "--format", "md").stdout,
         "csv": cli.ok("export", "--format", "csv").stdout,
@@ -63,6 +64,11 @@ FORGERIES = [  # the edit, the table the note names, and the commands that show 
     ("UPDATE ledger_log SET at = '1999-01-01T00:00:00Z'", "ledger_log", [LOG, ENCOUNTER]),
     ("UPDATE ledger_log SET bookkeeping = true WHERE type = 'DamageApplied'", "ledger_log", [LOG]),
     ("DELETE FROM ledger_log WHERE seq = (SELECT MAX(seq) FROM ledger_log)", "ledger_log", [("log", "-n", "2")]),
+    (
+        "DELETE FROM ledger_log WHERE seq = (SELECT MIN(seq) FROM ledger_log WHERE type = 'DamageApplied')",
+        "ledger_log",
+        [("log", "--character", "Ann")],
+    ),
     (
         "UPDATE ledger_log SET ruling = ruling - 1 WHERE seq = (SELECT MAX(seq) FROM ledger_log)",
         "ledger_log",
