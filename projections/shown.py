@@ -16,6 +16,7 @@ from typing import Any, TypeVar, cast
 from uuid import UUID
 
 import orjson
+from sqlalchemy import func, select
 
 from ledger.model.event_names import (
     CHARACTER_ADDED,
@@ -25,7 +26,7 @@ from ledger.model.event_names import (
     RULING_REINSTATED,
     RULING_RETRACTED,
 )
-from projections.db import BOOKKEEPING_PATTERNS, ReadSide, stamp, topic_names
+from projections.db import BOOKKEEPING_PATTERNS, ReadSide, sessions, stamp, topic_names
 from projections.fold import EncounterFold
 from projections.trust import fold_from_log
 from projections.views import BOOKKEEPING, CHAIN, Batch
@@ -214,7 +215,12 @@ def rulings_complete(read: ReadSide, conn: Any, numbers: Sequence[int], seqs: It
     """A play session's rulings and log rows as read, against the events of the span they cover (from the first
     ruling's first event to the last one's chain link): every ruling recorded in that session and every event of
     theirs the views keep is there, and nothing else."""
-    if read.trusted or not numbers:
+    if read.trusted:
+        return
+    if not numbers:  # every session holds at least the ruling that started it
+        held = conn.execute(select(func.count()).select_from(sessions).where(sessions.c.number == session)).scalar()
+        if held:
+            raise Forged(f"ledger_rulings: the rulings of session {session} differ from the log")
         return
     # lazy: the ruling ids (ledger.aggregates imports eventsourcing); kept out of `character list`
     from ledger.aggregates import ruling_id

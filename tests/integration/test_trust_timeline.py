@@ -85,6 +85,7 @@ FORGERIES = [  # the edit, the table the note names, and the commands that show 
         [SESSION],
     ),
     ("UPDATE ledger_rulings SET intent = '{' WHERE command = 'damage'", "can't be read", [SESSION, ENCOUNTER]),
+    ("UPDATE ledger_rulings SET session = 2 WHERE session = 1", "session 1", [SESSION, ("log", "--session", "1")]),
     (
         "UPDATE ledger_sheet_events SET ruling = ruling + 1",
         "ledger_sheet_events",
