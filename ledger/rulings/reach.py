@@ -26,10 +26,20 @@ TOUCHED_TOPIC = f"{Ruling.Touched.__module__}:{Ruling.Touched.__qualname__}"
 MOST = 64  # ids the database is asked about at once; more, and the walk reads every later link as before
 
 
-def _recorder(store: EventStore) -> tuple[Any, bool, str]:
-    recorder: Any = store.recorder  # a SQLite or PostgreSQL recorder: both have a table name and a datastore
+def raw_recorder(store: EventStore) -> tuple[Any, bool, str]:
+    """The store's recorder (SQLite or PostgreSQL: both have a table name and a datastore), whether it is SQLite, and
+    its parameter mark."""
+    recorder: Any = store.recorder
     sqlite = type(recorder).__module__.endswith("sqlite")
     return recorder, sqlite, "?" if sqlite else "%s"
+
+
+def query(recorder: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    """Rows of a raw query on the recorder's own connection, as tuples in the order selected."""
+    with recorder.datastore.transaction(commit=False) as cur:
+        cur.execute(sql, params)
+        found = cur.fetchall()
+    return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in found]
 
 
 def links_after(
@@ -37,7 +47,7 @@ def links_after(
 ) -> list[tuple[int, bytes]]:
     """The campaign's chain links after its version `since`, in order, as (version, state): those that name one of
     the aggregate ids in `names` or record no reads (every one, when `names` is None)."""
-    recorder, sqlite, mark = _recorder(store)
+    recorder, sqlite, mark = raw_recorder(store)
     sql = (
         f"SELECT originator_version, state FROM {recorder.events_table_name} "
         f"WHERE originator_id = {mark} AND originator_version > {mark} AND topic = {mark}"
@@ -50,19 +60,12 @@ def links_after(
         sql += f" AND ({' OR '.join(terms)})"
         params += [*(h.encode() for h in names), READS]
     sql += " ORDER BY originator_version" + (f" LIMIT {int(limit)}" if limit is not None else "")
-    with recorder.datastore.transaction(commit=False) as cur:
-        cur.execute(sql, params)
-        rows = cur.fetchall()
-    out = []
-    for r in rows:
-        v, state = (r["originator_version"], r["state"]) if isinstance(r, dict) else tuple(r)
-        out.append((int(v), bytes(state)))
-    return out
+    return [(int(v), bytes(state)) for v, state in query(recorder, sql, params)]
 
 
 def touched_by(store: EventStore, numbers: Iterable[int]) -> set[str]:
     """Every aggregate id (hex) the rulings `numbers` changed, from their touched lists (one query per 500)."""
-    recorder, sqlite, mark = _recorder(store)
+    recorder, sqlite, mark = raw_recorder(store)
     ids = [ruling_id(n) for n in sorted(numbers)]
     out: set[str] = set()
     for i in range(0, len(ids), 500):
@@ -71,9 +74,6 @@ def touched_by(store: EventStore, numbers: Iterable[int]) -> set[str]:
             f"SELECT state FROM {recorder.events_table_name} WHERE topic = {mark} "
             f"AND originator_id IN ({', '.join([mark] * len(part))})"
         )
-        with recorder.datastore.transaction(commit=False) as cur:
-            cur.execute(sql, [TOUCHED_TOPIC, *(u.hex if sqlite else u for u in part)])
-            rows = cur.fetchall()
-        for r in rows:
-            out.update(orjson.loads(bytes(r["state"] if isinstance(r, dict) else r[0]))["ids"])
+        for (state,) in query(recorder, sql, [TOUCHED_TOPIC, *(u.hex if sqlite else u for u in part)]):
+            out.update(orjson.loads(bytes(state))["ids"])
     return out

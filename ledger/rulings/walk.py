@@ -33,7 +33,7 @@ from ledger.aggregates import (
 )
 from ledger.encounter import Encounter, fold_encounter
 from ledger.model.event_names import DAMAGE_APPLIED, HEALTH_RECOVERED
-from ledger.rulings.reach import MOST, links_after, touched_by
+from ledger.rulings.reach import MOST, links_after, query, raw_recorder, touched_by
 
 if TYPE_CHECKING:
     from ledger.storage.store import EventStore
@@ -63,9 +63,7 @@ def rows(
 ) -> list[tuple[int, str, bytes]]:
     """An aggregate's stored events after version `since` as (version, topic, state), read raw on the recorder's
     own connection: of one topic, or without the topics in `skip` (what is left out is never even fetched)."""
-    recorder: Any = store.recorder  # a SQLite or PostgreSQL recorder: both have a table name and a datastore
-    sqlite = type(recorder).__module__.endswith("sqlite")
-    mark = "?" if sqlite else "%s"
+    recorder, sqlite, mark = raw_recorder(store)
     sql = f"SELECT originator_version, topic, state FROM {recorder.events_table_name} WHERE originator_id = {mark}"
     sql += f" AND originator_version > {mark}"
     params: list[Any] = [aid.hex if sqlite else aid, since]
@@ -76,14 +74,7 @@ def rows(
         sql += f" AND topic NOT IN ({', '.join([mark] * len(skip))})"
         params += sorted(skip)
     sql += " ORDER BY originator_version" + (f" LIMIT {int(limit)}" if limit is not None else "")
-    with recorder.datastore.transaction(commit=False) as cur:
-        cur.execute(sql, params)
-        found = cur.fetchall()
-    out = []
-    for r in found:
-        v, t, state = (r["originator_version"], r["topic"], r["state"]) if isinstance(r, dict) else tuple(r)
-        out.append((int(v), str(t), bytes(state)))
-    return out
+    return [(int(v), str(t), bytes(state)) for v, t, state in query(recorder, sql, params)]
 
 
 def decoded(store: EventStore, aid: UUID, found: list[tuple[int, str, bytes]]) -> list[Any]:
