@@ -14,10 +14,10 @@ Pure functions on sheets; the encounter's deciders call them from the turn hooks
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
-from ledger.model.sheet import Sheet
+from ledger.model.sheet import COUNTERS_CHANGED, Effect, Sheet
 from ledger.rules import get_rules
 
 ROUNDS, HELD, TOTAL, SCENE = "rounds:", "rounds-held:", "rounds-total:", "scene:"
@@ -50,6 +50,17 @@ def counters_for(
     if scene:
         return {f"{SCENE}{condition}": 1}
     return {}
+
+
+def retimed(effects: list[Effect], convert: Callable[[str, dict[str, Any]], dict[str, Any]]) -> list[Effect]:
+    """Each CountersChanged's counters as `convert(bearer, counters)` gives them (the rules' own timed effects given
+    their durations); every other effect as it is."""
+    return [
+        Effect(e.event, e.target, {**e.data, "counters": convert(e.target, dict(e.data.get("counters") or {}))})
+        if e.event == COUNTERS_CHANGED
+        else e
+        for e in effects
+    ]
 
 
 def parse(key: str) -> tuple[str, str | None, str] | None:

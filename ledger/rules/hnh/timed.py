@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.model.sheet import CONDITION_REMOVED, COUNTERS_CHANGED, EFFECT_RESOLVED, TRAITS_CHANGED, Effect, Sheet
-from ledger.rules.durations import counters_for, name_key
+from ledger.rules.durations import counters_for, name_key, retimed
 from ledger.rules.hnh.maneuvers import end_aim
 from ledger.rules.hnh.victory import DEFEND, FEAT
 
@@ -88,18 +88,15 @@ def as_durations(effects: list[Effect], up: str | None, version: int) -> list[Ef
     their next turn, or (aim, feint) its end; a turn of theirs in progress is not the next (`up`)."""
     if version < SINCE:
         return effects
-    out: list[Effect] = []
-    for e in effects:
-        if e.event != COUNTERS_CHANGED:
-            out.append(e)
-            continue
-        counters: dict[str, Any] = dict(e.data.get("counters") or {})
+
+    def convert(bearer: str, counters: dict[str, Any]) -> dict[str, Any]:
         for key, value in list(counters.items()):
             name = name_of(key)
             if name is None or not value:
                 continue
             when = until(name)
-            mine = up is not None and name_key(up) == name_key(e.target)
-            counters.update(counters_for(name, until=when, of=e.target, held=mine and when == "end"))
-        out.append(Effect(e.event, e.target, {**e.data, "counters": counters}))
-    return out
+            mine = up is not None and name_key(up) == name_key(bearer)
+            counters.update(counters_for(name, until=when, of=bearer, held=mine and when == "end"))
+        return counters
+
+    return retimed(effects, convert)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.model.sheet import COUNTERS_CHANGED, Effect, Sheet
-from ledger.rules.durations import HELD, ROUNDS, TOTAL, counters_for, name_key
+from ledger.model.sheet import Effect, Sheet
+from ledger.rules.durations import HELD, ROUNDS, TOTAL, counters_for, name_key, retimed
 from ledger.rules.durations import SCENE as SCENE_KEY
 from ledger.rules.pnp.core import EFFECT_CONDITIONS, EFFECT_PREFIX, SCENE
 
@@ -40,13 +40,10 @@ def as_durations(effects: list[Effect], up: str | None, version: int) -> list[Ef
     it and on the defeat it brings (the rest of the scene)."""
     if version < PAGES_SINCE:
         return effects
-    out: list[Effect] = []
-    for e in effects:
-        if e.event != COUNTERS_CHANGED:
-            out.append(e)
-            continue
+
+    def convert(bearer: str, given: dict[str, Any]) -> dict[str, Any]:
         counters: dict[str, Any] = {}
-        for key, value in (e.data.get("counters") or {}).items():
+        for key, value in given.items():
             if not key.startswith(EFFECT_PREFIX) or value is None or (value != SCENE and value <= 0):
                 counters[key] = value
                 continue
@@ -56,7 +53,8 @@ def as_durations(effects: list[Effect], up: str | None, version: int) -> list[Ef
                 counters.update({ROUNDS + cond: None, TOTAL + cond: None, HELD + cond: None})
                 counters.update({SCENE_KEY + cond: 1, SCENE_KEY + "defeated": 1})
             else:
-                held = up is not None and name_key(up) == name_key(e.target)
+                held = up is not None and name_key(up) == name_key(bearer)
                 counters.update(counters_for(cond, rounds=int(value), held=held))
-        out.append(Effect(e.event, e.target, {**e.data, "counters": counters}))
-    return out
+        return counters
+
+    return retimed(effects, convert)
