@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, cast
 from ledger.catalog import STORED, Command
 from ledger.errors import NotFound
 from ledger.rulings.deciders.durations import SIDES, version
-from ledger.rulings.deciders.turns import side_down
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:  # the intent types cost a one-shot command their import: mypy alone reads them
@@ -42,6 +41,9 @@ def decider(spec: Command) -> Decider:
     def decide(d: Draft, intent: Intent) -> Result:
         """The command's decider; then whether one side is all down: said, and recorded from the tracker's version 2
         (intents before it, or outside an encounter, record nothing and are decided again as they were)."""
+        # lazy: the encounter's turns (who is down), for play rulings only; kept out of the other commands' writes
+        from ledger.rulings.deciders.turns import side_down
+
         result = fn(d, intent)
         return cast("Result", {**result, **side_down(d, record=version(d) >= SIDES)})
 
