@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from ledger.application import Ledger  # noqa: E402
 from ledger.audit.chain import notifications  # noqa: E402
-from ledger.storage.exchange import export_jsonl, read_export, write_import  # noqa: E402
+from ledger.history.exchange import export_jsonl, read_export, write_import  # noqa: E402
 from ledger.storage.target import parse_target  # noqa: E402
 
 

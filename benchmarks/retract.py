@@ -90,7 +90,7 @@ def alternate(runs: int, named: dict[str, Callable[[], tuple[float, float]]]) ->
 
 def in_process(db: str, incremental: bool) -> tuple[float, int]:
     """Seconds to plan the retraction in process (the store already open), and how many rulings were decided."""
-    from ledger.rulings.rederive import Rederiver
+    from ledger.history.rederive import Rederiver
 
     led = Ledger(db, actor="bench", seed=1)
     try:

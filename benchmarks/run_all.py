@@ -200,7 +200,7 @@ def import_rows(big: str, folder: str, runs: int) -> list[Row]:
 
         from ledger.application import Ledger
         from ledger.audit.chain import notifications
-        from ledger.storage.exchange import export_jsonl, read_export, write_import
+        from ledger.history.exchange import export_jsonl, read_export, write_import
     except ImportError as e:
         return [("`ledger import` / raw sqlite3 insert", "skipped", f"not available: {e}")]
     jsonl = os.path.join(folder, "big.jsonl")

@@ -17,7 +17,7 @@ from ledger.model.dice import parse_roll_options
 from ledger.rules.options import split_pairs
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import Recorded
+    from ledger.intents import Recorded
 
 
 def rolls_for(command: str) -> str:

@@ -12,10 +12,10 @@ from commands.params import number
 from commands.registry import command
 from ledger import catalog as C
 from ledger.errors import BadInput
+from ledger.history.rediff import events
 from ledger.model.dice import parse_roll_options, show_faces
 from ledger.rules import health_word
-from ledger.rulings.describe import sentence
-from ledger.rulings.rediff import events
+from ledger.words.describe import sentence
 
 
 def _name(plan: dict[str, Any], hex_id: str) -> str:
@@ -56,7 +56,7 @@ def _state_line(st: dict[str, Any]) -> str:
 
 
 def _sentence(plan: dict[str, Any], c: dict[str, Any], side: str) -> str:
-    """One side of a re-derived ruling as the describer's sentence (ledger/rulings/describe.py)."""
+    """One side of a re-derived ruling as the describer's sentence (ledger/words/describe.py)."""
     hp = (c.get("hp_before") or {}).get(side)
     said = sentence(events(c[side], plan.get("names", {}), hp), system=plan.get("system", ""))
     return said or ("" if side == "retracted" else "nothing happens.")

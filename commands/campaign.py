@@ -13,7 +13,7 @@ from ledger.rules import system_keys
 from ledger.rules.options import split_pairs
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import Recorded
+    from ledger.intents import Recorded
 
 
 @command(C.INIT)

@@ -16,7 +16,7 @@ from ledger import catalog as C
 from ledger.errors import BadInput
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import Recorded
+    from ledger.intents import Recorded
 
 
 def parse_traits(values: tuple[str, ...]) -> dict[str, str]:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ledger.application import Ledger
     from projections.db import ReadSide
 
-R = TypeVar("R", bound=Mapping[str, Any])  # a ruling's result (ledger/rulings/intents.py)
+R = TypeVar("R", bound=Mapping[str, Any])  # a ruling's result (ledger/intents.py)
 
 
 _HOST: ContextVar[AppContext | None] = ContextVar("ledger_shell_host", default=None)
@@ -223,7 +223,7 @@ class AppContext:
             return
         out = text(safe_tree(data)) if callable(text) else text
         if out:
-            # lazy: the sentences (commands.output, ledger.rulings.describe); kept out of `--version` and the reads
+            # lazy: the sentences (commands.output, ledger.words.describe); kept out of `--version` and the reads
             from commands.output import show
 
             show(out, page=page)
@@ -236,7 +236,7 @@ class AppContext:
         if note:
             where = "" if note["in_encounter"] else f"; {note['name']} is not in the encounter"
             # lazy: the log's sentences (~6 ms); kept out of `ledger --version`
-            from ledger.rulings.describe import possessive
+            from ledger.words.describe import possessive
 
             click.echo(
                 f"note: it is {possessive(str(note['up']))} turn, not {possessive(str(note['name']))}{where}"
@@ -246,7 +246,7 @@ class AppContext:
         if self.as_json:
             self.emit(result)
             return
-        # lazy: the sentences (commands.output, ledger.rulings.describe); kept out of `--version` and the reads
+        # lazy: the sentences (commands.output, ledger.words.describe); kept out of `--version` and the reads
         from commands.output import colour_on, paint, raw_events
 
         shown: R = safe_tree(result)  # names and text as typed, made safe for a terminal (the same shape)

@@ -28,10 +28,10 @@ from ledger.model.event_names import (
 from ledger.rules import health_word
 from ledger.rules import round_word as word
 from ledger.rules.durations import shown
-from ledger.rulings.describe import HpFold, dice_line, intent_line, possessive, ruling_lines, sentence
+from ledger.words.describe import HpFold, dice_line, intent_line, possessive, ruling_lines, sentence
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import Recorded
+    from ledger.intents import Recorded
 
 ROLLS_HELP = (
     "Enter physical dice NAME=FACES (repeatable); a roll not given is rolled by the ledger. Initiative rolls are "
@@ -280,7 +280,7 @@ def show(app: AppContext) -> None:
 def idle_text(doc: dict[str, Any]) -> str:
     """No encounter running: say so, then the last one's summary, if there was one."""
     # lazy: the round summary; kept out of a one-shot write
-    from ledger.rulings.summary import lines
+    from ledger.words.summary import lines
 
     last = doc.get("last")
     return "\n".join(["no encounter is running", *(lines(last, round_word(last["system"])) if last else [])])
@@ -312,7 +312,7 @@ def ended(r: Recorded) -> str:
 def summary_lines(summary: dict[str, Any] | None, word: str) -> list[str]:
     """The encounter's summary after its first line (which the ruling's sentence already says)."""
     # lazy: the round summary; kept out of a one-shot write
-    from ledger.rulings.summary import lines
+    from ledger.words.summary import lines
 
     return lines(summary, word)[1:] if summary else []
 

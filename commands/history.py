@@ -16,7 +16,7 @@ from ledger import catalog as C
 from ledger.errors import BadInput, LedgerError, NotInitialised, StoreError
 from ledger.model.event_names import CAMPAIGN_CREATED, OPENED, RULING_RECORDED, STATE_RESTORED
 from ledger.rules import health_word
-from ledger.rulings.describe import HpFold, intent_line, raw_line, ruling_lines
+from ledger.words.describe import HpFold, intent_line, raw_line, ruling_lines
 
 SESSION_HELP = "Only play session N; `current` for the open one."
 
@@ -174,8 +174,8 @@ def session_show(app: AppContext, number: str) -> None:
 
 def session_text(doc: dict[str, Any], system: str = "") -> str:
     """A session's history as a page to read."""
-    # lazy: the log's sentences (ledger.rulings.describe); kept out of `ledger verify`
-    from ledger.rulings.describe import HpFold, intent_line, ruling_lines
+    # lazy: the log's sentences (ledger.words.describe); kept out of `ledger verify`
+    from ledger.words.describe import HpFold, intent_line, ruling_lines
 
     fold = HpFold()
     end = f" to {doc['ended']}" if doc["ended"] else " (open)"
@@ -210,8 +210,8 @@ def redo(app: AppContext) -> None:
 
 def restored(lead: str, r: Mapping[str, Any]) -> str:
     """`Undid ruling 8 (damage); Bob restored to HP 6.`: the lead, then every state it brought back."""
-    # lazy: the log's sentences (ledger.rulings.describe); kept out of `ledger verify`
-    from ledger.rulings.describe import clause
+    # lazy: the log's sentences (ledger.words.describe); kept out of `ledger verify`
+    from ledger.words.describe import clause
 
     states = [clause(e)[1] for e in r.get("events", []) if e["type"] == STATE_RESTORED]
     return "; ".join([lead, *states]) + "."
@@ -265,7 +265,7 @@ def _verify_file(app: AppContext, path: str, dice: bool, expect: str | None) -> 
     # lazy: the chain walk, for verify; export and import; kept out of a one-shot write
     from ledger.audit.chain import Problem, walk_events
     from ledger.audit.verify import dice_problems
-    from ledger.storage.exchange import check_snapshot_lines, export_lines
+    from ledger.history.exchange import check_snapshot_lines, export_lines
 
     lines, snapshot_lines = export_lines(path)
     walk = walk_events(lines, expect)
@@ -277,7 +277,7 @@ def _verify_file(app: AppContext, path: str, dice: bool, expect: str | None) -> 
         problems.append(Problem(0, None, f"the expected ruling hash {expect[:16]}... is not in the file's chain"))
     if not problems:  # everything `import` refuses fails verify too: header, counts, event types, final hash
         # lazy: export and import; kept out of a one-shot write
-        from ledger.storage.exchange import read_export
+        from ledger.history.exchange import read_export
 
         try:
             read_export(path)

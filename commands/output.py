@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ledger.rulings.describe import raw_line, ruling_lines
+from ledger.words.describe import raw_line, ruling_lines
 
 # What stands out at a terminal: who is hit, who is missed, criticals, the fallen, HP going down.
 _BAD = re.compile(r"\b(critically hits|kills|now dead|now dying|now defeated|now incapacitated|dies|fall|falls)\b")
@@ -50,8 +50,8 @@ def paint(line: str) -> str:
 
 def ruling_text(r: Mapping[str, Any]) -> str:
     """A ruling's first line (a sentence, in its system's words: Health in P&P), then its dice one per line."""
-    # lazy: the fold that knows minion groups (ledger.rulings.describe); kept out of `--version`
-    from ledger.rulings.describe import HpFold
+    # lazy: the fold that knows minion groups (ledger.words.describe); kept out of `--version`
+    from ledger.words.describe import HpFold
 
     fold, system = HpFold(), str(r.get("system") or "")
     for sheet in _sheets(r):  # the sheets the ruling touched: its system, and which names are groups of several

@@ -16,7 +16,7 @@ from ledger import catalog as C
 from ledger.errors import BadInput
 from ledger.model.dice import parse_roll_options
 from ledger.model.event_names import DICE_ROLLED
-from ledger.rulings.describe import dice_line
+from ledger.words.describe import dice_line
 
 F = TypeVar("F", bound=Callable[..., Any])
 ROLL_HELP = "Enter physical dice: NAME=FACES (repeatable), e.g. attack=+,0,- or attack=17 or attack=6,4,1."

@@ -1,4 +1,4 @@
-"""Text renderings of sheets and rosters (events and intents are described by ledger/rulings/describe.py)."""
+"""Text renderings of sheets and rosters (events and intents are described by ledger/words/describe.py)."""
 
 from __future__ import annotations
 

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 from commands.context import AppContext, pass_app
 from commands.registry import command, group
 from ledger import catalog as C
-from ledger.rulings.describe import ruling_lines
+from ledger.words.describe import ruling_lines
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import Recorded
+    from ledger.intents import Recorded
 
 
 @group(C.SCENE)

@@ -130,7 +130,7 @@ class Campaign(Aggregate):
 
     class DiceCommitted(Event):
         """Session `number` rolls its dice from a secret; only the secret's SHA-256 is recorded
-        (ledger/audit/dice_proof.py)."""
+        (ledger/model/dice_scheme.py)."""
 
         number: int
         commitment: str
@@ -151,7 +151,7 @@ class Campaign(Aggregate):
             apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
 
     class DiceScheme(Event):
-        """Session `number` derives its committed dice by scheme `version` (ledger/audit/dice_proof.py); with
+        """Session `number` derives its committed dice by scheme `version` (ledger/model/dice_scheme.py); with
         `player_dice`, heroes' rolls come from their players' pages. Absent: version 1, the first release's."""
 
         number: int
@@ -184,7 +184,7 @@ class Campaign(Aggregate):
     class RulingChained(Event):
         """Bookkeeping: ruling `number` was recorded with this hash after `prev_hash`.
 
-        `scheme` (absent in the first release's links: scheme 1) says what the hash covers (ledger/rulings/draft.py);
+        `scheme` (absent in the first release's links: scheme 1) says what the hash covers (ledger/model/chain.py);
         `snapshots` records the digest of each snapshot the ruling took (ledger/snapshots.py); `reads` (absent
         before it was recorded) every aggregate the ruling's decider read, with the version it read (0: not there),
         so a retraction finds the later rulings that read what it changes without deciding them.

@@ -6,18 +6,25 @@ docs/cli.md (commands/reference.py). A command that records a ruling is passed t
 `Command` value, never as a bare string; tests/unit/test_catalog.py fails if a click command, a stored command
 name, a decider, a `Ledger` method or a rule system's declaration is missing from it.
 
-This module imports nothing, so reading it costs a one-shot command nothing.
+This module imports nothing at run time, so reading it costs a one-shot command nothing. Each ruling command names
+its intent's type (ledger/intents.py, read by mypy alone): `Ledger.record(C.ROLL, intent)` takes only a `RollIntent`,
+so mypy rejects a bare dict or another command's intent.
 
 Stored names (`Command.stored`) are written into every ruling's intent: they never change.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+
+if TYPE_CHECKING:
+    from ledger import intents as I
+
+IntentT = TypeVar("IntentT")
 
 
-class Command(NamedTuple):
-    """One command of the CLI, and the ruling it records if it records one."""
+class Command(NamedTuple, Generic[IntentT]):
+    """One command of the CLI, and the ruling it records if it records one (whose intent is an `IntentT`)."""
 
     name: str  # the words after `ledger` ("encounter next")
     cli: str  # the module under commands/ that defines its click command
@@ -42,74 +49,92 @@ class Command(NamedTuple):
 
 def _ruling(
     name: str, cli: str, decider: str | None, method: str, *, rules: bool = False, kind: str = "play"
-) -> Command:
+) -> Command[Any]:
     return Command(name, cli, stored=name, decider=decider, method=method, rules=rules, kind=kind)
 
 
 # -- rulings: each stored name, its decider and its `Ledger` method ---------------------------------------
-INIT = _ruling("init", "campaign", None, "init", rules=True)  # ruling 1: never decided again
-SESSION = Command("session", "campaign", group=True)
-SESSION_START = _ruling("session start", "campaign", "core.session_start", "start_session")
-SESSION_END = _ruling("session end", "campaign", "core.session_end", "end_session")
-CHARACTER = Command("character", "characters", group=True)
-CHARACTER_ADD = _ruling("character add", "characters", "core.character_add", "add_character")
-CHARACTER_IMPORT = Command("character import", "characters", stored="character add", method="import_character")
-CHARACTER_COPY = _ruling("character copy", "characters", "core.character_copy", "copy_character")
-CHARACTER_SET = _ruling("character set", "characters", "core.character_set", "set_traits")
-CHARACTER_RETIRE = _ruling("character retire", "characters", "core.character_retire", "retire_character")
-ROLL = _ruling("roll", "play", "play.roll", "roll")
-DAMAGE = _ruling("damage", "play", "play.damage", "damage", rules=True)
-CONDITION = Command("condition", "play", group=True)
-CONDITION_ADD = _ruling("condition add", "play", "play.condition_add", "condition")
-CONDITION_REMOVE = _ruling("condition remove", "play", "play.condition_remove", "condition")
-ATTACK = _ruling("attack", "actions", "play.attack", "attack", rules=True)
-CHECK = _ruling("check", "actions", "play.check", "check", rules=True)
-RECOVER = _ruling("recover", "actions", "play.recover", "recover", rules=True)
-SPEND = _ruling("spend", "actions", "play.spend", "spend")
-GAIN = _ruling("gain", "actions", "play.gain", "gain")
-HAZARD = _ruling("hazard", "actions", "play.hazard", "hazard", rules=True)
-REVIVE = _ruling("revive", "actions", "play.revive", "revive")
-ACT = _ruling("act", "actions", "play.act", "act", rules=True)
-ENCOUNTER = Command("encounter", "encounter", group=True)
-ENCOUNTER_START = _ruling("encounter start", "encounter", "encounter.start", "start_encounter")
-ENCOUNTER_NEXT = _ruling("encounter next", "encounter", "encounter.next_", "next_turn")
-ENCOUNTER_DELAY = _ruling("encounter delay", "encounter", "encounter.delay", "delay_turn")
-ENCOUNTER_ACT = _ruling("encounter act", "encounter", "encounter.act", "act_now")
-ENCOUNTER_JOIN = _ruling("encounter join", "encounter", "encounter.join", "join_encounter")
-ENCOUNTER_REMOVE = _ruling("encounter remove", "encounter", "encounter.remove", "remove_from_encounter")
-ENCOUNTER_END = _ruling("encounter end", "encounter", "encounter.end", "end_encounter")
-SCENE = Command("scene", "scene", group=True)
-SCENE_END = _ruling("scene end", "scene", "encounter.scene", "end_scene")
-UNDO = _ruling("undo", "history", None, "undo", kind="undo")  # decided from the log itself (ledger/rulings/undo.py)
-REDO = _ruling("redo", "history", None, "redo", kind="redo")
-RETRACT = _ruling(
+INIT: Command[I.InitIntent] = _ruling("init", "campaign", None, "init", rules=True)  # ruling 1: never decided again
+SESSION: Command[None] = Command("session", "campaign", group=True)
+SESSION_START: Command[I.SessionStartIntent] = _ruling(
+    "session start", "campaign", "core.session_start", "start_session"
+)
+SESSION_END: Command[I.SessionEndIntent] = _ruling("session end", "campaign", "core.session_end", "end_session")
+CHARACTER: Command[None] = Command("character", "characters", group=True)
+CHARACTER_ADD: Command[I.CharacterAddIntent] = _ruling(
+    "character add", "characters", "core.character_add", "add_character"
+)
+CHARACTER_IMPORT: Command[None] = Command(
+    "character import", "characters", stored="character add", method="import_character"
+)
+CHARACTER_COPY: Command[I.CharacterCopyIntent] = _ruling(
+    "character copy", "characters", "core.character_copy", "copy_character"
+)
+CHARACTER_SET: Command[I.CharacterSetIntent] = _ruling(
+    "character set", "characters", "core.character_set", "set_traits"
+)
+CHARACTER_RETIRE: Command[I.NameIntent] = _ruling(
+    "character retire", "characters", "core.character_retire", "retire_character"
+)
+ROLL: Command[I.RollIntent] = _ruling("roll", "play", "play.roll", "roll")
+DAMAGE: Command[I.DamageIntent] = _ruling("damage", "play", "play.damage", "damage", rules=True)
+CONDITION: Command[None] = Command("condition", "play", group=True)
+CONDITION_ADD: Command[I.ConditionIntent] = _ruling("condition add", "play", "play.condition_add", "condition")
+CONDITION_REMOVE: Command[I.ConditionIntent] = _ruling("condition remove", "play", "play.condition_remove", "condition")
+ATTACK: Command[I.AttackIntent] = _ruling("attack", "actions", "play.attack", "attack", rules=True)
+CHECK: Command[I.CheckIntent] = _ruling("check", "actions", "play.check", "check", rules=True)
+RECOVER: Command[I.RecoverIntent] = _ruling("recover", "actions", "play.recover", "recover", rules=True)
+SPEND: Command[I.SpendIntent] = _ruling("spend", "actions", "play.spend", "spend")
+GAIN: Command[I.GainIntent] = _ruling("gain", "actions", "play.gain", "gain")
+HAZARD: Command[I.HazardIntent] = _ruling("hazard", "actions", "play.hazard", "hazard", rules=True)
+REVIVE: Command[I.ReviveIntent] = _ruling("revive", "actions", "play.revive", "revive")
+ACT: Command[I.ActIntent] = _ruling("act", "actions", "play.act", "act", rules=True)
+ENCOUNTER: Command[None] = Command("encounter", "encounter", group=True)
+ENCOUNTER_START: Command[I.EncounterStartIntent] = _ruling(
+    "encounter start", "encounter", "encounter.start", "start_encounter"
+)
+ENCOUNTER_NEXT: Command[I.TurnIntent] = _ruling("encounter next", "encounter", "encounter.next_", "next_turn")
+ENCOUNTER_DELAY: Command[I.TurnIntent] = _ruling("encounter delay", "encounter", "encounter.delay", "delay_turn")
+ENCOUNTER_ACT: Command[I.NameIntent] = _ruling("encounter act", "encounter", "encounter.act", "act_now")
+ENCOUNTER_JOIN: Command[I.JoinIntent] = _ruling("encounter join", "encounter", "encounter.join", "join_encounter")
+ENCOUNTER_REMOVE: Command[I.NameIntent] = _ruling(
+    "encounter remove", "encounter", "encounter.remove", "remove_from_encounter"
+)
+ENCOUNTER_END: Command[I.NoIntent] = _ruling("encounter end", "encounter", "encounter.end", "end_encounter")
+SCENE: Command[None] = Command("scene", "scene", group=True)
+SCENE_END: Command[I.NoIntent] = _ruling("scene end", "scene", "encounter.scene", "end_scene")
+UNDO: Command[I.NoIntent] = _ruling(
+    "undo", "history", None, "undo", kind="undo"
+)  # decided from the log itself (ledger/history/undo.py)
+REDO: Command[I.NoIntent] = _ruling("redo", "history", None, "redo", kind="redo")
+RETRACT: Command[I.RetractIntent] = _ruling(
     "retract", "audit", None, "retract", kind="retract"
-)  # decided by re-derivation (ledger/rulings/rederive.py)
+)  # decided by re-derivation (ledger/history/rederive.py)
 
 # -- commands that read (or move whole logs) and record no ruling ------------------------------------------
-CHARACTER_LIST = Command("character list", "characters")
-CHARACTER_SHOW = Command("character show", "characters")
-ENCOUNTER_SHOW = Command("encounter show", "encounter")
-ENCOUNTER_LOG = Command("encounter log", "encounter")
-SESSION_SHOW = Command("session show", "history")
-WHY = Command("why", "audit")
-LOG = Command("log", "history")
-TIMELINE = Command("timeline", "history")
-VERIFY = Command("verify", "history")
-REBUILD = Command("rebuild", "history")
-OPTIONS = Command("options", "reference")
-EXPORT = Command("export", "export")
-IMPORT = Command("import", "export")
-DEMO = Command("demo", "demo")
-PLAY = Command("play", "shell")
-SERVE = Command("serve", "serve")
-PLAYER = Command("player", "players", group=True)
-PLAYER_LINK = Command("player link", "players")
-PLAYER_REVOKE = Command("player revoke", "players")
+CHARACTER_LIST: Command[None] = Command("character list", "characters")
+CHARACTER_SHOW: Command[None] = Command("character show", "characters")
+ENCOUNTER_SHOW: Command[None] = Command("encounter show", "encounter")
+ENCOUNTER_LOG: Command[None] = Command("encounter log", "encounter")
+SESSION_SHOW: Command[None] = Command("session show", "history")
+WHY: Command[None] = Command("why", "audit")
+LOG: Command[None] = Command("log", "history")
+TIMELINE: Command[None] = Command("timeline", "history")
+VERIFY: Command[None] = Command("verify", "history")
+REBUILD: Command[None] = Command("rebuild", "history")
+OPTIONS: Command[None] = Command("options", "reference")
+EXPORT: Command[None] = Command("export", "export")
+IMPORT: Command[None] = Command("import", "export")
+DEMO: Command[None] = Command("demo", "demo")
+PLAY: Command[None] = Command("play", "shell")
+SERVE: Command[None] = Command("serve", "serve")
+PLAYER: Command[None] = Command("player", "players", group=True)
+PLAYER_LINK: Command[None] = Command("player link", "players")
+PLAYER_REVOKE: Command[None] = Command("player revoke", "players")
 
-COMMANDS: tuple[Command, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, Command))
-BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
-STORED: dict[str, Command] = {c.stored: c for c in COMMANDS if c.stored == c.name}  # stored name -> its command
+COMMANDS: tuple[Command[Any], ...] = tuple(v for v in dict(globals()).values() if isinstance(v, Command))
+BY_NAME: dict[str, Command[Any]] = {c.name: c for c in COMMANDS}
+STORED: dict[str, Command[Any]] = {c.stored: c for c in COMMANDS if c.stored == c.name}  # stored name -> its command
 
 
 def top_level() -> list[str]:

@@ -18,7 +18,7 @@ from ledger.model.event_names import OPENED
 from ledger.model.lean import LeanEventType
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import Participant
+    from ledger.intents import Participant
 
 ENCOUNTER_ID = uuid5(NAMESPACE, "encounter")
 

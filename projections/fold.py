@@ -12,6 +12,8 @@ from typing import Any
 
 from sqlalchemy import delete, select
 
+from ledger.aggregates import apply_campaign_domain
+from ledger.encounter import blank_encounter, fold_encounter
 from ledger.model.event_names import (
     CAMPAIGN_RESTORED,
     ENCOUNTER_ENDED,
@@ -38,25 +40,22 @@ class SessionFold:
         self.rows: dict[int, list[Any]] | None = None
         self.dirty = False
 
-    def _load(self) -> dict[int, list[Any]]:
+    def _load(self) -> dict[int, dict[str, Any]]:
         if self.rows is None:
             found = self.conn.execute(select(sessions).order_by(sessions.c.number)).all()
             self.rows = {r[0]: list(r) for r in found}
-        return self.rows
+        return {n: {"number": n, "title": r[1], "started": r[2], "ended": r[3]} for n, r in self.rows.items()}
 
     def event(self, name: str, st: dict[str, Any]) -> None:
-        """Fold one campaign event."""
-        if name == SESSION_STARTED:
-            self._load()[st["number"]] = [st["number"], st["title"], st["at"], None]
-        elif name == SESSION_ENDED:
-            row = self._load().get(st["number"])
-            if row is not None:
-                row[3] = st["at"]
+        """Fold one campaign event, by the domain's own fold of sessions (ledger.aggregates)."""
+        if name in (SESSION_STARTED, SESSION_ENDED):
+            domain: dict[str, Any] = {"sessions": list(self._load().values()), "roster": {}, "open_session": None}
+            apply_campaign_domain(domain, name, st)
         elif name == CAMPAIGN_RESTORED:
-            listed = st["domain"].get("sessions", [])
-            self.rows = {s["number"]: [s["number"], s["title"], s["started"], s.get("ended")] for s in listed}
+            domain = st["domain"]
         else:
             return
+        self.rows = {s["number"]: [s["number"], s["title"], s["started"], s.get("ended")] for s in domain["sessions"]}
         self.dirty = True
 
     def write(self) -> None:
@@ -129,46 +128,28 @@ class EncounterFold:
         self.loose = []
 
     def _encounter(self, name: str, st: dict[str, Any]) -> None:
-        cur = self._current()
-        if name == ENCOUNTER_STARTED:
-            order = st["order"]
-            self.started = st["number"]
-            cur = {
-                "number": st["number"],
-                "system": st["system"],
-                "started": st["started"],
-                "ended": None,
-                "active": True,
-                "round": st["round"],
-                "current": order[st["turn"]]["name"],
-                "order": order,
-            }
-        elif name == ENCOUNTER_RESTORED:
-            s = st["state"]
-            self.rows = {n: r for n, r in self.rows.items() if n <= s["number"]}
-            self.floor = min(self.floor or s["number"] + 1, s["number"] + 1)
-            if not s["number"]:
-                self.state = None
+        """The encounter's row after one of its events, folded by the domain's own fold (ledger.encounter)."""
+        if name == OPENED:
+            return  # the record is created before the first start: the last encounter's row stands until then
+        if name == ENCOUNTER_RESTORED:
+            number = st["state"]["number"]
+            self.rows = {n: r for n, r in self.rows.items() if n <= number}
+            self.floor = min(self.floor or number + 1, number + 1)
+            if not number:
+                self.state, self.loaded = None, True
                 return
-            cur = {
-                "number": s["number"],
-                "system": s["system"],
-                "started": s["started"],
-                "ended": s["ended"],
-                "active": s["active"],
-                "round": s["round"],
-                "current": _turn_name(s),
-                "order": s["order"],
-            }
-        elif cur is not None and name == ENCOUNTER_ENDED:  # before the test below: it carries no order
-            cur = {**cur, "active": False, "ended": st["ended"]}
-        elif cur is None or name == OPENED or "order" not in st:
-            return  # no encounter yet, or an event that leaves order and round alone (ActionTaken: a round's tally)
+            domain = dict(st["state"])
         else:
-            cur = {**cur, "order": st["order"], "current": st["order"][st["turn"]]["name"]}
-            if "round" in st:
-                cur["round"] = st["round"]
-        self.state = cur
+            cur = self._current()
+            if cur is None and name != ENCOUNTER_STARTED:
+                return  # no encounter yet
+            if name == ENCOUNTER_STARTED:
+                self.started = st["number"]
+            elif "order" not in st and name != ENCOUNTER_ENDED:
+                return  # an event that leaves the row alone (ActionTaken: a round's tally)
+            domain = fold_encounter([(0, name, st)], start=_domain(cur) if cur is not None else None)
+        cur = _encounter_row(domain)
+        self.state, self.loaded = cur, True
         self.rows[cur["number"]] = cur
         self.floor = min(self.floor or cur["number"], cur["number"])
 
@@ -180,9 +161,27 @@ class EncounterFold:
         bulk_insert(self.conn, encounter_log, self.log_rows)
 
 
-def _turn_name(state: dict[str, Any]) -> str | None:
+def _encounter_row(state: dict[str, Any]) -> dict[str, Any]:
+    """The read model's row of an encounter's domain state (ledger.encounter.blank_encounter's shape)."""
     order = state["order"]
-    return order[state["turn"]]["name"] if order else None
+    return {
+        "number": state["number"],
+        "system": state["system"],
+        "started": state["started"],
+        "ended": state["ended"],
+        "active": state["active"],
+        "round": state["round"],
+        "current": order[state["turn"]]["name"] if order else None,
+        "order": order,
+    }
+
+
+def _domain(row: dict[str, Any]) -> dict[str, Any]:
+    """An encounter row back in the domain's shape (the turn is the current participant's place in the order)."""
+    order = row["order"] or []
+    turn = next((i for i, e in enumerate(order) if e["name"] == row["current"]), 0)
+    keep = ("number", "system", "started", "ended", "active", "round", "order")
+    return {**blank_encounter(), **{k: row[k] for k in keep}, "turn": turn}
 
 
 def _row(r: dict[str, Any]) -> tuple[Any, ...]:

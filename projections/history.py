@@ -27,9 +27,9 @@ from ledger.model.event_names import (
 from ledger.model.sheet import is_gm_pool
 from ledger.rules import round_word
 from ledger.rules import title as system_title
-from ledger.rulings.describe import HpFold, dice_parts, event_line, intent_line
-from ledger.rulings.describe import sentence as ruling_sentence
-from ledger.rulings.summary import from_history, lines
+from ledger.words.describe import HpFold, dice_parts, event_line, intent_line
+from ledger.words.describe import sentence as ruling_sentence
+from ledger.words.summary import from_history, lines
 from projections import queries
 from projections.db import ReadSide, encounter_log, hp_timeline, rulings, sheets
 from projections.recap import arrange, initiative, joined, minion_series
@@ -219,7 +219,7 @@ def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
     return out
 
 
-# -- describing one event (ledger/rulings/describe.py says it; these are the exports' views of it) --------
+# -- describing one event (ledger/words/describe.py says it; these are the exports' views of it) --------
 def describe(e: dict[str, Any], system: str = "") -> str:
     """One plain-text line for an event (its `hp_before` was folded in by `load`)."""
     return event_line(e, e.get("hp_before"), system)
@@ -332,7 +332,7 @@ def round_heading(system: str, number: int | None) -> str:
 
 def ruling_text(r: dict[str, Any], system: str = "") -> tuple[str, list[tuple[str, str | None, str]]]:
     """A ruling's sentence (what happened) and its dice lines in parts (label and notation, faces, the rest), from
-    ledger/rulings/describe.py."""
+    ledger/words/describe.py."""
     evs = [e for e in r["events"] if e["type"] != RULING_RECORDED]
     return ruling_sentence(evs, system=system), [
         dice_parts(e["data"] or {}, evs) for e in evs if e["type"] == DICE_ROLLED
@@ -347,7 +347,7 @@ def heading(r: dict[str, Any], sentence: str) -> str:
 
 
 def _md_summary(h: History, number: int) -> list[str]:
-    """The encounter's summary (ledger/rulings/summary.py): rounds, who fell and when, damage dealt and taken."""
+    """The encounter's summary (ledger/words/summary.py): rounds, who fell and when, damage dealt and taken."""
     s = from_history(h.rulings, number, h.system)
     head = lines(s, round_word(h.system))
     table = ["| Combatant | Dealt | Taken |", "|---|---|---|"]

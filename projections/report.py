@@ -6,7 +6,7 @@ from html import escape
 from typing import Any
 
 from ledger.rules import round_word
-from ledger.rulings.summary import from_history, lines
+from ledger.words.summary import from_history, lines
 from projections.history import History, Step, heading, meta, round_heading, ruling_text, session_heading, title
 from projections.recap import arrange, initiative, joined
 
@@ -104,7 +104,7 @@ def _ruling(r: dict[str, Any], system: str) -> str:
 
 
 def _summary(h: History, number: int) -> str:
-    """The encounter's summary (ledger/rulings/summary.py) as a paragraph and a table of damage dealt and taken."""
+    """The encounter's summary (ledger/words/summary.py) as a paragraph and a table of damage dealt and taken."""
     s = from_history(h.rulings, number, h.system)
     head = " ".join(lines(s, round_word(h.system))[:2])
     rows = "".join(

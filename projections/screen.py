@@ -24,8 +24,8 @@ from ledger.model.event_names import (
 )
 from ledger.rules import health_word, round_word, title
 from ledger.rules.durations import shown
-from ledger.rulings.describe import dice_line, intent_line
-from ledger.rulings.describe import sentence as describe_sentence
+from ledger.words.describe import dice_line, intent_line
+from ledger.words.describe import sentence as describe_sentence
 from projections import queries
 from projections.db import ReadSide, log, resolve_data, rulings, sessions, sheets
 from projections.shown import ENVELOPE, checked, envelope_rows, log_rows
@@ -246,7 +246,7 @@ def _names_hidden(r: Any, hidden_names: set[str]) -> bool:
 def sentence(r: Any, events: list[dict[str, Any]], vis: Visibility, pcs: set[str], system: str = "") -> str:
     """One ruling in words (NPC HP hidden unless shown): the one place that calls the describer.
 
-    Uses ledger/rulings/describe.py, the terminal's describer.
+    Uses ledger/words/describe.py, the terminal's describer.
     """
     shown = [_masked(e) if _hides_hp(e, vis, pcs) else e for e in events if e["type"] != DICE_ROLLED]
     said = describe_sentence([{**e, "data": e["data"] or {}} for e in shown], system=system)

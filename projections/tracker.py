@@ -14,8 +14,8 @@ from ledger.errors import NotFound
 from ledger.rules import health_word, round_word
 from ledger.rules.durations import left
 from ledger.rules.durations import shown as durations_shown
-from ledger.rulings.describe import possessive
-from ledger.rulings.summary import from_log
+from ledger.words.describe import possessive
+from ledger.words.summary import from_log
 from projections.db import ReadSide, encounters, sheets
 from projections.queries import encounter_log
 

@@ -2,8 +2,8 @@
 with the write side's aggregates (folded from the log, snapshots checked); where they differ or don't parse, the
 reader answers from a fresh fold of the log instead (`fold_from_log`), never from the edited rows.
 
-The write side here is any object with `campaign()` and `store.repository` (ledger.application.Ledger): projections/
-never imports the application.
+The write side here is what `WriteSide` names (ledger.application.Ledger has it): projections/ never imports the
+application.
 """
 
 from __future__ import annotations
@@ -13,20 +13,34 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from ledger.encounter import ENCOUNTER_ID
+from ledger.aggregates import Character
+from ledger.encounter import ENCOUNTER_ID, Encounter
 from ledger.storage.target import Target
 from projections.db import ReadSide, encounters, private_copy, rulings, sessions, sheets
 from projections.views import rebuild
 
+if TYPE_CHECKING:
+    from ledger.aggregates import Campaign
+    from ledger.storage.store import EventStore
 
-def mismatch(read: ReadSide, ledger: Any) -> str | None:
+
+class WriteSide(Protocol):
+    """What the check reads of the write side: the campaign aggregate and the store its aggregates load from."""
+
+    @property
+    def store(self) -> EventStore: ...
+
+    def campaign(self) -> Campaign: ...
+
+
+def mismatch(read: ReadSide, ledger: WriteSide) -> str | None:
     """The first thing the read models say that the log does not (None when they agree), in a few words.
 
     Only what costs little whatever the history's length: the rulings' count and who retracted which, the sessions,
@@ -64,7 +78,7 @@ def mismatch(read: ReadSide, ledger: Any) -> str | None:
     for row in sheet_rows:
         if not isinstance(row["sheet"], dict):
             return f"ledger_sheets: the sheet of {row['name']!r} doesn't parse"
-        character = ledger.store.repository.get(UUID(row["character_id"]))
+        character: Character = ledger.store.repository.get(UUID(row["character_id"]))
         sheet = character.sheet
         if (
             row["sheet"] != sheet
@@ -75,10 +89,11 @@ def mismatch(read: ReadSide, ledger: Any) -> str | None:
     return _encounter(latest, ledger)
 
 
-def _encounter(row: Any, ledger: Any) -> str | None:
+def _encounter(row: Any, ledger: WriteSide) -> str | None:
     """The newest encounter row against the Encounter aggregate (its snapshot checked): number, round, turn, order."""
     try:
-        state = ledger.store.repository.get(ENCOUNTER_ID).state
+        encounter: Encounter = ledger.store.repository.get(ENCOUNTER_ID)
+        state = encounter.state
     except AggregateNotFoundError:
         return None if row is None else "ledger_encounters lists an encounter the log has not"
     if not state.get("number"):

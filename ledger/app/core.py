@@ -17,7 +17,7 @@ from eventsourcing.persistence import IntegrityError
 
 from ledger import catalog as C
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, name_key
-from ledger.catalog import Command
+from ledger.catalog import Command, IntentT
 from ledger.encounter import ENCOUNTER_ID
 from ledger.errors import BadInput, LedgerError, NotInitialised, StoreError, no_character
 from ledger.model.bounds import safe
@@ -35,7 +35,7 @@ from ledger.storage.store import EventStore, Target, WriterLock, now_iso, open_s
 from ledger.storage.wait import wait_for_player
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import (
+    from ledger.intents import (
         Intent,
         Recorded,
     )
@@ -266,10 +266,10 @@ class LedgerCore:
                 raise StoreError("the ledger database is locked by another program", "try again in a moment") from None
             raise
 
-    def record(self, spec: Command, intent: Intent, *, rolls: Mapping[str, str] | None = None) -> Recorded:
+    def record(self, spec: Command[IntentT], intent: IntentT, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """Record one ruling of a declared command, decided by its declared decider from `intent`."""
-        # the decider's result (its own type, ledger/rulings/intents.py) with the ruling's number and events
-        return cast("Recorded", self.rule(spec, intent, rolls=rolls))
+        # the decider's result (its own type, ledger/intents.py) with the ruling's number and events
+        return cast("Recorded", self.rule(spec, cast("Intent", intent), rolls=rolls))
 
     def options(self, command: str, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Options typed and validated against the campaign's rules, before anything is decided."""

@@ -13,11 +13,14 @@ from ledger.encounter import ENCOUNTER_ID
 from ledger.errors import BadInput, NotFound
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import (
+    from ledger.intents import (
         EncounterStartIntent,
         EncounterView,
         JoinIntent,
+        NameIntent,
+        NoIntent,
         Recorded,
+        TurnIntent,
     )
 
 
@@ -60,19 +63,23 @@ class FightCommands(LedgerCore):
 
     def next_turn(self, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """End the current turn (end-of-turn hook), pass to the next who takes turns (start-of-turn hook)."""
-        return self.record(C.ENCOUNTER_NEXT, {"pass_over": 2}, rolls=rolls)
+        intent: TurnIntent = {"pass_over": 2}  # pass over whoever the rules give no turn
+        return self.record(C.ENCOUNTER_NEXT, intent, rolls=rolls)
 
     def delay_turn(self, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """The current character delays their whole turn; the next one's turn starts (no end-of-turn hook yet)."""
-        return self.record(C.ENCOUNTER_DELAY, {"pass_over": 2}, rolls=rolls)
+        intent: TurnIntent = {"pass_over": 2}
+        return self.record(C.ENCOUNTER_DELAY, intent, rolls=rolls)
 
     def remove_from_encounter(self, name: str, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """A participant leaves the fight; if it was their turn, the next one's starts."""
-        return self.record(C.ENCOUNTER_REMOVE, {"name": name, "pass_over": 2}, rolls=rolls)
+        intent: NameIntent = {"name": name, "pass_over": 2}
+        return self.record(C.ENCOUNTER_REMOVE, intent, rolls=rolls)
 
     def act_now(self, name: str, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """A delaying character takes their turn after the current one's ends; their initiative moves there."""
-        return self.record(C.ENCOUNTER_ACT, {"name": name}, rolls=rolls)
+        intent: NameIntent = {"name": name}
+        return self.record(C.ENCOUNTER_ACT, intent, rolls=rolls)
 
     def join_encounter(
         self, name: str | Sequence[str], *, surprised: bool = False, rolls: Mapping[str, str] | None = None
@@ -88,18 +95,20 @@ class FightCommands(LedgerCore):
 
     def end_encounter(self) -> Recorded:
         """End the running encounter (Surprised ends with the combat: conditions.txt, Surprised), with its summary."""
-        result = self.record(C.ENCOUNTER_END, {})
+        intent: NoIntent = {}
+        result = self.record(C.ENCOUNTER_END, intent)
         result["summary"] = self.encounter_summary()
         return result
 
     def encounter_summary(self) -> dict[str, Any] | None:
         """The latest encounter's summary: rounds, who fell and when, damage dealt and taken
-        (ledger/rulings/summary.py)."""
+        (ledger/words/summary.py)."""
         # lazy: the round summary; kept out of a one-shot write
-        from ledger.rulings.summary import from_store
+        from ledger.words.summary import from_store
 
         return from_store(self.store, self.campaign())
 
     def end_scene(self) -> Recorded:
         """End the scene outside an encounter (P&P): effects for the rest of the scene end, with their defeats."""
-        return self.record(C.SCENE_END, {})
+        intent: NoIntent = {}
+        return self.record(C.SCENE_END, intent)

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any, cast
 from ledger import catalog as C
 from ledger.app.core import LedgerCore, check_text
 from ledger.errors import BadInput, Conflict, NotInitialised
-from ledger.rulings import undo
+from ledger.history import undo
 from ledger.rulings.draft import Draft
 from ledger.storage.secrets import session_dice
 from ledger.storage.store import now_iso
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import (
+    from ledger.intents import (
         RetractIntent,
         Undone,
     )
@@ -47,9 +47,9 @@ class HistoryCommands(LedgerCore):
         return cast("Undone", self.rule(C.REDO, {}, decide))
 
     def plan_retraction(self, target: int, *, rolls: Mapping[str, str] | None = None) -> Any:
-        """What retracting ruling `target` would change (nothing is appended): see ledger/rulings/rederive.py."""
+        """What retracting ruling `target` would change (nothing is appended): see ledger/history/rederive.py."""
         # lazy: re-derivation, for retract; kept out of a one-shot write
-        from ledger.rulings.rederive import Rederiver, validate_target
+        from ledger.history.rederive import Rederiver, validate_target
 
         campaign = self.campaign()
         validate_target(campaign, target)
@@ -80,7 +80,7 @@ class HistoryCommands(LedgerCore):
         rolls an earlier plan made), and the result says `"replanned": true`.
         """
         # lazy: re-derivation, for retract; kept out of a one-shot write
-        from ledger.rulings.rederive import Rederiver, commit, validate_target
+        from ledger.history.rederive import Rederiver, commit, validate_target
 
         entered = _retract_rolls(rolls)
         kept = {**dict(fixed or {}), **({r.name: r for r in plan.rolled} if plan is not None else {})}
@@ -131,9 +131,9 @@ class HistoryCommands(LedgerCore):
         return int(self.store.recorder.max_notification_id() or 0)
 
     def export_jsonl(self, out: Any, *, step: Callable[[int], None] | None = None) -> Any:
-        """Write the whole log, byte for byte, as JSON lines with a header (ledger/storage/exchange.py); its summary."""
+        """Write the whole log, byte for byte, as JSON lines with a header (ledger/history/exchange.py); its summary."""
         # lazy: export and import; kept out of a one-shot write
-        from ledger.storage.exchange import export_jsonl
+        from ledger.history.exchange import export_jsonl
 
         self.campaign()  # refuses an empty ledger with the usual message
         snapshots = self.store.snapshots.recorder if self.store.snapshots is not None else None
@@ -142,7 +142,7 @@ class HistoryCommands(LedgerCore):
     def check_import(self, path: str, *, step: Callable[[int], None] | None = None) -> Any:
         """An export file read and checked whole (header, counts, types, every hash link) before anything is written."""
         # lazy: export and import; kept out of a one-shot write
-        from ledger.storage.exchange import read_export, require_empty
+        from ledger.history.exchange import read_export, require_empty
 
         if not (self.target.kind == "sqlite" and not os.path.exists(self.target.path)):
             require_empty(self.store.recorder, self.target.describe())  # refuse early, before reading a big file
@@ -151,7 +151,7 @@ class HistoryCommands(LedgerCore):
     def write_import(self, checked: Any, *, step: Callable[[int], None] | None = None) -> Any:
         """Write a checked export into this (empty) ledger in one transaction; its summary."""
         # lazy: export and import; kept out of a one-shot write
-        from ledger.storage.exchange import write_import
+        from ledger.history.exchange import write_import
 
         self.require_writable()
         return write_import(self.store, checked, self.target.describe(), step)
@@ -163,12 +163,12 @@ class HistoryCommands(LedgerCore):
             raise NotInitialised(f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh")
 
     def why(self, name: str, field: str | None) -> dict[str, Any]:
-        """Which live rulings made a value on a character's sheet (ledger/rulings/why.py)."""
+        """Which live rulings made a value on a character's sheet (ledger/history/why.py)."""
         # lazy: `ledger why` only; kept out of a one-shot write
-        from ledger.rulings.why import explain
+        from ledger.history.why import explain
 
         campaign = self.campaign()
-        return explain(self.store, campaign, undo.amendments(self.store, campaign), name, field)
+        return explain(self.store, campaign, self.store.amendments(campaign), name, field)
 
 
 def _retract_rolls(rolls: Mapping[str, str] | None) -> dict[str, str]:

@@ -13,7 +13,7 @@ from ledger.errors import BadInput
 from ledger.model.bounds import whole
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import (
+    from ledger.intents import (
         ActIntent,
         AttackIntent,
         CheckIntent,
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         Recorded,
         RecoverIntent,
         ReviveIntent,
+        RollIntent,
         SpendIntent,
     )
 
@@ -33,7 +34,8 @@ class PlayCommands(LedgerCore):
 
     def roll(self, expr: str, *, for_name: str | None = None, rolls: Mapping[str, str] | None = None) -> Recorded:
         """A free roll, recorded as a ruling with one DiceRolled event (roll name: `roll`)."""
-        return self.record(C.ROLL, {"expr": expr, "for": for_name}, rolls=rolls)
+        intent: RollIntent = {"expr": expr, "for": for_name}
+        return self.record(C.ROLL, intent, rolls=rolls)
 
     def damage(self, target: str, amount: int, *, subdual: bool = False) -> Recorded:
         """Direct HP loss (no resistance roll)."""

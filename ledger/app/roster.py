@@ -19,13 +19,15 @@ from ledger.rules import get_rules
 from ledger.storage.secrets import new_secret, session_dice
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import (
+    from ledger.intents import (
         CharacterAddIntent,
         CharacterCopyIntent,
         CharacterSetIntent,
         InitIntent,
         InitResult,
+        NameIntent,
         Recorded,
+        SessionEndIntent,
         SessionStartIntent,
     )
 
@@ -74,7 +76,7 @@ class RosterCommands(LedgerCore):
         `player_dice` also asks each linked hero's rolls of their player's page; `new_day` also starts an in-game
         day (H&H: victory points back to 2)."""
         # lazy: committed dice only (hmac); kept out of a one-shot write
-        from ledger.audit.dice_proof import VERSION
+        from ledger.model.dice_scheme import VERSION
 
         intent: SessionStartIntent = {"title": title}
         if not (commit_dice or player_dice):
@@ -98,13 +100,14 @@ class RosterCommands(LedgerCore):
     def end_session(self) -> Recorded:
         """Close the open play session, revealing its dice secret if it committed one."""
         # lazy: committed dice only (hmac); kept out of a one-shot write
-        from ledger.audit.dice_proof import commit
+        from ledger.model.dice_scheme import commit
 
         found = session_dice(self.dice_secrets, self.campaign())
         secret = found.get("secret")
         if secret and commit(secret) != found.get("commitment"):
             secret = None  # not the committed secret: nothing to reveal (the session ends; verify --dice fails it)
-        return self.record(C.SESSION_END, {"reveal": secret.hex()} if secret else {})
+        intent: SessionEndIntent = {"reveal": secret.hex()} if secret else {}
+        return self.record(C.SESSION_END, intent)
 
     # -- characters -------------------------------------------------------------------------
     def add_character(
@@ -170,7 +173,8 @@ class RosterCommands(LedgerCore):
 
     def retire_character(self, name: str) -> Recorded:
         """Take a character out of play, keeping its history (`character list --all` still shows it)."""
-        return self.record(C.CHARACTER_RETIRE, {"name": name})
+        intent: NameIntent = {"name": name}
+        return self.record(C.CHARACTER_RETIRE, intent)
 
     def import_character(self, path: str, *, pc: bool = True) -> Recorded:
         """Add a character from a character-creator save file (JSON), if the campaign's system reads them."""

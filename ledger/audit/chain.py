@@ -17,8 +17,8 @@ from uuid import UUID
 
 import orjson
 
+from ledger.model.chain import GENESIS, SCHEME, chain_hash, link_hash
 from ledger.model.event_names import CHAIN_TOPIC
-from ledger.rulings.draft import GENESIS, SCHEME, chain_hash, link_hash
 
 PAGE = 5000
 

@@ -2,7 +2,7 @@
 
 A `Roll` keeps every face. Rules never roll: they ask a `Dice` provider for a named roll of a given
 `DiceSpec` and get faces back. In play the provider is a `DiceBox` (entered faces first, otherwise the
-ledger rolls); in replay it is ledger/rulings/rederive.py's `ReplayDice`, which hands back exactly what was recorded.
+ledger rolls); in replay it is ledger/history/rederive.py's `ReplayDice`, which hands back exactly what was recorded.
 """
 
 from __future__ import annotations
@@ -212,7 +212,7 @@ class Roll:
     faces: tuple[int, ...]
     source: Source
     used: bool = True
-    commitment: str | None = None  # the session's dice commitment this roll derives from (ledger/audit/dice_proof.py)
+    commitment: str | None = None  # the session's dice commitment this roll derives from (ledger/model/dice_scheme.py)
     counter: int | None = None  # scheme 2: the session's count of committed rolls before this one
     player_seed: str | None = None  # a player's die: the hex seed their page made for it
 
@@ -300,7 +300,7 @@ class DiceBox:
     """Faces for one ruling: entered faces first, else rolled (seeded per ruling and name, or system RNG).
 
     In a session that committed its dice, a rolled die is derived from the session's secret instead
-    (ledger/audit/dice_proof.py: scheme 1 over the ruling number, scheme 2 over the session and its counter of
+    (ledger/model/dice_scheme.py: scheme 1 over the ruling number, scheme 2 over the session and its counter of
     committed rolls), seed or not; with player dice, a linked hero's roll mixes in the seed their page sent.
     """
 
@@ -350,7 +350,7 @@ class DiceBox:
 
     def _committed(self, name: str, spec: DiceSpec) -> Roll:
         # lazy: committed dice only (hmac); kept out of a one-shot write
-        from ledger.audit.dice_proof import commit, derive, derive_faces, derive_faces_v2, derive_v2
+        from ledger.model.dice_scheme import commit, derive, derive_faces, derive_faces_v2, derive_v2
 
         hint = "enter physical dice with --roll NAME=FACES, or end the session: ledger session end"
         if self.secret is None:

@@ -7,7 +7,6 @@ it chains the ruling's hash to the previous one and writes every event in one tr
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from hashlib import sha256
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -25,6 +24,7 @@ from ledger.aggregates import (
 )
 from ledger.errors import Conflict, no_character
 from ledger.model.bounds import check_actor, check_intent, check_stored
+from ledger.model.chain import GENESIS, PLACEHOLDER, SCHEME, link_hash
 from ledger.model.dice import DiceBox, DiceSpec, Roll
 from ledger.model.event_names import (
     DAMAGE_APPLIED,
@@ -43,68 +43,6 @@ if TYPE_CHECKING:
     from eventsourcing.persistence import StoredEvent
 
     from ledger.storage.store import EventStore
-
-GENESIS = "0" * 64
-
-
-SCHEME = 2  # the chain link's hashing scheme (docs/verify.md): 1 = the first release's, 2 = every stored byte
-PLACEHOLDER = "?" * 64  # the link's own `hash` while its bytes are hashed
-_HASH_KEY = b'"hash":"'
-
-
-def chain_hash(prev_hash: str, stored: Iterable[StoredEvent]) -> str:
-    """Scheme 1 (the first release): sha256 over the previous hash and each event's topic, id, version and state."""
-    h = sha256(prev_hash.encode())
-    for s in stored:
-        oid = s.originator_id.hex if hasattr(s.originator_id, "hex") else str(s.originator_id)
-        h.update(f"\n{s.topic}\n{oid}\n{s.originator_version}\n".encode())
-        state = s.state
-        h.update(state if isinstance(state, (bytes, bytearray, memoryview)) else str(state).encode())
-    return h.hexdigest()
-
-
-def _part(h: Any, topic: str, oid: Any, version: int, state: Any) -> None:
-    if type(oid) is not str:  # a UUID (the recorder's), or anything else a damaged row holds
-        oid = oid.hex if hasattr(oid, "hex") else str(oid)
-    data = (
-        state
-        if type(state) is bytes
-        else bytes(state)
-        if isinstance(state, (bytearray, memoryview))
-        else str(state).encode()
-    )
-    h.update(f"\n{len(topic)}:{topic}\n{oid}\n{version}\n{len(data)}:".encode() + data)
-
-
-def _with_link(h: Any, link_state: bytes) -> str:
-    h.update(b"\nlink:")
-    h.update(link_state)
-    return str(h.hexdigest())
-
-
-def unhashed_link(state: bytes) -> bytes | None:
-    """A scheme-2 link's stored bytes with its hash value replaced by PLACEHOLDER; None if it has not exactly one."""
-    state = bytes(state)
-    at = state.find(_HASH_KEY)
-    if at < 0 or state.find(_HASH_KEY, at + 1) >= 0:
-        return None
-    start = at + len(_HASH_KEY)
-    if state[start + 64 : start + 65] != b'"':
-        return None
-    return state[:start] + PLACEHOLDER.encode() + state[start + 64 :]
-
-
-def link_hash(prev_hash: str, stored: Iterable[Any], link: Any) -> str | None:
-    """Scheme 2's hash of a ruling whose link is the stored event `link` (None if the link's bytes are malformed)."""
-    body = unhashed_link(link.state)
-    if body is None:
-        return None
-    h = sha256(b"ledger-chain/2\n" + prev_hash.encode())
-    for s in stored:
-        _part(h, s.topic, s.originator_id, s.originator_version, s.state)
-    oid = link.originator_id
-    _part(h, link.topic, oid, link.originator_version, b"")
-    return _with_link(h, body)
 
 
 class Draft:
@@ -142,7 +80,7 @@ class Draft:
         self._flushed: set[str] = set()
         self.campaign: Campaign = campaign  # type: ignore[assignment]
         # every aggregate the decider read, with the version read (0: not there): kept in the chain link, so a
-        # retraction knows which later rulings read what it changes (ledger/rulings/rederive.py)
+        # retraction knows which later rulings read what it changes (ledger/history/rederive.py)
         self.reads: dict[str, int] = {CAMPAIGN_ID.hex: campaign.version} if campaign is not None else {}
         session = campaign.open_session if campaign is not None else None
         if command == "session start" and campaign is not None:
@@ -374,7 +312,7 @@ def commit(store: EventStore, draft: Draft) -> None:
 
     check_intent(
         draft.intent
-    )  # a new ruling only: re-deciding a recorded one (ledger/rulings/rederive.py) never comes here
+    )  # a new ruling only: re-deciding a recorded one (ledger/history/rederive.py) never comes here
     check_actor(draft.actor)
     events = draft.finish()
     check_stored([vars(e) for e in events])

@@ -18,7 +18,7 @@ from ledger.errors import StoreError
 from ledger.storage.target import Target
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import Revealed
+    from ledger.intents import Revealed
 
 TABLE = "ledger_dice_secrets"
 DDL = f"CREATE TABLE IF NOT EXISTS {TABLE} (commitment VARCHAR(64) PRIMARY KEY, secret VARCHAR(64) NOT NULL)"
@@ -116,7 +116,7 @@ def new_secret() -> tuple[bytes, str]:
     import secrets as random_source
 
     # lazy: committed dice only (hmac); kept out of a one-shot write
-    from ledger.audit.dice_proof import SECRET_BYTES, commit
+    from ledger.model.dice_scheme import SECRET_BYTES, commit
 
     secret = random_source.token_bytes(SECRET_BYTES)
     return secret, commit(secret)
@@ -125,7 +125,7 @@ def new_secret() -> tuple[bytes, str]:
 def reveal(d: Any, number: int, secret_hex: str | None) -> Revealed:
     """At `session end`: record the secret of a session that committed its dice (the decider's part)."""
     # lazy: committed dice only (hmac); kept out of a one-shot write
-    from ledger.audit.dice_proof import commit
+    from ledger.model.dice_scheme import commit
 
     entry: dict[str, Any] = next((s for s in d.campaign.domain["sessions"] if s["number"] == number), {})
     commitment = entry.get("commitment")

@@ -31,7 +31,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import Environment
 
-from ledger.aggregates import Campaign, Character, Ruling
+from ledger.aggregates import Amendments, Campaign, Character, Ruling, ruling_id
 from ledger.errors import MediumError, StoreError
 from ledger.model.bounds import safe
 from ledger.snapshots import CheckedSnapshots
@@ -155,6 +155,14 @@ class EventStore(Application[UUID]):
     name = "Ledger"
     read_only: MediumError | None = None  # set when the medium refuses writes: the reason every write refuses with
     snapshotting_intervals = {Campaign: SNAPSHOT_INTERVAL, Character: SNAPSHOT_INTERVAL, Ruling: SNAPSHOT_INTERVAL}
+
+    def amendments(self, campaign: Campaign) -> Amendments:
+        """The records of every live amendment: {re-derived ruling: [{aggregate, type, data}, ...]}."""
+        out: dict[int, list[dict[str, Any]]] = {}
+        for n, by in campaign.live_amendments().items():
+            x: Ruling = self.repository.get(ruling_id(by))
+            out[n] = x.amendments[str(n)]["records"]
+        return out
 
     def construct_env(self, name: str, env: Any = None) -> Environment:
         """Only what the target says: never os.environ, never an in-memory default."""

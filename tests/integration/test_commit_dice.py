@@ -9,7 +9,7 @@ import orjson
 import pytest
 from sqlalchemy import text
 
-from ledger.audit.dice_proof import commit, derive_faces_v2
+from ledger.model.dice_scheme import commit, derive_faces_v2
 from ledger.storage.target import parse_target
 from projections.db import ReadSide
 from tests.conftest import Cli

@@ -15,7 +15,8 @@ import pytest
 from sqlalchemy import text
 
 from ledger.audit.dice_names import takes
-from ledger.audit.dice_proof import check, commit, derive_faces, derive_faces_v2, message_v2
+from ledger.audit.dice_proof import check
+from ledger.model.dice_scheme import commit, derive_faces, derive_faces_v2, message_v2
 from ledger.storage.target import parse_target
 from projections.db import ReadSide
 from tests.conftest import Cli

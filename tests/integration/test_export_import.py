@@ -15,7 +15,7 @@ from sqlalchemy import select
 from ledger.application import Ledger
 from ledger.audit.chain import notifications, verify
 from ledger.errors import BadInput, Conflict
-from ledger.storage.exchange import export_jsonl, read_export, state_field, write_import
+from ledger.history.exchange import export_jsonl, read_export, state_field, write_import
 from ledger.storage.store import SNAPSHOT_INTERVAL
 from ledger.storage.target import parse_target
 from projections.db import VIEW_TABLES, ReadSide

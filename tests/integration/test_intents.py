@@ -1,4 +1,4 @@
-"""Every stored intent fits its command's TypedDict (ledger/rulings/intents.py): the types describe the JSON
+"""Every stored intent fits its command's TypedDict (ledger/intents.py): the types describe the JSON
 the ledger has always stored, in old ledgers (../shared/fixtures/ledgers/) and in new ones."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import orjson
 import pytest
 
 from ledger import catalog
-from ledger.rulings import intents as I
+from ledger import intents as I
 from tests.conftest import SHARED, Cli
 
 LEDGERS = SHARED / "fixtures" / "ledgers"

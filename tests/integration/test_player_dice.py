@@ -11,7 +11,7 @@ import time
 
 import orjson
 
-from ledger.audit.dice_proof import derive_faces_v2
+from ledger.model.dice_scheme import derive_faces_v2
 from tests.conftest import Cli, event_count
 from tests.integration.test_dice_forgeries import decoded
 from tests.players import SEED, asked, finish, post, state, table, waiting

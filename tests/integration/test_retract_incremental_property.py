@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from ledger.application import Ledger
 from ledger.audit.chain import verify
 from ledger.errors import LedgerError
-from ledger.rulings.rederive import Plan, Rederiver, validate_target
+from ledger.history.rederive import Plan, Rederiver, validate_target
 from tests.conftest import SHARED
 from tests.integration.test_retract_property import TRAITS
 from tests.integration.test_retract_property import run as base_run
@@ -61,7 +61,7 @@ def play(led: Ledger, system: str, ops: list[tuple[Any, ...]]) -> None:
 
 
 def record(plan: Plan) -> tuple[Any, ...]:
-    """Everything a committed plan appends (ledger/rulings/rederive.py commit) and what it showed."""
+    """Everything a committed plan appends (ledger/history/rederive.py commit) and what it showed."""
     changes = [(c.ruling, c.command, c.before, c.after, c.refused, c.dice, c.reads) for c in plan.changes]
     rolls = [(r.name, r.to_data()) for r in plan.rolled]
     return changes, plan.states, plan.kinds, plan.created, rolls, plan.summary()["outcomes"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ledger.application import Ledger
-from ledger.rulings import rederive
+from ledger.history import rederive
 from tests.conftest import Cli
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from ledger.aggregates import CAMPAIGN_ID
 from ledger.application import Ledger
-from ledger.rulings.draft import chain_hash
+from ledger.model.chain import chain_hash
 from tests.conftest import REPO, Cli
 
 CHAIN = "ledger.aggregates:Campaign.RulingChained"

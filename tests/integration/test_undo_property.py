@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ledger.application import Ledger
 from ledger.errors import LedgerError
-from ledger.rulings import undo
+from ledger.history import undo
 from ledger.storage.target import parse_target
 from projections import queries
 from projections.db import ReadSide

@@ -6,8 +6,9 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
-from ledger.audit.dice_proof import check, commit, derive, derive_faces, message
+from ledger.audit.dice_proof import check
 from ledger.model.dice import DiceBox, DiceSpec, fudge
+from ledger.model.dice_scheme import commit, derive, derive_faces, message
 
 SECRET = bytes(range(32))
 TOPIC = "ledger.aggregates:"

@@ -1,4 +1,4 @@
-"""ledger/rulings/describe.py: the one describer of events and intents, pure and import-light (CLI.md, Additions agreed
+"""ledger/words/describe.py: the one describer of events and intents, pure and import-light (CLI.md, Additions agreed
 in the second round: a ruling's first line is a sentence)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from ledger.rulings.describe import HpFold, dice_line, event_line, intent_line, ruling_lines, sentence
+from ledger.words.describe import HpFold, dice_line, event_line, intent_line, ruling_lines, sentence
 from tests.conftest import REPO
 
 
@@ -18,7 +18,7 @@ def test_describe_imports_neither_sqlalchemy_nor_click() -> None:
     """README.md, How it works (a write never imports the read side): write commands print from the ruling's result
     without loading the read side."""
     code = (
-        "import sys, ledger.rulings.describe; print(sorted(m for m in ('sqlalchemy', 'click', 'eventsourcing', "
+        "import sys, ledger.words.describe; print(sorted(m for m in ('sqlalchemy', 'click', 'eventsourcing', "
         "'projections') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True).stdout

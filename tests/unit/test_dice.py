@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ledger.errors import BadInput
+from ledger.history.rederive import ReplayDice
 from ledger.model.dice import DiceBox, Roll, d20, fudge, parse_faces, parse_notation, pool, pool_successes
-from ledger.rulings.rederive import ReplayDice
 
 
 def test_pool_counts_two_and_four_as_one_success_and_six_as_two():

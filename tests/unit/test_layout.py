@@ -26,9 +26,12 @@ def _modules() -> dict[str, Path]:
 
 def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     """The project modules a module imports (a `from package import module` counts as the module)."""
+    return _imports_of_source(name, path.read_text(), known, is_pkg=path.name == "__init__.py")
+
+
+def _imports_of_source(name: str, src: str, known: set[str], *, is_pkg: bool = False) -> set[str]:
     out: set[str] = set()
-    is_pkg = path.name == "__init__.py"
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(ast.parse(src)):
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -84,6 +87,66 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_no_import_circle_among_the_projects_modules() -> None:
     """DESIGN.md, Layout: there is no import circle among the project's modules (imports inside functions count)."""
     assert _cycle(_graph()) is None, " -> ".join(_cycle(_graph()) or [])
+
+
+# The floor plan (docs/design.md, Layout), lowest first. A module may import its own floor and the floors below it,
+# never one above: imports inside functions and under TYPE_CHECKING count. A name matches a module and everything under
+# it (`ledger.model` holds `ledger.model.dice`).
+FLOORS: tuple[tuple[str, ...], ...] = (
+    ("ledger", "ledger.errors", "ledger.catalog"),  # the package, the one error hierarchy, the command catalog
+    ("ledger.model",),  # the domain's values: dice, sheet, bounds, names, the chain hash, the dice scheme
+    ("ledger.rules",),  # pure rules, one package per system
+    ("ledger.intents", "ledger.aggregates", "ledger.encounter", "ledger.snapshots"),  # intents; the aggregates
+    ("ledger.storage",),  # where a ledger lives: target, store, schema, dice secrets, player requests
+    ("ledger.audit",),  # what verify checks: the chain walk, the report, the dice check
+    ("ledger.words",),  # rulings in words: the describer, die lines, summaries
+    ("ledger.rulings",),  # deciding a ruling: the draft and the deciders
+    ("ledger.history",),  # undo, redo, retraction (walk, plan, diff), why, export and import
+    ("ledger.app", "ledger.application"),  # the Ledger, the one way in
+    ("projections",),  # the read side
+    ("commands",),  # the CLI and the session shell
+)
+
+
+def floor_of(module: str) -> int:
+    """The floor a module stands on: the longest floor name that is the module or a package holding it."""
+    best, at = "", -1
+    for i, names in enumerate(FLOORS):
+        for n in names:
+            if (module == n or module.startswith(n + ".")) and len(n) > len(best):
+                best, at = n, i
+    if at < 0:
+        raise AssertionError(f"{module} stands on no floor of FLOORS: add it to one")
+    return at
+
+
+def upward(graph: dict[str, set[str]]) -> list[str]:
+    """Every import that runs upward, as `a (floor) -> b (floor)`."""
+    return sorted(
+        f"{a} ({floor_of(a)}) -> {b} ({floor_of(b)})"
+        for a, deps in graph.items()
+        for b in deps
+        if floor_of(b) > floor_of(a)
+    )
+
+
+def test_every_module_stands_on_a_floor_and_imports_only_its_own_floor_and_below() -> None:
+    """docs/design.md, Layout: the floor order holds; no module imports a floor above its own (inside functions too)."""
+    assert upward(_graph()) == []
+
+
+def test_the_floor_check_finds_an_upward_import_inside_a_function() -> None:
+    """docs/design.md, Layout: an import of a higher floor is found wherever it stands, a function's body included."""
+    src = "def f():\n    # lazy: a test of the check\n    from ledger.history import undo\n    return undo\n"
+    known = set(_modules())
+    graph = {"ledger.model.dice": _imports_of_source("ledger.model.dice", src, known)}
+    assert upward(graph) == ["ledger.model.dice (1) -> ledger.history.undo (8)"]
+
+
+def test_no_floor_names_a_module_that_is_gone() -> None:
+    """docs/design.md, Layout: each name on a floor is a module or package of the project."""
+    known = set(_modules())
+    assert [n for names in FLOORS for n in names if n not in known] == []
 
 
 def test_the_write_side_never_imports_the_read_side_or_the_cli() -> None:

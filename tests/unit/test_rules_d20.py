@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
+from ledger.history.rederive import ReplayDice
 from ledger.model.dice import DiceBox, Roll, d20
 from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules import get_rules
@@ -15,7 +16,6 @@ from ledger.rules.contract import Recovery
 from ledger.rules.d20.core import modifier
 from ledger.rules.d20.options import ATTACK as ATTACK_DECLS
 from ledger.rules.d20.system import RULES
-from ledger.rulings.rederive import ReplayDice
 
 
 def _run(sheet: Sheet, options: dict) -> list[Effect]:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from ledger.errors import BadInput, ImpossibleAction
+from ledger.history.rederive import ReplayDice
 from ledger.model.dice import DiceBox, DiceSpec, Roll, pool
 from ledger.model.sheet import Effect, Sheet, apply_all
 from ledger.rules.pnp.checks import chase as pnp_chase
@@ -21,7 +22,6 @@ from ledger.rules.pnp.options import CHASE as CHASE_DECLS
 from ledger.rules.pnp.options import CHECK as CHECK_DECLS
 from ledger.rules.pnp.resources import start_of_issue, start_of_issue_gm
 from ledger.rules.pnp.system import RULES
-from ledger.rulings.rederive import ReplayDice
 
 TXT = "prowlers-and-paragons.txt"
 

@@ -16,7 +16,7 @@ from ledger.rules.contract import RuleSystem
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import EconomyWarning, TurnNote
+    from ledger.intents import EconomyWarning, TurnNote
 
 GM = "GM"  # the name of the hidden sheet that holds a GM's pool (P&P Adversity)
 

@@ -17,7 +17,7 @@ from ledger.rulings.draft import Draft
 from ledger.storage.secrets import reveal
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import (
+    from ledger.intents import (
         CharacterAddIntent,
         CharacterCopyIntent,
         CharacterResult,
@@ -40,7 +40,7 @@ def session_start(d: Draft, i: SessionStartIntent) -> SessionResult:
     title = i.get("title") or f"Session {number}"
     d.campaign_event(Campaign.SessionStarted, number=number, title=title, at=d.at)
     commitment = i.get("commitment")
-    if commitment:  # verifiable dice: only the secret's SHA-256 (ledger/audit/dice_proof.py)
+    if commitment:  # verifiable dice: only the secret's SHA-256 (ledger/model/dice_scheme.py)
         d.campaign_event(Campaign.DiceCommitted, number=number, commitment=commitment)
         if i.get("scheme"):  # scheme 2 and later say so; a session without this event is scheme 1
             d.campaign_event(

@@ -21,7 +21,7 @@ from ledger.rules.options import suggest
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import ConditionIntent
+    from ledger.intents import ConditionIntent
 
 TRACKER = 3  # the tracker's version a play ruling recorded during an encounter carries (`tracker` in its intent);
 # rulings carrying an older version (or none) are decided again exactly as they were:

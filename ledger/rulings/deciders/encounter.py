@@ -43,7 +43,7 @@ from ledger.rulings.deciders.turns import (
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import (
+    from ledger.intents import (
         EncounterEndResult,
         EncounterStartIntent,
         EncounterView,

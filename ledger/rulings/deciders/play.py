@@ -19,7 +19,7 @@ from ledger.rulings.deciders.durations import PAGES
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import (
+    from ledger.intents import (
         ActIntent,
         ActResult,
         AttackIntent,

@@ -1,8 +1,8 @@
 """The deciders of stored command names, derived from the catalog (ledger/catalog.py): how a recorded ruling
-is decided again (ledger/rulings/rederive.py) and how a new one is decided (`Ledger.record`).
+is decided again (ledger/history/rederive.py) and how a new one is decided (`Ledger.record`).
 
 Undo, redo, retraction and `init` have no decider: they are decided from the log itself
-(ledger/rulings/undo.py, ledger/rulings/rederive.py), never re-derived.
+(ledger/history/undo.py, ledger/history/rederive.py), never re-derived.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from ledger.rulings.deciders.durations import SIDES, version
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:  # the intent types cost a one-shot command their import: mypy alone reads them
-    from ledger.rulings.intents import Intent, Result
+    from ledger.intents import Intent, Result
 
-    # (draft, intent) -> result: each decider takes its command's own intent type (ledger/rulings/intents.py)
+    # (draft, intent) -> result: each decider takes its command's own intent type (ledger/intents.py)
     Decider = Callable[[Draft, Intent], Result]
 
 

@@ -23,7 +23,6 @@ from ledger.model.event_names import (
     MINIONS_DEFEATED,
     PARTICIPANT_JOINED,
 )
-from ledger.rulings.undo import amendments
 
 # Conditions that take a combatant out of the fight (or near it), as the summary names a fall.
 FALLS = ("dead", "dying", "defeated", "unconscious", "incapacitated", "disabled", "staggered")
@@ -125,7 +124,7 @@ def from_store(store: Any, campaign: Any) -> dict[str, Any] | None:
     st = enc.state
     if not st["number"] or st["started"] is None:
         return None
-    dead, amended = campaign.dead_set(), amendments(store, campaign)
+    dead, amended = campaign.dead_set(), store.amendments(campaign)
 
     def live(aid: Any) -> list[tuple[int, str, dict[str, Any]]]:
         mine = {n: [r for r in recs if r["aggregate"] == aid.hex] for n, recs in amended.items()}

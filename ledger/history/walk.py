@@ -32,8 +32,8 @@ from ledger.aggregates import (
     ruling_id,
 )
 from ledger.encounter import Encounter, fold_encounter
+from ledger.history.reach import MOST, links_after, query, raw_recorder, touched_by
 from ledger.model.event_names import DAMAGE_APPLIED, HEALTH_RECOVERED
-from ledger.rulings.reach import MOST, links_after, query, raw_recorder, touched_by
 
 if TYPE_CHECKING:
     from ledger.storage.store import EventStore
@@ -136,7 +136,7 @@ def reads_of(link: Any, amendment: Mapping[str, Any] | None) -> Iterable[str] | 
 
 
 class Walk:
-    """The incremental half of ledger/rulings/rederive.py's Rederiver (a mixin: it uses the planner's state)."""
+    """The incremental half of ledger/history/rederive.py's Rederiver (a mixin: it uses the planner's state)."""
 
     if TYPE_CHECKING:
         store: EventStore
@@ -240,7 +240,7 @@ class Walk:
     def later(self) -> Iterator[int]:
         """The later rulings to look at, in order: every one when deciding every one again, or when a live
         retraction or amendment has reads checked ruling by ruling; else only those whose chain link names an
-        aggregate that differs at that point or may be suspect, or records no reads (ledger/rulings/reach.py)."""
+        aggregate that differs at that point or may be suspect, or records no reads (ledger/history/reach.py)."""
         if not self.incremental:
             yield from range(self.target + 1, self.number)
             return

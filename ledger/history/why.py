@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from ledger.aggregates import SHEET_EVENTS, live_records, ruling_id
+from ledger.aggregates import SHEET_EVENTS, Amendments, live_records, ruling_id
 from ledger.errors import BadInput, no_character
 from ledger.model.event_names import CHARACTER_ADDED, RESOURCE_CHANGED
 from ledger.model.sheet import Sheet, apply_effect, is_gm_pool
@@ -43,9 +43,7 @@ def _describe(field: str, before: Any, after: Any, kind: str, data: dict[str, An
     return f"{before} -> {after}{detail}"
 
 
-def explain(
-    store: EventStore, campaign: Campaign, amended: dict[int, list[dict[str, Any]]], name: str, field: str | None
-) -> dict[str, Any]:
+def explain(store: EventStore, campaign: Campaign, amended: Amendments, name: str, field: str | None) -> dict[str, Any]:
     """The live rulings that changed `field` on the character's sheet, in order, with who and when."""
     entry = campaign.character(name)
     if entry is None:

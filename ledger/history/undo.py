@@ -6,17 +6,14 @@ Never a reverse delta: each touched aggregate gets the state it has in the histo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from ledger.aggregates import CAMPAIGN_ID, Campaign, Ruling, ruling_id
+from ledger.aggregates import CAMPAIGN_ID, Amendments, Campaign, Ruling, ruling_id
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
     from ledger.storage.store import EventStore
-
-Amendments = dict[int, list[dict[str, Any]]]
 
 
 def set_live(store: EventStore, d: Draft, target: int, *, live: bool) -> dict[str, Any]:
@@ -34,7 +31,7 @@ def set_live(store: EventStore, d: Draft, target: int, *, live: bool) -> dict[st
             restore_around(store, d, UUID(hex_id), target, first[hex_id], live)
     else:
         dead = d.campaign.dead_set()
-        found = amendments(store, d.campaign)
+        found = store.amendments(d.campaign)
         for hex_id in r.touched:
             restore(store, d, UUID(hex_id), dead, found)
     return {"target": target, "command": r.command, "undone" if not live else "redone": target}
@@ -55,22 +52,13 @@ def restore_around(store: EventStore, d: Draft, aid: UUID, target: int, first: i
     _restored(d, aggregate, aid, event_class, fields)
 
 
-def restore(store: EventStore, d: Draft, aid: UUID, dead: set[int], found: Mapping[int, list[dict[str, Any]]]) -> None:
+def restore(store: EventStore, d: Draft, aid: UUID, dead: set[int], found: Amendments) -> None:
     """Append the event that sets one aggregate to the refold of its live history."""
     history = list(store.events.get(aid))
     aggregate = d.campaign if aid == CAMPAIGN_ID else store.repository.get(aid)
     mine = {n: [rec for rec in recs if rec["aggregate"] == aid.hex] for n, recs in found.items()}
     event_class, fields = type(aggregate).restoration(history, dead, mine)
     _restored(d, aggregate, aid, event_class, fields)
-
-
-def amendments(store: EventStore, campaign: Campaign) -> Amendments:
-    """The records of every live amendment: {re-derived ruling: [{aggregate, type, data}, ...]}."""
-    out: Amendments = {}
-    for n, by in campaign.live_amendments().items():
-        x: Ruling = store.repository.get(ruling_id(by))
-        out[n] = x.amendments[str(n)]["records"]
-    return out
 
 
 def _restored(d: Draft, aggregate: Any, aid: UUID, event_class: type, fields: dict[str, Any]) -> None:

@@ -55,7 +55,7 @@ from ledger.model.event_names import (
     TURN_DELAYED,
 )
 from ledger.rules import health_word, round_word, title
-from ledger.rulings import dielines
+from ledger.words import dielines
 
 Event = Mapping[str, Any]
 

@@ -391,7 +391,7 @@ class Recorded(TypedDict, total=False):
     """What `Ledger.record` returns: the ruling's number, its decider's result, and the events it recorded.
 
     Every key a result may hold, so mypy checks what the CLI reads; which ones a command's ruling has is
-    given by its result type above (undo, redo and retraction add their own: ledger/rulings/undo.py, rederive.py).
+    given by its result type above (undo, redo and retraction add their own: ledger/history/undo.py, rederive.py).
     """
 
     ruling: Required[int]
@@ -428,7 +428,7 @@ class Recorded(TypedDict, total=False):
     retired: str
     up: dict[str, Any]  # `encounter next`: who is up, with HP and conditions
     side_down: str  # every combatant of one side of the running encounter is down: "foes" or "heroes"
-    summary: dict[str, Any] | None  # `encounter end`: ledger/rulings/summary.py
+    summary: dict[str, Any] | None  # `encounter end`: ledger/words/summary.py
     head: str  # `session end`: the chain's head, added by the CLI
 
 

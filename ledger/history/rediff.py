@@ -3,7 +3,7 @@
 A re-derived ruling changes an outcome when its events differ in anything but the HP numbers they carry (a hit
 that now misses, a defeat or death undone or added, a condition gained or lost, a refusal, a roll never made);
 otherwise it only shifts values, and those are told once per character (`Bob: 1,500 later rulings, HP +1
-throughout`). Pure functions on a plan's summary (ledger/rulings/rederive.py `Plan.summary`).
+throughout`). Pure functions on a plan's summary (ledger/history/rederive.py `Plan.summary`).
 """
 
 from __future__ import annotations

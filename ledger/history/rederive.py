@@ -19,16 +19,16 @@ from eventsourcing.application import AggregateNotFoundError
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling, folds, live_records, payload, ruling_id
 from ledger.encounter import Encounter
 from ledger.errors import Conflict, LedgerError, NotFound
+from ledger.history.plan import Change, Plan, ReplayDice
+from ledger.history.walk import Walk, decoded, rows
 from ledger.model.dice import DiceBox, Roll
 from ledger.model.event_names import DICE_ROLLED, RULING_RECORDED
 from ledger.rulings.deciders.table import decider_of
 from ledger.rulings.draft import Draft
-from ledger.rulings.plan import Change, Plan, ReplayDice
-from ledger.rulings.walk import Walk, decoded, rows
 from ledger.storage.store import project_fast
 
 if TYPE_CHECKING:
-    from ledger.rulings.intents import Intent
+    from ledger.intents import Intent
     from ledger.storage.store import EventStore
 
 META = ("undo", "redo")
@@ -60,7 +60,7 @@ class Rederiver(Walk):
     """Plans (and lets the caller commit) the retraction of one ruling.
 
     Incremental (the default): a later ruling is decided again only if an aggregate it read differs, at that
-    point, from the history as it stands (ledger/rulings/walk.py); with `incremental=False` every later live
+    point, from the history as it stands (ledger/history/walk.py); with `incremental=False` every later live
     ruling is decided again (as before reads were recorded: the property tests compare the two).
     """
 

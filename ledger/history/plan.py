@@ -1,7 +1,7 @@
 """A retraction's plan: what retracting one ruling changes, as shown to the GM and as committed.
 
 `Plan.summary` is the plain data `retract --json` prints and the text diff reads; the re-derivation that makes
-a plan is ledger/rulings/rederive.py, the dice it replays are `ReplayDice`.
+a plan is ledger/history/rederive.py, the dice it replays are `ReplayDice`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ledger.aggregates import Campaign
+from ledger.history.rediff import readable
 from ledger.model.dice import DiceBox, DiceSpec, Roll
-from ledger.rulings.rediff import readable
 
 Records = list[dict[str, Any]]
 
@@ -54,7 +54,7 @@ class Plan:
 
     def summary(self) -> dict[str, Any]:
         """Plain data for --json and the text diff: every re-derived ruling in full, then which of them change an
-        outcome and which only shift values (ledger/rulings/rediff.py)."""
+        outcome and which only shift values (ledger/history/rediff.py)."""
         out = {
             "target": self.target,
             "command": self.command,

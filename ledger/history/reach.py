@@ -1,4 +1,4 @@
-"""Which later rulings a retraction's walk looks at, found in the database (ledger/rulings/walk.py).
+"""Which later rulings a retraction's walk looks at, found in the database (ledger/history/walk.py).
 
 A later ruling keeps its recorded outcome when nothing it read differs; so the walk need only look at the rulings
 whose chain link names an aggregate that differs (or may be suspect), or records no reads. The database finds
