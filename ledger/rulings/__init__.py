@@ -1,1 +1,1 @@
-"""The ruling loop: the draft a command decides in, the deciders, undo, retraction, why, the describer."""
+"""Deciding a ruling: the draft a command decides in (draft.py) and the deciders, one per command (deciders/)."""

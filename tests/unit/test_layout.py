@@ -93,10 +93,11 @@ def test_no_import_circle_among_the_projects_modules() -> None:
 # never one above: imports inside functions and under TYPE_CHECKING count. A name matches a module and everything under
 # it (`ledger.model` holds `ledger.model.dice`).
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("ledger", "ledger.errors", "ledger.catalog"),  # the package, the one error hierarchy, the command catalog
+    ("ledger", "ledger.errors"),  # the package and the one error hierarchy
     ("ledger.model",),  # the domain's values: dice, sheet, bounds, names, the chain hash, the dice scheme
     ("ledger.rules",),  # pure rules, one package per system
-    ("ledger.intents", "ledger.aggregates", "ledger.encounter", "ledger.snapshots"),  # intents; the aggregates
+    # the domain: the intents, the command catalog (it names each command's intent type for mypy alone), the aggregates
+    ("ledger.intents", "ledger.catalog", "ledger.aggregates", "ledger.encounter", "ledger.snapshots"),
     ("ledger.storage",),  # where a ledger lives: target, store, schema, dice secrets, player requests
     ("ledger.audit",),  # what verify checks: the chain walk, the report, the dice check
     ("ledger.words",),  # rulings in words: the describer, die lines, summaries
@@ -183,9 +184,26 @@ def test_the_rules_import_only_dice_sheet_errors_and_themselves() -> None:
     assert not bad
 
 
-def test_the_catalog_imports_nothing_of_the_ledger() -> None:
-    """ledger/catalog.py is read by every one-shot command to find its module: it imports no project module."""
-    assert not {b for b in _graph().get("ledger.catalog", ()) if b.startswith(("ledger", "projections", "commands"))}
+def test_the_catalog_imports_nothing_of_the_ledger_at_run_time() -> None:
+    """ledger/catalog.py is read by every one-shot command to find its module: at run time it imports no project
+    module; only mypy reads the intent types it names (under TYPE_CHECKING)."""
+    tree = ast.parse((REPO / "ledger" / "catalog.py").read_text())
+    guarded = {
+        id(n)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+        for n in ast.walk(node)
+    }
+    at_run_time = [
+        node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and id(node) not in guarded
+    ] + [
+        a.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import) and id(node) not in guarded
+        for a in node.names
+    ]
+    assert not [m for m in at_run_time if m.split(".")[0] in ("ledger", "projections", "commands")]
+    assert {b for b in _graph()["ledger.catalog"] if b.startswith("ledger")} <= {"ledger.intents", "ledger"}
 
 
 def _unexplained(src: str) -> list[int]:
@@ -241,3 +259,31 @@ def test_every_import_inside_a_function_says_why_it_is_there() -> None:
         f"{path.relative_to(REPO)}:{line}" for path in _modules().values() for line in _unexplained(path.read_text())
     ]
     assert bad == [], "imports inside functions without a `# lazy:` comment: " + ", ".join(bad)
+
+
+def _design_listing() -> dict[str, int]:
+    """docs/design.md's module list: each `- path.py:` line under its `### Floor N` heading."""
+    out: dict[str, int] = {}
+    floor = -1
+    for line in (REPO / "docs" / "design.md").read_text().splitlines():
+        if line.startswith("### Floor "):
+            floor = int(line.split()[2].rstrip(":"))
+        elif line.startswith("## "):
+            floor = -1
+        elif floor >= 0 and line.startswith("- ") and ".py:" in line:
+            out[line[2:].split(":", 1)[0]] = floor
+    return out
+
+
+def test_design_md_lists_every_module_under_its_own_floor() -> None:
+    """docs/design.md, Layout: every module of ledger/, projections/ and commands/ is listed, one line each, under
+    the floor test_layout.py puts it on (package __init__ files without code of their own aside)."""
+    listed = _design_listing()
+    floors = {str(path.relative_to(REPO)): floor_of(name) for name, path in _modules().items()}
+    want = {
+        str(path.relative_to(REPO)): floor_of(name)
+        for name, path in _modules().items()
+        if not (path.name == "__init__.py" and len(path.read_text().splitlines()) <= 8)
+    }
+    assert {p: f for p, f in listed.items() if floors.get(p) != f} == {}, "listed under the wrong floor, or gone"
+    assert sorted(set(want) - set(listed)) == [], "modules docs/design.md does not list"
