@@ -16,7 +16,8 @@ from commands.registry import command
 from ledger import catalog as C
 from ledger.errors import BadInput
 
-FORMATS = {"jsonl": "jsonl", "csv": "csv", "md": "md", "markdown": "md", "html": "html", "htm": "html"}
+KINDS = ("jsonl", "csv", "md", "html")  # the export formats; jsonl is the lossless one, the others are made from views
+FORMATS = {**{k: k for k in KINDS}, "markdown": "md", "htm": "html"}  # a --format or -o extension -> its kind
 
 
 def pick_format(fmt: str | None, output: str | None) -> str:
@@ -25,10 +26,12 @@ def pick_format(fmt: str | None, output: str | None) -> str:
         ext = os.path.splitext(output or "")[1].lstrip(".").lower()
         if ext in FORMATS:
             return FORMATS[ext]
-        raise BadInput("give --format: jsonl, csv, md or html", "e.g. ledger export --format html -o session.html")
+        raise BadInput(
+            f"give --format: {', '.join(KINDS[:-1])} or {KINDS[-1]}", "e.g. ledger export --format html -o session.html"
+        )
     found = FORMATS.get(fmt.strip().lower())
     if found is None:
-        raise BadInput(f"unknown format '{fmt}'", "choose one of: jsonl, csv, md, html")
+        raise BadInput(f"unknown format '{fmt}'", f"choose one of: {', '.join(KINDS)}")
     return found
 
 
