@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -16,9 +17,11 @@ from ledger.model.bounds import safe_tree
 
 if TYPE_CHECKING:
     from ledger.application import Ledger
+    from ledger.storage.target import Target
     from projections.db import ReadSide
 
 R = TypeVar("R", bound=Mapping[str, Any])  # a ruling's result (ledger/intents.py)
+POSTGRES_EXTRA = ("psycopg", "psycopg_pool")  # pyproject.toml's `postgres` extra: none of it in a plain install
 
 
 _HOST: ContextVar[AppContext | None] = ContextVar("ledger_shell_host", default=None)
@@ -84,12 +87,23 @@ class AppContext:
         except Exception:  # a broken connection may fail to close: it is dropped either way
             self._ledger = self._read = None
 
+    def target(self) -> Target:
+        """Where --db points; a PostgreSQL URL without the `postgres` extra installed is refused in one line."""
+        # lazy: the --db parser; kept out of `ledger --version`
+        from ledger.storage.target import parse_target
+
+        found = parse_target(self.db)
+        if found.kind == "postgres" and not all(importlib.util.find_spec(m) for m in POSTGRES_EXTRA):
+            raise StoreError("a PostgreSQL ledger needs the postgres extra (psycopg): pip install -e '.[postgres]'")
+        return found
+
     @property
     def ledger(self) -> Ledger:
         """The write side (imports eventsourcing only when a command needs it)."""
         if self._host is not None:
             return self._host.ledger.with_note(self.note)
         if self._ledger is None:
+            self.target()  # a PostgreSQL URL without its driver: one line, before the write side is even imported
             # lazy: the write side (eventsourcing); kept out of the read commands, `--help` and completion
             from ledger.application import Ledger
 
@@ -106,12 +120,11 @@ class AppContext:
                 self._synced = True
             return self._host.read
         if self._read is None:
+            target = self.target()
             # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
-            from ledger.storage.target import parse_target
             from projections.db import ReadSide
             from projections.views import catch_up
 
-            target = parse_target(self.db)
             if target.kind == "sqlite" and not os.path.exists(target.path):
                 raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh")
             read = ReadSide(target)

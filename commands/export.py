@@ -219,11 +219,10 @@ def import_(app: AppContext, file: str) -> None:
 
 def _build_views(app: AppContext, total: int) -> None:
     # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
-    from ledger.storage.target import parse_target
     from projections.db import ReadSide
     from projections.views import rebuild
 
-    read = ReadSide(parse_target(app.db))
+    read = ReadSide(app.target())
     try:  # rebuild, not catch up: a database that kept view tables from an earlier ledger must not collide with them
         with bar(app, True, total, "views    ") as step:
             rebuild(read, lambda done, n: step(n))

@@ -339,10 +339,9 @@ def _view_problems(app: AppContext) -> list[Any]:
 def _raw_read(app: AppContext) -> Any:
     """The read side as it stands, without catching up first (rebuild and verify must work when catching up can't)."""
     # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
-    from ledger.storage.target import parse_target
     from projections.db import ReadSide
 
-    return ReadSide(parse_target(app.db))
+    return ReadSide(app.target())
 
 
 @command(C.REBUILD)
@@ -350,10 +349,9 @@ def _raw_read(app: AppContext) -> Any:
 def rebuild(app: AppContext) -> None:
     """Rebuild every read model from the event log (with a progress bar)."""
     # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
-    from ledger.storage.target import parse_target
     from projections.views import rebuild as run
 
-    target = parse_target(app.db)
+    target = app.target()
     if target.kind == "sqlite" and not os.path.exists(target.path):
         raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh")
     read = _raw_read(app)

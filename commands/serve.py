@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import importlib.util
 import ipaddress
 import re
 import socket
@@ -20,7 +21,6 @@ from typing import Any
 from urllib.parse import quote
 
 import click
-from markupsafe import Markup
 
 from commands.context import AppContext, pass_app
 from commands.params import number
@@ -28,6 +28,7 @@ from commands.registry import command
 from ledger import catalog as C
 from ledger.errors import BadInput
 
+SERVE_EXTRA = ("starlette", "uvicorn", "jinja2")  # pyproject.toml's `serve` extra: none of it in a plain install
 POLL = 0.25  # seconds between looks at the log's head: a change shows within a second
 HEARTBEAT = 15.0  # seconds between keep-alive comments on an idle stream
 HERE = Path(__file__).parent / "screen"
@@ -63,16 +64,14 @@ def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: 
     minion counts), the last rulings in words and each hero's HP chart, and follows every command by
     any writer within a second, without a reload. Players see NPC HP as a word (unhurt, hurt,
     bloodied, down) unless --show-hp names the NPC (or says all); the P&P GM sheet is never shown to
-    them. With --gm-token T, /?gm=T shows everything. Needs the `serve` extra: pip install 'ledger[serve]'.
+    them. With --gm-token T, /?gm=T shows everything. Needs the `serve` extra: pip install -e '.[serve]'.
     Example: ledger serve --port 8080 --gm-token s3cret --show-hp Bob
     """
-    try:
-        # lazy: the web server, for `ledger serve`; kept out of `ledger --help`
-        import uvicorn
-    except ImportError:
-        raise BadInput(
-            "ledger serve needs Starlette, uvicorn and Jinja2", "install them: pip install 'ledger[serve]'"
-        ) from None
+    if not all(importlib.util.find_spec(m) for m in SERVE_EXTRA):
+        raise BadInput("ledger serve needs the serve extra (Starlette, uvicorn, Jinja2): pip install -e '.[serve]'")
+    # lazy: the web server (the serve extra), for `ledger serve`; kept out of a plain install's commands
+    import uvicorn
+
     # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
     from projections.screen import Visibility
 
@@ -134,8 +133,9 @@ class Screen:
     """The server's state: the read side, the last page per view, and the open streams."""
 
     def __init__(self, app: AppContext, players: Any, gm_token: str | None) -> None:
-        # lazy: jinja2, for `ledger serve`; kept out of `ledger --help`
+        # lazy: jinja2 and its markupsafe (the serve extra), for `ledger serve`; kept out of a plain install's commands
         from jinja2 import Environment, FileSystemLoader, select_autoescape
+        from markupsafe import Markup
 
         self.app = app
         self.players = players
@@ -163,6 +163,9 @@ class Screen:
 
     def model(self, gm: bool) -> dict[str, Any]:
         """The page model for one view, with its HP charts drawn."""
+        # lazy: markupsafe (the serve extra), for `ledger serve`; kept out of a plain install's commands
+        from markupsafe import Markup
+
         # lazy: the read side (SQLAlchemy); kept out of `ledger --help`
         from projections.report import PALETTE, chart
         from projections.screen import Visibility, page
