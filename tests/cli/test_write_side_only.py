@@ -10,48 +10,89 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.conftest import FIXTURES, REPO, Cli
 
+# One process per test imports the CLI as a fresh `ledger` process does (commands.main, nothing of the read side),
+# then forks a child per command: each child starts from that fresh state, runs one command line and reports its exit
+# code and whether SQLAlchemy got imported. The fork saves each command the interpreter's start and the CLI's imports.
 DRIVER = """
-import json, sys
-from commands.main import cli
-try:
-    cli.main(args=sys.argv[1:], prog_name="ledger")
-    code = 0
-except SystemExit as e:
-    code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
-sys.stdout.flush()
-sys.stderr.write("\\n" + json.dumps({"exit": code, "sqlalchemy": "sqlalchemy" in sys.modules}) + "\\n")
+import json, os, sys
+import commands.main
+assert "sqlalchemy" not in sys.modules, "the CLI's own imports load SQLAlchemy"
+for line in sys.stdin:
+    args, out = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 1)
+        os.dup2(os.open(out + ".err", os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 2)
+        try:
+            commands.main.cli.main(args=args, prog_name="ledger")
+            code = 0
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        with open(out + ".report", "w") as f:
+            json.dump({"exit": code, "sqlalchemy": "sqlalchemy" in sys.modules}, f)
+        os._exit(0)
+    os.waitpid(pid, 0)
+    print("done", flush=True)
 """
 
 
-def one_shot(db: str, *args: str) -> tuple[dict[str, object], str]:
-    """Run `ledger --db DB ARGS...` in a fresh process: (its exit code and whether it imported SQLAlchemy, stdout)."""
-    p = subprocess.run(
-        [sys.executable, "-c", DRIVER, "--db", db, "--as", "tester", "--seed", "7", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=REPO,
-    )
-    report = json.loads(p.stderr.strip().splitlines()[-1])
-    assert report["exit"] == 0, f"ledger {' '.join(args)} -> {report['exit']}\n{p.stdout}\n{p.stderr}"
-    return report, p.stdout
+class OneShots:
+    """Fresh one-shot `ledger` processes, forked from one that has imported only what `ledger` itself imports."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder, self.n = folder, 0
+        self.p = subprocess.Popen(
+            [sys.executable, "-c", DRIVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=REPO
+        )
+
+    def __call__(self, db: str, *args: str) -> tuple[dict[str, object], str]:
+        """`ledger --db DB ARGS...` in a fresh process: (its exit code and whether it imported SQLAlchemy, output)."""
+        assert self.p.stdin is not None and self.p.stdout is not None
+        self.n += 1
+        out = str(self.folder / f"command{self.n}.out")
+        line = ["--db", db, "--as", "tester", "--seed", "7", *args]
+        self.p.stdin.write(json.dumps([line, out]) + "\n")
+        self.p.stdin.flush()
+        assert self.p.stdout.readline() == "done\n", "the driver process died"
+        report = json.loads(Path(out + ".report").read_text())
+        text = Path(out).read_text()
+        err = Path(out + ".err").read_text()
+        assert report["exit"] == 0, f"ledger {' '.join(args)} -> {report['exit']}\n{text}\n{err}"
+        return report, text
+
+    def close(self) -> None:
+        if self.p.stdin:
+            self.p.stdin.close()
+        self.p.wait(timeout=60)
 
 
-def writes_alone(db: str, commands: list[list[str]]) -> None:
+@pytest.fixture
+def one_shot(tmp_path: Path) -> Iterator[OneShots]:
+    runner = OneShots(tmp_path)
+    yield runner
+    runner.close()
+
+
+def writes_alone(one_shot: OneShots, db: str, commands: list[list[str]]) -> None:
     """Every command succeeds in its own process without importing SQLAlchemy."""
     imported = [" ".join(c) for c in commands if one_shot(db, *c)[0]["sqlalchemy"]]
     assert imported == [], f"these writes imported SQLAlchemy: {imported}"
 
 
-def test_every_kind_of_hnh_write_appends_without_the_read_side(db: str):
+def test_every_kind_of_hnh_write_appends_without_the_read_side(one_shot: OneShots, db: str):
     """README.md, How it works (a write never imports the read side): init, characters, sessions, table commands,
     actions, encounters, undo/redo, retract."""
     writes_alone(
+        one_shot,
         db,
         [
             ["init", "--system", "hnh", "--name", "Bay City", "-o", "action-economy=off"],
@@ -121,11 +162,12 @@ def test_every_kind_of_hnh_write_appends_without_the_read_side(db: str):
     )
 
 
-def test_d20_and_pnp_writes_append_without_the_read_side(tmp_path):
+def test_d20_and_pnp_writes_append_without_the_read_side(one_shot: OneShots, tmp_path: Path):
     """README.md, How it works (a write never imports the read side): the other systems' actions (d20 charge, pnp chase,
     resolve) are write-side only too."""
     d20 = str(tmp_path / "d20.ledger")
     writes_alone(
+        one_shot,
         d20,
         [
             ["init", "--system", "d20"],
@@ -138,6 +180,7 @@ def test_d20_and_pnp_writes_append_without_the_read_side(tmp_path):
     )
     pnp = str(tmp_path / "pnp.ledger")
     writes_alone(
+        one_shot,
         pnp,
         [
             ["init", "--system", "pnp"],
@@ -151,7 +194,7 @@ def test_d20_and_pnp_writes_append_without_the_read_side(tmp_path):
     )
 
 
-def test_a_read_in_the_next_process_sees_every_write_before_it(db: str):
+def test_a_read_in_the_next_process_sees_every_write_before_it(one_shot: OneShots, db: str):
     """README.md, How it works (a write never imports the read side): the views catch up from their tracking position on
     the next read, so no write is ever missed."""
     cli = Cli(db)
@@ -170,7 +213,9 @@ def test_a_read_in_the_next_process_sees_every_write_before_it(db: str):
 
 
 @pytest.mark.parametrize("command", [["roll", "3dF"], ["damage", "Ann", "--amount", "1"]])
-def test_a_write_prints_its_outcome_from_the_ruling_not_the_views(sqlite_db: str, command: list[str]):
+def test_a_write_prints_its_outcome_from_the_ruling_not_the_views(
+    one_shot: OneShots, sqlite_db: str, command: list[str]
+):
     """README.md, How it works (a write never imports the read side): the printed outcome comes from the ruling's own
     events (the views have not caught up yet)."""
     cli = Cli(sqlite_db)

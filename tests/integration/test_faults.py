@@ -7,6 +7,7 @@ chain link) and then the read side, which must catch up with whatever the killed
 from __future__ import annotations
 
 import collections
+import fcntl
 import os
 import random
 import signal
@@ -142,24 +143,30 @@ def test_kill_9_during_a_play_script_leaves_only_whole_rulings(db: str, tmp_path
 
 @pytest.fixture(scope="module")
 def long_export(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
-    """A JSONL export of more than one import batch of events (30 heroes rolling initiative, 110 times)."""
-    folder = tmp_path_factory.mktemp("export")
-    src = str(folder / "source.ledger")
-    led = Ledger(src, actor="gm", seed=3)
-    led.init("hnh")
-    names = [f"Hero{i}" for i in range(30)]
-    for name in names:
-        led.add_character(name, {"agility": "2"})
-    led.add_character("Ann", {"agility": "3"})
-    for _ in range(110):
-        led.start_encounter(names)
-        led.end_encounter()
-    total = led.store.recorder.max_notification_id()
-    led.close()
-    out = folder / "long.jsonl"
-    r = ledger_run(src, "export", "--format", "jsonl", "-o", str(out))
-    assert r.returncode == 0, r.stderr
-    return out, int(total)
+    """A JSONL export of a long campaign (30 heroes rolling initiative, 110 times), made once for every worker of
+    the run (the workers' temporary folders share a parent; a lock lets one make it while the others wait)."""
+    root = tmp_path_factory.getbasetemp().parent
+    out, total_file = root / "long.jsonl", root / "long.total"
+    with (root / "long.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not total_file.exists():
+            folder = tmp_path_factory.mktemp("export")
+            src = str(folder / "source.ledger")
+            led = Ledger(src, actor="gm", seed=3)
+            led.init("hnh")
+            names = [f"Hero{i}" for i in range(30)]
+            for name in names:
+                led.add_character(name, {"agility": "2"})
+            led.add_character("Ann", {"agility": "3"})
+            for _ in range(110):
+                led.start_encounter(names)
+                led.end_encounter()
+            total = led.store.recorder.max_notification_id()
+            led.close()
+            r = ledger_run(src, "export", "--format", "jsonl", "-o", str(out))
+            assert r.returncode == 0, r.stderr
+            total_file.write_text(str(int(total)))
+    return out, int(total_file.read_text())
 
 
 def _fresh_target(kind: str, folder: Path, k: int) -> tuple[str, str | None]:
