@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Cli
+from tests.conftest import Cli, Recorded
 from tests.integration.test_trust_record import sql
 
 
-@pytest.fixture
-def fought(cli: Cli) -> Cli:
-    """An encounter of Ann and Bob in session 1: Ann damaged twice (HP 6 -> 4 -> 3), a turn passed, one undo."""
+def _record_fought(cli: Cli) -> None:
+    """An encounter of Ann and Bob in session 1: Ann damaged twice (HP 6 -> 4 -> 3), a turn passed, one undo; then
+    every read once (so the read models are made), its output kept as what an untouched ledger shows."""
     cli.ok("init", "--system", "hnh", "--name", "Bay City")
     cli.ok("character", "add", "Ann", "--trait", "agility=3", "--pc")
     cli.ok("character", "add", "Bob", "--trait", "agility=2")
@@ -24,7 +24,16 @@ def fought(cli: Cli) -> Cli:
     cli.ok("damage", "Ann", "--amount", "1")
     cli.ok("damage", "Bob", "--amount", "1")
     cli.ok("undo")
-    return cli
+    UNTOUCHED["://" in cli.db] = shown(cli)
+
+
+UNTOUCHED: dict[bool, dict[str, str]] = {}  # on PostgreSQL? -> what every read shows of the untouched ledger
+
+
+@pytest.fixture
+def fought(cli: Cli, recorded: Recorded) -> Cli:
+    """The recorded encounter (`_record_fought`), copied into this test's own database."""
+    return recorded(cli, _record_fought)
 
 
 def shown(cli: Cli) -> dict[str, str]:
@@ -110,7 +119,7 @@ def test_a_forged_timeline_encounter_or_log_row_is_never_shown(
     reports the edit (exit 1); after rebuild no note."""
     if "://" in fought.db and "= '{'" in statement:
         pytest.skip("PostgreSQL's JSON columns refuse text that doesn't parse")
-    before = shown(fought)
+    before = UNTOUCHED["://" in fought.db]
     sql(fought.db, statement)
     for args in probes:
         r = fought(*args)
