@@ -20,6 +20,8 @@ import pytest
 from ledger import catalog
 from ledger.rules import get_rules
 from ledger.rules.contract import RuleSystem
+from ledger.storage.target import parse_target
+from projections.db import ReadSide, amendments
 from tests.cli.test_every_ruling_sentence import INIT, SCRIPTS
 from tests.conftest import Cli, Recorded
 
@@ -222,7 +224,6 @@ def test_the_fight_plays_every_ruling_command_of_its_system() -> None:
         assert any("--copies" in s for s in steps) and any("--minion" in s for s in steps) or system == "d20"
 
 
-@pytest.mark.postgres
 def test_every_read_of_a_healthy_ledger_prints_no_note(fought: tuple[str, Cli]) -> None:
     """docs/verify.md, What a read checks before it shows: a read whose rows agree with their events shows them
     without a note. Every read, with every part option, on every system's whole fight: exit 0, nothing on stderr.
@@ -254,9 +255,7 @@ def _added(cli: Cli, name: str) -> int:
 
 
 def _amendments(cli: Cli) -> int:
-    from ledger.storage.target import parse_target
-    from projections.db import ReadSide, amendments
-
+    """How many amended outcomes the read models hold."""
     read = ReadSide(parse_target(cli.db))
     try:
         with read.engine.connect() as conn:
@@ -265,11 +264,11 @@ def _amendments(cli: Cli) -> int:
         read.close()
 
 
-@pytest.mark.postgres
 def test_the_players_screen_of_a_healthy_ledger_prints_no_note(fought: tuple[str, Cli]) -> None:
     """docs/serve.md and docs/verify.md (serve checks each page, and again when the log's head moves): on a healthy
-    ledger the screen, the GM's view, its stream and a hero's page answer 200 and the server prints nothing but its
-    start lines, before and after a new ruling moves the head."""
+    ledger the screen, the GM's view, its stream and a hero's page answer 200 and the server prints nothing on
+    stderr, before and after a new ruling moves the head."""
+    # lazy: tests.serving skips its importer without the `serve` extra; kept out of the CLI reads' test
     from tests.serving import EventStream, serving
 
     system, cli = fought
