@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 
 R = TypeVar("R", bound=Mapping[str, Any])  # a ruling's result (ledger/intents.py)
 POSTGRES_EXTRA = ("psycopg", "psycopg_pool")  # pyproject.toml's `postgres` extra: none of it in a plain install
+NOTE = "note: the read models differ from the log ({}): shown from the log; run: ledger rebuild"
+CHANGED = (  # a fresh fold of the log's events differs from the aggregates as loaded from their checked snapshots
+    "note: the log's events differ from its snapshots ({}): shown from the events; ledger rebuild can't repair the "
+    "log; run: ledger verify"
+)
 
 
 _HOST: ContextVar[AppContext | None] = ContextVar("ledger_shell_host", default=None)
@@ -179,11 +184,14 @@ class AppContext:
         if found is None:
             read.on_forged = self._forged  # rows a reader finds differing from their events (projections/shown.py)
             return read
-        click.echo(
-            f"note: the read models differ from the log ({found}): shown from the log; run: ledger rebuild", err=True
-        )
+        fresh = fold_from_log(self.ledger.target)  # first: a log that can't be folded says so in its own error only
+        again = mismatch(fresh, self.ledger)
+        if again is None:
+            click.echo(NOTE.format(found), err=True)
+        else:  # the events themselves differ from the checked snapshots the ledger loads: rebuild can't repair that
+            click.echo(CHANGED.format(again), err=True)
         self._source = read
-        return fold_from_log(self.ledger.target)
+        return fresh
 
     def _forged(self, found: str) -> ReadSide:
         """A reader found rows differing from the events they are made from: say so once, and answer from a fresh
@@ -194,11 +202,10 @@ class AppContext:
         host = self._host if self._host is not None else self
         if host._read is not None and host._read.trusted:
             return host._read
-        click.echo(
-            f"note: the read models differ from the log ({found}): shown from the log; run: ledger rebuild", err=True
-        )
+        fresh = fold_from_log(self.ledger.target)  # first: a log that can't be folded says so in its own error only
+        click.echo(NOTE.format(found), err=True)
         host._source = host._read
-        host._read = fold_from_log(self.ledger.target)
+        host._read = fresh
         return host._read
 
     def _written(self) -> None:

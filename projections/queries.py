@@ -157,8 +157,9 @@ def events(
         q = q.where(log.c.bookkeeping.is_(False))
     if session is not None:
         q = q.where(rulings.c.session == session)
-    if character_name is not None:
-        q = q.where(log.c.character == _canonical_name(read, character_name))
+    shown_name = _canonical_name(read, character_name) if character_name is not None else None
+    if shown_name is not None:
+        q = q.where(log.c.character == shown_name)
     with read.engine.connect() as conn:
         rows: list[Any] = list(conn.execute(q).mappings().all())
         if tail is not None:
@@ -175,12 +176,12 @@ def events(
         elif session is None and tail is None and character_name is not None:  # every event of the character's own
             key = character_name.strip().casefold()
             cids = [str(c) for (c,) in conn.execute(select(sheets.c.character_id).where(sheets.c.key == key))]
-            character_complete(read, conn, cids, [r["seq"] for r in rows], views_position(conn))
+            character_complete(read, conn, str(shown_name), cids, [r["seq"] for r in rows], views_position(conn))
         elif session is not None and character_name is None:
             numbers = sorted(
                 {int(r[0]) for r in conn.execute(select(rulings.c.number).where(rulings.c.session == session))}
             )
-            rulings_complete(read, conn, numbers, [r["seq"] for r in rows if not r["bookkeeping"]], session)
+            rulings_complete(read, conn, numbers, [r["seq"] for r in rows if not r["bookkeeping"]], session, tail)
         dead = retracted_rulings(conn)
         retraction_rows(
             read,

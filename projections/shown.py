@@ -193,13 +193,21 @@ def tail_complete(read: ReadSide, conn: Any, first: int, seqs: Iterable[int], up
         raise Forged("ledger_log: the last rulings' rows differ from the log")
 
 
-def character_complete(read: ReadSide, conn: Any, cids: Iterable[str], seqs: Iterable[int], upto: int) -> None:
-    """A character's log as read (`log --character`) holds a row for every event of the character's own, up to the
-    views' position `upto` (the rulings' events that name them are checked row by row, `log_rows`)."""
+def character_complete(
+    read: ReadSide, conn: Any, name: str, cids: Iterable[str], seqs: Iterable[int], upto: int
+) -> None:
+    """A character's log as read (`log --character`: the rows naming `name` exactly) holds a row for every event of the
+    character's own, up to the views' position `upto` (the rulings' events that name them are checked row by row,
+    `log_rows`). Of the characters `cids` (every one that ever had the name, in any case), those whose CharacterAdded
+    gives another spelling (a retired `Ann` when `ANN` is shown) have rows of their own, not shown here."""
     if read.trusted:
         return
     shown = set(seqs)
+    cids = list(cids)
+    names = names_of(read, conn, cids)
     for cid in cids:
+        if cid in names and names[cid] != name:
+            continue
         rows = _fetch(
             read,
             conn,
@@ -211,10 +219,13 @@ def character_complete(read: ReadSide, conn: Any, cids: Iterable[str], seqs: Ite
             raise Forged("ledger_log: a row of the character's own events is missing")
 
 
-def rulings_complete(read: ReadSide, conn: Any, numbers: Sequence[int], seqs: Iterable[int], session: int) -> None:
+def rulings_complete(
+    read: ReadSide, conn: Any, numbers: Sequence[int], seqs: Iterable[int], session: int, tail: int | None = None
+) -> None:
     """A play session's rulings and log rows as read, against the events of the span they cover (from the first
-    ruling's first event to the last one's chain link): every ruling recorded in that session and every event of
-    theirs the views keep is there, and nothing else."""
+    ruling's first event to the last one's chain link): every ruling recorded in that session is there, and every
+    event the views keep of theirs (`tail`: of the session's last `tail` rulings only, `log --session N -n N`), nothing
+    else."""
     if read.trusted:
         return
     if not numbers:  # every session holds at least the ruling that started it
@@ -244,6 +255,7 @@ def rulings_complete(read: ReadSide, conn: Any, numbers: Sequence[int], seqs: It
         raise Forged(f"ledger_rulings: the rulings of session {session} differ from the log")
     lo, hi = first[0], after[0] - 1 if after is not None else read.max_seq(conn)
     wanted = set(numbers)
+    rows_of = wanted if tail is None else set(sorted(wanted)[-tail:])
     want_seqs, want_rulings = [], []
     for seq, _, topic, raw in _span(read, conn, lo, hi):
         name = topic_names(str(topic))[1]
@@ -252,7 +264,7 @@ def rulings_complete(read: ReadSide, conn: Any, numbers: Sequence[int], seqs: It
         st = _state(raw)
         if name == RULING_RECORDED and st.get("session") == session:
             want_rulings.append(int(st.get("ruling", 0)))
-        if st.get("ruling", 0) in wanted:
+        if st.get("ruling", 0) in rows_of:
             want_seqs.append(int(seq))
     if sorted(want_rulings) != sorted(wanted):
         raise Forged(f"ledger_rulings: the rulings of session {session} differ from the log")

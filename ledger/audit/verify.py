@@ -155,12 +155,16 @@ def check_snapshots(store: Any, walk: Walk) -> tuple[int, list[Problem]]:
                 continue
             fresh = folded.get(v)
             if fresh is None or snaps.digest(transcoder, snap) != fresh:
+                why = snaps.problem(store, snap)
+                said = (  # vouched for by its link, it is what loads use: the events before it were changed
+                    "its chain link vouches for it, so the ledger loads it: the events before it (or its link) were "
+                    "changed"
+                    if why is None
+                    else "it is ignored (no chain link vouches for it)"
+                )
                 problems.append(
                     Problem(
-                        0,
-                        None,
-                        f"snapshot of aggregate {aid.hex[:8]} at version {v} differs from its events: it is "
-                        "ignored; run: ledger rebuild",
+                        0, None, f"snapshot of aggregate {aid.hex[:8]} at version {v} differs from its events: " + said
                     )
                 )
                 continue
