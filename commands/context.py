@@ -116,9 +116,14 @@ class AppContext:
                 raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh")
             read = ReadSide(target)
             try:
-                _require_campaign(read)
-                read.ensure_tables()
-                catch_up(read)
+                seen = read.look()  # one query: the log's head, the views' position, their tables and folds current?
+                if seen is None:
+                    _require_campaign(read)
+                elif seen.head == 0:
+                    raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh")
+                if seen is None or seen.views != seen.head or not read.folds_checked:
+                    read.ensure_tables()
+                    catch_up(read)
             except Exception as e:
                 if target.kind != "sqlite" or not _immutable(e):
                     raise

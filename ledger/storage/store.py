@@ -13,6 +13,7 @@ import sqlite3
 import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from itertools import chain
 from typing import Any
 from urllib.parse import quote
 from uuid import UUID
@@ -35,10 +36,14 @@ from ledger.aggregates import Campaign, Character, Ruling
 from ledger.errors import MediumError, StoreError
 from ledger.model.bounds import safe
 from ledger.snapshots import CheckedSnapshots
+from ledger.snapshots import problem as snapshot_problem
+from ledger.storage.schema import Survey
 from ledger.storage.target import DEFAULT_TARGET, Target, parse_target
 
 SNAPSHOT_INTERVAL = 50
 CACHE_SIZE = 64  # aggregates kept in memory per process (campaign, characters, recent rulings)
+PG_FACTORY = "ledger.storage.pg:LedgerPostgresFactory"  # eventsourcing's, asking less of the server (pg.py)
+SURVEY_FRESH = 10.0  # seconds the schema survey made as the store opened serves the first write (a one-shot command's)
 
 
 def build_env(target: Target) -> dict[str, str]:
@@ -50,15 +55,16 @@ def build_env(target: Target) -> dict[str, str]:
             "SQLITE_LOCK_TIMEOUT": "30",
         }
     return {
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "PERSISTENCE_MODULE": PG_FACTORY,
         "POSTGRES_DBNAME": target.dbname,
         "POSTGRES_HOST": target.host,
         "POSTGRES_PORT": target.port,
         "POSTGRES_USER": target.user,
         "POSTGRES_PASSWORD": target.password,
         "POSTGRES_CONNECT_TIMEOUT": "5",
-        "POSTGRES_POOL_SIZE": "2",
+        "POSTGRES_POOL_SIZE": "1",  # one connection while one thread asks (more, up to 11, for `ledger serve`'s threads)
         "POSTGRES_LOCK_TIMEOUT": "30",
+        "CREATE_TABLE": "n",  # the marker row decides (ledger/storage/pg.py `open_postgres`)
     }
 
 
@@ -148,19 +154,40 @@ class FastRepository(Repository[UUID]):
                 "run: ledger verify",
             ) from None
 
+    def _reconstruct_aggregate(self, aggregate_id: UUID, version: int | None, projector_func: Any) -> Any:
+        """On PostgreSQL, the newest snapshot and the events after it in one query (one round trip, not two); a
+        snapshot its chain link does not vouch for sends the load the careful way (CheckedSnapshots), as before."""
+        fold = getattr(self.event_store.recorder, "select_folding", None)
+        checked = self.snapshot_store
+        if fold is None or not isinstance(checked, CheckedSnapshots):
+            return super()._reconstruct_aggregate(aggregate_id, version, projector_func)
+        stored_snapshot, stored = fold(aggregate_id, version)
+        first = []
+        if stored_snapshot is not None:
+            snap = checked.inner.mapper.to_domain_event(stored_snapshot)
+            if snapshot_problem(checked.store, snap) is not None:
+                return super()._reconstruct_aggregate(aggregate_id, version, projector_func)
+            first = [snap]
+        aggregate = projector_func(None, chain(first, map(self.event_store.mapper.to_domain_event, stored)))
+        if aggregate is None:
+            raise AggregateNotFoundError(f"Aggregate {aggregate_id!r} version {version!r} not found.")
+        return aggregate
+
 
 class EventStore(Application[UUID]):
     """The eventsourcing application holding the ledger's event log and snapshots."""
 
     name = "Ledger"
     read_only: MediumError | None = None  # set when the medium refuses writes: the reason every write refuses with
+    survey: Survey | None = None  # PostgreSQL: the schema survey made as the store opened (ledger/storage/pg.py)
+    surveyed = 0.0  # when (time.monotonic)
     snapshotting_intervals = {Campaign: SNAPSHOT_INTERVAL, Character: SNAPSHOT_INTERVAL, Ruling: SNAPSHOT_INTERVAL}
 
     def construct_env(self, name: str, env: Any = None) -> Environment:
         """Only what the target says: never os.environ, never an in-memory default."""
         _env = dict(env or {})
         _env["IS_SNAPSHOTTING_ENABLED"] = "y"
-        if _env.get("PERSISTENCE_MODULE") not in ("eventsourcing.sqlite", "eventsourcing.postgres"):
+        if _env.get("PERSISTENCE_MODULE") not in ("eventsourcing.sqlite", PG_FACTORY):
             raise StoreError("no ledger database configured", "give --db PATH or set LEDGER_DB")
         return Environment(name, _env)
 
@@ -189,6 +216,12 @@ class EventStore(Application[UUID]):
         transcoder = OrjsonTranscoder()
         self.register_transcodings(transcoder)
         return transcoder
+
+    def fresh_survey(self) -> Survey | None:
+        """The survey made as the store opened, once, if it was made a moment ago (the write of a one-shot command
+        uses it instead of asking again); None otherwise."""
+        found, self.survey = self.survey, None
+        return found if found is not None and time.monotonic() - self.surveyed < SURVEY_FRESH else None
 
 
 def plain_mapper() -> OwnTopicsMapper:
@@ -262,27 +295,13 @@ def _check_sqlite_path(path: str) -> bool:
 
 
 def _construct(target: Target, ready: bool = False) -> EventStore:
-    """The EventStore; on PostgreSQL, try again when another process is creating the same tables right now.
-
-    eventsourcing creates its tables and `CREATE OR REPLACE`s its insert function on every open; two processes
-    opening one database at the same moment can make PostgreSQL refuse one with "tuple concurrently updated".
-    """
-    for attempt in range(5):
-        try:
-            env = build_env(target)
-            if ready:  # the tables are there: no CREATE TABLE IF NOT EXISTS round on every open
-                env["CREATE_TABLE"] = "n"
-            return EventStore(env=env)
-        except Exception as e:
-            if (
-                target.kind != "postgres"
-                or attempt == 4
-                or "concurrently" not in str(e)
-                and "pg_type_typname" not in str(e)
-            ):
-                raise
-            time.sleep(0.05 * (attempt + 1))
-    raise AssertionError("unreachable")
+    """The EventStore. On PostgreSQL nothing is sent yet: the first round trip is `open_postgres`'s survey, which makes
+    the tables only where the marker row says they are not this release's (retrying there when another process makes
+    the same ones at the same moment)."""
+    env = build_env(target)
+    if ready:  # the tables are there: no CREATE TABLE IF NOT EXISTS round on every open
+        env["CREATE_TABLE"] = "n"
+    return EventStore(env=env)
 
 
 def open_store(target: Target) -> EventStore:
@@ -293,6 +312,11 @@ def open_store(target: Target) -> EventStore:
         store = _construct(target, ready)
         if target.kind == "sqlite" and ready:
             store.recorder.max_notification_id()  # the connection (and its WAL files) can be made here
+        if target.kind == "postgres":
+            # lazy: the PostgreSQL store's module (psycopg); eventsourcing imported it already for this store
+            from ledger.storage.pg import open_postgres
+
+            open_postgres(store)
         return store
     except MediumError as e:
         if target.kind != "sqlite" or not os.path.isfile(target.path):
