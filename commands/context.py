@@ -16,6 +16,7 @@ from ledger.model.bounds import safe_tree
 
 if TYPE_CHECKING:
     from ledger.application import Ledger
+    from ledger.storage.store import LogReader
     from projections.db import ReadSide
 
 R = TypeVar("R", bound=Mapping[str, Any])  # a ruling's result (ledger/rulings/intents.py)
@@ -44,6 +45,7 @@ class AppContext:
         self.as_json = as_json
         self.verbose = verbose
         self._ledger: Ledger | None = None
+        self._log: LogReader | None = None  # the store and campaign alone, for a read's checks (until a Ledger is made)
         self._read: ReadSide | None = None
         self._source: ReadSide | None = None  # the database's own read models, when _read is a fresh fold instead
         self.check_views = True  # verify compares the read models itself: it reads them unchecked
@@ -82,7 +84,7 @@ class AppContext:
         try:
             self.close()
         except Exception:  # a broken connection may fail to close: it is dropped either way
-            self._ledger = self._read = None
+            self._ledger = self._read = self._log = None
 
     @property
     def ledger(self) -> Ledger:
@@ -95,7 +97,26 @@ class AppContext:
 
             self._ledger = Ledger(self.db, actor=self.actor, seed=self.seed, note=self.note)
             self._ledger.notify = lambda line: click.echo(line, err=True)  # "waiting for Ann's attack roll ..."
+            if self._log is not None:  # the store a read opened goes on serving: one store, one set of connections
+                self._ledger._store = self._log.adopt()
+                self._log = None
         return self._ledger
+
+    @property
+    def log(self) -> Ledger | LogReader:
+        """The log's store and campaign: the Ledger once one is made, else a LogReader (a read checks its views
+        against the log without importing the write side's rulings and rules)."""
+        if self._host is not None:
+            return self._host.log
+        if self._ledger is not None:
+            return self._ledger
+        if self._log is None:
+            # lazy: the event store (eventsourcing); kept out of `ledger --help`
+            from ledger.storage.store import LogReader
+            from ledger.storage.target import parse_target
+
+            self._log = LogReader(parse_target(self.db))
+        return self._log
 
     @property
     def read(self) -> ReadSide:
@@ -167,7 +188,7 @@ class AppContext:
         # lazy: the read side (SQLAlchemy); kept out of a one-shot write
         from projections.trust import fold_from_log, mismatch
 
-        found = mismatch(read, self.ledger)
+        found = mismatch(read, self.log)
         if found is None:
             read.on_forged = self._forged  # rows a reader finds differing from their events (projections/shown.py)
             return read
@@ -175,7 +196,7 @@ class AppContext:
             f"note: the read models differ from the log ({found}): shown from the log; run: ledger rebuild", err=True
         )
         self._source = read
-        return fold_from_log(self.ledger.target)
+        return fold_from_log(self.log.target)
 
     def _forged(self, found: str) -> ReadSide:
         """A reader found rows differing from the events they are made from: say so once, and answer from a fresh
@@ -190,7 +211,7 @@ class AppContext:
             f"note: the read models differ from the log ({found}): shown from the log; run: ledger rebuild", err=True
         )
         host._source = host._read
-        host._read = fold_from_log(self.ledger.target)
+        host._read = fold_from_log(self.log.target)
         return host._read
 
     def _written(self) -> None:
@@ -211,6 +232,9 @@ class AppContext:
         if self._ledger is not None:
             self._ledger.close()
             self._ledger = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
         if self._read is not None:
             self._read.close()
             self._read = None

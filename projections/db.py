@@ -271,6 +271,7 @@ class ReadSide:
     def __init__(self, target: Target) -> None:
         self.target = target
         self.kind = target.kind
+        options: dict[str, Any]
         if target.kind == "sqlite":
             url, options = target.sqlalchemy_url, {"connect_args": {"timeout": 30}}
         else:  # prepared statements cost a round trip each the first time (a one-shot command runs each once)

@@ -42,7 +42,7 @@ class LedgerDialect(PGDialect_psycopg):
     def _get_default_schema_name(self, connection: Any) -> str:
         return self._facts[0]
 
-    def get_default_isolation_level(self, dbapi_conn: Any) -> str:
+    def get_default_isolation_level(self, dbapi_conn: Any) -> Any:
         return self._facts[1].upper()
 
     def _set_backslash_escapes(self, connection: Any) -> None:

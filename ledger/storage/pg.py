@@ -65,9 +65,9 @@ class LedgerDatastore(PostgresDatastore):
             schema=ds.schema,
             get_password_func=pool.get_password_func,
             single_row_tracking=ds.single_row_tracking,
-            originator_id_type=ds.originator_id_type,  # type: ignore[arg-type]
+            originator_id_type=ds.originator_id_type,
             enable_db_functions=ds.enable_db_functions,
-            pool_open_timeout=pool.timeout,  # wait for the first connection: a pool asked before it is ready makes two
+            pool_open_timeout=pool.timeout,  # wait for the first connection (asked for sooner, a pool makes two)
         )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -93,13 +93,12 @@ class LedgerDatastore(PostgresDatastore):
 class _Folding:
     """What both recorders add: the composite type looked up before eventsourcing's own insert uses it."""
 
-    datastore: LedgerDatastore
-
     def insert_events(self, stored_events: Any, **kwargs: Any) -> Any:
         """eventsourcing's insert, its composite type registered first (before a connection is taken for it)."""
-        if not self.datastore.types_wanted:
-            self.datastore.types_wanted = True
-            self.datastore.register_type_adapters()
+        ds: Any = getattr(self, "datastore")  # noqa: B009 - the recorder's, typed by the class this mixes into
+        if not ds.types_wanted:
+            ds.types_wanted = True
+            ds.register_type_adapters()
         return super().insert_events(stored_events, **kwargs)  # type: ignore[misc]
 
 
@@ -121,7 +120,8 @@ class LedgerEventRecorder(_Folding, PostgresApplicationRecorder):
             f"WHERE originator_id = %(id)s{upto} ORDER BY originator_version DESC LIMIT 1) "
             "SELECT true AS snap, originator_version, topic, state FROM s UNION ALL "
             f"SELECT false, originator_version, topic, state FROM {q}.{self.events_table_name} "
-            f"WHERE originator_id = %(id)s{upto} AND originator_version > COALESCE((SELECT originator_version FROM s), 0)"
+            f"WHERE originator_id = %(id)s{upto} "
+            "AND originator_version > COALESCE((SELECT originator_version FROM s), 0)"
         )
         with self.datastore.get_connection() as conn, conn.cursor() as cur:
             cur.execute(sql, {"id": originator_id, "lte": lte})
@@ -194,8 +194,9 @@ FACTORY_TOPIC = f"{__name__}:{LedgerPostgresFactory.__qualname__}"
 
 
 def open_postgres(store: Any) -> None:
-    """Make sure the log's tables are this release's, in one round trip when they are: the marker read with the schema
-    survey (kept on the store for the first write, `EventStore.fresh_survey`); else make them, mark them, survey again."""
+    """Make sure the log's tables are this release's, in one round trip when they are: the marker read with the
+    schema survey (kept on the store for the first write, `EventStore.fresh_survey`); else make them, mark them and
+    survey again."""
     try:
         survey = schema.survey(store.recorder, marker=True)
     except Exception as e:  # noqa: BLE001 - no marker table, no log yet: made below
@@ -232,6 +233,7 @@ def _create(store: Any) -> None:
             return
         except Exception as e:
             text = str(e)
-            if attempt == 4 or ("concurrently" not in text and "pg_type_typname" not in text and "duplicate" not in text):
+            racing = "concurrently" in text or "pg_type_typname" in text or "duplicate" in text
+            if attempt == 4 or not racing:
                 raise
             time.sleep(0.05 * (attempt + 1))

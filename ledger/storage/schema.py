@@ -179,7 +179,8 @@ def insert_checked(recorder: Any, stored: list[Any]) -> list[int]:
         if ids:
             marks = ",".join("?" * len(ids))
             cur.execute(
-                f"SELECT rowid, originator_id, originator_version, topic, state FROM stored_events WHERE rowid IN ({marks})",
+                "SELECT rowid, originator_id, originator_version, topic, state FROM stored_events"
+                f" WHERE rowid IN ({marks})",
                 ids,
             )
             found = [tuple(r) for r in cur.fetchall()]

@@ -32,8 +32,8 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import Environment
 
-from ledger.aggregates import Campaign, Character, Ruling
-from ledger.errors import MediumError, StoreError
+from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling
+from ledger.errors import MediumError, NotInitialised, StoreError
 from ledger.model.bounds import safe
 from ledger.snapshots import CheckedSnapshots
 from ledger.snapshots import problem as snapshot_problem
@@ -62,7 +62,7 @@ def build_env(target: Target) -> dict[str, str]:
         "POSTGRES_USER": target.user,
         "POSTGRES_PASSWORD": target.password,
         "POSTGRES_CONNECT_TIMEOUT": "5",
-        "POSTGRES_POOL_SIZE": "1",  # one connection while one thread asks (more, up to 11, for `ledger serve`'s threads)
+        "POSTGRES_POOL_SIZE": "1",  # one connection while one thread asks (up to 11 for `ledger serve`'s threads)
         "POSTGRES_LOCK_TIMEOUT": "30",
         "CREATE_TABLE": "n",  # the marker row decides (ledger/storage/pg.py `open_postgres`)
     }
@@ -391,6 +391,45 @@ def _open_failed(target: Target, e: Exception) -> EventStore:
     if True:  # the driver's own errors: unreachable host, bad password, no such database
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise StoreError(f"can't open the ledger at {target.describe()}: {msg}", "check --db / LEDGER_DB") from None
+
+
+class LogReader:
+    """The event store and the campaign, for a read that checks its views against the log (projections/trust.py):
+    what `Ledger` offers a read, without the write side's rulings, deciders and rules (a read does not import them:
+    benchmarks/startup.py). `adopt` hands its open store to the Ledger a later command of the same process makes."""
+
+    def __init__(self, target: Target) -> None:
+        self.target = target
+        self._store: EventStore | None = None
+
+    @property
+    def store(self) -> EventStore:
+        """The event store, opened on first use."""
+        if self._store is None:
+            self._store = open_store(self.target)
+        return self._store
+
+    def campaign(self) -> Campaign:
+        """The campaign aggregate; NotInitialised before `ledger init` (as `Ledger.campaign`)."""
+        if self._store is None and self.target.kind == "sqlite" and not os.path.exists(self.target.path):
+            raise NotInitialised(f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh")
+        try:
+            return self.store.repository.get(CAMPAIGN_ID)
+        except AggregateNotFoundError:
+            raise NotInitialised(
+                f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh"
+            ) from None
+
+    def adopt(self) -> EventStore | None:
+        """Give up the open store (to the Ledger that takes over), if one was opened."""
+        store, self._store = self._store, None
+        return store
+
+    def close(self) -> None:
+        """Release the store's connections."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
 
 
 class WriterLock:
