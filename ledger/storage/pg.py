@@ -28,6 +28,7 @@ from eventsourcing.postgres import (
     PostgresFactory,
 )
 
+from ledger.aggregates import CAMPAIGN_ID
 from ledger.storage import schema
 
 MARKER_TABLE = schema.MARKER_TABLE
@@ -111,31 +112,35 @@ class LedgerEventRecorder(_Folding, PostgresApplicationRecorder):
 
     snapshots_table_name = "ledger_snapshots"
 
-    def select_folding(self, originator_id: UUID, lte: int | None) -> tuple[StoredEvent | None, list[StoredEvent]]:
-        """(the newest snapshot at or below `lte`, or None; the events after it, at or below `lte`), in one query."""
+    def select_folding(
+        self, originator_id: UUID, lte: int | None
+    ) -> tuple[StoredEvent | None, StoredEvent | None, list[StoredEvent]]:
+        """In one query: the newest snapshot at or below `lte` (or None), the campaign's chain link its `link` names
+        (the one that vouches for it, ledger/snapshots.py; None when there is none), and the events after the
+        snapshot at or below `lte`. A snapshot whose state can't be read makes the query fail: the caller then
+        loads the careful way."""
         q = f'"{self.datastore.schema}"'
         upto = "" if lte is None else " AND originator_version <= %(lte)s"
         sql = (
             f"WITH s AS (SELECT originator_version, topic, state FROM {q}.{self.snapshots_table_name} "
             f"WHERE originator_id = %(id)s{upto} ORDER BY originator_version DESC LIMIT 1) "
-            "SELECT true AS snap, originator_version, topic, state FROM s UNION ALL "
-            f"SELECT false, originator_version, topic, state FROM {q}.{self.events_table_name} "
+            "SELECT 0 AS part, originator_version, topic, state FROM s UNION ALL "
+            f"SELECT 1, originator_version, topic, state FROM {q}.{self.events_table_name} "
+            "WHERE originator_id = %(campaign)s AND originator_version = "
+            "(SELECT (convert_from(state, 'UTF8')::json ->> 'link')::bigint FROM s) UNION ALL "
+            f"SELECT 2, originator_version, topic, state FROM {q}.{self.events_table_name} "
             f"WHERE originator_id = %(id)s{upto} "
             "AND originator_version > COALESCE((SELECT originator_version FROM s), 0)"
         )
         with self.datastore.get_connection() as conn, conn.cursor() as cur:
-            cur.execute(sql, {"id": originator_id, "lte": lte})
+            cur.execute(sql, {"id": originator_id, "lte": lte, "campaign": CAMPAIGN_ID})
             rows = cur.fetchall()
-        snap = None
-        events = []
+        found: list[list[StoredEvent]] = [[], [], []]
         for r in rows:
-            stored = StoredEvent(originator_id, r["originator_version"], r["topic"], bytes(r["state"]))
-            if r["snap"]:
-                snap = stored
-            else:
-                events.append(stored)
-        events.sort(key=lambda e: e.originator_version)
-        return snap, events
+            oid = CAMPAIGN_ID if r["part"] == 1 else originator_id
+            found[r["part"]].append(StoredEvent(oid, r["originator_version"], r["topic"], bytes(r["state"])))
+        found[2].sort(key=lambda e: e.originator_version)
+        return (found[0][0] if found[0] else None), (found[1][0] if found[1] else None), found[2]
 
     def insert_ruling(self, stored: list[StoredEvent], check: Callable[[list[int], list[Any]], None]) -> list[int]:
         """Insert a ruling's rows in one transaction, as eventsourcing's insert does (the table locked first, so

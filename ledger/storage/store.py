@@ -35,9 +35,9 @@ from eventsourcing.utils import Environment
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling
 from ledger.errors import MediumError, NotInitialised, StoreError
 from ledger.model.bounds import safe
-from ledger.snapshots import CheckedSnapshots
+from ledger.snapshots import CheckedSnapshots, decoded_link
 from ledger.snapshots import problem as snapshot_problem
-from ledger.storage.schema import Survey
+from ledger.storage.schema import Survey, survey
 from ledger.storage.target import DEFAULT_TARGET, Target, parse_target
 
 SNAPSHOT_INTERVAL = 50
@@ -155,17 +155,23 @@ class FastRepository(Repository[UUID]):
             ) from None
 
     def _reconstruct_aggregate(self, aggregate_id: UUID, version: int | None, projector_func: Any) -> Any:
-        """On PostgreSQL, the newest snapshot and the events after it in one query (one round trip, not two); a
-        snapshot its chain link does not vouch for sends the load the careful way (CheckedSnapshots), as before."""
+        """On PostgreSQL, the newest snapshot, the chain link that vouches for it and the events after it in one
+        query (one round trip, not three); a snapshot its link does not vouch for, or one that can't be read, sends
+        the load the careful way (CheckedSnapshots, which reports it), as before."""
         fold = getattr(self.event_store.recorder, "select_folding", None)
         checked = self.snapshot_store
         if fold is None or not isinstance(checked, CheckedSnapshots):
             return super()._reconstruct_aggregate(aggregate_id, version, projector_func)
-        stored_snapshot, stored = fold(aggregate_id, version)
+        try:
+            stored_snapshot, stored_link, stored = fold(aggregate_id, version)
+        except Exception:  # noqa: BLE001 - a snapshot whose state is not JSON: the careful way names the problem
+            return super()._reconstruct_aggregate(aggregate_id, version, projector_func)
         first = []
         if stored_snapshot is not None:
             snap = checked.inner.mapper.to_domain_event(stored_snapshot)
-            if snapshot_problem(checked.store, snap) is not None:
+            named = getattr(snap, "link", None)  # snapshots of the first release name no link: never folded
+            link = stored_link if stored_link is not None and stored_link.originator_version == named else None
+            if link is None or snapshot_problem(checked.store, snap, decoded_link(link)) is not None:
                 return super()._reconstruct_aggregate(aggregate_id, version, projector_func)
             first = [snap]
         aggregate = projector_func(None, chain(first, map(self.event_store.mapper.to_domain_event, stored)))
@@ -179,7 +185,7 @@ class EventStore(Application[UUID]):
 
     name = "Ledger"
     read_only: MediumError | None = None  # set when the medium refuses writes: the reason every write refuses with
-    survey: Survey | None = None  # PostgreSQL: the schema survey made as the store opened (ledger/storage/pg.py)
+    survey: Survey | None = None  # the schema survey made as the store opened (PostgreSQL: ledger/storage/pg.py)
     surveyed = 0.0  # when (time.monotonic)
     snapshotting_intervals = {Campaign: SNAPSHOT_INTERVAL, Character: SNAPSHOT_INTERVAL, Ruling: SNAPSHOT_INTERVAL}
 
@@ -310,8 +316,8 @@ def open_store(target: Target) -> EventStore:
     try:
         ready = _check_sqlite_path(target.path) if target.kind == "sqlite" else False
         store = _construct(target, ready)
-        if target.kind == "sqlite" and ready:
-            store.recorder.max_notification_id()  # the connection (and its WAL files) can be made here
+        if target.kind == "sqlite" and ready:  # the connection (and its WAL files) made here, by the write's survey
+            store.survey, store.surveyed = survey(store.recorder), time.monotonic()
         if target.kind == "postgres":
             # lazy: the PostgreSQL store's module (psycopg); eventsourcing imported it already for this store
             from ledger.storage.pg import open_postgres
