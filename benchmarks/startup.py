@@ -5,6 +5,8 @@ Run: python benchmarks/startup.py [--runs N] [--src DIR ...]
 Every command is a fresh process; they are measured alternately in the same run, so machine noise hits all alike.
 Each --src is a source tree whose commands are measured too (e.g. an export of main, `git archive main`; run with
 PYTHONPATH=DIR), alternated with this checkout's, so a change's before and after are side by side.
+--instructions also runs every command once under valgrind's callgrind and prints the instructions it executed
+(PYTHONHASHSEED=0): the same on every run however busy the machine is (a minute or two per command).
 Prints the medians (wall time, and the child process's CPU time, which a busy machine disturbs less) and the
 ratios: `character show` / BASELINE (goal, README.md Benchmarks: at most 1.3x), and
 `roll 3dF`, `damage X --amount 1` / WRITE_BASELINE (goal, README.md Benchmarks: at most 1.6x; a write never imports the
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -35,10 +38,26 @@ def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
+def instructions(cmd: list[str], env: dict[str, str]) -> int:
+    """The instructions one fresh process executes, counted by valgrind's callgrind (deterministic)."""
+    out = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+        env={**env, "PYTHONHASHSEED": "0"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stderr
+    found = re.search(r"Collected : (\d+)", out)
+    if found is None:
+        sys.exit(f"valgrind printed no count: {out[-300:]}")
+    return int(found[1])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--src", action="append", default=[], help="another source tree to measure beside this one")
+    ap.add_argument("--instructions", action="store_true", help="count each command's instructions (valgrind)")
     args = ap.parse_args()
     ledger = shutil.which("ledger") or sys.exit("install the project first: pip install -e .")
     folder = tempfile.mkdtemp(prefix="ledger-bench-")
@@ -83,6 +102,16 @@ def main() -> None:
         if base:
             line += f"   {wall[k] / wall[base]:.2f}x wall, {cpu[k] / cpu[base]:.2f}x cpu ({goal})"
         print(line)
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            sys.exit("--instructions needs valgrind")
+        counted = {k: instructions(c, e) for k, (c, e) in cmds.items()}
+        print("instructions executed (valgrind callgrind, PYTHONHASHSEED=0)")
+        for label, k, base, goal in rows:
+            line = f"{label + ':':54s} {counted[k] / 1e6:9.1f} M"
+            if base:
+                line += f"   {counted[k] / counted[base]:.2f}x ({goal})"
+            print(line)
     shutil.rmtree(folder)
 
 
