@@ -20,6 +20,8 @@ from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
+import psycopg
+import psycopg_pool
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import (
     PostgresAggregateRecorder,
@@ -68,7 +70,6 @@ class LedgerDatastore(PostgresDatastore):
             single_row_tracking=ds.single_row_tracking,
             originator_id_type=ds.originator_id_type,
             enable_db_functions=ds.enable_db_functions,
-            pool_open_timeout=pool.timeout,  # wait for the first connection (asked for sooner, a pool makes two)
         )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -84,6 +85,17 @@ class LedgerDatastore(PostgresDatastore):
             conn.prepare_threshold = None
 
         return after_connect
+
+    def open_pool(self) -> None:
+        """Open the pool and wait for its first connection, once (a pool asked for a connection before its first is
+        ready makes a second one). Only here: waiting in every `get_connection` would stall a thread asking while
+        another holds the one connection."""
+        pool: Any = self.pool
+        try:
+            pool.open(wait=True, timeout=pool.timeout)
+        except psycopg_pool.PoolTimeout:
+            psycopg.connect(**pool.kwargs, connect_timeout=max(1, int(pool.timeout))).close()  # the server's reason
+            raise
 
     def register_type_adapters(self) -> None:
         """Look the composite types up only once an insert through them wants them (not on every open)."""
@@ -202,6 +214,7 @@ def open_postgres(store: Any) -> None:
     """Make sure the log's tables are this release's, in one round trip when they are: the marker read with the
     schema survey (kept on the store for the first write, `EventStore.fresh_survey`); else make them, mark them and
     survey again."""
+    store.recorder.datastore.open_pool()
     try:
         survey = schema.survey(store.recorder, marker=True)
     except Exception as e:  # noqa: BLE001 - no marker table, no log yet: made below
