@@ -184,7 +184,7 @@ def list_(app: AppContext, all_: bool) -> None:
 
     rows = queries.characters(app.read)
     if all_:
-        ids = [e["id"] for e in app.ledger.campaign().domain.get("retired", [])]
+        ids = [e["id"] for e in app.log.campaign().domain.get("retired", [])]
         rows += [{**r, "retired": True} for r in queries.sheets_of(app.read, ids)]
     app.emit(
         rows,

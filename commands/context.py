@@ -17,6 +17,7 @@ from ledger.model.bounds import safe_tree
 
 if TYPE_CHECKING:
     from ledger.application import Ledger
+    from ledger.storage.store import LogReader
     from ledger.storage.target import Target
     from projections.db import ReadSide
 
@@ -52,6 +53,7 @@ class AppContext:
         self.as_json = as_json
         self.verbose = verbose
         self._ledger: Ledger | None = None
+        self._log: LogReader | None = None  # the store and campaign alone, for a read's checks (until a Ledger is made)
         self._read: ReadSide | None = None
         self._source: ReadSide | None = None  # the database's own read models, when _read is a fresh fold instead
         self.check_views = True  # verify compares the read models itself: it reads them unchecked
@@ -90,7 +92,7 @@ class AppContext:
         try:
             self.close()
         except Exception:  # a broken connection may fail to close: it is dropped either way
-            self._ledger = self._read = None
+            self._ledger = self._read = self._log = None
 
     def target(self) -> Target:
         """Where --db points; a PostgreSQL URL without the `postgres` extra installed is refused in one line."""
@@ -114,7 +116,26 @@ class AppContext:
 
             self._ledger = Ledger(self.db, actor=self.actor, seed=self.seed, note=self.note)
             self._ledger.notify = lambda line: click.echo(line, err=True)  # "waiting for Ann's attack roll ..."
+            if self._log is not None:  # the store a read opened goes on serving: one store, one set of connections
+                self._ledger._store = self._log.adopt()
+                self._log = None
         return self._ledger
+
+    @property
+    def log(self) -> Ledger | LogReader:
+        """The log's store and campaign: the Ledger once one is made, else a LogReader (a read checks its views
+        against the log without importing the write side's rulings and rules)."""
+        if self._host is not None:
+            return self._host.log
+        if self._ledger is not None:
+            return self._ledger
+        if self._log is None:
+            target = self.target()  # a PostgreSQL URL without its driver: one line
+            # lazy: the event store (eventsourcing); kept out of `ledger --help`
+            from ledger.storage.store import LogReader
+
+            self._log = LogReader(target)
+        return self._log
 
     @property
     def read(self) -> ReadSide:
@@ -134,9 +155,14 @@ class AppContext:
                 raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh")
             read = ReadSide(target)
             try:
-                _require_campaign(read)
-                read.ensure_tables()
-                catch_up(read)
+                seen = read.look()  # one query: the log's head, the views' position, their tables and folds current?
+                if seen is None:
+                    _require_campaign(read)
+                elif seen.head == 0:
+                    raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh")
+                if seen is None or seen.views != seen.head or not read.folds_checked:
+                    read.ensure_tables()
+                    catch_up(read)
             except Exception as e:
                 if target.kind != "sqlite" or not _immutable(e):
                     raise
@@ -180,12 +206,12 @@ class AppContext:
         # lazy: the read side (SQLAlchemy); kept out of a one-shot write
         from projections.trust import fold_from_log, mismatch
 
-        found = mismatch(read, self.ledger)
+        found = mismatch(read, self.log)
         if found is None:
             read.on_forged = self._forged  # rows a reader finds differing from their events (projections/shown.py)
             return read
-        fresh = fold_from_log(self.ledger.target)  # first: a log that can't be folded says so in its own error only
-        again = mismatch(fresh, self.ledger)
+        fresh = fold_from_log(self.log.target)  # first: a log that can't be folded says so in its own error only
+        again = mismatch(fresh, self.log)
         if again is None:
             click.echo(NOTE.format(found), err=True)
         else:  # the events themselves differ from the checked snapshots the ledger loads: rebuild can't repair that
@@ -202,7 +228,7 @@ class AppContext:
         host = self._host if self._host is not None else self
         if host._read is not None and host._read.trusted:
             return host._read
-        fresh = fold_from_log(self.ledger.target)  # first: a log that can't be folded says so in its own error only
+        fresh = fold_from_log(self.log.target)  # first: a log that can't be folded says so in its own error only
         click.echo(NOTE.format(found), err=True)
         host._source = host._read
         host._read = fresh
@@ -226,6 +252,9 @@ class AppContext:
         if self._ledger is not None:
             self._ledger.close()
             self._ledger = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
         if self._read is not None:
             self._read.close()
             self._read = None

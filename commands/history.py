@@ -41,7 +41,7 @@ def log(app: AppContext, session: str | None, character_name: str | None, everyt
     if tail is not None:
         keep = set(sorted({r["ruling"] for r in rows})[-tail:])
         rows = [r for r in rows if r["ruling"] in keep]
-    system = app.ledger.campaign().system  # its words for health and round, whatever part of the log is shown
+    system = app.log.campaign().system  # its words for health and round, whatever part of the log is shown
     app.emit(rows, raw_log_lines if app.verbose else lambda r: log_lines(r, system), page=True)
 
 
@@ -168,7 +168,7 @@ def session_show(app: AppContext, number: str) -> None:
 
     found = queries.session_number(app.read, number)
     assert found is not None
-    system = app.ledger.campaign().system  # its words for health and round
+    system = app.log.campaign().system  # its words for health and round
     app.emit(queries.session_history(app.read, found), lambda doc: session_text(doc, system), page=True)
 
 

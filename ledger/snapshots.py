@@ -57,10 +57,15 @@ def link_record(recorder: Any, version: int) -> dict[str, Any] | None:
         rows = recorder.select_events(CAMPAIGN_ID, gt=version - 1, lte=version)
     except Exception:  # noqa: BLE001 - a damaged row is no link
         return None
-    if len(rows) != 1 or rows[0].topic != CHAIN_TOPIC:
+    return decoded_link(rows[0] if len(rows) == 1 else None)
+
+
+def decoded_link(row: Any) -> dict[str, Any] | None:
+    """A stored campaign event decoded as a chain link, or None (no row, another topic, not a JSON object)."""
+    if row is None or row.topic != CHAIN_TOPIC:
         return None
     try:
-        value = orjson.loads(rows[0].state)
+        value = orjson.loads(row.state)
     except orjson.JSONDecodeError:
         return None
     return value if isinstance(value, dict) else None
@@ -73,12 +78,17 @@ def recorded(link: dict[str, Any] | None, snap: Any) -> Any:
     return link["snapshots"].get(_hex(snap.originator_id))
 
 
-def problem(store: Any, snap: Any) -> str | None:
-    """Why a snapshot can't be trusted (None if its link records exactly this snapshot); '' if it has no link."""
+_ASK = object()
+
+
+def problem(store: Any, snap: Any, link: Any = _ASK) -> str | None:
+    """Why a snapshot can't be trusted (None if its link records exactly this snapshot); '' if it has no link.
+    `link`: the decoded link already read with the snapshot (ledger/storage/pg.py reads both in one query)."""
     link_version = getattr(snap, "link", None)
     if not isinstance(link_version, int):
         return ""
-    want = recorded(link_record(store.recorder, link_version), snap)
+    found = link_record(store.recorder, link_version) if link is _ASK else link
+    want = recorded(found, snap)
     if want != [snap.originator_version, digest(store.mapper.transcoder, snap)]:
         return (
             f"snapshot of aggregate {_hex(snap.originator_id)[:8]} at version {snap.originator_version} does not "

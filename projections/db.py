@@ -27,10 +27,13 @@ from sqlalchemy import (
     column,
     create_engine,
     event,
+    insert,
     inspect,
     table,
     text,
+    update,
 )
+from sqlalchemy.dialects import registry
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.schema import CreateIndex, CreateTable, DropTable
 
@@ -43,6 +46,9 @@ metadata = MetaData()
 Big = BigInteger().with_variant(Integer(), "sqlite")
 FOLDS = 4  # the version of the folds (views.py, fold.py): bump it whenever a fold changes what a view holds, and
 # every ledger's views are folded again on next use (verify compares the views with a fresh fold of today's code)
+TABLES = 1  # the version of the view tables' layout, kept in the tracking row "tables" once `ensure_tables` has made
+# (or upgraded) them: bump it with the upgrade in `ensure_tables` whenever a table, column or index changes
+registry.register("postgresql.ledger", "projections.pgdialect", "LedgerDialect")  # psycopg's, set up in one query
 
 tracking = Table(
     "ledger_tracking",
@@ -246,18 +252,37 @@ def bulk_insert(conn: Any, table: Table, rows: Sequence[Sequence[Any]]) -> None:
         cur.close()
 
 
+class Look(NamedTuple):
+    """What `ReadSide.look` found: the log's newest position and the views' position."""
+
+    head: int
+    views: int
+
+
+def mark_tables(conn: Any) -> None:
+    """The tracking row saying the view tables are this release's (TABLES)."""
+    if conn.execute(update(tracking).where(tracking.c.name == "tables").values(position=TABLES)).rowcount == 0:
+        conn.execute(insert(tracking).values(name="tables", position=TABLES))
+
+
 class ReadSide:
     """The projections' database connection and the raw event log it reads."""
 
     def __init__(self, target: Target) -> None:
         self.target = target
         self.kind = target.kind
+        options: dict[str, Any]
+        if target.kind == "sqlite":
+            url, options = target.sqlalchemy_url, {"connect_args": {"timeout": 30}}
+        else:  # prepared statements cost a round trip each the first time (a one-shot command runs each once)
+            url = target.sqlalchemy_url.replace("postgresql+psycopg://", "postgresql+ledger://", 1)
+            options = {"connect_args": {"prepare_threshold": None}, "pool_pre_ping": False, "use_native_hstore": False}
         try:
             self.engine: Engine = create_engine(
-                target.sqlalchemy_url,
+                url,
                 json_serializer=lambda o: orjson.dumps(o).decode(),
                 json_deserializer=orjson.loads,
-                **({"connect_args": {"timeout": 30}} if target.kind == "sqlite" else {"pool_pre_ping": False}),
+                **options,
             )
         except (SQLAlchemyError, ImportError) as e:
             raise StoreError(f"can't open the read side at {target.describe()}: {e}") from None
@@ -266,6 +291,7 @@ class ReadSide:
         self.events_table = "stored_events" if target.kind == "sqlite" else "ledger_events"
         self.id_column = "rowid" if target.kind == "sqlite" else "notification_id"
         self._ensured = False
+        self.folds_checked = False  # views.refold_outdated has compared the folds' version (once per ReadSide)
         self.trusted = False  # a fresh fold of the log (projections/trust.py): nothing in it to check
         self.on_forged: Callable[[str], ReadSide] | None = None  # the reader's answer to rows that differ from the log
 
@@ -279,7 +305,50 @@ class ReadSide:
             if self.kind == "postgres":
                 self._upgrade_layout()
             metadata.create_all(self.engine, checkfirst=True)
+            self._mark_tables()
             self._ensured = True
+
+    def reading(self) -> Any:
+        """A connection for reads only: on PostgreSQL outside a transaction (no BEGIN and ROLLBACK round trips around
+        the reads; each statement sees the database as it stands, as it does in a READ COMMITTED transaction)."""
+        conn = self.engine.connect()
+        return conn.execution_options(isolation_level="AUTOCOMMIT") if self.kind == "postgres" else conn
+
+    def _mark_tables(self) -> None:
+        """Record that this release's `ensure_tables` made the view tables (`look` then skips it); a read-only file
+        keeps no mark (the next look makes sure again)."""
+        try:
+            with self.engine.begin() as conn:
+                mark_tables(conn)
+        except SQLAlchemyError:
+            pass
+
+    def look(self) -> Look | None:
+        """One query for what every read asks first: the log's head, the views' position, and whether the view
+        tables are all there as this release made them (`ensure_tables` is then skipped) and folded by today's folds
+        (views.refold_outdated is then skipped). None when it can't be answered (no log, no tracking table yet): the
+        reader then asks each question on its own, as before."""
+        names = ", ".join(f"'{t.name}'" for t in (tracking, *VIEW_TABLES))
+        present = (
+            f"SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ({names})"
+            if self.kind == "sqlite"
+            else f"SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename IN ({names})"
+        )
+        track = "SELECT position FROM ledger_tracking WHERE name = "
+        sql = (
+            f"SELECT (SELECT MAX({self.id_column}) FROM {self.events_table}), ({track}'tables'), ({track}'folds'), "
+            f"({track}'views'), ({present})"
+        )
+        try:
+            with self.reading() as conn:
+                head, tables, folds, views, found = conn.exec_driver_sql(sql).one()
+        except SQLAlchemyError:
+            return None
+        if tables == TABLES and found == len(VIEW_TABLES) + 1:
+            self._ensured = True
+        if folds == FOLDS and self._ensured:
+            self.folds_checked = True
+        return Look(int(head or 0), int(views or 0))
 
     def _upgrade_layout(self) -> None:
         try:
@@ -302,6 +371,7 @@ class ReadSide:
             conn.execute(DropTable(t, if_exists=True))
         for t in (tracking, *VIEW_TABLES):
             conn.execute(CreateTable(t))
+        mark_tables(conn)
         self._ensured = True
 
     def make_indexes(self, conn: Any) -> None:

@@ -50,7 +50,7 @@ def mismatch(read: ReadSide, ledger: WriteSide) -> str | None:
     """
     campaign = ledger.campaign()
     try:
-        with read.engine.connect() as conn:
+        with read.reading() as conn:
             top = conn.execute(select(func.max(rulings.c.number))).scalar()
             count = conn.execute(select(func.count()).select_from(rulings)).scalar()
             killed = {

@@ -258,14 +258,15 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
     command ends with one line naming the problem and `ledger rebuild` as the fix. Never spins.
     """
     read.ensure_tables()
-    refold_outdated(read)
+    if not read.folds_checked:
+        refold_outdated(read)
     done, limit, collisions, stuck_at = 0, BATCH, 0, -1
     while True:
         start = -1
         try:
             with read.engine.begin() as conn, no_gc():  # the batch's rows are all gone before the collector is back
                 start = position(conn)
-                applied = _apply(read, conn, start, limit)
+                applied, last = _apply(read, conn, start, limit)
             if applied is None:
                 limit *= 2
                 continue
@@ -300,18 +301,21 @@ def catch_up(read: ReadSide, progress: Progress | None = None) -> int:
         done += applied
         if progress:
             progress(done, applied)
+        if last:  # every event there was when the batch read the log is in: asking again would find none
+            return done
 
 
-def _apply(read: ReadSide, conn: Any, start: int, limit: int) -> int | None:
+def _apply(read: ReadSide, conn: Any, start: int, limit: int) -> tuple[int | None, bool]:
     """Fold and write the whole rulings among the next `limit` events after `start`: how many events (0: none left;
-    None: not one whole ruling among them). Run without the cyclic collector (a twentieth of a rebuild, and as much
-    again when it came back to find this batch's rows still held), so all of them are freed on return."""
+    None: not one whole ruling among them), and whether they were all the log held. Run without the cyclic collector
+    (a twentieth of a rebuild, and as much again when it came back to find this batch's rows still held), so all of
+    them are freed on return."""
     stored = read.read_rows(conn, start, limit)
     if not stored:
-        return 0
+        return 0, True
     chunk = whole_rulings(stored, len(stored) == limit)
     if chunk is None:
-        return None
+        return None, False
     batch = Batch(conn)
     try:
         batch.fold(chunk)
@@ -325,7 +329,7 @@ def _apply(read: ReadSide, conn: Any, start: int, limit: int) -> int | None:
             "run: ledger verify",
         ) from None
     batch.write(chunk[-1][0])
-    return len(chunk)
+    return len(chunk), len(chunk) == len(stored) < limit
 
 
 def _collision(e: Exception) -> bool:
@@ -350,9 +354,11 @@ def refold_outdated(read: ReadSide) -> None:
         with read.engine.connect() as conn:
             row = conn.execute(select(tracking.c.position).where(tracking.c.name == LAYOUT)).first()
         if row is not None and int(row[0]) == FOLDS:
+            read.folds_checked = True
             return
         with read.engine.begin() as conn:
             _empty(conn)
+        read.folds_checked = True
     except SQLAlchemyError:
         return  # a read-only file keeps its views as they are (verify reports any difference)
 

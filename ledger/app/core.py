@@ -78,6 +78,7 @@ class LedgerCore:
         self._store: EventStore | None = None
         self._lock = WriterLock(self.target)
         self._schema_checked = False
+        self._absent: set[UUID] = set()  # the ruling being decided: aggregates found missing under the writer lock
         self.wait = WAIT  # --wait SECONDS: how long a command waits for a player's roll
         self.notify: Callable[[str], None] = lambda line: None  # where "waiting for Ann's attack roll" goes
         self._players: Any = None
@@ -165,10 +166,13 @@ class LedgerCore:
             try:
                 with self._lock:
                     campaign = self.campaign()
+                    self._absent = set()  # aggregates found missing under the lock (their absence holds till commit)
                     if spec.kind == "play" and "tracker" not in intent and self._fighting():
                         intent = cast("Intent", {**intent, "tracker": TRACKER})
                     number = campaign.rulings + 1
                     draft = self._draft(campaign, number, spec.kind, command, intent, entered, seeds)
+                    if self._absent:
+                        draft.loader = _knowing_absent(draft.loader, set(self._absent))
                     result = decide(draft)
                     self._commit(draft)
             except IntegrityError:
@@ -184,10 +188,12 @@ class LedgerCore:
         raise StoreError("the ledger is too busy: another writer kept winning", "try the command again")
 
     def _fighting(self) -> bool:
-        """Whether an encounter is running (a play ruling recorded now is decided by the tracker's version 2)."""
+        """Whether an encounter is running (a play ruling recorded now is decided by the tracker's version 2); the
+        encounter's id goes into `_absent` when none was ever started."""
         try:
             return bool(self.store.repository.get(ENCOUNTER_ID).active)
         except AggregateNotFoundError:
+            self._absent.add(ENCOUNTER_ID)
             return False
 
     def require_writable(self) -> None:
@@ -201,7 +207,7 @@ class LedgerCore:
             return  # nothing there yet: the command's own check refuses, and no file is created
         if self.store.read_only is not None:
             raise self.store.read_only  # a read-only or full medium: one line, nothing appended
-        require_sound_schema(self.store.recorder)
+        require_sound_schema(self.store.recorder, self.store.fresh_survey())
         self._schema_checked = True
 
     def _sequence_behind(self) -> None:
@@ -274,6 +280,19 @@ class LedgerCore:
     def options(self, command: str, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Options typed and validated against the campaign's rules, before anything is decided."""
         return self.rules().parse_options(command, given or {})
+
+
+def _knowing_absent(loader: Callable[[Any], Any], absent: set[UUID]) -> Callable[[Any], Any]:
+    """A draft's loader that answers "not found" for the aggregates just found missing, without asking the log again:
+    one being made now would change the campaign's version too, so this ruling's commit would conflict and be decided
+    again."""
+
+    def load(aggregate_id: Any) -> Any:
+        if aggregate_id in absent:
+            raise AggregateNotFoundError(aggregate_id)
+        return loader(aggregate_id)
+
+    return load
 
 
 def check_text(what: str, text: str | None) -> str:

@@ -7,6 +7,7 @@ makes every insert collide with a row already there.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ledger.errors import StoreError
@@ -17,17 +18,43 @@ PG_LOG_TABLES = ("ledger_events", "ledger_snapshots")
 PG_LOG_INDEXES = {"ledger_events_pkey", "ledger_events_notification_id_idx", "ledger_snapshots_pkey"}
 
 
+@dataclass(frozen=True)
+class Survey:
+    """What one look at the database's catalogue found: the marker row of the tables' release (PostgreSQL, when asked
+    for), one phrase per object the ledger never makes, and a sentence when the log's position sequence is behind."""
+
+    marker: str | None
+    found: list[str]
+    sequence: str | None
+
+
 def _rows(recorder: Any, sql: str) -> list[tuple[Any, ...]]:
-    with recorder.datastore.transaction(commit=False) as cur:
+    """One query's rows (on PostgreSQL one round trip: an autocommit statement, no BEGIN/ROLLBACK around it)."""
+    if _is_sqlite(recorder):
+        with recorder.datastore.transaction(commit=False) as cur:
+            cur.execute(sql)
+            return [tuple(r) for r in cur.fetchall()]
+    with recorder.datastore.get_connection() as conn, conn.cursor() as cur:
         cur.execute(sql)
         return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in cur.fetchall()]
 
 
+def _is_sqlite(recorder: Any) -> bool:
+    return type(recorder).__module__.endswith("sqlite")
+
+
+def survey(recorder: Any, *, marker: bool = False) -> Survey:
+    """The whole check in one query: on SQLite the schema table; on PostgreSQL the catalogue's triggers, rules, views,
+    row policies and log indexes, the position sequence against the log's head and (`marker`) the tables' marker row
+    (the query fails when the log or the marker table is not there yet: ledger/storage/pg.py makes them)."""
+    if _is_sqlite(recorder):
+        return Survey(None, _sqlite(recorder), None)
+    return _postgres(_rows(recorder, _postgres_sql(marker)))
+
+
 def foreign_objects(recorder: Any) -> list[str]:
     """One phrase per object in the ledger's database that the ledger never makes (empty when there is none)."""
-    if type(recorder).__module__.endswith("sqlite"):
-        return _sqlite(recorder)
-    return _postgres(recorder)
+    return survey(recorder).found
 
 
 def _sqlite(recorder: Any) -> list[str]:
@@ -41,52 +68,65 @@ def _sqlite(recorder: Any) -> list[str]:
     return out
 
 
-def _postgres(recorder: Any) -> list[str]:
+MARKER_TABLE = "ledger_schema"  # ledger/storage/pg.py makes it with the log's tables
+
+
+def _postgres_sql(marker: bool) -> str:
     here = "= current_schema()"
-    out = [
-        f"a trigger '{n}' on {t}"
-        for n, t in _rows(
-            recorder,
-            "SELECT t.tgname, c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
-            f"JOIN pg_namespace s ON s.oid = c.relnamespace WHERE NOT t.tgisinternal AND s.nspname {here} ORDER BY 1",
-        )
-    ]
-    out += [
-        f"a rule '{n}' on {t}"
-        for n, t in _rows(recorder, f"SELECT rulename, tablename FROM pg_rules WHERE schemaname {here} ORDER BY 1")
-    ]
-    out += [f"a view '{n}'" for (n,) in _rows(recorder, f"SELECT viewname FROM pg_views WHERE schemaname {here}")]
-    out += [f"a view '{n}'" for (n,) in _rows(recorder, f"SELECT matviewname FROM pg_matviews WHERE schemaname {here}")]
-    out += [
-        f"a row policy '{n}' on {t}"
-        for n, t in _rows(recorder, f"SELECT policyname, tablename FROM pg_policies WHERE schemaname {here}")
-    ]
     tables = ", ".join(f"'{t}'" for t in PG_LOG_TABLES)
-    out += [
-        f"an index '{n}' on {t}"
-        for n, t in _rows(
-            recorder, f"SELECT indexname, tablename FROM pg_indexes WHERE schemaname {here} AND tablename IN ({tables})"
-        )
-        if n not in PG_LOG_INDEXES
+    parts = [  # (kind, name, table, FROM ... WHERE ...), in the order problems are named
+        (
+            "trigger",
+            "t.tgname",
+            "c.relname",
+            "pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace s ON s.oid = c.relnamespace "
+            f"WHERE NOT t.tgisinternal AND s.nspname {here}",
+        ),
+        ("rule", "rulename", "tablename", f"pg_rules WHERE schemaname {here}"),
+        ("view", "viewname", "NULL", f"pg_views WHERE schemaname {here}"),
+        ("view", "matviewname", "NULL", f"pg_matviews WHERE schemaname {here}"),
+        ("row policy", "policyname", "tablename", f"pg_policies WHERE schemaname {here}"),
+        ("index", "indexname", "tablename", f"pg_indexes WHERE schemaname {here} AND tablename IN ({tables})"),
+        (
+            "sequence",
+            "CASE WHEN is_called THEN last_value ELSE last_value - 1 END",
+            "(SELECT COALESCE(MAX(notification_id), 0) FROM ledger_events)",
+            "ledger_events_notification_id_seq",
+        ),
     ]
-    return [safe(p)[:120] for p in out]
+    if marker:
+        parts.insert(0, ("marker", "version", "NULL", f"{MARKER_TABLE} WHERE name = 'store'"))
+    return (
+        " UNION ALL ".join(
+            f"(SELECT {rank} AS rank, '{kind}' AS kind, ({name})::text AS name, ({table})::text AS tbl FROM {source})"
+            for rank, (kind, name, table, source) in enumerate(parts)
+        )
+        + " ORDER BY 1, 3"
+    )
+
+
+def _postgres(rows: list[tuple[Any, ...]]) -> Survey:
+    mark, found, behind = None, [], None
+    for _, kind, name, table in rows:
+        if kind == "marker":
+            mark = name
+        elif kind == "sequence":
+            issued, head = int(name), int(table)
+            if issued < head:
+                behind = f"the sequence ledger_events_notification_id_seq is at {issued}, behind the log's head {head}"
+        elif kind == "index" and name in PG_LOG_INDEXES:
+            continue
+        else:
+            article = "an" if kind == "index" else "a"
+            found.append(safe(f"{article} {kind} '{name}'" + (f" on {table}" if table is not None else ""))[:120])
+    return Survey(mark, found, behind)
 
 
 def sequence_problem(recorder: Any) -> str | None:
     """On PostgreSQL, a sentence when the log's position sequence is behind the log's head (None when it is not)."""
-    if type(recorder).__module__.endswith("sqlite"):
+    if _is_sqlite(recorder):
         return None
-    rows = _rows(
-        recorder,
-        "SELECT (SELECT last_value FROM ledger_events_notification_id_seq), "
-        "(SELECT is_called FROM ledger_events_notification_id_seq), "
-        "(SELECT COALESCE(MAX(notification_id), 0) FROM ledger_events)",
-    )
-    last, called, head = rows[0]
-    issued = last if called else last - 1
-    if issued >= head:
-        return None
-    return f"the sequence ledger_events_notification_id_seq is at {issued}, behind the log's head {head}"
+    return survey(recorder).sequence
 
 
 def sequence_fix() -> str:
@@ -97,68 +137,70 @@ def sequence_fix() -> str:
     )
 
 
-def schema_problems(recorder: Any) -> list[tuple[str, str]]:
-    """(problem, fix) for every foreign object and a sequence behind the log's head."""
-    found = [
+def schema_problems(recorder: Any, found: Survey | None = None) -> list[tuple[str, str]]:
+    """(problem, fix) for every foreign object and a sequence behind the log's head (`found`: a survey just made)."""
+    found = found or survey(recorder)
+    out = [
         (f"the ledger's database holds {o}, which the ledger never makes", "remove it, then run: ledger verify")
-        for o in foreign_objects(recorder)
+        for o in found.found
     ]
-    seq = sequence_problem(recorder)
-    if seq:
-        found.append((seq + ": every write would collide", sequence_fix()))
-    return found
+    if found.sequence:
+        out.append((found.sequence + ": every write would collide", sequence_fix()))
+    return out
 
 
-def require_sound_schema(recorder: Any) -> None:
-    """Refuse a write, in one line naming the first problem, when the schema is not the ledger's own."""
+def require_sound_schema(recorder: Any, found: Survey | None = None) -> None:
+    """Refuse a write, in one line naming the first problem, when the schema is not the ledger's own (`found`: the
+    survey the store made as it opened, a moment ago; else one is made now)."""
     try:
-        found = schema_problems(recorder)
+        problems = schema_problems(recorder, found)
     except StoreError:
         raise
     except Exception as e:  # noqa: BLE001 - a catalogue that can't be read: the write below reports its own failure
         if "no such table" in str(e) or "does not exist" in str(e):
             return
         raise
-    if found:
-        problem, fix = found[0]
+    if problems:
+        problem, fix = problems[0]
         raise StoreError(f"{problem}: nothing was appended", fix)
 
 
 def insert_checked(recorder: Any, stored: list[Any]) -> list[int]:
     """Insert a ruling's stored events in one transaction that commits only when every row is there as written
-    (count, content and the last position read back); else roll back and refuse in one line."""
-    sqlite = type(recorder).__module__.endswith("sqlite")
+    (count, content and positions read back); else roll back and refuse in one line.
+
+    On PostgreSQL the insert and the read-back go to the server together, with the table lock before them, in one
+    round trip (ledger/storage/pg.py `insert_ruling`), and the commit in a second."""
+    if not _is_sqlite(recorder):
+        return list(recorder.insert_ruling(stored, lambda ids, found: _landed(stored, ids, found)))
     with recorder.datastore.transaction(commit=True) as cur:
-        if sqlite:
-            ids = list(recorder._insert_events(cur, stored) or [])
-            marks = ",".join("?" * len(ids))
-            sql = (
-                "SELECT rowid, originator_id, originator_version, topic, state FROM stored_events"
-                f" WHERE rowid IN ({marks})"
-            )
-            params: Any = ids
-        else:
-            recorder._insert_stored_events(cur, stored)
-            ids = [r["notification_id"] for r in cur.fetchall()]
-            sql = (
-                "SELECT notification_id, originator_id, originator_version, topic, state FROM ledger_events "
-                "WHERE notification_id = ANY(%s)"
-            )
-            params = (ids,)
+        ids = list(recorder._insert_events(cur, stored) or [])
         found = []
         if ids:
-            cur.execute(sql, params)
-            found = sorted(tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in cur.fetchall())
-        want = [(_hex(s.originator_id), s.originator_version, s.topic, bytes(s.state)) for s in stored]
-        got = [(_hex(oid), v, t, bytes(st)) for _, oid, v, t, st in found]
-        if len(ids) != len(stored) or got != want or (found and found[-1][0] != max(ids)):
-            kept = sum(1 for g in got if g in want)
-            raise StoreError(
-                f"the database kept {kept} of the ruling's {len(stored)} rows as written (a trigger or rule at work?): "
-                "nothing was appended",
-                "run: ledger verify",
+            marks = ",".join("?" * len(ids))
+            cur.execute(
+                "SELECT rowid, originator_id, originator_version, topic, state FROM stored_events"
+                f" WHERE rowid IN ({marks})",
+                ids,
             )
+            found = [tuple(r) for r in cur.fetchall()]
+        _landed(stored, ids, found)
         return ids
+
+
+def _landed(stored: list[Any], ids: list[int], rows: list[tuple[Any, ...]]) -> None:
+    """Refuse (StoreError) unless the rows read back are the ruling's rows as written, at the positions the insert
+    gave them."""
+    found = sorted(rows)
+    want = [(_hex(s.originator_id), s.originator_version, s.topic, bytes(s.state)) for s in stored]
+    got = [(_hex(oid), v, t, bytes(st)) for _, oid, v, t, st in found]
+    if len(ids) != len(stored) or got != want or [r[0] for r in found] != sorted(ids):
+        kept = sum(1 for g in got if g in want)
+        raise StoreError(
+            f"the database kept {kept} of the ruling's {len(stored)} rows as written (a trigger or rule at work?): "
+            "nothing was appended",
+            "run: ledger verify",
+        )
 
 
 def _hex(oid: Any) -> str:

@@ -13,6 +13,7 @@ import sqlite3
 import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from itertools import chain
 from typing import Any
 from urllib.parse import quote
 from uuid import UUID
@@ -31,14 +32,18 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import Environment
 
-from ledger.aggregates import Amendments, Campaign, Character, Ruling, ruling_id
-from ledger.errors import MediumError, StoreError
+from ledger.aggregates import CAMPAIGN_ID, Amendments, Campaign, Character, Ruling, ruling_id
+from ledger.errors import MediumError, NotInitialised, StoreError
 from ledger.model.bounds import safe
-from ledger.snapshots import CheckedSnapshots
+from ledger.snapshots import CheckedSnapshots, decoded_link
+from ledger.snapshots import problem as snapshot_problem
+from ledger.storage.schema import Survey, survey
 from ledger.storage.target import DEFAULT_TARGET, Target, parse_target
 
 SNAPSHOT_INTERVAL = 50
 CACHE_SIZE = 64  # aggregates kept in memory per process (campaign, characters, recent rulings)
+PG_FACTORY = "ledger.storage.pg:LedgerPostgresFactory"  # eventsourcing's, asking less of the server (pg.py)
+SURVEY_FRESH = 10.0  # seconds the schema survey made as the store opened serves the first write (a one-shot command's)
 
 
 def build_env(target: Target) -> dict[str, str]:
@@ -50,15 +55,16 @@ def build_env(target: Target) -> dict[str, str]:
             "SQLITE_LOCK_TIMEOUT": "30",
         }
     return {
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "PERSISTENCE_MODULE": PG_FACTORY,
         "POSTGRES_DBNAME": target.dbname,
         "POSTGRES_HOST": target.host,
         "POSTGRES_PORT": target.port,
         "POSTGRES_USER": target.user,
         "POSTGRES_PASSWORD": target.password,
         "POSTGRES_CONNECT_TIMEOUT": "5",
-        "POSTGRES_POOL_SIZE": "2",
+        "POSTGRES_POOL_SIZE": "1",  # one connection while one thread asks (up to 11 for `ledger serve`'s threads)
         "POSTGRES_LOCK_TIMEOUT": "30",
+        "CREATE_TABLE": "n",  # the marker row decides (ledger/storage/pg.py `open_postgres`)
     }
 
 
@@ -148,12 +154,39 @@ class FastRepository(Repository[UUID]):
                 "run: ledger verify",
             ) from None
 
+    def _reconstruct_aggregate(self, aggregate_id: UUID, version: int | None, projector_func: Any) -> Any:
+        """On PostgreSQL, the newest snapshot, the chain link that vouches for it and the events after it in one
+        query (one round trip, not three); a snapshot its link does not vouch for, or one that can't be read, sends
+        the load the careful way (CheckedSnapshots, which reports it), as before."""
+        fold = getattr(self.event_store.recorder, "select_folding", None)
+        checked = self.snapshot_store
+        if fold is None or not isinstance(checked, CheckedSnapshots):
+            return super()._reconstruct_aggregate(aggregate_id, version, projector_func)
+        try:
+            stored_snapshot, stored_link, stored = fold(aggregate_id, version)
+        except Exception:  # noqa: BLE001 - a snapshot whose state is not JSON: the careful way names the problem
+            return super()._reconstruct_aggregate(aggregate_id, version, projector_func)
+        first = []
+        if stored_snapshot is not None:
+            snap = checked.inner.mapper.to_domain_event(stored_snapshot)
+            named = getattr(snap, "link", None)  # snapshots of the first release name no link: never folded
+            link = stored_link if stored_link is not None and stored_link.originator_version == named else None
+            if link is None or snapshot_problem(checked.store, snap, decoded_link(link)) is not None:
+                return super()._reconstruct_aggregate(aggregate_id, version, projector_func)
+            first = [snap]
+        aggregate = projector_func(None, chain(first, map(self.event_store.mapper.to_domain_event, stored)))
+        if aggregate is None:
+            raise AggregateNotFoundError(f"Aggregate {aggregate_id!r} version {version!r} not found.")
+        return aggregate
+
 
 class EventStore(Application[UUID]):
     """The eventsourcing application holding the ledger's event log and snapshots."""
 
     name = "Ledger"
     read_only: MediumError | None = None  # set when the medium refuses writes: the reason every write refuses with
+    survey: Survey | None = None  # the schema survey made as the store opened (PostgreSQL: ledger/storage/pg.py)
+    surveyed = 0.0  # when (time.monotonic)
     snapshotting_intervals = {Campaign: SNAPSHOT_INTERVAL, Character: SNAPSHOT_INTERVAL, Ruling: SNAPSHOT_INTERVAL}
 
     def amendments(self, campaign: Campaign) -> Amendments:
@@ -168,7 +201,7 @@ class EventStore(Application[UUID]):
         """Only what the target says: never os.environ, never an in-memory default."""
         _env = dict(env or {})
         _env["IS_SNAPSHOTTING_ENABLED"] = "y"
-        if _env.get("PERSISTENCE_MODULE") not in ("eventsourcing.sqlite", "eventsourcing.postgres"):
+        if _env.get("PERSISTENCE_MODULE") not in ("eventsourcing.sqlite", PG_FACTORY):
             raise StoreError("no ledger database configured", "give --db PATH or set LEDGER_DB")
         return Environment(name, _env)
 
@@ -197,6 +230,12 @@ class EventStore(Application[UUID]):
         transcoder = OrjsonTranscoder()
         self.register_transcodings(transcoder)
         return transcoder
+
+    def fresh_survey(self) -> Survey | None:
+        """The survey made as the store opened, once, if it was made a moment ago (the write of a one-shot command
+        uses it instead of asking again); None otherwise."""
+        found, self.survey = self.survey, None
+        return found if found is not None and time.monotonic() - self.surveyed < SURVEY_FRESH else None
 
 
 def plain_mapper() -> OwnTopicsMapper:
@@ -270,27 +309,13 @@ def _check_sqlite_path(path: str) -> bool:
 
 
 def _construct(target: Target, ready: bool = False) -> EventStore:
-    """The EventStore; on PostgreSQL, try again when another process is creating the same tables right now.
-
-    eventsourcing creates its tables and `CREATE OR REPLACE`s its insert function on every open; two processes
-    opening one database at the same moment can make PostgreSQL refuse one with "tuple concurrently updated".
-    """
-    for attempt in range(5):
-        try:
-            env = build_env(target)
-            if ready:  # the tables are there: no CREATE TABLE IF NOT EXISTS round on every open
-                env["CREATE_TABLE"] = "n"
-            return EventStore(env=env)
-        except Exception as e:
-            if (
-                target.kind != "postgres"
-                or attempt == 4
-                or "concurrently" not in str(e)
-                and "pg_type_typname" not in str(e)
-            ):
-                raise
-            time.sleep(0.05 * (attempt + 1))
-    raise AssertionError("unreachable")
+    """The EventStore. On PostgreSQL nothing is sent yet: the first round trip is `open_postgres`'s survey, which makes
+    the tables only where the marker row says they are not this release's (retrying there when another process makes
+    the same ones at the same moment)."""
+    env = build_env(target)
+    if ready:  # the tables are there: no CREATE TABLE IF NOT EXISTS round on every open
+        env["CREATE_TABLE"] = "n"
+    return EventStore(env=env)
 
 
 def open_store(target: Target) -> EventStore:
@@ -299,8 +324,13 @@ def open_store(target: Target) -> EventStore:
     try:
         ready = _check_sqlite_path(target.path) if target.kind == "sqlite" else False
         store = _construct(target, ready)
-        if target.kind == "sqlite" and ready:
-            store.recorder.max_notification_id()  # the connection (and its WAL files) can be made here
+        if target.kind == "sqlite" and ready:  # the connection (and its WAL files) made here, by the write's survey
+            store.survey, store.surveyed = survey(store.recorder), time.monotonic()
+        if target.kind == "postgres":
+            # lazy: the PostgreSQL store's module (psycopg); eventsourcing imported it already for this store
+            from ledger.storage.pg import open_postgres
+
+            open_postgres(store)
         return store
     except MediumError as e:
         if target.kind != "sqlite" or not os.path.isfile(target.path):
@@ -375,6 +405,45 @@ def _open_failed(target: Target, e: Exception) -> EventStore:
     if True:  # the driver's own errors: unreachable host, bad password, no such database
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise StoreError(f"can't open the ledger at {target.describe()}: {msg}", "check --db / LEDGER_DB") from None
+
+
+class LogReader:
+    """The event store and the campaign, for a read that checks its views against the log (projections/trust.py):
+    what `Ledger` offers a read, without the write side's rulings, deciders and rules (a read does not import them:
+    benchmarks/startup.py). `adopt` hands its open store to the Ledger a later command of the same process makes."""
+
+    def __init__(self, target: Target) -> None:
+        self.target = target
+        self._store: EventStore | None = None
+
+    @property
+    def store(self) -> EventStore:
+        """The event store, opened on first use."""
+        if self._store is None:
+            self._store = open_store(self.target)
+        return self._store
+
+    def campaign(self) -> Campaign:
+        """The campaign aggregate; NotInitialised before `ledger init` (as `Ledger.campaign`)."""
+        if self._store is None and self.target.kind == "sqlite" and not os.path.exists(self.target.path):
+            raise NotInitialised(f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh")
+        try:
+            return self.store.repository.get(CAMPAIGN_ID)
+        except AggregateNotFoundError:
+            raise NotInitialised(
+                f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh"
+            ) from None
+
+    def adopt(self) -> EventStore | None:
+        """Give up the open store (to the Ledger that takes over), if one was opened."""
+        store, self._store = self._store, None
+        return store
+
+    def close(self) -> None:
+        """Release the store's connections."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
 
 
 class WriterLock:
