@@ -2,8 +2,8 @@
 with the write side's aggregates (folded from the log, snapshots checked); where they differ or don't parse, the
 reader answers from a fresh fold of the log instead (`fold_from_log`), never from the edited rows.
 
-The write side here is what `WriteSide` names (ledger.application.Ledger has it): projections/ never imports the
-application.
+The write side here is what `WriteSide` names (ledger.application.Ledger and ledger.storage.store.LogReader have it):
+projections/ never imports the application.
 """
 
 from __future__ import annotations
