@@ -239,6 +239,8 @@ def test_read_models_of_the_first_release_on_postgresql_are_widened(cli: Cli) ->
     read = ReadSide(parse_target(cli.db))
     with read.engine.begin() as conn:
         conn.execute(text("ALTER TABLE ledger_sheets ALTER COLUMN hp TYPE integer, ALTER COLUMN max_hp TYPE integer"))
+        # the first release kept no mark that this release made the view tables (projections/db.py, mark_tables)
+        conn.execute(text("DELETE FROM ledger_tracking WHERE name = 'tables'"))
     read.close()
     cli.ok("character", "add", "Titan", "--trait", "hp=3000000000")
     assert cli.json("character", "show", "Titan")["max_hp"] == 3_000_000_000

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from ledger.application import Ledger
 from ledger.errors import LedgerError
-from ledger.history import undo
 from ledger.storage.target import parse_target
 from projections import queries
 from projections.db import ReadSide
@@ -76,7 +75,7 @@ def assert_refold_agrees(led: Ledger) -> None:
 
     camp = led.campaign()
     target = led.store.repository.get(ruling_id(int(max(camp.dead, key=int))))  # the ruling just undone
-    dead, amendments = camp.dead_set(), undo.amendments(led.store, camp)
+    dead, amendments = camp.dead_set(), led.store.amendments(camp)
     for hex_id in target.touched:
         aid = UUID(hex_id)
         agg = camp if hex_id == camp.id.hex else led.store.repository.get(aid)
