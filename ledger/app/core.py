@@ -16,10 +16,10 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from ledger import catalog as C
-from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, name_key
+from ledger.aggregates import Campaign, Character, name_key
 from ledger.catalog import Command, IntentT
 from ledger.encounter import ENCOUNTER_ID
-from ledger.errors import BadInput, LedgerError, NotInitialised, StoreError, no_character
+from ledger.errors import BadInput, LedgerError, StoreError, no_character
 from ledger.model.bounds import safe
 from ledger.model.dice import DiceBox, NeedPlayerRoll
 from ledger.model.names import normalised
@@ -31,7 +31,7 @@ from ledger.rulings.deciders.table import decider
 from ledger.rulings.draft import Draft, commit
 from ledger.storage.schema import require_sound_schema, sequence_fix, sequence_problem
 from ledger.storage.secrets import DiceSecrets, session_dice
-from ledger.storage.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target
+from ledger.storage.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target, read_campaign
 from ledger.storage.wait import wait_for_player
 
 if TYPE_CHECKING:
@@ -115,14 +115,7 @@ class LedgerCore:
     # -- queries ----------------------------------------------------------------------------
     def campaign(self) -> Campaign:
         """The campaign aggregate; NotInitialised before `ledger init`."""
-        if self._store is None and self.target.kind == "sqlite" and not os.path.exists(self.target.path):
-            raise NotInitialised(f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh")
-        try:
-            return self.store.repository.get(CAMPAIGN_ID)
-        except AggregateNotFoundError:
-            raise NotInitialised(
-                f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh"
-            ) from None
+        return read_campaign(self.target, self._store, lambda: self.store)
 
     def rules(self) -> RuleSystem:
         """The campaign's rule system."""

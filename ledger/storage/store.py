@@ -11,7 +11,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from itertools import chain
 from typing import Any
@@ -407,6 +407,17 @@ def _open_failed(target: Target, e: Exception) -> EventStore:
         raise StoreError(f"can't open the ledger at {target.describe()}: {msg}", "check --db / LEDGER_DB") from None
 
 
+def read_campaign(target: Target, opened: EventStore | None, store: Callable[[], EventStore]) -> Campaign:
+    """The campaign aggregate of `target` (its store opened by `store()` if not yet `opened`); NotInitialised before
+    `ledger init`, without creating a SQLite file that is not there."""
+    if opened is None and target.kind == "sqlite" and not os.path.exists(target.path):
+        raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh")
+    try:
+        return store().repository.get(CAMPAIGN_ID)
+    except AggregateNotFoundError:
+        raise NotInitialised(f"no campaign in {target.describe()}", "start one: ledger init --system hnh") from None
+
+
 class LogReader:
     """The event store and the campaign, for a read that checks its views against the log (projections/trust.py):
     what `Ledger` offers a read, without the write side's rulings, deciders and rules (a read does not import them:
@@ -425,14 +436,7 @@ class LogReader:
 
     def campaign(self) -> Campaign:
         """The campaign aggregate; NotInitialised before `ledger init` (as `Ledger.campaign`)."""
-        if self._store is None and self.target.kind == "sqlite" and not os.path.exists(self.target.path):
-            raise NotInitialised(f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh")
-        try:
-            return self.store.repository.get(CAMPAIGN_ID)
-        except AggregateNotFoundError:
-            raise NotInitialised(
-                f"no campaign in {self.target.describe()}", "start one: ledger init --system hnh"
-            ) from None
+        return read_campaign(self.target, self._store, lambda: self.store)
 
     def adopt(self) -> EventStore | None:
         """Give up the open store (to the Ledger that takes over), if one was opened."""
