@@ -30,6 +30,7 @@ class Noted(TypedDict, total=False):
 
     note: str
     tracker: int
+    rules: int  # the rules' version of a ruling recorded out of an encounter (4 on; ledger/rules/contract.py CURRENT)
 
 
 class InitIntent(Noted):

@@ -40,6 +40,11 @@ if TYPE_CHECKING:
         Recorded,
     )
 
+# the commands whose rulings the rules decide: out of an encounter they carry the rules' version (`rules`)
+RULED = frozenset(
+    ("character set", "damage", "condition add", "condition remove", "attack", "check", "recover", "spend", "gain")
+    + ("hazard", "revive", "act", "scene end", "encounter end", "encounter remove")
+)
 MAX_RETRIES = 200
 WAIT = 300.0  # seconds a command waits for a player's roll unless --wait says otherwise
 NOTE_MAX = 500  # characters in a `--note` or `--reason`
@@ -160,8 +165,11 @@ class LedgerCore:
                 with self._lock:
                     campaign = self.campaign()
                     self._absent = set()  # aggregates found missing under the lock (their absence holds till commit)
-                    if spec.kind == "play" and "tracker" not in intent and self._fighting():
-                        intent = cast("Intent", {**intent, "tracker": TRACKER})
+                    if spec.kind == "play" and "tracker" not in intent and "rules" not in intent:
+                        if self._fighting():
+                            intent = cast("Intent", {**intent, "tracker": TRACKER})
+                        elif spec.name in RULED:  # out of an encounter: the rules' version alone
+                            intent = cast("Intent", {**intent, "rules": TRACKER})
                     number = campaign.rulings + 1
                     draft = self._draft(campaign, number, spec.kind, command, intent, entered, seeds)
                     if self._absent:

@@ -34,3 +34,21 @@ def set_conditions(sheet: Sheet, wanted: set[str], managed: frozenset[str], note
         if c not in sheet.conditions:
             effects.append(Effect(CONDITION_IMPOSED, sheet.name, {"condition": c, **extra}))
     return effects
+
+
+DURATION_PREFIXES = ("rounds:", "rounds-held:", "rounds-total:", "scene:")  # ledger/rules/durations.py's counters
+UNTIL = ("start", "end")
+
+
+def parse_duration(key: str) -> tuple[str, str | None, str] | None:
+    """A duration counter's (kind, whose turn counts it, condition); None for another counter
+    (ledger/rules/durations.py: `rounds:COND`, `until-start:WHO:COND`, ...)."""
+    for prefix in DURATION_PREFIXES:
+        if key.startswith(prefix):
+            return prefix[:-1], None, key[len(prefix) :]
+    for when in UNTIL:
+        head = f"until-{when}:"
+        if key.startswith(head):
+            who, _, condition = key[len(head) :].rpartition(":")
+            return f"until-{when}", who, condition
+    return None

@@ -8,16 +8,30 @@ default methods here with one clear line (`NotInThisSystem`), never probed with 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from ledger.errors import BadInput, did_you_mean
+from ledger.errors import BadInput, LedgerError, did_you_mean
 from ledger.model.dice import Dice, DiceSpec, parse_notation
-from ledger.model.sheet import EFFECT_RESOLVED, RESOURCE_CHANGED, Effect, Sheet, Value
+from ledger.model.sheet import (
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    EFFECT_RESOLVED,
+    RESOURCE_CHANGED,
+    Effect,
+    Sheet,
+    Value,
+)
+from ledger.rules.common import parse_duration
 from ledger.rules.options import Opt, Options, Role, parse_options, suggest
 
 Perform = Callable[[Sheet, "Sheet | None", Options, Dice], list[Effect]]
+
+CURRENT = 4  # the rules' version a ruling recorded now carries (`tracker` in an encounter, `rules` outside one):
+# rulings carrying an older one (or none) are decided again by the rules as they were then (`RuleSystem.at`)
+FOURTH = 4  # from 4: where two mechanisms meet (timed effects with one owner, the action limits of conditions, ...)
 
 
 class NotInThisSystem(BadInput):
@@ -61,6 +75,21 @@ class RuleSystem:
     turn_rolls: ClassVar[tuple[str, ...]] = ()  # rolls a turn hook may take ("ongoing-" matches a prefix)
     ties_descending: ClassVar[bool] = True  # whether tie_break_key sorts highest first
     scenes: ClassVar[bool] = False  # whether the text has scenes that end (`ledger scene end`; P&P)
+    version: int = CURRENT  # the rules' version this instance decides by (`at`)
+    # condition -> the counters that are part of it and go when it goes (d20: a charge's -2 DR), from version 4
+    marks: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    def at(self, version: int) -> RuleSystem:
+        """These rules as they decided a ruling of `version` (0: recorded before rulings carried one)."""
+        if version == self.version:
+            return self
+        other = copy.copy(self)
+        other.version = version
+        return other
+
+    def since(self, version: int) -> bool:
+        """Whether the ruling being decided is of `version` or later (a change of rules gated by it)."""
+        return self.version >= version
 
     # -- declarations ---------------------------------------------------------------------------
     def declared(self, command: str) -> tuple[Opt, ...]:
@@ -312,7 +341,46 @@ class RuleSystem:
         raise self.refuse("a check with a patient")
 
     def aftermath(self, effects: list[Effect], sheet_of: Callable[[str], Sheet]) -> list[Effect]:
-        """What follows from a batch of recorded effects on other characters (H&H: a hold on the fallen ends)."""
+        """What follows from a batch of recorded effects (H&H: a hold on the fallen ends); from version 4, a condition
+        that went takes along its durations and its marks (`let_go`), however it went."""
+        return self.settle(effects, sheet_of)
+
+    def let_go(self, sheet: Sheet, condition: str) -> dict[str, int | None]:
+        """The counters that go with a condition: every duration that counts it and its marks (`marks`). The one
+        place a timed condition's end takes what it brought, whichever way it ends (its duration, the rules' own
+        timing, a GM's removal, recovery, a victory point, `character set`, the end of the fight)."""
+        gone: dict[str, int | None] = {
+            k: None for k in sheet.counters if (p := parse_duration(k)) is not None and p[2] == condition
+        }
+        gone.update({m: None for m in self.marks.get(condition, ()) if m in sheet.counters})
+        return gone
+
+    def settle(self, effects: list[Effect], sheet_of: Callable[[str], Sheet]) -> list[Effect]:
+        """From version 4: each condition removed in these effects and gone from its sheet takes along what
+        `let_go` names."""
+        if not self.since(FOURTH):
+            return []
+        out: list[Effect] = []
+        seen: set[tuple[str, str]] = set()
+        for e in effects:
+            cond = e.data.get("condition")
+            if e.event != CONDITION_REMOVED or not isinstance(cond, str) or (e.target, cond) in seen:
+                continue
+            seen.add((e.target, cond))
+            try:
+                sheet = sheet_of(e.target)
+            except LedgerError:
+                continue
+            if sheet.has(cond):
+                continue
+            gone = self.let_go(sheet, cond)
+            if gone:
+                out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": gone}))
+        return out
+
+    def settle_hp(self, sheet: Sheet) -> list[Effect]:
+        """The HP conditions brought in line with the sheet's HP after the GM set it by hand (`character set`, from
+        version 4); none by default."""
         return []
 
     def scene_ended(self, sheet: Sheet) -> list[Effect]:

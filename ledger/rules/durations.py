@@ -19,9 +19,9 @@ from typing import Any
 
 from ledger.model.sheet import COUNTERS_CHANGED, Effect, Sheet
 from ledger.rules import get_rules
+from ledger.rules.common import parse_duration
 
 ROUNDS, HELD, TOTAL, SCENE = "rounds:", "rounds-held:", "rounds-total:", "scene:"
-UNTIL = ("start", "end")
 
 
 def name_key(name: str) -> str:
@@ -65,15 +65,7 @@ def retimed(effects: list[Effect], convert: Callable[[str, dict[str, Any]], dict
 
 def parse(key: str) -> tuple[str, str | None, str] | None:
     """A duration counter's (kind, whose turn counts it, condition); None for another counter."""
-    for prefix in (ROUNDS, HELD, TOTAL, SCENE):
-        if key.startswith(prefix):
-            return prefix[:-1], None, key[len(prefix) :]
-    for when in UNTIL:
-        head = f"until-{when}:"
-        if key.startswith(head):
-            who, _, condition = key[len(head) :].rpartition(":")
-            return f"until-{when}", who, condition
-    return None
+    return parse_duration(key)
 
 
 def of_condition(sheet: Sheet, condition: str) -> dict[str, None]:

@@ -179,7 +179,9 @@ class Draft:
                 self.trigger(self.ruling, RESOLUTION_EVENTS[e.event], data=data)
         if self.campaign is not None and batch:
             # the rules say what follows on others (H&H: a hold on the fallen ends)
-            self.apply(get_rules(self.campaign.system).aftermath(batch, self.sheet))
+            intent = self.intent or {}
+            version = int(intent.get("tracker") or intent.get("rules") or 0)
+            self.apply(get_rules(self.campaign.system).at(version).aftermath(batch, self.sheet))
 
     def summary(self) -> list[dict[str, Any]]:
         """What this ruling recorded, for the command's output: dice, resolutions and sheet changes."""

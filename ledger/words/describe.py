@@ -126,7 +126,7 @@ def intent_line(command: str, intent: Mapping[str, Any] | None) -> str:
             parts.append(f"{len(v)} traits")
         elif k == "sheet" and isinstance(v, dict):
             parts.append(str(v.get("name", "a sheet")))
-        elif (k == "count" and v == 1) or k == "tracker":  # (tracker: bookkeeping, deciders/table.py)
+        elif (k == "count" and v == 1) or k in ("tracker", "rules"):  # (tracker: bookkeeping, deciders/table.py)
             continue
         elif isinstance(v, dict):
             parts += [f"{k2}={_value(v2)}" for k2, v2 in v.items() if v2 is not None]

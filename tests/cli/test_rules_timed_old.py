@@ -22,6 +22,7 @@ def as_release(monkeypatch: pytest.MonkeyPatch, release: str) -> None:
     """Record as an older release did: no `tracker` in play intents, or `tracker: 2`."""
     if release == "first":
         monkeypatch.setattr(LedgerCore, "_fighting", lambda self: False)
+        monkeypatch.setattr(core, "RULED", frozenset())  # nor the rules' version out of an encounter
     else:
         monkeypatch.setattr(core, "TRACKER", 2)
 

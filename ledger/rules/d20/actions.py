@@ -206,11 +206,12 @@ def resolve_initiative(sheet: Sheet, dice: Dice) -> tuple[int, list[Effect]]:
     return roll.total, [Effect(EFFECT_RESOLVED, sheet.name, data)]
 
 
-def turn_start_effects(sheet: Sheet) -> list[Effect]:
-    """At the start of their turn a runner stops running and a charger gets their DR back."""
-    ended = [c for c in ("running", "charging") if sheet.has(c)]
+def turn_start_effects(sheet: Sheet, skip: frozenset[str] | set[str] = frozenset()) -> list[Effect]:
+    """At the start of their turn a runner stops running and a charger gets their DR back (`skip`: what a duration
+    ends instead)."""
+    ended = [c for c in ("running", "charging") if sheet.has(c) and c not in skip]
     effects = [Effect(CONDITION_REMOVED, sheet.name, {"condition": c}) for c in ended]
-    if CHARGE_DR in sheet.counters:
+    if CHARGE_DR in sheet.counters and "charging" not in skip:
         effects.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {CHARGE_DR: None}}))
     return effects
 

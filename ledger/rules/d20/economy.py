@@ -43,6 +43,9 @@ def cost(command: str, actor: Sheet, options: Options) -> str | None:
 
 def take(tally: Tally, kind: str, who: str, target: str | None) -> tuple[Tally, str | None]:
     """The tally after one more action of `kind`, and what is wrong with it (None when the round allows it)."""
+    if kind == "charge":  # a charge declared in the attack: its full action, and its own attack taken with it
+        t, problem = take(tally, "full", who, target)
+        return {**t, "charge-attack": True}, problem
     t = {**blank(), **tally}
     problem = None
     if kind == "charge-attack" and not t["charge-attack"] and t["full"]:

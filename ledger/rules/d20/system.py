@@ -19,7 +19,7 @@ from ledger.errors import BadInput
 from ledger.model.dice import STORED_MAX, Dice, DiceSpec, d20, parse_notation
 from ledger.model.sheet import CONDITION_IMPOSED, CONDITION_REMOVED, COUNTERS_CHANGED, Effect, Sheet, Value
 from ledger.rules.common import parse_int
-from ledger.rules.contract import Action, Recovery, RuleSystem
+from ledger.rules.contract import FOURTH, Action, Recovery, RuleSystem
 from ledger.rules.d20 import economy
 from ledger.rules.d20 import options as declared
 from ledger.rules.d20.actions import (
@@ -33,9 +33,10 @@ from ledger.rules.d20.actions import (
     resolve_run,
     turn_start_effects,
 )
-from ledger.rules.d20.attack import LIGHT_WEAPONS, resolve_attack
+from ledger.rules.d20.attack import LIGHT_WEAPONS, charge_effects, resolve_attack
 from ledger.rules.d20.core import (
     ABILITIES,
+    CHARGE_DR,
     COLLAPSED,
     CONDITIONS,
     COVER,
@@ -55,7 +56,7 @@ from ledger.rules.d20.core import (
     modifier,
     opt_choice,
 )
-from ledger.rules.durations import counters_for
+from ledger.rules.durations import counters_for, holds_duration
 from ledger.rules.options import Options
 
 __all__ = [
@@ -118,6 +119,7 @@ class D20(RuleSystem):
         ),
     }
     ties_descending = True  # tie_break_key: higher Dex modifier, then Dex score
+    marks = {"charging": (CHARGE_DR,), "unconscious": (KNOCKED_OUT,)}  # a charge's -2 DR; the GM's knock-out
 
     def parse_trait(self, key: str, value: str) -> Value:
         """Scores, DN and speed are whole numbers from 0; HP and level from 1; soul-bound is a name."""
@@ -161,6 +163,8 @@ class D20(RuleSystem):
             return [changed, *condition_effects(sheet, sheet.hp, counters, "ruled by the GM")]
         if condition in HP_CONDITIONS:
             raise BadInput(f"'{condition}' is an HP condition: it follows HP, not the GM", "use damage or recover")
+        if condition == "charging" and self.since(FOURTH):  # Charge: "+2 to Attack rolls and lose -2 to DR", both
+            return charge_effects(sheet)
         return [Effect(CONDITION_IMPOSED, sheet.name, {"condition": condition})]
 
     def remove(self, sheet: Sheet, condition: str) -> list[Effect]:
@@ -271,16 +275,27 @@ class D20(RuleSystem):
         return out
 
     def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
-        """Running and charging end when the character's next turn starts."""
+        """Running and charging end when the character's next turn starts; from version 4 not those a duration counts
+        (the GM's `--rounds 3` stands: the duration ends it, and what it brought with it)."""
+        if self.since(FOURTH):
+            return turn_start_effects(sheet, skip={c for c in ("running", "charging") if holds_duration(sheet, c)})
         return turn_start_effects(sheet)
+
+    def settle_hp(self, sheet: Sheet) -> list[Effect]:
+        """Damage: HP set by hand brings its conditions (0 disabled, -1 to -9 dying, -10 dead) as damage would."""
+        return condition_effects(sheet, sheet.hp, {}, "HP set by the GM")
 
     def end_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """Nothing in the text happens at the end of a turn."""
         return []
 
     def action_cost(self, command: str, actor: Sheet, options: Options) -> str | None:
-        """Full, partial, free, a charge's attack or an Attack of Opportunity (economy.py)."""
-        return economy.cost(command, actor, options)
+        """Full, partial, free, a charge's attack or an Attack of Opportunity (economy.py); from version 4 an attack
+        that declares the charge is the charge and its own attack at once (a second attack is not the charge's)."""
+        kind = economy.cost(command, actor, options)
+        if kind == "full" and command == "attack" and self.since(FOURTH):
+            return "charge"
+        return kind
 
     def take_action(
         self, tally: Mapping[str, Any], kind: str, who: str, target: str | None

@@ -12,16 +12,18 @@ applied to every member caught).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction
 from ledger.model.dice import Dice, DiceSpec, Roll
 from ledger.model.sheet import ATTACK_RESOLVED, MINIONS_DEFEATED, Effect, Sheet, apply_all
+from ledger.rules.contract import FOURTH
 from ledger.rules.hnh.afflictions import affliction_from, resolve_affliction
 from ledger.rules.hnh.checks import active_defense, find_power, roll_check
 from ledger.rules.hnh.combat import _damage_opts, maneuvers, validate, weapon
 from ledger.rules.hnh.conditions import break_trance, effective, require_able
-from ledger.rules.hnh.health import resolve_damage, take_out_minion
+from ledger.rules.hnh.health import next_member, resolve_damage, take_out_minion
 from ledger.rules.hnh.options import COVER
 
 AREA_EFFECTS = ("Damage", "Affliction")
@@ -72,6 +74,7 @@ def resolve_area(
     dice: Dice,
     *,
     prefixed: bool = True,
+    version: int = 0,
 ) -> list[Effect]:
     """An area attack: one power check; per target a Dodge (halves the rank on a success), then the resistance.
 
@@ -87,6 +90,9 @@ def resolve_area(
     if w.effect not in AREA_EFFECTS:
         raise BadInput(f"'{w.name}' is a {w.effect} effect: area attacks resolve Damage and Affliction")
     moves = maneuvers(options)
+    if "team" in moves and version >= FOURTH:  # Team Attack: "Effects not requiring an attack check may be used"
+        td = int(options.get("team-degrees") or 0)
+        w = replace(w, rank=w.rank + (2 if td >= 3 else 1 if td >= 1 else 0))
     out: list[Effect] = []
     shared = SharedPower(dice)
     roll_check(shared, "power", w.rank, "power")  # the one power check, first in the ruling's dice
@@ -97,7 +103,7 @@ def resolve_area(
         trance = break_trance(target)
         sheet = apply_all(target, trance)
         names = (f"{target.name}.dodge", f"{target.name}.toughness") if prefixed else ("dodge", "toughness")
-        out += trance + _one(attacker, sheet, n, w, options, shared, names)
+        out += trance + _one(attacker, sheet, n, w, options, shared, names, version)
     return out
 
 
@@ -109,6 +115,7 @@ def _one(
     options: Mapping[str, Any],
     dice: Dice,
     names: tuple[str, str],
+    version: int = 0,
 ) -> list[Effect]:
     """One target (or N members of a minion group) caught: its Dodge check, then the resistance to the effect."""
     power = roll_check(dice, "power", w.rank, "power")
@@ -140,8 +147,10 @@ def _one(
     else:
         spec = affliction_from(w.name, w.power, {**options, "rank": rank})
         step = resolve_affliction(target, spec, dice, resist_roll=resist)
-    out += step
     fell = any(e.event == MINIONS_DEFEATED for e in step) or apply_all(target, step).has("dead")
+    if version >= FOURTH and fell and target.minion and target.count > 1:
+        return out + _members_fall(target, step, min(n, target.count))
+    out += step
     now = apply_all(target, step)
     for _ in range(n - 1):  # the same result for every member caught: each falls as the first did
         if not fell or now.has("dead") or now.count <= 0:
@@ -150,3 +159,13 @@ def _one(
         out += more
         now = apply_all(now, more)
     return out
+
+
+def _members_fall(group: Sheet, step: list[Effect], k: int) -> list[Effect]:
+    """From version 4: `k` members of a minion group caught and failing fall at once, in one count (Minion Rules:
+    each suffers the worst degree); all of them: none is left standing."""
+    fresh = "the next member of the group starts fresh"
+    kept = [e for e in step if e.event != MINIONS_DEFEATED and e.data.get("note") != fresh]
+    left = group.count - k
+    out = [*kept, Effect(MINIONS_DEFEATED, group.name, {"defeated": k, "count": left, "note": "caught in the area"})]
+    return out + (next_member(apply_all(group, out)) if left > 0 else [])

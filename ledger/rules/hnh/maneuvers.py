@@ -28,6 +28,7 @@ from ledger.model.sheet import (
     Sheet,
     apply_all,
 )
+from ledger.rules.contract import FOURTH
 from ledger.rules.durations import holds_duration, of_condition
 from ledger.rules.hnh.checks import (
     Rolled,
@@ -46,6 +47,7 @@ from ledger.rules.options import Options
 
 OBJECT_STATES = ("intact", "bent", "broken", "destroyed")
 AIM_AT = "aim-at:"  # aim-at:TARGET -- the target aimed at (`act NAME aim --against WHO`)
+AIM_VULNERABLE = "aim-vulnerable"  # 1: the aim made the aimer vulnerable; 2: they were already (from version 4)
 EFFORTS = ("action", "bonus", "increased-rank", "power-stunt", "resistance", "retry", "speed", "strength")
 
 
@@ -179,6 +181,28 @@ def fallen_holds(effects: list[Effect], sheet_of: Callable[[str], Sheet]) -> lis
             note = f"{e.target} fell: the hold ends"
             out += [removed(other, c, note) for c in lost if c in other.conditions]
             out.append(Effect(COUNTERS_CHANGED, other.name, {"counters": {mine: None}}))
+    return out
+
+
+def unable_holds(effects: list[Effect], sheet_of: Callable[[str], Sheet]) -> list[Effect]:
+    """A holder who can no longer take the free action that maintains the hold (stunned, and so incapacitated or
+    dying) lets go: Grab, "If you are unable to take the free action maintain the hold, the target is automatically
+    released"."""
+    out: list[Effect] = []
+    for name in dict.fromkeys(e.target for e in effects if e.event == CONDITION_IMPOSED and e.target):
+        try:
+            holder = sheet_of(name)
+        except LedgerError:
+            continue
+        if "stunned" not in effective(holder.conditions):
+            continue
+        for key in sorted(k for k in holder.counters if k.startswith("grabbing:")):
+            try:
+                held = sheet_of(key.partition(":")[2])
+            except LedgerError:
+                continue
+            out += release_effects(holder, held, f"{holder.name} can't maintain the hold")
+            holder = apply_all(holder, out)
     return out
 
 
@@ -334,16 +358,27 @@ def demoralize(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) 
     return out + [Effect(COUNTERS_CHANGED, target.name, {"counters": {f"until-end-of-turn:{cond}": 1}})]
 
 
-def aim(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
-    """Aim: the next attack gets the aim bonus; vulnerable while aiming (until that attack or the next turn ends)."""
+def aim(actor: Sheet, other: Sheet | None, options: Options, dice: Dice, version: int = 0) -> list[Effect]:
+    """Aim: the next attack gets the aim bonus; vulnerable while aiming (until that attack or the next turn ends).
+
+    From version 4 the aim remembers whether it made the aimer vulnerable (`aim-vulnerable` 1) or found them so
+    already (2): its end takes only its own vulnerability along (Aim: "You are vulnerable while aiming")."""
     require_able(actor, "aim")
     ctr: dict[str, int | None] = {"aim": 1, **{k: None for k in actor.counters if k.startswith(AIM_AT)}}
     if other is not None:  # Aim: "a bonus to hit when you make the attack against that target"
         ctr[AIM_AT + other.name] = 1
+    if version >= FOURTH:
+        ctr[AIM_VULNERABLE] = 2 if "vulnerable" in actor.conditions else 1
     out = [Effect(COUNTERS_CHANGED, actor.name, {"counters": ctr})]
     if "vulnerable" not in actor.conditions:
         out += impose_effects(actor, "vulnerable", "aiming")
     return out
+
+
+def aim_begun(sheet: Sheet) -> bool:
+    """Whether the aim was started in the aimer's turn still in progress (its duration to the end of the next turn
+    has both ends of turn still to pass): Aim, "You can't attack the target the same turn you start aiming"."""
+    return sheet.counter(f"until-end:{sheet.name}:aim") >= 2
 
 
 def aimed_at(sheet: Sheet, target: str) -> bool:
@@ -359,8 +394,11 @@ def end_aim(sheet: Sheet, note: str) -> list[Effect]:
         return []
     gone: dict[str, int | None] = {"aim": None, **{k: None for k in sheet.counters if k.startswith(AIM_AT)}}
     gone.update(of_condition(sheet, "aim"))  # and the duration that counts it, if one does (ledger/rules/hnh/timed.py)
+    own = AIM_VULNERABLE not in sheet.counters or sheet.counter(AIM_VULNERABLE) == 1  # the aim's own vulnerability
+    if AIM_VULNERABLE in sheet.counters:
+        gone[AIM_VULNERABLE] = None
     out = [Effect(COUNTERS_CHANGED, sheet.name, {"counters": gone})]
-    return out + ([removed(sheet, "vulnerable", note)] if "vulnerable" in sheet.conditions else [])
+    return out + ([removed(sheet, "vulnerable", note)] if own and "vulnerable" in sheet.conditions else [])
 
 
 def turn_started(sheet: Sheet) -> dict[str, int | None]:

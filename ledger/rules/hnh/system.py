@@ -15,7 +15,7 @@ from ledger.errors import BadInput, Conflict, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice, DiceSpec, fudge, parse_notation
 from ledger.model.sheet import Effect, Sheet, Value, apply_all
 from ledger.rules.common import parse_int
-from ledger.rules.contract import Action, Recovery, RuleSystem
+from ledger.rules.contract import FOURTH, Action, Recovery, RuleSystem
 from ledger.rules.hnh import economy, turns, victory
 from ledger.rules.hnh import options as declared
 from ledger.rules.hnh import timed as hnh_timed
@@ -44,12 +44,13 @@ from ledger.rules.hnh.conditions import (
 from ledger.rules.hnh.creator import import_character
 from ledger.rules.hnh.hazards import resolve_hazard
 from ledger.rules.hnh.health import HP_FLOOR, MAX_HP, MINION_MAX_HP, VP, minion_rules, resolve_damage, set_hp
-from ledger.rules.hnh.maneuvers import fallen_holds
+from ledger.rules.hnh.maneuvers import aim, aim_begun, aimed_at, end_aim, fallen_holds, unable_holds
 from ledger.rules.hnh.powers import heal
 from ledger.rules.hnh.turns import REVIVE_MEANS
 from ledger.rules.hnh.victory import STARTING_VP, improved
 from ledger.rules.options import Options
 
+SLOW = ("standard", "move", "effort-action")  # an action "that is a move action or slower" (gameplay.txt, Aim)
 TURN_COUNTED = (
     "until-start-of-turn:",
     "until-end-of-turn:",
@@ -291,14 +292,22 @@ class HnH(RuleSystem):
     def attack(self, attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
         """Attack (rolls attack, defense, power, toughness; slam-power, slam-toughness; an area: dodge);
         ATTACK_OPTIONS."""
-        if "aid" not in maneuvers(options) and is_area(attacker, options):  # one target in an area: Dodge, resistance
-            return improved(
+        area = "aid" not in maneuvers(options) and is_area(attacker, options)
+        if self.since(FOURTH) and not area and aimed_at(attacker, target.name) and aim_begun(attacker):
+            raise ImpossibleAction(
+                f"{attacker.name} started aiming this turn and can't attack {target.name} before the next",
+                'Aim: "You can\'t attack the target the same turn you start aiming"',
+            )
+        if area:  # one target in an area: Dodge, resistance
+            spoiled = self._area_spoils_aim(attacker)
+            v = self.version
+            return spoiled + improved(
                 self.rolls["attack"],
-                attacker,
+                apply_all(attacker, spoiled),
                 target,
                 options,
                 dice,
-                lambda box, a, o: resolve_area(_s(a), [(_s(o), 1)], options, box, prefixed=False),
+                lambda box, a, o: resolve_area(_s(a), [(_s(o), 1)], options, box, prefixed=False, version=v),
             )
         return improved(
             self.rolls["attack"],
@@ -315,7 +324,43 @@ class HnH(RuleSystem):
         """An area effect on several targets: one power check, per-target rolls TARGET.dodge and TARGET.toughness."""
         if options.get("improve"):
             raise BadInput("improve a roll of an area attack on one target at a time", "leave out -o improve")
-        return resolve_area(attacker, caught, options, dice)
+        spoiled = self._area_spoils_aim(attacker)
+        return spoiled + resolve_area(apply_all(attacker, spoiled), caught, options, dice, version=self.version)
+
+    def _area_spoils_aim(self, attacker: Sheet) -> list[Effect]:
+        """From version 4 an area attack, which has no attack check to aim, spoils an aim (Aim: "Taking a different
+        action ... spoils your aim")."""
+        if not self.since(FOURTH) or not attacker.counter("aim"):
+            return []
+        return end_aim(attacker, "aim spoiled: an area attack")
+
+    def perform(self, action: str, actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
+        """A `ledger act` action; from version 4 with the limits where two rules meet: another action spoils an aim
+        (gameplay.txt, Aim), a compelled or controlled character's only extra effort is Resistance (the-basics.txt,
+        Resistance), a ranged disarm or smash rolls Ranged Combat (gameplay.txt, Attack Check)."""
+        if not self.since(FOURTH):
+            return super().perform(action, actor, other, options, dice)
+        act = self.action(action)
+        if act.other == "needed" and other is None:
+            raise BadInput(f"{act.name} needs the other character", f"add --against NAME ({act.help})")
+        if act.other == "none" and other is not None:
+            raise BadInput(f"{act.name} takes no other character", "leave out --against")
+        name = act.name
+        ruled = {c for c in ("compelled", "controlled") if c in effective(actor.conditions)}
+        if name == "extra-effort" and ruled and options.get("benefit") != "resistance":
+            raise ImpossibleAction(
+                f"{actor.name} is {' and '.join(sorted(ruled))}: the only extra effort left is Resistance",
+                "-o benefit=resistance (the-basics.txt, Resistance)",
+            )
+        if name in ("disarm", "smash") and str(options.get("range") or "close") == "ranged" and "bonus" not in options:
+            options = {**options, "bonus": actor.trait("ranged-combat", actor.trait("dexterity"))}
+        pre: list[Effect] = []
+        if actor.counter("aim") and name != "aim" and economy.cost(f"act {name}", actor, options) in SLOW:
+            pre = end_aim(actor, f"aim spoiled: {name} instead of the aimed attack")
+            actor = apply_all(actor, pre)
+        if name == "aim":
+            return aim(actor, other, options, dice, self.version)
+        return pre + act.perform(actor, other, options, dice)
 
     def resist_damage(self, target: Sheet, rank: int, options: Options, dice: Dice) -> list[Effect]:
         """Damage without an attack: power (3dF + rank) against toughness (3dF + Toughness - bruises)."""
@@ -432,8 +477,13 @@ class HnH(RuleSystem):
         return economy.take(dict(tally), kind, who, target)
 
     def aftermath(self, effects: list[Effect], sheet_of: Callable[[str], Sheet]) -> list[Effect]:
-        """A grab outlives no one: the fallen's hold (either side) ends on the partner (conditions.txt, Dead)."""
-        return fallen_holds(effects, sheet_of)
+        """A grab outlives no one: the fallen's hold (either side) ends on the partner (conditions.txt, Dead); from
+        version 4 a holder who can't take the free action to maintain it lets go (gameplay.txt, Grab), and a
+        condition that went takes its durations and marks along (RuleSystem.settle)."""
+        out = fallen_holds(effects, sheet_of)
+        if self.since(FOURTH):
+            out += unable_holds(effects, sheet_of) + self.settle(effects, sheet_of)
+        return out
 
     def import_character(self, data: Any) -> tuple[str, dict[str, Value], dict[str, dict[str, Any]]]:
         """A character from the H&H character creator's save file."""

@@ -20,7 +20,8 @@ from ledger.model.sheet import (
     Effect,
     Sheet,
 )
-from ledger.rules.durations import of_condition
+from ledger.rules.contract import FOURTH
+from ledger.rules.durations import ROUNDS, of_condition
 from ledger.rules.options import Options
 from ledger.rules.pnp import options as declared
 from ledger.rules.pnp import timed
@@ -113,11 +114,15 @@ def lose_health(sheet: Sheet, amount: int) -> list[Effect]:
     return effects + (_impose(sheet, "defeated") if hp == 0 else defeat_by_effects(sheet, hp))
 
 
-def special_effect(sheet: Sheet, effect: str, net: int) -> tuple[int, bool, list[Effect]]:
-    """Pages (1 per 2 net successes, rounded up), whether it defeats the target, and its sheet effects."""
+def special_effect(sheet: Sheet, effect: str, net: int, version: int = 0) -> tuple[int, bool, list[Effect]]:
+    """Pages (1 per 2 net successes, rounded up), whether it defeats the target, and its sheet effects. From version
+    4 a GM's longer duration on the same condition (`condition add Boss stunned --rounds 3`) stands: the longer of
+    the two lasts."""
     pages = ceil_half(net)
     key, condition = EFFECT_PREFIX + effect, EFFECT_CONDITIONS[effect]
     old = effect_counters(sheet).get(effect, 0)
+    if version >= FOURTH and old != SCENE:
+        old = max(old, sheet.counter(ROUNDS + condition))
     defeats = pages >= sheet.hp or old == SCENE
     counter = SCENE if defeats else max(old, pages)
     effects = [
@@ -175,7 +180,7 @@ def _effect_name(given: Options, attacker: Sheet, trait: str) -> str | None:
     return name
 
 
-def attack(attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
+def attack(attacker: Sheet, target: Sheet, options: Options, dice: Dice, version: int = 0) -> list[Effect]:
     """An attack roll against the target's defense roll; net successes become damage, pages or defeated minions."""
     given = check_options(options, ATTACK_OPTIONS, "attack")
     require_able(attacker, "attack")
@@ -221,7 +226,7 @@ def attack(attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list
         data.update(outcome="minions", defeated=min(net, target.count))
         outcome = lose_health(target, net)
     elif effect:
-        pages, defeats, outcome = special_effect(target, effect, net)
+        pages, defeats, outcome = special_effect(target, effect, net, version)
         data.update(outcome="effect", effect=effect, pages=pages, defeated_by_effect=defeats)
     else:
         data.update(outcome="damage", damage=net, health=max(target.hp - net, 0))

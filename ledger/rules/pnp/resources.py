@@ -8,7 +8,10 @@ Adversity is a campaign-level pool kept as the "adversity" resource of one sheet
 from __future__ import annotations
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
-from ledger.model.sheet import CONDITION_REMOVED, HEALTH_RECOVERED, Effect, Sheet
+from ledger.model.sheet import CONDITION_IMPOSED, CONDITION_REMOVED, HEALTH_RECOVERED, Effect, Sheet, apply_all
+from ledger.rules.contract import FOURTH
+from ledger.rules.durations import SCENE as SCENE_KEY
+from ledger.rules.pnp.combat import defeat_by_effects
 from ledger.rules.pnp.core import EFFECT_PREFIX, SCENE, norm, resource_changed
 
 RESOURCES = {"resolve": "Resolve", "adversity": "Adversity"}
@@ -60,8 +63,13 @@ def _amount(n: int) -> int:
     return n
 
 
-def recover(sheet: Sheet, amount: int) -> list[Effect]:
-    """Recover Health (never above its maximum); a defeated character back above 0 is no longer defeated."""
+def recover(sheet: Sheet, amount: int, version: int = 0) -> list[Effect]:
+    """Recover Health (never above its maximum); a defeated character back above 0 is no longer defeated.
+
+    From version 4 (ledger/rules/contract.py FOURTH): a defeat that lasts the rest of the scene stays whether its own
+    counter or a duration (`scene:defeated`) keeps it, and Health recovered to at or below a running special
+    effect's pages is a defeat by that effect (Combat, Attacks: "If the duration of a special effect ever equals or
+    exceeds the target's current Health")."""
     if sheet.minion:
         raise ImpossibleAction("defeated minions stay defeated: minions don't recover")
     missing = sheet.max_hp - sheet.hp
@@ -72,12 +80,18 @@ def recover(sheet: Sheet, amount: int) -> list[Effect]:
     hp = sheet.hp + amount
     effects = [Effect(HEALTH_RECOVERED, sheet.name, {"amount": amount, "hp": hp})]
     held_by_effect = SCENE in (v for k, v in sheet.counters.items() if k.startswith(EFFECT_PREFIX))
+    if version >= FOURTH:
+        held_by_effect = held_by_effect or bool(sheet.counter(SCENE_KEY + "defeated"))
+        after = apply_all(sheet, effects)
+        again = defeat_by_effects(after, hp) if not held_by_effect else []
+        if again:  # defeated again by the effect, now for the rest of the scene
+            return effects + [e for e in again if e.event != CONDITION_IMPOSED or not after.has("defeated")]
     if sheet.has("defeated") and not held_by_effect:
         effects.append(Effect(CONDITION_REMOVED, sheet.name, {"condition": "defeated", "note": "recovered"}))
     return effects
 
 
-def spend(sheet: Sheet, resource: str, n: int, purpose: str) -> list[Effect]:
+def spend(sheet: Sheet, resource: str, n: int, purpose: str, version: int = 0) -> list[Effect]:
     """Spend Resolve or Adversity; more than is left is refused. Recovery with Resolve restores Health too."""
     key, n, why = _pool_of(sheet, resource), _amount(n), norm(purpose)
     if why not in SPEND_PURPOSES:
@@ -87,7 +101,7 @@ def spend(sheet: Sheet, resource: str, n: int, purpose: str) -> list[Effect]:
     have = sheet.resources[key]
     if n > have:
         raise ImpossibleAction(f"{sheet.name} has {have} {RESOURCES[key]} left, can't spend {n}")
-    healed = recover(sheet, n * HEALTH_PER_RESOLVE) if why == "recovery" and key == "resolve" else []
+    healed = recover(sheet, n * HEALTH_PER_RESOLVE, version) if why == "recovery" and key == "resolve" else []
     return [resource_changed(sheet, key, -n, purpose=why), *healed]
 
 

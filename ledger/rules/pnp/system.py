@@ -20,6 +20,7 @@ from ledger.model.sheet import (
     CONDITION_REMOVED,
     COUNTERS_CHANGED,
     EFFECT_RESOLVED,
+    HEALTH_RECOVERED,
     NOTE_RECORDED,
     Effect,
     Sheet,
@@ -178,6 +179,18 @@ class PnP(RuleSystem):
         """Special effects end with the scene, and so does defeat by one (not defeat at 0 Health)."""
         return pnp_combat.end_of_scene(sheet)
 
+    def settle_hp(self, sheet: Sheet) -> list[Effect]:
+        """Health set by hand (`character set`) never falls below 0 (Damage: "Health ... never below 0"), and at 0 the
+        character is defeated (Combat: "reduced to 0 Health ... defeated")."""
+        out: list[Effect] = []
+        if sheet.hp < 0:
+            out.append(
+                Effect(HEALTH_RECOVERED, sheet.name, {"amount": -sheet.hp, "hp": 0, "note": "Health is never below 0"})
+            )
+        if min(sheet.hp, 0) == 0 and sheet.hp <= 0 and not sheet.has("defeated") and not sheet.minion:
+            out.append(Effect(CONDITION_IMPOSED, sheet.name, {"condition": "defeated", "note": "0 Health"}))
+        return out
+
     def health(self, of: Sheet | Mapping[str, Value]) -> int:
         """Maximum Health from traits (a minion group: its count)."""
         if isinstance(of, Sheet):
@@ -220,7 +233,7 @@ class PnP(RuleSystem):
     def attack(self, attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
         """An attack roll against the target's best defense; see options.py. A stunned attacker is noted, not
         refused: the text names the Stun Power's effect but not what a stun stops (docs/interpretations.md)."""
-        return [*stun_note(attacker, "attacks"), *pnp_combat.attack(attacker, target, options, dice)]
+        return [*stun_note(attacker, "attacks"), *pnp_combat.attack(attacker, target, options, dice, self.version)]
 
     def no_action(self, sheet: Sheet) -> str | None:
         """A stunned character's turn comes (the stun's pages tick at its end); the GM rules what they may do."""
@@ -240,7 +253,7 @@ class PnP(RuleSystem):
         require_character(sheet)
         if recovery.amount is None:
             raise BadInput("P&P recovery needs --amount (Health regained)", "for example: --amount 2")
-        return pnp_resources.recover(sheet, recovery.amount)
+        return pnp_resources.recover(sheet, recovery.amount, self.version)
 
     def impose(self, sheet: Sheet, condition: str) -> list[Effect]:
         """Impose a GM-ruled condition (it lasts until removed: no pages)."""
@@ -277,7 +290,7 @@ class PnP(RuleSystem):
 
     def spend(self, sheet: Sheet, resource: str, n: int, purpose: str | None) -> list[Effect]:
         """Spend Resolve or Adversity on a purpose in SPEND_PURPOSES (default lucky-break); overspending is refused."""
-        return pnp_resources.spend(sheet, resource, n, purpose or "lucky-break")
+        return pnp_resources.spend(sheet, resource, n, purpose or "lucky-break", self.version)
 
     def gain(self, sheet: Sheet, resource: str, n: int, reason: str | None) -> list[Effect]:
         """Earn Resolve or Adversity for a reason in GAIN_REASONS."""

@@ -22,8 +22,9 @@ GM = "GM"  # the name of the hidden sheet that holds a GM's pool (P&P Adversity)
 
 
 def rules_of(d: Draft) -> RuleSystem:
-    """The campaign's rule system."""
-    return get_rules(d.campaign.system)
+    """The campaign's rule system, as it decided rulings of this ruling's version (RuleSystem.at)."""
+    intent = d.intent or {}
+    return get_rules(d.campaign.system).at(int(intent.get("tracker") or intent.get("rules") or 0))
 
 
 def own_rolls(

@@ -11,6 +11,7 @@ from ledger.encounter import find
 from ledger.errors import BadInput, Conflict
 from ledger.model.event_names import TRAITS_CHANGED
 from ledger.model.sheet import Effect, Sheet, SheetData, is_gm_pool
+from ledger.rules.contract import FOURTH
 from ledger.rulings.deciders import encounter
 from ledger.rulings.deciders.common import GM, resource_holder, rules_of
 from ledger.rulings.draft import Draft
@@ -146,6 +147,8 @@ def character_set(d: Draft, i: CharacterSetIntent) -> CharacterResult:
         data["max_hp"] = fresh.max_hp
         data["hp"] = min(fresh.max_hp, sheet.hp + fresh.max_hp - sheet.max_hp)
     d.apply([Effect(TRAITS_CHANGED, sheet.name, data)])
+    if "hp" in data and rules.since(FOURTH):  # the HP conditions follow the HP the GM set (from version 4)
+        d.apply(rules.settle_hp(d.sheet(sheet.name)))
     return {"character": d.sheet(sheet.name).to_dict()}
 
 

@@ -16,20 +16,22 @@ from ledger.errors import BadInput, LedgerError, NotFound
 from ledger.model.event_names import CONDITION_REMOVED, COUNTERS_CHANGED
 from ledger.model.sheet import Effect, Sheet, is_gm_pool
 from ledger.rules import durations
-from ledger.rules.contract import RuleSystem
+from ledger.rules.contract import CURRENT, FOURTH, RuleSystem
 from ledger.rules.options import suggest
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
     from ledger.intents import ConditionIntent
 
-TRACKER = 3  # the tracker's version a play ruling recorded during an encounter carries (`tracker` in its intent);
+TRACKER = CURRENT  # the tracker's version a play ruling recorded during an encounter carries (`tracker` in its intent);
 # rulings carrying an older version (or none) are decided again exactly as they were:
 SIDES = 2  # from 2 the ruling records a side all down, and the rules' own timed effects that end at a point of the
 # bearer's turn (H&H `act until`, Demoralize; d20 run and charge) run out as durations (`own` below)
 PAGES = 3  # from 3 the others too (RuleSystem.own_timed): P&P special effects (pages and the rest of the scene) and
 # H&H's aim, defend, feint, aid, heroic feat, extra strength, all-out and defensive attack; damage and spend rulings
 # give them so too
+# from FOURTH (ledger/rules/contract.py) every ruling that applies the rules carries the version, in an encounter
+# (`tracker`) or out of one (`rules`); the rules decide by it (RuleSystem.at)
 ENCOUNTER_KINDS = ("rounds", "rounds-held", "rounds-total", "until-start", "until-end")
 
 
@@ -54,7 +56,10 @@ def run_out(d: Draft, rules: RuleSystem, sheet: Sheet, changes: dict[str, Any], 
             continue
         try:
             removed = rules.remove(now, condition)
-        except LedgerError:  # the rules no longer let it be removed by hand (it follows HP now): the duration ends
+        except LedgerError:  # the rules no longer let it be removed by hand (it follows HP now): the duration ends,
+            if rules.since(FOURTH):  # and from version 4 the GM's part of it with it (d20: the knock-out's mark)
+                marks = {m: None for m in rules.marks.get(condition, ()) if m in now.counters}
+                effects += [Effect(COUNTERS_CHANGED, sheet.name, {"counters": marks})] if marks else []
             continue
         effects += [
             Effect(e.event, e.target, {**e.data, "expired": why})
@@ -70,6 +75,12 @@ def run_out(d: Draft, rules: RuleSystem, sheet: Sheet, changes: dict[str, Any], 
 def version(d: Draft) -> int:
     """The tracker's version this ruling is decided by (`tracker` in its intent; ledger/rulings/deciders/table.py)."""
     return int((d.intent or {}).get("tracker") or 0)
+
+
+def rules_version(d: Draft) -> int:
+    """The rules' version this ruling is decided by: its `tracker` in an encounter, its `rules` out of one, else 0."""
+    intent = d.intent or {}
+    return int(intent.get("tracker") or intent.get("rules") or 0)
 
 
 def own(d: Draft, rules: RuleSystem, effects: list[Effect], since: int = SIDES) -> list[Effect]:
@@ -111,6 +122,31 @@ def at_turn(d: Draft, rules: RuleSystem, who: str, when: str) -> None:
         changes, ended = durations.tick(sheet, who, when, rules.held_effects(sheet))
         if changes or ended:
             run_out(d, rules, sheet, changes, ended)
+
+
+def leaving(d: Draft, rules: RuleSystem, who: str) -> None:
+    """From version 4: `who` leaves the fight: the durations their turns counted end, on them and on everyone else
+    (no turn of theirs will count them down), saying why."""
+    if not rules.since(FOURTH):
+        return
+    key = durations.name_key(who)
+    for sheet in list(bearers(d)):
+        mine = durations.name_key(sheet.name) == key
+        changes: dict[str, Any] = {}
+        ended: list[str] = []
+        for k in sorted(sheet.counters):
+            p = durations.parse(k)
+            if p is None or p[0] == "scene":
+                continue
+            if (mine and p[1] is None) or (p[1] is not None and durations.name_key(p[1]) == key):
+                changes[k] = None
+                if p[0] not in ("rounds-held", "rounds-total") and p[2] not in ended:
+                    ended.append(p[2])
+        held = rules.held_effects(sheet)
+        if changes:
+            run_out(
+                d, rules, sheet, changes, [(c, f"{who} left the fight") for c in ended if sheet.has(c) or c in held]
+            )
 
 
 def at_end(d: Draft, rules: RuleSystem, kinds: tuple[str, ...], why: str) -> list[str]:

@@ -202,6 +202,10 @@ def remove(d: Draft, i: NameIntent) -> TurnResult:
     sheet = live_sheet(d, who)
     if sheet is not None and sheet.has("surprised"):
         d.apply(rules.remove(sheet, "surprised"))  # Surprised lasts while they are in the combat
+    # lazy: the durations' deciders; kept out of a one-shot write
+    from ledger.rulings.deciders import durations
+
+    durations.leaving(d, rules, who["name"])  # from version 4: what their turns counted ends with them gone
     order = [e for n, e in enumerate(st["order"]) if n != at]
     turn, rnd, forced = st["turn"], st["round"], False
     skipped: list[dict[str, str]] = []

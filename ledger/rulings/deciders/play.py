@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ledger.errors import BadInput, Conflict, LedgerError
 from ledger.model.event_names import COUNTERS_CHANGED
 from ledger.model.sheet import Effect, Sheet
-from ledger.rules.contract import Recovery, RuleSystem
+from ledger.rules.contract import FOURTH, Recovery, RuleSystem
 from ledger.rules.options import Options, suggest
 from ledger.rulings.deciders import durations, economy
 from ledger.rulings.deciders.common import apply_and_settle, own_rolls, resource_holder, rules_of, turn_note, warned
@@ -199,7 +199,8 @@ def recover(d: Draft, i: RecoverIntent) -> CharacterResult:
     opts = i["options"]
     own_rolls(d, rules, "recover", sheet.name, None, opts)
     ask = Recovery(i["hours"], bool(i["restful"]), bool(i["treated"]), i["amount"], i["cause"], opts)
-    d.apply(rules.recover(sheet, ask, d.dice))
+    recovered = rules.recover(sheet, ask, d.dice)
+    d.apply(durations.own(d, rules, recovered, PAGES) if rules.since(FOURTH) else recovered)
     return {"character": d.sheet(sheet.name).to_dict()}
 
 
