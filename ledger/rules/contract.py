@@ -87,6 +87,14 @@ class RuleSystem:
         other.version = version
         return other
 
+    in_fight: bool = True  # whether an encounter is running for the ruling being decided (`outside`)
+
+    def outside(self) -> RuleSystem:
+        """These rules for a ruling decided with no encounter running (no turn or round counts anything)."""
+        other = copy.copy(self)
+        other.in_fight = False
+        return other
+
     def since(self, version: int) -> bool:
         """Whether the ruling being decided is of `version` or later (a change of rules gated by it)."""
         return self.version >= version
@@ -335,6 +343,15 @@ class RuleSystem:
     ) -> tuple[dict[str, Any], str | None]:
         """A character's tally for the round after one more action, and what the rules find wrong with it."""
         return dict(tally), None
+
+    def action_cost_after(self, command: str, before: Sheet, after: Sheet, options: Options) -> str | None:
+        """What kind of action a command was, knowing its outcome too (`after`: the actor's sheet once it is
+        recorded; H&H: a stand by Acrobatics is free if the check succeeds); `action_cost` by default."""
+        return self.action_cost(command, before, options)
+
+    def reacted(self, sheet: Sheet) -> list[Effect]:
+        """What an action out of the character's own turn spends (H&H: a readied action); nothing by default."""
+        return []
 
     def treatment(self, patient: Sheet, check: list[Effect]) -> list[Effect]:
         """What a check's `patient` gets from it (H&H: a dying patient stabilized by Treatment DC 5)."""

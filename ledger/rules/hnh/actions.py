@@ -12,7 +12,7 @@ from ledger.errors import BadInput
 from ledger.model.dice import Dice
 from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import Action, Perform
-from ledger.rules.hnh import maneuvers, turns
+from ledger.rules.hnh import maneuvers, turn_actions, turns
 from ledger.rules.hnh import options as declared
 from ledger.rules.options import Options
 
@@ -49,6 +49,12 @@ TABLE: dict[str, tuple[Perform, str, Other]] = {
     "seize-initiative": (maneuvers.seize_initiative, f"{GP}, Initiative", "none"),
     "until": (until, f"{GP}, Taking Your Turn", "none"),
     "ongoing-damage": (ongoing, f"{GP}, Ending Your Turn", "none"),
+    "stand": (turn_actions.stand, f"{GP}, Stand - Move Action", "none"),
+    "action": (turn_actions.action, f"{GP}, Action Types", "none"),
+    "ready": (turn_actions.ready, f"{GP}, Ready - Standard Action", "none"),
+    "shake": (turn_actions.shake, "hnh-site/conditions.txt, Entranced", "needed"),
+    "maintain": (turn_actions.maintain, f"{GP}, Maintaining Effects", "optional"),
+    "drop": (turn_actions.drop, f"{GP}, Maintaining Effects", "none"),
 }
 
 ACTIONS: dict[str, Action] = {

@@ -8,7 +8,7 @@ An ongoing affliction lives in the target's counters (ints only), all keys under
   affliction:NAME:rank         effect rank, the DC of later defense checks
   affliction:NAME:will         1 when resisted by Will (else Fortitude)
   affliction:NAME:D:CONDITION  1 for each condition at degree D
-  affliction:NAME:cumulative / :progressive / :regressive / :unrecoverable   1 when the effect has it
+  affliction:NAME:cumulative / :progressive / :regressive / :unrecoverable / :instant-recovery   1 when it has it
   affliction:NAME:rounds       the target's turns ended since the last check (for checks each minute/hour)
   affliction:NAME:pending      1: a Progressive affliction worsens at the start of the next turn
 """
@@ -80,7 +80,18 @@ def affliction_from(name: str, power: Mapping[str, Any], options: Options) -> Af
     if not conds:
         raise BadInput(f"Affliction '{name}' lists no conditions", "give conditions=first,second,third")
     flags = frozenset(f for f in FLAGS if options.get(f, power.get(f)))
-    return Affliction(slug(name), rank, defense, parse_conditions(conds), flags)
+    per = parse_conditions(conds)
+    limited = int(options.get("limited-degree", power.get("limited-degree", 0)) or 0)
+    if limited:  # Limited Degree: "no more than two degrees of effect (the last degree does nothing)"
+        per = per[: max(1, min(len(per), 3 - limited))]
+    empty = int(options.get("empty-degree", power.get("empty-degree", 0)) or 0)
+    if empty:  # Empty Degree: "Choose any degree except your last, that degree now does nothing"
+        if empty >= len(per):
+            raise BadInput(
+                f"the empty degree must come before the last ({len(per)})", f"-o empty-degree=1..{len(per) - 1}"
+            )
+        per = tuple(() if d == empty else c for d, c in enumerate(per, start=1))
+    return Affliction(slug(name), rank, defense, per, flags)
 
 
 def ongoing(sheet: Sheet) -> list[tuple[Affliction, int]]:
@@ -187,6 +198,9 @@ def ongoing_checks(sheet: Sheet, dice: Dice) -> list[Effect]:
         if current.counter(pre + ":daily"):  # a disease: checked each day (`hazard NAME disease`), not each turn
             continue
         rounds = current.counter(pre + ":rounds") + 1
+        if "instant-recovery" in a.flags:  # Instant Recovery: "only lasts 1 round ... recovers automatically"
+            out += change_degree(current, a, degree, 0, f"{a.name}: instant recovery")
+            continue
         if "unrecoverable" in a.flags or not _due(a, degree, rounds):
             out.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": {pre + ":rounds": rounds}}))
             continue

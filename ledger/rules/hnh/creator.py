@@ -95,7 +95,23 @@ def _affliction(power: Mapping[str, Any], mods: list[Mapping[str, Any]]) -> dict
     for flag in ("cumulative", "progressive", "regressive", "unrecoverable"):
         if flag in extras:
             out[flag] = True
+    if "instant recovery" in extras:  # effect-affliction.txt, Flaws
+        out["instant-recovery"] = True
+    limited = sum(1 for m in mods if "limited degree" in f"{m.get('text', '')} {m.get('name', '')}".lower())
+    if limited:
+        out["limited-degree"] = min(2, limited * max(1, int(_rank_of(mods, "limited degree"))))
     return out
+
+
+def _rank_of(mods: list[Mapping[str, Any]], name: str) -> int:
+    """How many applications a modifier has (its `applications` or `rank`, else 1)."""
+    for m in mods:
+        if name in f"{m.get('text', '')} {m.get('name', '')}".lower():
+            try:
+                return int(m.get("applications") or m.get("rank") or 1)
+            except (TypeError, ValueError):
+                return 1
+    return 1
 
 
 def power_entry(

@@ -13,7 +13,7 @@ CONCEALMENT = ("none", "partial", "total")
 RANGES = ("close", "ranged", "medium", "long", "beyond", "perception", "area")
 COVER = {"none": 0, "partial": -1, "total": -2}
 MANEUVERS = ("accurate", "all-out", "defensive", "power", "charge", "aim", "finishing", "slam", "team", "aid")
-FLAGS = ("cumulative", "progressive", "regressive", "unrecoverable")
+FLAGS = ("cumulative", "progressive", "regressive", "unrecoverable", "instant-recovery")
 INTERVALS = {"uncomfortable": "1 hour", "intense": "10 minutes", "extreme": "1 minute"}
 
 # conditions.txt: basic, combined and damage (HP) conditions, in CLI spelling (the one list: conditions.py reads it).
@@ -291,6 +291,22 @@ AFFLICTION: tuple[Opt, ...] = (
         "hnh-site/effect-affliction.txt",
     ),
     *(Opt(f, "flag", f"the Affliction is {f}", "hnh-site/effect-affliction.txt, Extras and Flaws") for f in FLAGS),
+    Opt(
+        "limited-degree",
+        "int",
+        "Limited Degree applications: the Affliction's last degree (2: its last two) does nothing more",
+        "hnh-site/effect-affliction.txt, Flaws",
+        lo=1,
+        hi=2,
+    ),
+    Opt(
+        "empty-degree",
+        "int",
+        "Empty Degree: this degree (not the last) does nothing",
+        "hnh-site/effect-affliction.txt, Flaws",
+        lo=1,
+        hi=2,
+    ),
 )
 # Improve Roll: the rolls each command lets their owner re-roll for a victory point (re-roll named NAME-reroll).
 IMPROVABLE: dict[str, tuple[str, ...]] = {
@@ -349,6 +365,12 @@ ACTION_HELP: dict[str, str] = {
     ),
     "until": "impose a condition until the start or end of your next turn",
     "ongoing-damage": "a harmful circumstance: Damage of this rank at the end of each of your turns (rank 0 ends it)",
+    "stand": "Stand from prone: a move action (free with Instant Up, or a DC 10 Acrobatics check: -o acrobatics=yes)",
+    "action": "any other action by its kind: -o kind=full|standard|move|free|reaction -o what=TEXT",
+    "ready": "Ready an action (-o what=TEXT): take it as a reaction before your next turn starts",
+    "shake": "shake an entranced ally free: an interaction skill check against the effect's rank (--against WHO)",
+    "maintain": "use or maintain a Concentration (standard) or Sustained (free) power this turn (-o power=NAME)",
+    "drop": "end a power you maintain (free action; -o power=NAME)",
 }
 HELD = Opt(
     "held", "flag", "the item is held in hand (else attached or worn)", f"{GP}, Disarm - Standard Action", default="yes"
@@ -412,6 +434,12 @@ MANEUVER_ACTIONS: dict[str, tuple[Opt, ...]] = {
             "hnh-site/the-basics.txt, Using Extra Effort",
             choices=("action", "bonus", "increased-rank", "power-stunt", "resistance", "retry", "speed", "strength"),
         ),
+        Opt(
+            "effect",
+            "text",
+            "Resistance: the ongoing Affliction resisted (default: the only one)",
+            "hnh-site/the-basics.txt, Extra Effort, Resistance",
+        ),
     ),
     "seize-initiative": (),
     "until": (
@@ -428,6 +456,39 @@ MANEUVER_ACTIONS: dict[str, tuple[Opt, ...]] = {
     "ongoing-damage": (
         Opt("rank", "int", "the Damage rank each end of turn (0 ends it)", f"{GP}, Ending Your Turn", lo=0),
     ),
+    "stand": (
+        Opt("acrobatics", "flag", "stand as a free action by a DC 10 Acrobatics check", f"{GP}, Stand - Move Action"),
+    ),
+    "action": (
+        Opt(
+            "kind",
+            "choice",
+            "the action's kind",
+            f"{GP}, Action Types",
+            choices=("full", "standard", "move", "free", "reaction"),
+            default="standard",
+        ),
+        Opt("what", "text", "what the character does, for the record", f"{GP}, Action Types"),
+    ),
+    "ready": (
+        Opt(
+            "what", "text", "the action readied and the circumstances that trigger it", f"{GP}, Ready - Standard Action"
+        ),
+        Opt(
+            "kind",
+            "choice",
+            "ready as a standard action, or as a full turn to ready a full-turn action",
+            f"{GP}, Ready - Standard Action",
+            choices=("standard", "full"),
+            default="standard",
+        ),
+    ),
+    "shake": (
+        Opt("dc", "int", "the trance's effect rank (default: the Affliction's)", "hnh-site/conditions.txt, Entranced"),
+        Opt("trait", "text", "the interaction skill (default persuasion)", "hnh-site/conditions.txt, Entranced"),
+    ),
+    "maintain": (Opt("power", "text", "the power maintained", f"{GP}, Maintaining Effects"),),
+    "drop": (Opt("power", "text", "the power ended", f"{GP}, Maintaining Effects"),),
 }
 ATTACKING: dict[str, Role] = {"attack": "actor", "defense": "other", "power": "actor", "against": "other"}
 MANEUVER_ROLLS: dict[str, dict[str, Role]] = {
@@ -440,10 +501,16 @@ MANEUVER_ROLLS: dict[str, dict[str, Role]] = {
     "feint": {"check": "actor", "against": "other"},
     "demoralize": {"check": "actor", "against": "other"},
     "aim": {},
-    "extra-effort": {},
+    "extra-effort": {"resist": "actor"},
     "seize-initiative": {},
     "until": {},
     "ongoing-damage": {},
+    "stand": {"check": "actor"},
+    "action": {},
+    "ready": {},
+    "shake": {"check": "actor"},
+    "maintain": {"power": "actor", "resist": "other"},
+    "drop": {},
 }
 DEFEND: tuple[Opt, ...] = (
     Opt(

@@ -13,10 +13,10 @@ from typing import Any
 
 from ledger.errors import BadInput, Conflict, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice, DiceSpec, fudge, parse_notation
-from ledger.model.sheet import Effect, Sheet, Value, apply_all
+from ledger.model.sheet import CONDITION_IMPOSED, COUNTERS_CHANGED, Effect, Sheet, Value, apply_all
 from ledger.rules.common import parse_int
 from ledger.rules.contract import FOURTH, Action, Recovery, RuleSystem
-from ledger.rules.hnh import economy, turns, victory
+from ledger.rules.hnh import economy, turn_actions, turns, victory
 from ledger.rules.hnh import options as declared
 from ledger.rules.hnh import timed as hnh_timed
 from ledger.rules.hnh.actions import ACTIONS as MANEUVER_ACTIONS
@@ -50,6 +50,7 @@ from ledger.rules.hnh.turns import REVIVE_MEANS
 from ledger.rules.hnh.victory import STARTING_VP, improved
 from ledger.rules.options import Options
 
+ROUND_LONG = ("strength", "speed", "increased-rank")  # the-basics.txt, Extra Effort: "for 1 round"
 SLOW = ("standard", "move", "effort-action")  # an action "that is a move action or slower" (gameplay.txt, Aim)
 TURN_COUNTED = (
     "until-start-of-turn:",
@@ -301,15 +302,19 @@ class HnH(RuleSystem):
         if area:  # one target in an area: Dodge, resistance
             spoiled = self._area_spoils_aim(attacker)
             v = self.version
-            return spoiled + improved(
-                self.rolls["attack"],
-                apply_all(attacker, spoiled),
-                target,
-                options,
-                dice,
-                lambda box, a, o: resolve_area(_s(a), [(_s(o), 1)], options, box, prefixed=False, version=v),
+            return (
+                self._sustained(attacker, [target], options)
+                + spoiled
+                + improved(
+                    self.rolls["attack"],
+                    apply_all(attacker, spoiled),
+                    target,
+                    options,
+                    dice,
+                    lambda box, a, o: resolve_area(_s(a), [(_s(o), 1)], options, box, prefixed=False, version=v),
+                )
             )
-        return improved(
+        return self._sustained(attacker, [target], options) + improved(
             self.rolls["attack"],
             attacker,
             target,
@@ -318,13 +323,24 @@ class HnH(RuleSystem):
             lambda box, a, o: resolve_attack(_s(a), _s(o), options, box),
         )
 
+    def _sustained(self, attacker: Sheet, targets: Sequence[Sheet], options: Options) -> list[Effect]:
+        """From version 4 a Concentration or Sustained power used is one the attacker maintains from now on, turn by
+        turn (gameplay.txt, Maintaining Effects; effect-affliction.txt, Concentration)."""
+        key = find_power(attacker, str(options.get("with") or "")) if self.since(FOURTH) else None
+        if key is None or turn_actions.duration_of(attacker, key) not in ("concentration", "sustained"):
+            return []
+        counters: dict[str, int | None] = {turn_actions.SUSTAINING + key: turn_actions.MAINTAINED}
+        if turn_actions.duration_of(attacker, key) == "concentration":
+            counters.update({f"{turn_actions.CONCENTRATING}{key}:{t.name}": 1 for t in targets})
+        return [Effect(COUNTERS_CHANGED, attacker.name, {"counters": counters})]
+
     def attack_area(
         self, attacker: Sheet, caught: Sequence[tuple[Sheet, int]], options: Options, dice: Dice
     ) -> list[Effect]:
         """An area effect on several targets: one power check, per-target rolls TARGET.dodge and TARGET.toughness."""
         if options.get("improve"):
             raise BadInput("improve a roll of an area attack on one target at a time", "leave out -o improve")
-        spoiled = self._area_spoils_aim(attacker)
+        spoiled = self._area_spoils_aim(attacker) + self._sustained(attacker, [s for s, _ in caught], options)
         return spoiled + resolve_area(apply_all(attacker, spoiled), caught, options, dice, version=self.version)
 
     def _area_spoils_aim(self, attacker: Sheet) -> list[Effect]:
@@ -346,6 +362,11 @@ class HnH(RuleSystem):
         if act.other == "none" and other is not None:
             raise BadInput(f"{act.name} takes no other character", "leave out --against")
         name = act.name
+        if name == "extra-effort" and not self.in_fight and options.get("benefit") in ROUND_LONG:
+            raise ImpossibleAction(
+                f"extra effort's {options.get('benefit')} lasts 1 round: out of a fight no round counts it",
+                "start an encounter, or choose another benefit",
+            )
         ruled = {c for c in ("compelled", "controlled") if c in effective(actor.conditions)}
         if name == "extra-effort" and ruled and options.get("benefit") != "resistance":
             raise ImpossibleAction(
@@ -360,7 +381,13 @@ class HnH(RuleSystem):
             actor = apply_all(actor, pre)
         if name == "aim":
             return aim(actor, other, options, dice, self.version)
-        return pre + act.perform(actor, other, options, dice)
+        out = pre + act.perform(actor, other, options, dice)
+        if name == "extra-effort" and options.get("benefit") == "resistance":  # "an immediate additional check"
+            out += turn_actions.resist_now(apply_all(actor, out), options, dice)
+        if name == "extra-effort" and not self.in_fight:  # no turn to end: the fatigue comes at once
+            out = [e for e in out if not (e.event == COUNTERS_CHANGED and "extra-effort" in e.data["counters"])]
+            out += impose_effects(apply_all(actor, out), "fatigued", "extra effort (out of a fight: at once)")
+        return out
 
     def resist_damage(self, target: Sheet, rank: int, options: Options, dice: Dice) -> list[Effect]:
         """Damage without an attack: power (3dF + rank) against toughness (3dF + Toughness - bruises)."""
@@ -407,8 +434,12 @@ class HnH(RuleSystem):
         return turns.start_of_turn(sheet, dice)
 
     def end_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
-        """'Until the end' effects end; ongoing affliction checks (rolls `ongoing-NAME`)."""
-        return turns.end_of_turn(sheet, dice)
+        """'Until the end' effects end; ongoing affliction checks (rolls `ongoing-NAME`); from version 4 the
+        Concentration and Sustained powers not maintained this turn end (gameplay.txt, Ending Your Turn)."""
+        out = turns.end_of_turn(sheet, dice)
+        if self.since(FOURTH):
+            out += turn_actions.unmaintained(apply_all(sheet, out))
+        return out
 
     def ongoing_damage(self, sheet: Sheet, rank: int | None) -> list[Effect]:
         """A harmful circumstance: Damage of this rank at each end of turn (rolls power, toughness); None ends it."""
@@ -468,7 +499,22 @@ class HnH(RuleSystem):
 
     def action_cost(self, command: str, actor: Sheet, options: Mapping[str, Any]) -> str | None:
         """Standard, move, free, or extra effort's added standard action (economy.py)."""
-        return economy.cost(command, actor, options)
+        kind = economy.cost(command, actor, options)
+        if kind in ("standard", "move", "full") and self.since(FOURTH) and economy.limited(actor):
+            return economy.SINGLE + kind  # conditions.txt, Dazed: "a single standard action per turn"
+        return kind
+
+    def action_cost_after(self, command: str, before: Sheet, after: Sheet, options: Options) -> str | None:
+        """A stand that Instant Up or a successful Acrobatics check made free costs a free action (gameplay.txt,
+        Stand - Move Action)."""
+        if command == "act stand" and self.since(FOURTH) and turn_actions.stood_for_free(before, after, options):
+            return "free"
+        return self.action_cost(command, before, options)
+
+    def reacted(self, sheet: Sheet) -> list[Effect]:
+        """An action out of the character's own turn is the readied one: the readiness is spent (gameplay.txt, Ready:
+        "you may take the readied action as a reaction")."""
+        return turn_actions.use_ready(sheet) if self.since(FOURTH) else []
 
     def take_action(
         self, tally: Mapping[str, Any], kind: str, who: str, target: str | None
@@ -483,6 +529,9 @@ class HnH(RuleSystem):
         out = fallen_holds(effects, sheet_of)
         if self.since(FOURTH):
             out += unable_holds(effects, sheet_of) + self.settle(effects, sheet_of)
+            dead = {e.target for e in effects if e.event == CONDITION_IMPOSED and e.data.get("condition") == "dead"}
+            for name in sorted(dead):  # Death: Power Loss to the powers being maintained
+                out += turn_actions.power_loss(sheet_of(name))
         return out
 
     def import_character(self, data: Any) -> tuple[str, dict[str, Value], dict[str, dict[str, Any]]]:

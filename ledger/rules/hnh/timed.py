@@ -26,6 +26,7 @@ SINCE = 3  # the tracker's version from which these are durations (ledger/ruling
 AIM = "aim"
 ATTACKS = {"all-out-attack": "all-out attack", "defensive-attack": "defensive attack"}
 ATTACKS["extra-strength"] = "extra strength"  # Extra Effort's +1 Strength (the counters without an argument)
+ATTACKS["ready"] = "ready"  # a readied action: "The action expires at the start of your turn" (Ready, version 4)
 FEINT = "feint:"
 # counter prefix -> the word its durations name it by (`defend (dodge)`, `heroic feat (luck)`, `aid attack (Bob)`)
 NAMED: tuple[tuple[str, str], ...] = ((DEFEND, "defend"), (FEINT, "feint"), (FEAT, "heroic feat"))

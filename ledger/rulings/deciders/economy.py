@@ -49,7 +49,7 @@ def tally(
     from ledger.aggregates import name_key
     from ledger.encounter import ENCOUNTER_ID, Encounter, find
 
-    kind = rules.action_cost(command, actor, options)
+    kind = rules.action_cost_after(command, actor, d.sheet(actor.name), options)
     setting = mode(d)
     if kind is None or setting == "off":
         return None
@@ -58,6 +58,7 @@ def tally(
         return None  # outside an encounter, or not one of its participants: no round to count in
     st = enc.state
     if rules.actions_per_turn and st["order"] and name_key(enc.current["name"]) != name_key(actor.name):
+        d.apply(rules.reacted(d.sheet(actor.name)))  # what an action out of turn spends (H&H: a readied action)
         return None  # a budget per own turn: out of it, a reaction or a readied action, not counted
     now = {"encounter": st["number"], "round": st["round"]}
     held = st.get("actions") or {}

@@ -240,8 +240,10 @@ def revive(d: Draft, i: ReviveIntent) -> CharacterResult:
 
 
 def act(d: Draft, i: ActIntent) -> ActResult:
-    """A system-specific action (`ledger act NAME ACTION`)."""
+    """A system-specific action (`ledger act NAME ACTION`); from version 4 the rules know whether a fight runs."""
     rules = rules_of(d)
+    if rules.since(FOURTH) and economy.running(d) is None:
+        rules = rules.outside()
     sheet = d.sheet(i["name"])
     against = i.get("against")
     other = d.sheet(against) if against else None
