@@ -4,6 +4,9 @@ undo, redo and retraction give back exactly the history without the ruling."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from tests.cli.hnh_helpers import event, show, undo_and_retract_restore
@@ -185,3 +188,244 @@ def test_some_members_caught_fall_and_the_rest_stand(hnh: Cli) -> None:
         "--roll", "Goons.dodge=-,-,-", "--roll", "Goons.toughness=-,-,-",
     )  # fmt: skip
     assert show(hnh, "Goons")["count"] == 1
+
+
+# -- the action limits of conditions, full-turn actions, stand, ready --------------------------------------
+@pytest.mark.parametrize("condition", ["dazed", "staggered", "compelled", "controlled"])
+def test_a_dazed_character_gets_a_single_standard_action(hnh: Cli, condition: str) -> None:
+    """conditions.txt, Dazed ("limited to free actions and a single standard action per turn, although the character
+    may use that action to perform a move") and Compelled, Controlled: after one standard action, the move is
+    refused too, nothing appended; a free action still goes."""
+    hnh.ok("condition", "add", "Ann", condition)
+    hnh.ok("act", "Ann", "action", "-o", "kind=standard", "-o", "what=pull the lever")
+    before = event_count(hnh.db)
+    r = hnh("act", "Ann", "action", "-o", "kind=move", "-o", "what=run for the door")
+    assert r.exit_code == 2 and "single standard action" in r.stderr and event_count(hnh.db) == before
+    hnh.ok("act", "Ann", "action", "-o", "kind=free", "-o", "what=shout")
+
+
+def test_a_battered_character_gets_a_single_action(hnh: Cli) -> None:
+    """conditions.txt, Battered ("dazed and hindered ... as long as they have exactly 0 HP") with Dazed: Ann at 0 HP
+    moves, and then can take no standard action."""
+    hnh.ok("damage", "Ann", "--amount", "6")
+    assert "battered" in conditions(hnh, "Ann")
+    hnh.ok("act", "Ann", "action", "-o", "kind=move", "-o", "what=limp away")
+    r = hnh("act", "Ann", "action", "-o", "kind=standard", "-o", "what=punch")
+    assert r.exit_code == 2 and "single standard action" in r.stderr
+
+
+def test_a_full_turn_action_takes_the_standard_and_the_move(hnh: Cli) -> None:
+    """gameplay.txt, Full Turn Action: "It requires both a standard action and a move action"; after it, a move is
+    refused; a dazed character can't take one ("If you can't spend both ... (such as being Dazed) then you can't")."""
+    hnh.ok("act", "Ann", "action", "-o", "kind=full", "-o", "what=reload the cannon")
+    assert hnh("act", "Ann", "action", "-o", "kind=move", "-o", "what=step").exit_code == 2
+    next_turns(hnh, 4)
+    hnh.ok("condition", "add", "Ann", "dazed")
+    r = hnh("act", "Ann", "action", "-o", "kind=full", "-o", "what=reload the cannon")
+    assert r.exit_code == 2 and "full-turn" in r.stderr
+
+
+def test_standing_is_a_move_action(hnh: Cli) -> None:
+    """gameplay.txt, Stand - Move Action: "You stand up from a prone position as a move action": prone goes, and the
+    move is spent (a standard action still goes; a second move does not)."""
+    hnh.ok("condition", "add", "Ann", "prone")
+    undo_and_retract_restore(hnh, ("Ann",), "act", "Ann", "stand")
+    hnh.ok("act", "Ann", "stand")
+    assert "prone" not in conditions(hnh, "Ann")
+    hnh.ok("act", "Ann", "action", "-o", "kind=standard", "-o", "what=punch")
+    assert hnh("act", "Ann", "action", "-o", "kind=move", "-o", "what=step").exit_code == 2
+
+
+def test_standing_by_acrobatics_is_free_or_wastes_the_move(hnh: Cli) -> None:
+    """gameplay.txt, Stand: "This can be done as a free action by passing a DC 10 Acrobatics check but if you fail
+    then you wasted a move action flopping onto the ground"."""
+    hnh.ok("character", "set", "Ann", "--trait", "acrobatics=9")
+    hnh.ok("condition", "add", "Ann", "prone")
+    hnh.ok("act", "Ann", "stand", "-o", "acrobatics=yes", "--roll", "check=+,0,0")
+    assert "prone" not in conditions(hnh, "Ann")
+    hnh.ok("act", "Ann", "action", "-o", "kind=move", "-o", "what=step")
+    hnh.ok("act", "Ann", "action", "-o", "kind=standard", "-o", "what=punch")
+    next_turns(hnh, 4)
+    hnh.ok("condition", "add", "Ann", "prone")
+    hnh.ok("act", "Ann", "stand", "-o", "acrobatics=yes", "--roll", "check=-,-,0")
+    assert "prone" in conditions(hnh, "Ann")
+    hnh.ok("act", "Ann", "action", "-o", "kind=move", "-o", "what=crawl")  # the standard action traded for a move
+    assert hnh("act", "Ann", "action", "-o", "kind=standard", "-o", "what=punch").exit_code == 2
+
+
+def test_a_readied_action_is_taken_out_of_turn_or_expires(hnh: Cli) -> None:
+    """gameplay.txt, Ready - Standard Action: "any time before your next turn, you may take the readied action as a
+    reaction"; "The readied action will expire ... at the start of your turn"."""
+    hnh.ok("act", "Ann", "ready", "-o", "what=hit the first one through the door")
+    assert "ready" in counters(hnh, "Ann")
+    hnh.ok("encounter", "next")  # Bob's turn: Ann takes the readied action
+    hnh.ok("attack", "Ann", "Bob", *EVEN)
+    assert "ready" not in counters(hnh, "Ann")
+    next_turns(hnh, 3)
+    hnh.ok("act", "Ann", "ready", "-o", "what=hit the first one through the door")
+    next_turns(hnh, 4)  # back to Ann: it expired unused
+    assert not [k for k in counters(hnh, "Ann") if k.endswith("ready")]
+
+
+# -- entranced shaken free, Concentration and Sustained, extra effort Resistance, the affliction flaws --------
+def _entrance(cli: Cli) -> None:
+    cli.ok(
+        "act", "Bob", "affliction", "--against", "Cy", "-o", "rank=4", "-o", "conditions=entranced,stunned,asleep",
+        "--roll", "power=0,0,0", "--roll", "toughness=+,0,0",
+    )  # fmt: skip
+    assert "entranced" in conditions(cli, "Cy")
+
+
+def test_an_ally_shakes_an_entranced_character_free(hnh: Cli) -> None:
+    """conditions.txt, Entranced: "An ally can also shake a character free of the condition with an interaction skill
+    check (DC = effect rank)": Ann's Persuasion 5 + 0 against rank 4 frees Cy, and the Affliction ends."""
+    hnh.ok("character", "set", "Ann", "--trait", "persuasion=5")
+    _entrance(hnh)
+    undo_and_retract_restore(hnh, ("Ann", "Cy"), "act", "Ann", "shake", "--against", "Cy", "--roll", "check=0,0,0")
+    hnh.ok("act", "Ann", "shake", "--against", "Cy", "--roll", "check=0,0,0")
+    assert "entranced" not in conditions(hnh, "Cy")
+    assert not [k for k in counters(hnh, "Cy") if k.startswith("affliction:")]
+
+
+def test_a_failed_shake_leaves_the_trance(hnh: Cli) -> None:
+    """conditions.txt, Entranced: below the DC, Cy stays entranced."""
+    _entrance(hnh)
+    hnh.ok("act", "Ann", "shake", "--against", "Cy", "--roll", "check=-,-,-")
+    assert "entranced" in conditions(hnh, "Cy")
+
+
+MES = {
+    "Hero": {"name": "Mes", "transcendence": 0},
+    "Abilities": {"Strength": 0, "Agility": 1, "Fighting": 2, "Dexterity": 4, "Stamina": 0, "Intellect": 2,
+                  "Awareness": 2, "Presence": 2},
+    "Powers": [
+        {"effect": "Affliction", "text": "dazed stunned asleep", "action": "Standard", "range": "Ranged",
+         "duration": "Concentration", "name": "Gaze", "Modifiers": [], "rank": 4},
+        {"effect": "Flight", "text": "Flight", "action": "Free", "range": "Personal", "duration": "Sustained",
+         "name": "Flight", "Modifiers": [], "rank": 2},
+    ],
+    "Equipment": [], "Advantages": [], "Skills": [], "Defenses": {"Dodge": 2, "Parry": 2, "Will": 2, "Fortitude": 2},
+    "ruleset": "3.16", "version": 2, "Information": "",
+}  # fmt: skip
+
+
+def _with_powers(cli: Cli, tmp_path: Path) -> None:
+    """Mes (a Concentration Affliction, Gaze; a Sustained Flight) joins the fight, last in the order; Mes is up."""
+    path = tmp_path / "mes.json"
+    path.write_text(json.dumps(MES))
+    cli.ok("character", "import", str(path))
+    cli.ok("encounter", "join", "Mes", "--roll", "Mes=-,-,-")  # last in the order
+    next_turns(cli, 4)  # Mes is up
+
+
+def test_a_sustained_power_not_maintained_ends_at_the_end_of_the_turn(hnh: Cli, tmp_path: Path) -> None:
+    """gameplay.txt, Ending Your Turn: "End any Concentration or Sustained duration effects that you have not
+    maintained"; Maintaining Effects: maintained each turn, it goes on."""
+    _with_powers(hnh, tmp_path)
+    hnh.ok("act", "Mes", "maintain", "-o", "power=Flight")
+    assert counters(hnh, "Mes")["sustaining:flight"] == 1
+    next_turns(hnh, 5)  # Mes's next turn: it is due again
+    assert counters(hnh, "Mes")["sustaining:flight"] == 2
+    hnh.ok("act", "Mes", "maintain", "-o", "power=Flight")
+    next_turns(hnh, 5)
+    assert "sustaining:flight" in counters(hnh, "Mes")
+    next_turns(hnh, 1)  # the end of a turn in which it was not maintained: it ends
+    assert "sustaining:flight" not in counters(hnh, "Mes")
+
+
+def test_a_concentration_affliction_maintained_checks_again_without_an_attack(hnh: Cli, tmp_path: Path) -> None:
+    """effect-affliction.txt, Concentration: "so long as you continue to take a standard action during your turn to
+    maintain the effect, the target must make a new defense check against it, with no attack check required"."""
+    _with_powers(hnh, tmp_path)
+    hnh.ok(
+        "attack", "Mes", "Bob", "--with", "Gaze", "--roll", "attack=+,+,+", "--roll", "defense=-,-,-",
+        "--roll", "power=0,0,0", "--roll", "toughness=+,+,0",
+    )  # fmt: skip
+    assert "dazed" in conditions(hnh, "Bob")
+    next_turns(hnh, 2)
+    hnh.ok("encounter", "next", "--roll", "ongoing-gaze=-,-,-")  # the end of Bob's turn: not shaken off
+    next_turns(hnh, 2)  # Mes is up again
+    args = ("act", "Mes", "maintain", "--against", "Bob", "-o", "power=Gaze", "--roll", "power=+,+,+")
+    undo_and_retract_restore(hnh, ("Mes", "Bob"), *args, "--roll", "resist=-,-,-")
+    hnh.ok(*args, "--roll", "resist=-,-,-")
+    assert "stunned" in conditions(hnh, "Bob") or "asleep" in conditions(hnh, "Bob")
+
+
+def test_death_ends_the_powers_being_maintained(hnh: Cli, tmp_path: Path) -> None:
+    """gameplay.txt, Death ("Death also causes Power Loss") and Power Loss ("its duration ends")."""
+    _with_powers(hnh, tmp_path)
+    hnh.ok("act", "Mes", "maintain", "-o", "power=Flight")
+    hnh.ok("damage", "Mes", "--amount", "9")
+    assert "dead" in conditions(hnh, "Mes") and "sustaining:flight" not in counters(hnh, "Mes")
+
+
+def test_extra_effort_resistance_is_an_immediate_extra_check(hnh: Cli) -> None:
+    """the-basics.txt, Extra Effort, Resistance: "Gain an immediate additional defense check against any single
+    ongoing effect or condition": a success ends the Affliction now."""
+    _entrance(hnh)
+    hnh.ok("condition", "remove", "Cy", "entranced")
+    hnh.ok(
+        "act", "Bob", "affliction", "--against", "Ann", "-o", "rank=1", "-o", "conditions=dazed,stunned,asleep",
+        "--roll", "power=0,0,0", "--roll", "toughness=-,-,0",
+    )  # fmt: skip
+    assert "dazed" in conditions(hnh, "Ann")
+    args = ("act", "Ann", "extra-effort", "-o", "benefit=resistance", "--roll", "resist=+,+,0")
+    undo_and_retract_restore(hnh, ("Ann",), *args)
+    hnh.ok(*args)
+    assert "dazed" not in conditions(hnh, "Ann")
+
+
+def test_compelled_extra_effort_fights_the_control_once(hnh: Cli) -> None:
+    """the-basics.txt, Extra Effort, Resistance: "you ... can choose to use extra effort to fight against control 1
+    more time ... This can only be done once during the time the control lasts"."""
+    hnh.ok(
+        "act", "Bob", "affliction", "--against", "Ann", "-o", "rank=8", "-o", "conditions=dazed,compelled,controlled",
+        "--roll", "power=0,0,0", "--roll", "toughness=+,+,+",
+    )  # fmt: skip
+    assert "compelled" in conditions(hnh, "Ann")
+    hnh.ok("act", "Ann", "extra-effort", "-o", "benefit=resistance", "--roll", "resist=-,-,-")
+    next_turns(hnh, 4)
+    r = hnh("act", "Ann", "extra-effort", "-o", "benefit=resistance", "--roll", "resist=+,+,+")
+    assert r.exit_code == 2 and "once" in r.stderr
+
+
+@pytest.mark.parametrize(
+    "flaw,faces,wanted",
+    [
+        ("limited-degree=1", "-,-,-", {"stunned"}),  # three degrees of failure: only the second's conditions
+        ("limited-degree=2", "-,-,-", {"dazed"}),
+        ("empty-degree=1", "+,+,0", set()),  # one degree of failure: the emptied first degree does nothing
+    ],
+)
+def test_the_affliction_flaws_limit_its_degrees(hnh: Cli, flaw: str, faces: str, wanted: set[str]) -> None:
+    """effect-affliction.txt, Flaws: Limited Degree ("limited to no more than two degrees of effect (the last degree
+    does nothing)"; two applications: one degree) and Empty Degree ("that degree now does nothing")."""
+    hnh.ok(
+        "act", "Bob", "affliction", "--against", "Cy", "-o", "rank=6", "-o", "conditions=dazed,stunned,asleep",
+        "-o", flaw, "--roll", "power=0,0,0", "--roll", f"toughness={faces}",
+    )  # fmt: skip
+    assert conditions(hnh, "Cy") & {"dazed", "stunned", "asleep", "incapacitated"} == wanted
+
+
+def test_instant_recovery_ends_after_a_round_without_a_check(hnh: Cli) -> None:
+    """effect-affliction.txt, Flaws, Instant Recovery: "the Affliction only lasts 1 round at which point the target
+    recovers automatically, no check required": at the end of Cy's turn it ends, no roll asked."""
+    hnh.ok(
+        "act", "Bob", "affliction", "--against", "Cy", "-o", "rank=6", "-o", "conditions=dazed,stunned,asleep",
+        "-o", "instant-recovery=yes", "--roll", "power=0,0,0", "--roll", "toughness=+,+,0",
+    )  # fmt: skip
+    assert "dazed" in conditions(hnh, "Cy")
+    next_turns(hnh, 3)  # to the end of Cy's turn
+    assert "dazed" not in conditions(hnh, "Cy")
+
+
+def test_extra_effort_out_of_a_fight_fatigues_at_once_and_refuses_a_round_long_benefit(cli: Cli) -> None:
+    """the-basics.txt, Using Extra Effort ("At the end of your turn in which you used extra effort you become
+    Fatigued") and Strength ("+1 for 1 round"): with no turn to end, the fatigue comes at once; a benefit that lasts a
+    round is refused (nothing would end it)."""
+    cli.ok("init", "--system", "hnh")
+    cli.ok("character", "add", "Ann", "--pc", "--trait", "strength=3")
+    r = cli("act", "Ann", "extra-effort", "-o", "benefit=strength")
+    assert r.exit_code == 2 and "1 round" in r.stderr
+    cli.ok("act", "Ann", "extra-effort", "-o", "benefit=retry")
+    assert "fatigued" in set(show(cli, "Ann")["conditions"])
