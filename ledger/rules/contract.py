@@ -349,6 +349,16 @@ class RuleSystem:
         recorded; H&H: a stand by Acrobatics is free if the check succeeds); `action_cost` by default."""
         return self.action_cost(command, before, options)
 
+    def delay_refused(self, sheet: Sheet, acted: bool) -> str | None:
+        """Why this character may not delay now (`acted`: they took an action this turn), or None; by default
+        anyone may."""
+        return None
+
+    def delayed(self, sheet: Sheet) -> list[Effect]:
+        """What ends when a character delays (H&H: beneficial effects lasting until the end of the turn); nothing by
+        default."""
+        return []
+
     def reacted(self, sheet: Sheet) -> list[Effect]:
         """What an action out of the character's own turn spends (H&H: a readied action); nothing by default."""
         return []

@@ -39,6 +39,7 @@ class Opt:
     lo: int = -WHOLE
     hi: int = WHOLE
     named: bool = False  # also a named option (`--rank 6`) besides `-o rank=6`
+    per_target: bool = False  # a choice that may also be given per target: `Bob=total,Cy=partial`
 
     @property
     def metavar(self) -> str:
@@ -55,8 +56,12 @@ class Opt:
             return self._int(raw, where)
         if self.kind == "ints":
             return [self._int(x, where) for x in _items(raw)]
+        if self.kind == "choice" and self.per_target and "=" in str(raw):
+            return ",".join(f"{n}={v}" for n, v in self._pairs(raw, where).items())
         if self.kind == "choice":
             return self._choice(_text(raw), where)
+        if self.kind == "names" and self.per_target:  # `attack`, `Bob.toughness`: a choice, or a target's own
+            return [self._dotted(x, where) for x in _items_as_given(raw)]
         if self.kind == "names":
             return [self._choice(x, where) if self.choices else _name(x, self.name, where) for x in _items(raw)]
         if self.kind == "dice":
@@ -89,6 +94,23 @@ class Opt:
             raise BadInput(f"{where}: option '{self.name}' must be from {self.lo} to {self.hi}, got {n}")
         return n
 
+    def _dotted(self, value: Any, where: str) -> str:
+        """A choice (`toughness`), or a target's own roll of a choice (`Bob.toughness`, the name as given)."""
+        head, dot, tail = str(value).strip().rpartition(".")
+        if dot and head.strip():
+            return f"{_name(head, self.name, where)}.{self._choice(tail.strip().lower(), where)}"
+        return self._choice(_text(value), where)
+
+    def _pairs(self, raw: Any, where: str) -> dict[str, str]:
+        """`NAME=VALUE` items, each value one of the choices (names as given, trimmed)."""
+        out: dict[str, str] = {}
+        for item in str(raw).split(","):
+            name, sep, value = item.partition("=")
+            if not sep or not name.strip():
+                raise BadInput(f"{where}: option '{self.name}' item '{item.strip()}' is not NAME=VALUE")
+            out[_name(name, self.name, where)] = self._choice(_text(value), where)
+        return out
+
     def _choice(self, value: str, where: str) -> str:
         if value in self.choices:
             return value
@@ -104,6 +126,13 @@ def _items(raw: Any) -> list[Any]:
     if isinstance(raw, (list, tuple)):
         return [x.strip().lower() if isinstance(x, str) else x for x in raw]
     return [p.strip().lower() for p in str(raw).split(",") if p.strip()]
+
+
+def _items_as_given(raw: Any) -> list[Any]:
+    """A list value with its items' case kept (names in it)."""
+    if isinstance(raw, (list, tuple)):
+        return [x.strip() if isinstance(x, str) else x for x in raw]
+    return [p.strip() for p in str(raw).split(",") if p.strip()]
 
 
 def _name(value: Any, option: str, where: str) -> str:
@@ -149,3 +178,16 @@ def split_pairs(pairs: Iterable[str]) -> dict[str, str]:
             raise BadInput(f"option '{item}' is not KEY=VALUE", "for example -o cover=1/2 or -o flanking=yes")
         out[norm_key(key)] = raw.strip()
     return out
+
+
+def for_target(value: Any, target: str, default: str = "none") -> str:
+    """A per-target choice's value for one target (`Bob=total,Cy=partial` -> `total` for bob), or the value itself
+    when it was given for every target; `default` for a target not named."""
+    text = str(value or "")
+    if "=" not in text:
+        return text or default
+    for item in text.split(","):
+        name, _, v = item.partition("=")
+        if name.strip().casefold() == target.strip().casefold():
+            return v.strip()
+    return default

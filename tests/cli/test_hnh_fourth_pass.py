@@ -429,3 +429,86 @@ def test_extra_effort_out_of_a_fight_fatigues_at_once_and_refuses_a_round_long_b
     assert r.exit_code == 2 and "1 round" in r.stderr
     cli.ok("act", "Ann", "extra-effort", "-o", "benefit=retry")
     assert "fatigued" in set(show(cli, "Ann")["conditions"])
+
+
+# -- Delay ------------------------------------------------------------------------------------------------------
+def test_no_delay_after_acting_or_while_unable(hnh: Cli) -> None:
+    """gameplay.txt, Delay - Free Action: "You cannot delay if you have already taken an action on your turn, or if
+    you are unable to take actions": refused, nothing appended."""
+    hnh.ok("act", "Ann", "action", "-o", "kind=free", "-o", "what=shout")
+    before = event_count(hnh.db)
+    r = hnh("encounter", "delay")
+    assert r.exit_code == 2 and "already taken an action" in r.stderr and event_count(hnh.db) == before
+    hnh.ok("encounter", "next")
+    hnh.ok("condition", "add", "Bob", "stunned")
+    r = hnh("encounter", "delay")
+    assert r.exit_code == 2 and "unable to take actions" in r.stderr
+
+
+def test_delaying_ends_beneficial_effects_that_last_until_the_end_of_the_turn(hnh: Cli) -> None:
+    """gameplay.txt, Delay: "Beneficial effects lasting until the end of your turn will end when you choose to delay,
+    but harmful effects that last until the end of your turn will wait until after you act": Ann's aim, due to end
+    with this turn, ends as she delays; her impaired (the GM's, to the end of her turn) waits."""
+    hnh.ok("act", "Ann", "aim")
+    next_turns(hnh, 4)  # Ann's next turn: the aim lasts to its end
+    hnh.ok("condition", "add", "Ann", "impaired", "--until", "end", "--of", "Ann")
+    undo_and_retract_restore(hnh, ("Ann",), "encounter", "delay")
+    hnh.ok("encounter", "delay")
+    assert "aim" not in counters(hnh, "Ann") and "vulnerable" not in conditions(hnh, "Ann")
+    assert "impaired" in conditions(hnh, "Ann")
+
+
+# -- areas: cover per target, Weaken and Nullify, a hero's own roll, the targets named -----------------------
+AREA3 = ("attack", "Ann", "Bob", "Cy", *AREA, "--roll", "power=0,0,0", "--roll", "Bob.dodge=0,0,0")
+AREA3 += ("--roll", "Cy.dodge=0,0,0", "--roll", "Bob.toughness=0,0,0", "--roll", "Cy.toughness=0,0,0")
+
+
+def test_cover_per_target_in_an_area(hnh: Cli) -> None:
+    """gameplay.txt, Cover: "a circumstance bonus to Dodge defense checks against area effects equal to its penalty to
+    attack checks": `--cover Bob=total` gives Bob +2 on his Dodge, Cy nothing."""
+    r = hnh.json(*AREA3, "--cover", "Bob=total")
+    checks = {e["data"]["target"]: e["data"]["dodge_check"] for e in r["events"] if e["type"] == "AttackResolved"}  # type: ignore[index]
+    hnh.ok("undo")
+    plain = hnh.json(*AREA3)
+    base = {e["data"]["target"]: e["data"]["dodge_check"] for e in plain["events"] if e["type"] == "AttackResolved"}  # type: ignore[index]
+    assert checks["Bob"]["total"] == base["Bob"]["total"] + 2 and checks["Cy"]["total"] == base["Cy"]["total"]
+
+
+def test_complete_cover_for_one_target_in_an_area_is_refused(hnh: Cli) -> None:
+    """gameplay.txt, Cover ("Complete cover ... can't be attacked"): a target in complete cover is outside the area,
+    so naming it is refused in one line, nothing appended."""
+    before = event_count(hnh.db)
+    r = hnh(*AREA3, "--cover", "Bob=complete")
+    assert r.exit_code == 2 and "outside the area" in r.stderr and event_count(hnh.db) == before
+
+
+def test_an_area_weaken_resists_per_target(hnh: Cli) -> None:
+    """gameplay.txt, Perception And Area Effects ("affects the area ... automatically") with Weaken: each target
+    caught makes its own Dodge and its own resistance; Bob's Strength falls."""
+    r = hnh.json(
+        "attack", "Ann", "Bob", "Cy", "--with", "dexterity", "--rank", "4", "--range", "area", "--effect", "weaken",
+        "-o", "trait=strength", "--roll", "power=+,+,+", "--roll", "Bob.dodge=-,-,-", "--roll", "Cy.dodge=+,+,+",
+        "--roll", "Bob.toughness=-,-,-", "--roll", "Cy.toughness=+,+,+",
+    )  # fmt: skip
+    assert {e["data"]["target"] for e in r["events"] if e["type"] == "AttackResolved"} == {"Bob", "Cy"}  # type: ignore[index]
+    assert show(hnh, "Bob")["counters"].get("weakened:strength")
+
+
+def test_a_hero_caught_in_an_area_improves_his_own_roll(hnh: Cli) -> None:
+    """the-basics.txt, Improve Roll ("re-roll any dice roll you make"): Cy, caught, spends a victory point on his own
+    Toughness check (`-o improve=Cy.toughness`, re-roll `Cy.toughness-reroll`); the better is kept."""
+    args = (*AREA3[:-2], "--roll", "Cy.toughness=-,-,-", "-o", "improve=Cy.toughness")
+    args += ("--roll", "Cy.toughness-reroll=+,+,+")
+    undo_and_retract_restore(hnh, ("Cy",), *args)
+    r = hnh.json(*args)
+    note = next(e["data"] for e in r["events"] if e["data"].get("victory_point") == "improve-roll")  # type: ignore[index]
+    assert note["roll"] == "Cy.toughness" and note["kept"] == "reroll"
+    assert show(hnh, "Cy")["resources"]["victory-points"] == 1
+
+
+def test_a_group_caught_must_be_named_as_a_target(hnh: Cli) -> None:
+    """gameplay.txt, Perception And Area Effects: `--in-area Goons=1` with Goons not among the targets is refused
+    rather than silently adding a target, nothing appended."""
+    before = event_count(hnh.db)
+    r = hnh("attack", "Ann", "Bob", "--in-area", "Goons=1", *AREA, "--roll", "power=0,0,0")
+    assert r.exit_code == 2 and "not one of the targets" in r.stderr and event_count(hnh.db) == before

@@ -25,8 +25,23 @@ from ledger.rules.hnh.combat import _damage_opts, maneuvers, validate, weapon
 from ledger.rules.hnh.conditions import break_trance, effective, require_able
 from ledger.rules.hnh.health import next_member, resolve_damage, take_out_minion
 from ledger.rules.hnh.options import COVER
+from ledger.rules.hnh.powers import resolve_nullify, resolve_weaken, weaken_trait
+from ledger.rules.options import for_target
 
 AREA_EFFECTS = ("Damage", "Affliction")
+AREA_EFFECTS_4 = (*AREA_EFFECTS, "Weaken", "Nullify")  # from version 4 (gameplay.txt, Perception And Area Effects)
+
+
+class Renamed:
+    """Dice whose `toughness` roll is a target's own (`Bob.toughness`): the rules that name their resistance roll
+    `toughness` (Weaken, Nullify) resist in an area under each target's name."""
+
+    def __init__(self, dice: Dice, resist: str) -> None:
+        self.dice, self.resist = dice, resist
+
+    def take(self, name: str, spec: DiceSpec) -> Roll:
+        """The named roll, `toughness` read as the target's own."""
+        return self.dice.take(self.resist if name == "toughness" else name, spec)
 
 
 class SharedPower:
@@ -45,10 +60,11 @@ class SharedPower:
         return self.power
 
 
-def is_area(attacker: Sheet, options: Mapping[str, Any]) -> bool:
-    """Whether this is an area Damage or Affliction: `--range area`, or a power with the Area extra."""
+def is_area(attacker: Sheet, options: Mapping[str, Any], version: int = 0) -> bool:
+    """Whether this is an area Damage or Affliction (from version 4 Weaken and Nullify too): `--range area`, or a
+    power with the Area extra."""
     w = weapon(attacker, options)
-    return w.range == "area" and w.effect in AREA_EFFECTS
+    return w.range == "area" and w.effect in (AREA_EFFECTS_4 if version >= FOURTH else AREA_EFFECTS)
 
 
 def check_area_power(attacker: Sheet, options: Mapping[str, Any]) -> None:
@@ -61,9 +77,11 @@ def check_area_power(attacker: Sheet, options: Mapping[str, Any]) -> None:
 
 def dodge_bonus(target: Sheet, options: Mapping[str, Any]) -> int:
     """Cover's bonus to Dodge against an area: the penalty it gives attack checks, as a bonus (Cover)."""
-    cover = str(options.get("cover") or "none").lower()
+    cover = for_target(options.get("cover"), target.name).lower()
     if cover == "complete":
-        raise BadInput("complete cover against an area: say the target is outside the area", "leave it out")
+        raise BadInput(
+            f"complete cover against an area: {target.name} is outside the area", "leave them out of the targets"
+        )
     return -COVER.get(cover, 0)
 
 
@@ -87,8 +105,8 @@ def resolve_area(
     w = weapon(attacker, options)
     if w.range != "area":
         raise BadInput(f"'{w.name}' is a {w.range} attack, not an area", "give --range area for an area effect")
-    if w.effect not in AREA_EFFECTS:
-        raise BadInput(f"'{w.name}' is a {w.effect} effect: area attacks resolve Damage and Affliction")
+    if w.effect not in (AREA_EFFECTS_4 if version >= FOURTH else AREA_EFFECTS):
+        raise BadInput(f"'{w.name}' is a {w.effect} effect: area attacks resolve Damage, Affliction, Weaken, Nullify")
     moves = maneuvers(options)
     if "team" in moves and version >= FOURTH:  # Team Attack: "Effects not requiring an attack check may be used"
         td = int(options.get("team-degrees") or 0)
@@ -144,6 +162,12 @@ def _one(
     resist = names[1]
     if w.effect == "Damage":
         step = resolve_damage(target, rank, dice, options=_damage_opts(w, options), resist_roll=resist)
+    elif w.effect == "Weaken":
+        defense = str(options.get("resisted-by") or w.power.get("resisted-by") or "fortitude")
+        trait = weaken_trait(options, w.power)
+        step = resolve_weaken(attacker, target, rank, trait, defense, Renamed(dice, resist))
+    elif w.effect == "Nullify":
+        step = resolve_nullify(attacker, target, rank, options, Renamed(dice, resist))
     else:
         spec = affliction_from(w.name, w.power, {**options, "rank": rank})
         step = resolve_affliction(target, spec, dice, resist_roll=resist)

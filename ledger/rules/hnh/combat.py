@@ -38,7 +38,7 @@ from ledger.rules.hnh.health import minion_rules, resolve_damage
 from ledger.rules.hnh.maneuvers import aimed_at, end_aim
 from ledger.rules.hnh.options import COVER, MANEUVERS, RANGES
 from ledger.rules.hnh.powers import resolve_nullify, resolve_weaken, weaken_trait
-from ledger.rules.options import Options
+from ledger.rules.options import Options, for_target
 
 RANGE_PENALTY = {"close": 0, "ranged": 0, "medium": -1, "long": -2}
 
@@ -120,8 +120,8 @@ def _range(options: Options, default: str) -> str:
     return r
 
 
-def _choice(options: Options, key: str) -> int:
-    v = str(options.get(key) or "none").lower()
+def _choice(options: Options, key: str, target: str = "") -> int:
+    v = for_target(options.get(key), target).lower()
     if v == "complete" and key == "cover":
         raise ImpossibleAction("the target is completely behind cover", "attack the cover instead")
     if v not in COVER:
@@ -133,7 +133,7 @@ def attack_modifiers(attacker: Sheet, target: Sheet, w: Weapon, moves: set[str],
     """Every modifier to the attack check, by source."""
     mods: dict[str, int] = {"range": RANGE_PENALTY.get(w.range, 0)}
     mods["concealment"] = _choice(options, "concealment")
-    mods["cover"] = _choice(options, "cover")
+    mods["cover"] = _choice(options, "cover", target.name)
     mods["conditions"] = check_penalty(attacker)
     close = w.range == "close"
     if "prone" in effective(attacker.conditions) and close:

@@ -73,10 +73,12 @@ ATTACK: tuple[Opt, ...] = (
     Opt(
         "cover",
         "choice",
-        "the target's cover: partial (-1), total (-2), complete (can't be attacked)",
+        "the target's cover: partial (-1), total (-2), complete (can't be attacked); in an area, per target too: "
+        "Bob=total,Cy=partial (a bonus to their Dodge)",
         f"{GP}, Cover",
         choices=(*COVER, "complete"),
         named=True,
+        per_target=True,
     ),
     Opt(
         "routine",
@@ -320,14 +322,17 @@ IMPROVABLE: dict[str, tuple[str, ...]] = {
 
 
 def improve(command: str) -> Opt:
-    """The `improve` option of a command: rolls to re-roll, keeping the better, 1 victory point each."""
+    """The `improve` option of a command: rolls to re-roll, keeping the better, 1 victory point each (an attack's
+    area: a target's own `Bob.dodge` or `Bob.toughness`)."""
+    area = command == "attack"
     return Opt(
         "improve",
         "names",
         "victory points: re-roll these rolls and keep the better, 1 VP each from the roll's owner (re-roll: "
-        "NAME-reroll)",
+        "NAME-reroll)" + ("; in an area, a hero's own: Bob.dodge, Bob.toughness" if area else ""),
         "hnh-site/the-basics.txt, Improve Roll",
-        choices=IMPROVABLE[command],
+        choices=(*IMPROVABLE[command], "dodge") if area else IMPROVABLE[command],
+        per_target=area,
     )
 
 

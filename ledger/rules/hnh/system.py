@@ -293,7 +293,7 @@ class HnH(RuleSystem):
     def attack(self, attacker: Sheet, target: Sheet, options: Options, dice: Dice) -> list[Effect]:
         """Attack (rolls attack, defense, power, toughness; slam-power, slam-toughness; an area: dodge);
         ATTACK_OPTIONS."""
-        area = "aid" not in maneuvers(options) and is_area(attacker, options)
+        area = "aid" not in maneuvers(options) and is_area(attacker, options, self.version)
         if self.since(FOURTH) and not area and aimed_at(attacker, target.name) and aim_begun(attacker):
             raise ImpossibleAction(
                 f"{attacker.name} started aiming this turn and can't attack {target.name} before the next",
@@ -338,10 +338,19 @@ class HnH(RuleSystem):
         self, attacker: Sheet, caught: Sequence[tuple[Sheet, int]], options: Options, dice: Dice
     ) -> list[Effect]:
         """An area effect on several targets: one power check, per-target rolls TARGET.dodge and TARGET.toughness."""
-        if options.get("improve"):
+        wanted = list(options.get("improve") or [])
+        if wanted and not self.since(FOURTH):
             raise BadInput("improve a roll of an area attack on one target at a time", "leave out -o improve")
         spoiled = self._area_spoils_aim(attacker) + self._sustained(attacker, [s for s, _ in caught], options)
-        return spoiled + resolve_area(apply_all(attacker, spoiled), caught, options, dice, version=self.version)
+        if not wanted:
+            return spoiled + resolve_area(apply_all(attacker, spoiled), caught, options, dice, version=self.version)
+        return spoiled + victory.own_area_rolls(
+            apply_all(attacker, spoiled),
+            caught,
+            wanted,
+            dice,
+            lambda box, who: resolve_area(who, caught, options, box, version=self.version),
+        )
 
     def _area_spoils_aim(self, attacker: Sheet) -> list[Effect]:
         """From version 4 an area attack, which has no attack check to aim, spoils an aim (Aim: "Taking a different
@@ -510,6 +519,31 @@ class HnH(RuleSystem):
         if command == "act stand" and self.since(FOURTH) and turn_actions.stood_for_free(before, after, options):
             return "free"
         return self.action_cost(command, before, options)
+
+    def delay_refused(self, sheet: Sheet, acted: bool) -> str | None:
+        """gameplay.txt, Delay - Free Action: "You cannot delay if you have already taken an action on your turn, or
+        if you are unable to take actions" (from version 4)."""
+        if not self.since(FOURTH):
+            return None
+        if acted:
+            return f"{sheet.name} has already taken an action this turn"
+        why = self.no_action(sheet)
+        return f"{sheet.name} is {why} and unable to take actions" if why else None
+
+    def delayed(self, sheet: Sheet) -> list[Effect]:
+        """gameplay.txt, Delay: "Beneficial effects lasting until the end of your turn will end when you choose to
+        delay" -- an aim, a feint, an ally's aid or a heroic feat whose duration ends with this turn (version 4)."""
+        if not self.since(FOURTH):
+            return []
+        out: list[Effect] = []
+        for name in sorted(hnh_timed.held(sheet)):
+            key = f"until-end:{sheet.name}:{name}"
+            if hnh_timed.until(name) == "end" and name != "ready" and sheet.counter(key) == 1:
+                now = apply_all(sheet, out)
+                out += hnh_timed.end(now, name, "delayed") + [
+                    Effect(COUNTERS_CHANGED, sheet.name, {"counters": {key: None}})
+                ]
+        return out
 
     def reacted(self, sheet: Sheet) -> list[Effect]:
         """An action out of the character's own turn is the readied one: the readiness is spent (gameplay.txt, Ready:

@@ -9,7 +9,7 @@ rank ends with that turn), defend:DEFENSE (until the start of the character's ne
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -260,3 +260,40 @@ def defend(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> l
         Effect(EFFECT_RESOLVED, actor.name, data),
         Effect(COUNTERS_CHANGED, actor.name, {"counters": {DEFEND + which: 1}}),
     ]
+
+
+def own_area_rolls(
+    attacker: Sheet,
+    caught: Sequence[tuple[Sheet, int]],
+    names: list[str],
+    dice: Dice,
+    rule: Callable[[Dice, Sheet], list[Effect]],
+) -> list[Effect]:
+    """An area attack in which heroes caught improve their own rolls (`Bob.dodge`, `Bob.toughness`; the attacker
+    their `power`): 1 victory point each from the roll's owner, paid first (the-basics.txt, Improve Roll: "re-roll any
+    dice roll you make")."""
+    by = {s.name.casefold(): s for s, _ in caught}
+    spends: list[Effect] = []
+    paid: dict[str, Sheet] = {}
+    exact: list[str] = []
+    for name in names:
+        head, dot, tail = name.rpartition(".")
+        owner = by.get(head.casefold()) if dot else attacker if name == "power" else None
+        if owner is None:
+            raise BadInput(
+                f"roll '{name}' is no caught hero's own roll", "improve Bob.dodge or Bob.toughness of a target caught"
+            )
+        exact.append(f"{owner.name}.{tail}" if dot else name)
+        current = apply_all(paid.get(owner.name, owner), spends)
+        if VP not in current.resources:
+            raise ImpossibleAction(f"{owner.name} has no victory points", "only heroes (--pc) have them")
+        step = pay(current, 1, f"improve-roll:{exact[-1]}")
+        spends.append(step)
+        paid[owner.name] = owner
+    box = Improving(dice, frozenset(exact))
+    out = rule(box, apply_all(attacker, spends) if attacker.name in paid else attacker)
+    missing = [n for n in exact if n not in box.kept]
+    if missing:
+        raise BadInput(f"roll '{missing[0]}' is not made in this ruling: nothing to improve", "leave it out of improve")
+    notes = [Effect(EFFECT_RESOLVED, "", {"victory_point": "improve-roll", "roll": n, **box.kept[n]}) for n in exact]
+    return [*spends, *notes, *out]

@@ -121,6 +121,16 @@ def delay(d: Draft, i: TurnIntent) -> TurnResult:
     if len(st["order"]) < 2:
         raise Conflict("there is no one else to wait for")
     me = st["order"][st["turn"]]
+    sheet = live_sheet(d, me)
+    if sheet is not None:
+        held = st.get("actions") or {}
+        now = held.get("round") == st["round"] and held.get("encounter") == st["number"]
+        mine = (held.get("by") or {}).get(me["name"], {}) if now else {}
+        acted = any(isinstance(v, int) and v > 0 for v in mine.values())
+        why = rules.delay_refused(sheet, acted)
+        if why:
+            raise Conflict(why, "Delay: you cannot delay after acting this turn, or while unable to take actions")
+        d.apply(rules.delayed(sheet))
     marked = [{**e, "delayed": True} if n == st["turn"] else e for n, e in enumerate(st["order"])]
     turn, rnd, order, forced, skipped = advance(d, rules, marked, st["turn"], st["round"], int(i.get("pass_over") or 0))
     d.trigger(

@@ -140,6 +140,11 @@ def area_targets(d: Draft, i: AttackIntent) -> list[tuple[Sheet, int]] | None:
         raise BadInput("a target is named twice", "name each target caught in the area once")
     for group in in_area:
         if group.casefold() not in keys:
+            if rules_of(d).since(FOURTH):  # from version 4 a group caught is a target named as one
+                raise BadInput(
+                    f"--in-area {group}: {group} is not one of the targets",
+                    f"name it as a target too: attack {i['attacker']} {' '.join(names)} {group} --in-area {group}=N",
+                )
             sheets.append(d.sheet(group))
             keys.add(sheets[-1].name.casefold())
     caught = []
@@ -155,7 +160,7 @@ def area_targets(d: Draft, i: AttackIntent) -> list[tuple[Sheet, int]] | None:
 
 def area_rolls(d: Draft, rules: RuleSystem, names: list[str], opts: Options) -> None:
     """Name each target's own rolls (`TARGET.dodge`, `TARGET.toughness`), entered names matched case-insensitively."""
-    wanted = {f"{n}.{r}": n for n in names for r in ("dodge", "toughness")}
+    wanted = {f"{n}.{r}{again}": n for n in names for r in ("dodge", "toughness") for again in ("", "-reroll")}
     for key in list(d.dice.entered):
         exact = next((w for w in wanted if w.casefold() == key.casefold()), None)
         if exact and exact != key:
