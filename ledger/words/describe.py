@@ -481,7 +481,11 @@ def _effect(d: Mapping[str, Any], who: str, groups: Collection[str] = ()) -> str
     return _generic(EFFECT_RESOLVED, d, who)
 
 
-NOT_VERBS = {"extra-effort": "makes an extra effort", "seize-initiative": "seizes the initiative"}
+NOT_VERBS = {
+    "extra-effort": "makes an extra effort",
+    "seize-initiative": "seizes the initiative",
+    "an action": "takes an action",  # d20 `act NAME action` without `what`
+}
 
 
 def _third_person(action: str) -> str:

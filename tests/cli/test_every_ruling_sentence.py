@@ -13,7 +13,7 @@ import pytest
 
 from ledger.model import event_names
 from ledger.rules import get_rules, health_word, round_word
-from tests.conftest import Cli
+from tests.conftest import FIXTURES, Cli
 
 EVENT_NAMES = sorted(
     {v for k, v in vars(event_names).items() if k.isupper() and isinstance(v, str) and re.fullmatch(r"[A-Z]\w+", v)}
@@ -62,7 +62,7 @@ HNH: list[tuple[str, ...]] = [
     ("act", "Bob", "ongoing-damage", "-o", "rank=2"),
     ("act", "Ann", "heal", "--against", "Bob", "-o", "rank=3"),
     ("act", "Ann", "affliction", "--against", "Bob", "-o", "with=daze", "-o", "rank=4", "-o",
-     "conditions=dazed,stunned,incapacitated"),
+     "conditions=dazed,stunned,incapacitated", "--roll", "power=0,0,0", "--roll", "toughness=+,+,+"),
     ("encounter", "next"),
     ("encounter", "delay"),
     ("encounter", "next"),
@@ -74,6 +74,15 @@ HNH: list[tuple[str, ...]] = [
     ("damage", "Bob", "--rank", "12", "--roll", "power=+,+,0", "--roll", "toughness=-,-,0"),
     ("revive", "Bob", "--means", "healing"),
     ("character", "retire", "Bob 2"),
+    ("condition", "add", "Ann", "prone"),
+    ("act", "Ann", "stand"),
+    ("act", "Ann", "action", "-o", "kind=move", "-o", "what=climb the crates"),
+    ("act", "Ann", "ready", "-o", "what=strike whoever comes through the door"),
+    ("condition", "add", "Goons", "entranced"),
+    ("act", "Ann", "shake", "--against", "Goons", "-o", "dc=0", "--roll", "check=0,0,0"),
+    ("character", "import", str(FIXTURES / "psychic.json")),
+    ("act", "Psychic", "maintain", "-o", "power=telekinesis"),
+    ("act", "Psychic", "drop", "-o", "power=telekinesis"),
     ("undo",),
     ("redo",),
     ("retract", "{attack}", "--yes"),

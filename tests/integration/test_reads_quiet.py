@@ -56,6 +56,14 @@ EXTRA: dict[str, list[Step]] = {
         ("retract", "{A}", "--yes", "--reason", "Guard 1 had cover"),
         ("undo",),
         ("redo",),
+        ("attack", "Ann", "Tank", "Guard 1", "--with", "fighting", "--rank", "2", "--range", "area", "--cover",
+         "Tank=total,Guard 1=partial"),
+        ("attack", "Tank", "Ann", "GUARD 2", "--with", "insight", "--rank", "2", "--range", "area", "-o",
+         "improve=Ann.toughness"),
+        ("act", "Tank", "affliction", "--against", "Guard 1", "-o", "rank=2", "-o",
+         "conditions=dazed,stunned,incapacitated", "-o", "limited-degree=1", "-o", "empty-degree=1", "-o",
+         "instant-recovery=yes"),
+        ("act", "Ann", "extra-effort", "-o", "benefit=bonus"),
         ("encounter", "next"),
     ],
     "d20": [
@@ -133,9 +141,11 @@ def fight(system: str) -> list[Step]:
 
 
 def played(step: Step) -> str:
-    """The catalog's name of the command a step runs."""
+    """The catalog's name of the ruling command a step runs (`character import` records a `character add`)."""
     two = " ".join(step[:2])
-    return two if two in catalog.BY_NAME else step[0]
+    if two in catalog.BY_NAME:
+        return catalog.BY_NAME[two].stored or two
+    return step[0]
 
 
 def _play(system: str) -> Callable[[Cli], None]:

@@ -48,10 +48,10 @@ def stand(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> li
     key, bonus, _ = trait_bonus(actor, "acrobatics" if "acrobatics" in actor.traits else "agility")
     r = roll_check(dice, "check", bonus + check_penalty(actor), "ability")
     success, deg = versus_dc(r, 10)
-    out = [Effect(CHECK_RESOLVED, actor.name, {**data, "trait": key, **r.data(), "dc": 10, "success": success})]
-    if not success:
-        return [Effect(EFFECT_RESOLVED, actor.name, {**data, "wasted": "a move action flopping onto the ground"}), *out]
-    return [*out, removed(actor, "prone", "stood (free action)")]
+    out = [Effect(CHECK_RESOLVED, actor.name, {"trait": key, **r.data(), "dc": 10, "success": success})]
+    if not success:  # "you wasted a move action flopping onto the ground"
+        return [*out, Effect(EFFECT_RESOLVED, actor.name, {"action": "try to stand", "kind": "move"})]
+    return [*out, Effect(EFFECT_RESOLVED, actor.name, {**data, "kind": "free"}), removed(actor, "prone", "stood")]
 
 
 def stood_for_free(before: Sheet, after: Sheet, options: Options) -> bool:
@@ -67,7 +67,7 @@ def action(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> l
     what = str(options.get("what") or "")
     if not what:
         raise BadInput("say what the action is", "-o what=TEXT (for example -o what=reload)")
-    return [Effect(EFFECT_RESOLVED, actor.name, {"action": "action", "kind": kind, "what": what})]
+    return [Effect(EFFECT_RESOLVED, actor.name, {"action": what, "kind": kind})]
 
 
 def ready(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
@@ -77,7 +77,8 @@ def ready(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> li
     what = str(options.get("what") or "")
     if not what:
         raise BadInput("say what is readied and when", "-o what='hit the first one through the door'")
-    data = {"action": "ready", "what": what, "kind": str(options.get("kind") or "standard")}
+    doing = what if what.lower().startswith("to ") else f"to {what}"
+    data = {"action": f"ready {doing}", "kind": str(options.get("kind") or "standard")}
     return [Effect(EFFECT_RESOLVED, actor.name, data), Effect(COUNTERS_CHANGED, actor.name, {"counters": {READY: 1}})]
 
 
@@ -108,8 +109,8 @@ def shake(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> li
     key, bonus, _ = trait_bonus(actor, trait)
     r = roll_check(dice, "check", bonus + check_penalty(actor), "ability")
     success, deg = versus_dc(r, int(dc))
-    data = {"action": "shake", "trait": key, **r.data(), "dc": int(dc), "success": success, "degrees": deg}
-    out = [Effect(CHECK_RESOLVED, target.name, {**data, "by": actor.name})]
+    data = {"trait": key, **r.data(), "dc": int(dc), "success": success, "degrees": deg, "shaking": target.name}
+    out = [Effect(CHECK_RESOLVED, actor.name, data)]
     if not success:
         return out
     now = target
@@ -146,8 +147,9 @@ def maintain(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) ->
     Concentration Affliction maintained on its target makes them check again with no attack check (roll `resist`)."""
     key = _power(actor, options)
     require_able(actor, f"maintain {key}")
+    kind = "standard" if duration_of(actor, key) == "concentration" else "free"
     out = [
-        Effect(EFFECT_RESOLVED, actor.name, {"action": "maintain", "power": key, "duration": duration_of(actor, key)}),
+        Effect(EFFECT_RESOLVED, actor.name, {"action": f"maintain {key}", "kind": kind}),
         Effect(COUNTERS_CHANGED, actor.name, {"counters": {SUSTAINING + key: MAINTAINED}}),
     ]
     if other is None or duration_of(actor, key) != "concentration":
@@ -168,19 +170,12 @@ def _slug(name: str) -> str:
 
 
 def again(target: Sheet, a: Any, degree: int, dice: Dice, roll: str, note: str) -> list[Effect]:
-    """A new defense check against a running Affliction (its rank the DC): failure worsens it by its degrees of
-    failure (up to the last), success changes nothing (Concentration: "the target must make a new defense
-    check")."""
-    power = roll_check(dice, "power", a.rank, "power")
-    r = passive_roll(target, a.defense, dice, roll)
-    diff = r.total - power.total
-    data = {"effect": "Affliction", "name": a.name, "defense": a.defense, "power": power.data()}
-    data.update(resistance=r.data(), difference=diff, concentration=True)
-    out = [Effect(EFFECT_RESOLVED, target.name, {**data, "outcome": "success" if diff >= 0 else "failure"})]
-    if diff >= 0:
-        return out
-    new = min(len(a.conditions), max(degree, degrees(diff)))
-    return out + (change_degree(target, a, degree, new, note) if new != degree else [])
+    """A new defense check against a running Affliction (Concentration: "the target must make a new defense check
+    against it, with no attack check required"): as the first, the worse of the two degrees stands."""
+    # lazy: the Affliction's resolution (afflictions.py), the same floor
+    from ledger.rules.hnh.afflictions import resolve_affliction
+
+    return resolve_affliction(target, a, dice, resist_roll=roll)
 
 
 def unmaintained(sheet: Sheet) -> list[Effect]:
@@ -207,8 +202,9 @@ def power_loss(sheet: Sheet) -> list[Effect]:
     gone = {k: None for k in sheet.counters if k.startswith((SUSTAINING, CONCENTRATING))}
     if not gone:
         return []
-    note = {"power_loss": sorted(k[len(SUSTAINING) :] for k in gone if k.startswith(SUSTAINING)), "why": "death"}
-    return [Effect(EFFECT_RESOLVED, sheet.name, note), Effect(COUNTERS_CHANGED, sheet.name, {"counters": gone})]
+    lost = sorted(k[len(SUSTAINING) :] for k in gone if k.startswith(SUSTAINING))
+    said = [Effect(EFFECT_RESOLVED, sheet.name, {"timed_effect": p, "expired": "death: power loss"}) for p in lost]
+    return [*said, Effect(COUNTERS_CHANGED, sheet.name, {"counters": gone})]
 
 
 def drop(actor: Sheet, other: Sheet | None, options: Options, dice: Dice) -> list[Effect]:
@@ -247,8 +243,8 @@ def resist_now(actor: Sheet, options: Options, dice: Dice) -> list[Effect]:
             raise ImpossibleAction(f"{actor.name} already fought {a.name}'s control once", "the-basics.txt, Resistance")
     r = passive_roll(actor, a.defense, dice, "resist")
     success = r.total >= a.rank
-    data = {"effect": "Affliction", "name": a.name, "dc": a.rank, "defense": a.defense, **r.data()}
-    data.update(success=success, degrees=degrees(r.total - a.rank), extra_effort=True)
+    data = {"trait": a.defense, "effect": a.name, "dc": a.rank, **r.data()}
+    data.update(success=success, degrees=degrees(r.total - a.rank), extra_effort="resistance")
     out = [Effect(CHECK_RESOLVED, actor.name, data)]
     if ruled:
         out.append(Effect(COUNTERS_CHANGED, actor.name, {"counters": {once: 1}}))
