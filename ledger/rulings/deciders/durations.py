@@ -94,7 +94,16 @@ def own(d: Draft, rules: RuleSystem, effects: list[Effect], since: int = SIDES) 
         enc = d.load(ENCOUNTER_ID)
     except AggregateNotFoundError:
         enc = None
-    return rules.own_timed(effects, enc.current["name"] if enc is not None and enc.active else None, v)
+    up = enc.current["name"] if enc is not None and enc.active else None
+    if v < FOURTH or enc is None or not enc.active:
+        return rules.own_timed(effects, up, v)
+    # from version 4 only a participant's turns count their effects: one out of the fight keeps the rules' own
+    # counting, as out of an encounter (no turn of theirs will come to end a duration)
+    order = {durations.name_key(e["name"]) for e in enc.order}
+    out: list[Effect] = []
+    for e in effects:
+        out += rules.own_timed([e], up, v) if durations.name_key(e.target or "") in order else [e]
+    return out
 
 
 def left_to_durations(d: Draft, sheet: Sheet, when: str, effects: list[Effect]) -> list[Effect]:
