@@ -255,14 +255,16 @@ def revive(app: AppContext, target: str, means: str, by: str | None) -> None:
 def act(
     app: AppContext, name: str, action: str, other: str | None, extra: tuple[str, ...], rolls: tuple[str, ...]
 ) -> None:
-    """A system-specific action: d20 run, charge; pnp chase; hnh affliction (without an attack check), heal, defend,
-    grab, escape, release, trip, disarm, smash, feint, demoralize, aim, extra-effort, seize-initiative, until,
-    ongoing-damage.
+    """A system-specific action: d20 run, charge, action; pnp chase, move; hnh affliction (without an attack check),
+    heal, defend, grab, escape, release, trip, disarm, smash, feint, demoralize, aim, extra-effort, seize-initiative,
+    until, ongoing-damage, stand, action, ready, shake, maintain, drop.
 
     \b
     Examples:
       ledger act Blaze charge
+      ledger act Blaze action -o kind=full -o what=reload
       ledger act Mara chase --against Goons
+      ledger act Ann stand
       ledger act Ann affliction --against Thug -o rank=6 -o conditions=dazed,stunned,incapacitated
       ledger act Ann grab --against Thug
     """

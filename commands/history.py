@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
 from collections.abc import Mapping
@@ -42,6 +43,8 @@ def log(app: AppContext, session: str | None, character_name: str | None, everyt
         keep = set(sorted({r["ruling"] for r in rows})[-tail:])
         rows = [r for r in rows if r["ruling"] in keep]
     system = app.log.campaign().system  # its words for health and round, whatever part of the log is shown
+    if not app.verbose and not app.as_json:  # a re-derived ruling says its amended outcome, as `encounter log` does
+        rows = queries.amended_log(app.read, rows, character_name)
     app.emit(rows, raw_log_lines if app.verbose else lambda r: log_lines(r, system), page=True)
 
 
@@ -50,6 +53,8 @@ def _heading(e: dict[str, Any]) -> str:
     if e["retracted"]:
         r = e["retracted"]
         mark = f"  [RETRACTED by ruling {r['by']}, {r['actor']}, {r['at']}]"
+    elif e.get("amended_by"):
+        mark = f"  [re-derived by ruling {e['amended_by']}]"
     sess = f" session {e['session']}" if e["session"] else ""
     return f"#{e['ruling']}{sess} {e['actor']} {e['at']}{mark}"
 
@@ -66,8 +71,11 @@ def log_lines(events: list[dict[str, Any]], system: str = "") -> str:
     for evs in by_ruling.values():
         asked = next((e["data"] for e in evs if e["type"] == RULING_RECORDED), None)
         said = f": {intent_line(str(asked.get('command', '')), asked.get('intent') or {})}" if asked else ""
-        out.append(_heading(evs[0]) + said)
-        lines = ruling_lines([e for e in evs if e["type"] != RULING_RECORDED], fold=fold, system=system)
+        by = next((e["amended_by"] for e in evs if e.get("amended_by")), None)
+        out.append(_heading({**evs[0], "amended_by": by}) + said)
+        # a retracted ruling says what it did, on a copy of the fold: the live history after it goes on without it
+        on = copy.deepcopy(fold) if evs[0].get("retracted") else fold
+        lines = ruling_lines([e for e in evs if e["type"] != RULING_RECORDED], fold=on, system=system)
         out += [f"    {line}" for line in lines] or ["    (bookkeeping only: ledger log -v shows it)"]
     return "\n".join(out) if out else "(no events)"
 

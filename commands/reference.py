@@ -62,18 +62,19 @@ def options_text(command: str, system: str, opts: tuple[Opt, ...]) -> str:
 
 
 @command(C.OPTIONS)
-@click.argument("command", required=False)
+@click.argument("words", nargs=-1)
 @click.option("--system", type=click.Choice(system_keys()), help="Only this rule system.")
 @pass_app
-def options(app: AppContext, command: str | None, system: str | None) -> None:
+def options(app: AppContext, words: tuple[str, ...], system: str | None) -> None:
     """The rules options (-o KEY=VALUE) each command understands, per rule system, with the passage they come from.
 
     \b
     Examples:
       ledger options attack
-      ledger options "act affliction" --system hnh
+      ledger options act affliction --system hnh
       ledger --json options check
     """
+    command = " ".join(" ".join(words).split()) or None  # `act run` as two words or one quoted
     systems = [system] if system else list(system_keys())
     doc: dict[str, Any] = {}
     for s in systems:

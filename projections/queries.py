@@ -564,6 +564,37 @@ def encounter_log(read: ReadSide, number: int | None = None) -> dict[str, Any]:
     }
 
 
+def amended_log(read: ReadSide, rows: list[dict[str, Any]], character_name: str | None = None) -> list[dict[str, Any]]:
+    """Log rows (`events`) with each ruling a live retraction re-derived shown by its amended outcome, as the encounter
+    log and the recap show it: its request and its dice stay, its outcome events are the amendment's (marked
+    `amended_by`); the rows of one character (`character_name`) keep only that character's."""
+    with read.engine.connect() as conn:
+        dead = retracted_rulings(conn)
+        amended = live_amendments(conn, dead, read)
+        names = _names(conn) if amended else {}
+    if not amended:
+        return rows
+    out: list[dict[str, Any]] = []
+    done: set[int] = set()
+    key = character_name.strip().casefold() if character_name is not None else None
+    for r in rows:
+        n = r["ruling"]
+        if n not in amended or n in dead or r["type"] in (DICE_ROLLED, RULING_RECORDED):
+            out.append(r)
+            continue
+        if n in done:
+            continue
+        done.add(n)
+        by, records = amended[n]
+        for rec in records:
+            data = rec["data"]
+            inner = data["data"] if isinstance(data.get("data"), dict) else data
+            who = names.get(rec["aggregate"]) or inner.get("character") or inner.get("for")
+            if key is None or str(who or "").casefold() == key:
+                out.append({**r, "type": rec["type"], "character": who, "data": inner, "amended_by": by})
+    return out
+
+
 def _names(conn: Any) -> dict[str, str]:
     return {cid: name for cid, name in conn.execute(select(sheets.c.character_id, sheets.c.name))}
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from ledger.errors import BadInput, Conflict, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice, DiceSpec, fudge, parse_notation
-from ledger.model.sheet import CONDITION_IMPOSED, COUNTERS_CHANGED, Effect, Sheet, Value, apply_all
+from ledger.model.sheet import CONDITION_IMPOSED, COUNTERS_CHANGED, NOTE_RECORDED, Effect, Sheet, Value, apply_all
 from ledger.rules.common import parse_int
 from ledger.rules.contract import FOURTH, Action, Recovery, RuleSystem
 from ledger.rules.hnh import economy, turn_actions, turns, victory
@@ -51,6 +51,13 @@ from ledger.rules.hnh.victory import STARTING_VP, improved
 from ledger.rules.options import Options
 
 ROUND_LONG = ("strength", "speed", "increased-rank")  # the-basics.txt, Extra Effort: "for 1 round"
+
+
+def possessive(name: str) -> str:
+    """Ann -> Ann's, Goons -> Goons' (as ledger/words/describe.py says it; the rules stand below the words)."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 SLOW = ("standard", "move", "effort-action")  # an action "that is a move action or slower" (gameplay.txt, Aim)
 TURN_COUNTED = (
     "until-start-of-turn:",
@@ -167,6 +174,14 @@ class HnH(RuleSystem):
         out = impose_effects(sheet, condition)
         if not out and sheet.has(condition) and row_of(condition) is not None:
             raise Conflict(f"{sheet.name} is already {condition}, the highest degree of its row")
+        now = apply_all(sheet, out)
+        if self.since(FOURTH) and not now.has(condition) and row_of(condition) is not None:  # it progressed the row
+            became = [e.data["condition"] for e in out if e.event == CONDITION_IMPOSED and e.data.get("condition")]
+            row = (row_of(condition) or ((), 0))[0]
+            had = " and ".join(c for c in sheet.conditions if c in row) or "condition"
+            text = f"{possessive(sheet.name)} {had} and {condition} make {became[0] if became else 'it worse'}"
+            text += " (Progressive Conditions)"
+            out = [Effect(NOTE_RECORDED, sheet.name, {"kind": "rule", "text": text}), *out]
         return out
 
     def progresses(self, condition: str) -> bool:
