@@ -512,3 +512,14 @@ def test_a_group_caught_must_be_named_as_a_target(hnh: Cli) -> None:
     before = event_count(hnh.db)
     r = hnh("attack", "Ann", "Bob", "--in-area", "Goons=1", *AREA, "--roll", "power=0,0,0")
     assert r.exit_code == 2 and "not one of the targets" in r.stderr and event_count(hnh.db) == before
+
+
+def test_extra_effort_increased_rank_raises_a_power_for_a_round(hnh: Cli, tmp_path: Path) -> None:
+    """the-basics.txt, Extra Effort, Increased Rank: "Increase one of your hero's power effects by +1 rank for 1
+    round": Mes's Gaze attacks at rank 5, not 4; at the start of Mes's next turn it is back to 4."""
+    _with_powers(hnh, tmp_path)
+    hnh.ok("act", "Mes", "extra-effort", "-o", "benefit=increased-rank", "-o", "power=Gaze")
+    r = hnh.json("attack", "Mes", "Bob", "--with", "Gaze", *EVEN, "--roll", "power=0,0,0", "--roll", "toughness=+,+,+")
+    assert event(r, "AttackResolved")["rank"] == 5
+    next_turns(hnh, 5)
+    assert not [k for k in counters(hnh, "Mes") if "increased-rank" in k]

@@ -78,6 +78,7 @@ def weapon(attacker: Sheet, options: Options) -> Weapon:
         default = attacker.trait("fighting") if rng == "close" else attacker.trait("dexterity")
         eff = str(p.get("effect", "Damage"))
         bonus = _int(options, "bonus", int(p.get("attack", default)))
+        rank += 1 if attacker.counter(f"increased-rank:{key}") else 0  # extra effort, Increased Rank: +1 for 1 round
         return Weapon(key, eff, _int(options, "rank", rank), _range(options, rng), bonus, p)
     if name.lower() in ("unarmed", "strength"):
         # gameplay.txt, Strength And Damage: unarmed damage is Strength; an absent ability is rank 0

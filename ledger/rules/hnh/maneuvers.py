@@ -36,6 +36,7 @@ from ledger.rules.hnh.checks import (
     check_penalty,
     defense_rank,
     degrees,
+    find_power,
     opposed_winner,
     roll_check,
     trait_bonus,
@@ -47,6 +48,7 @@ from ledger.rules.options import Options
 
 OBJECT_STATES = ("intact", "bent", "broken", "destroyed")
 AIM_AT = "aim-at:"  # aim-at:TARGET -- the target aimed at (`act NAME aim --against WHO`)
+INCREASED = "increased-rank:"  # increased-rank:POWER -- extra effort's +1 rank for 1 round
 AIM_VULNERABLE = "aim-vulnerable"  # 1: the aim made the aimer vulnerable; 2: they were already (from version 4)
 EFFORTS = ("action", "bonus", "increased-rank", "power-stunt", "resistance", "retry", "speed", "strength")
 
@@ -458,6 +460,14 @@ def extra_effort(actor: Sheet, other: Sheet | None, options: Options, dice: Dice
         ),
         Effect(COUNTERS_CHANGED, actor.name, {"counters": {"extra-effort": 1}}),
     ]
+    if benefit == "increased-rank" and options.get("power"):  # "Increase one of your hero's power effects by +1
+        # rank for 1 round" (named from version 4: -o power=NAME; the +1 is read by the attack, combat.weapon)
+        key = find_power(actor, str(options["power"]))
+        if key is None:
+            raise BadInput(f"{actor.name} has no power '{options['power']}'", f"powers: {', '.join(actor.powers)}")
+        if str(actor.powers[key].get("duration") or "").lower() == "permanent":
+            raise ImpossibleAction(f"{key} is permanent", "Increased Rank: permanent effects cannot be increased")
+        out.append(Effect(COUNTERS_CHANGED, actor.name, {"counters": {f"{INCREASED}{key}": 1}}))
     if benefit == "strength":  # "Increase the hero's Strength rank by +1 for 1 round"
         out += [
             Effect(

@@ -445,6 +445,12 @@ MANEUVER_ACTIONS: dict[str, tuple[Opt, ...]] = {
             "Resistance: the ongoing Affliction resisted (default: the only one)",
             "hnh-site/the-basics.txt, Extra Effort, Resistance",
         ),
+        Opt(
+            "power",
+            "text",
+            "Increased Rank: the power raised by +1 rank for 1 round",
+            "hnh-site/the-basics.txt, Extra Effort, Increased Rank",
+        ),
     ),
     "seize-initiative": (),
     "until": (

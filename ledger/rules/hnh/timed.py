@@ -31,6 +31,7 @@ FEINT = "feint:"
 # counter prefix -> the word its durations name it by (`defend (dodge)`, `heroic feat (luck)`, `aid attack (Bob)`)
 NAMED: tuple[tuple[str, str], ...] = ((DEFEND, "defend"), (FEINT, "feint"), (FEAT, "heroic feat"))
 NAMED += (("aid-attack:", "aid attack"), ("aid-defense:", "aid defense"))
+NAMED += (("increased-rank:", "increased rank"),)  # extra effort's +1 rank for 1 round, to the next turn's start
 UNTIL_END = ("feint (", "heroic feat (", "aid attack (", "aid defense (")  # and aim: the end of the next turn
 
 
