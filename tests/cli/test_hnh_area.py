@@ -115,7 +115,8 @@ def test_an_area_attack_undone_redone_and_retracted_restores_every_sheet(hnh: Cl
     of every target exactly."""
     names = ("Ann", "Bob", "Cy", "Thugs")
     before = [show(hnh, n) for n in names]
-    n = hnh.json("attack", "Ann", "Bob", "Cy", *AREA, "--in-area", "Thugs=2", "--roll", "power=+,+,0")["ruling"]  # type: ignore[index]
+    args = ("attack", "Ann", "Bob", "Cy", "Thugs", *AREA, "--in-area", "Thugs=2", "--roll", "power=+,+,0")
+    n = hnh.json(*args)["ruling"]  # type: ignore[index]
     after = [show(hnh, x) for x in names]
     assert after != before
     hnh.ok("undo")

@@ -291,7 +291,7 @@ def test_ongoing_damage_strikes_at_each_end_of_turn(hnh: Cli) -> None:
         ("act", "Ann", "feint", "--against", "Bob", "--roll", "check=0,0,0", "--roll", "against=0,0,0"),
         ("act", "Ann", "demoralize", "--against", "Bob", "--roll", "check=0,0,0", "--roll", "against=0,0,0"),
         ("act", "Ann", "aim"),
-        ("act", "Ann", "extra-effort", "-o", "benefit=strength"),
+        ("act", "Ann", "extra-effort", "-o", "benefit=bonus"),  # out of a fight: fatigued at once
         ("act", "Ann", "seize-initiative"),
         ("act", "Ann", "until", "-o", "condition=dazed"),
         ("act", "Ann", "ongoing-damage", "-o", "rank=3"),

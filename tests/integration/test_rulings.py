@@ -173,11 +173,12 @@ def test_every_die_is_its_own_dice_rolled_event_with_faces_total_and_source(hnh,
 
 
 def test_a_ruling_keeps_actor_session_and_intent(hnh):
-    """DESIGN.md, The ruling: intent, actor, session and time are kept on every ruling."""
+    """DESIGN.md, The ruling: intent, actor, session and time are kept on every ruling (and the rules' version it was
+    decided by, `rules`, out of an encounter)."""
     hnh.start_session("Night one")
     n = hnh.damage("Ann", 1)["ruling"]
     r = hnh.store.repository.get(ruling_id(n))
-    assert r.intent == {"target": "Ann", "amount": 1, "subdual": False}
+    assert r.intent == {"target": "Ann", "amount": 1, "subdual": False, "rules": 4}
     assert r.command == "damage"
 
 
