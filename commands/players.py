@@ -84,7 +84,9 @@ def check_base(base: str) -> str:
     except ValueError as e:
         raise BadInput(f"--base '{base}' is not a URL: {e}", "e.g. --base http://192.168.1.20:8080/") from None
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
-        raise BadInput(f"--base '{base}' is not an http(s) address of a server", "e.g. --base http://192.168.1.20:8080/")
+        raise BadInput(
+            f"--base '{base}' is not an http(s) address of a server", "e.g. --base http://192.168.1.20:8080/"
+        )
     return base.strip()
 
 
