@@ -72,3 +72,18 @@ def test_recovering_to_at_or_below_a_running_effects_pages_defeats(pnp: Cli) -> 
     pnp.ok("recover", "Boss", "--amount", "1")
     hp, conds, ctr = state(pnp, "Boss")
     assert hp == 1 and "defeated" in conds and ctr.get("scene:defeated") == 1
+
+
+def test_resolve_spent_on_recovery_leaves_a_defeat_for_the_rest_of_the_scene(pnp: Cli) -> None:
+    """prowlers-and-paragons.txt, Resolve and Adversity ("recover from attacks") with Combat, Attacks ("for the rest
+    of the scene"): Resolve spent on recovery restores Health but the defeat by the effect stands."""
+    pnp.ok("damage", "Mara", "--amount", "2")
+    pnp.ok(
+        "attack", "Boss", "Mara", "--with", "might", "--effect", "stun", "--roll", "attack=6,6,6",
+        "--roll", "defense=1,1,1",
+    )  # fmt: skip
+    assert "defeated" in state(pnp, "Mara")[1]
+    pnp.ok("gain", "Mara", "resolve", "1", "--reason", "heroics")
+    pnp.ok("spend", "Mara", "resolve", "1", "--purpose", "recovery")
+    hp, conds, _ = state(pnp, "Mara")
+    assert hp == 3 and "defeated" in conds
