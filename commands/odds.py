@@ -52,7 +52,13 @@ class OddsCommand(click.Command):
 @click.argument("names", nargs=-1)
 @click.option("--vs", "foes", multiple=True, metavar="NAME...", help="A planned fight: the names after --vs are foes.")
 @click.option("--trials", type=number("trials"), default=TRIALS, show_default=True, help="How many times to play it.")
-@click.option("--seed", "odds_seed", type=number("seed"), default=None, help="The trials' dice (drawn and printed when not given).")
+@click.option(
+    "--seed",
+    "odds_seed",
+    type=number("seed"),
+    default=None,
+    help="The trials' dice (drawn and printed when not given).",
+)
 @click.option(
     "--policy",
     type=click.Choice(["focus-weakest", "focus-dangerous", "spread", "all"]),
@@ -60,10 +66,29 @@ class OddsCommand(click.Command):
     show_default=True,
     help="Whom each combatant attacks; `all` plays each and reports the band between them.",
 )
-@click.option("--max-rounds", type=number("max-rounds"), default=20, show_default=True, help="A trial longer than this is unresolved.")
+@click.option(
+    "--max-rounds",
+    type=number("max-rounds"),
+    default=20,
+    show_default=True,
+    help="A trial longer than this is unresolved.",
+)
 @click.option("--side", "sides", multiple=True, metavar="NAME=heroes|foes", help="Put a character on a side.")
-@click.option("--what-if", "what_ifs", multiple=True, metavar='"COMMAND"', help="A ruling command as typed, decided on a copy; repeatable.")
-@click.option("--at", "at", type=number("ruling"), default=None, metavar="RULING", help="From the state right after ruling RULING.")
+@click.option(
+    "--what-if",
+    "what_ifs",
+    multiple=True,
+    metavar='"COMMAND"',
+    help="A ruling command as typed, decided on a copy; repeatable.",
+)
+@click.option(
+    "--at",
+    "at",
+    type=number("ruling"),
+    default=None,
+    metavar="RULING",
+    help="From the state right after ruling RULING.",
+)
 @click.option("--calibrate", is_flag=True, help="Every ended encounter's forecast at its start against what happened.")
 @pass_app
 def odds(
@@ -164,7 +189,9 @@ def forecast_of(
         main["what_if"] = []
         for line in what_ifs:
             branch = what_if_start(ledger, line, names, foes, sides)
-            summary, outcomes = forecast(start=branch, trials=trials, seed=seed, policy=chosen[0], max_rounds=max_rounds)
+            summary, outcomes = forecast(
+                start=branch, trials=trials, seed=seed, policy=chosen[0], max_rounds=max_rounds
+            )
             mean, lo, hi = diff_interval(base, [o.winner == "heroes" for o in outcomes])
             main["what_if"].append(
                 {"command": line, "sides": summary["sides"], "unresolved": summary["unresolved"],
@@ -188,7 +215,7 @@ def ruling_command(line: str) -> list[str]:
     if head not in RULING_WORDS or head in ("init", "session start", "session end"):
         raise BadInput(
             f"--what-if {line!r}: not a ruling command of the fight",
-            "give one as typed, e.g. \"condition add Boss stunned --rounds 1\" or \"act Ann aim --against Boss\"",
+            'give one as typed, e.g. "condition add Boss stunned --rounds 1" or "act Ann aim --against Boss"',
         )
     return words
 
@@ -256,7 +283,9 @@ def text(r: dict[str, Any]) -> str:
     width = max(len(n) for n in r["characters"])
     for name, c in r["characters"].items():
         lo, hi = c["ci"]
-        lines.append(f"    {name:<{width}}  {c['side']:<6} {c['out'] * 100:5.1f}%  (95% {lo * 100:.1f}-{hi * 100:.1f}%)")
+        lines.append(
+            f"    {name:<{width}}  {c['side']:<6} {c['out'] * 100:5.1f}%  (95% {lo * 100:.1f}-{hi * 100:.1f}%)"
+        )
     if "policies" in r:
         band = r["band"]["heroes"]
         each = ", ".join(f"{p} {v['heroes'] * 100:.1f}%" for p, v in r["policies"].items())

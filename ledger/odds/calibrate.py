@@ -26,6 +26,7 @@ def ended_encounters(ledger: Reads) -> list[tuple[int, int, int]]:
         return []
     starts: dict[int, int] = {}
     out: list[tuple[int, int, int]] = []
+    e: Any
     for e in events:
         kind, ruling = type(e).__name__, getattr(e, "ruling", 0)
         if ruling in dead:

@@ -16,14 +16,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import orjson
 
 from ledger.errors import LedgerError
 from ledger.model.dice import DiceSpec, Roll
-from ledger.model.sheet import CONDITION_REMOVED, COUNTERS_CHANGED, SHEET_EFFECTS, Effect, Sheet, apply_effect_dict
-from ledger.odds.dice import Classes, classes, turn_key, trial_key, uniform
+from ledger.model.sheet import (
+    ATTACK_RESOLVED,
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    SHEET_EFFECTS,
+    Effect,
+    Sheet,
+    apply_effect_dict,
+)
+from ledger.odds.dice import Classes, classes, trial_key, turn_key, uniform
 from ledger.rules import durations, get_rules
 from ledger.rules.contract import RuleSystem
 
@@ -74,7 +83,25 @@ class Outcome:
 
 
 class Need(Exception):
-    """The rules asked for a roll the branch being decided has no faces for yet."""
+    """The rules asked for a roll the branch being enumerated has no class for yet."""
+
+    def __init__(self, name: str, spec: DiceSpec) -> None:
+        super().__init__(name)
+        self.name, self.spec = name, spec
+
+
+class Enumerating:
+    """The dice of one branch being enumerated: the representative faces of the classes chosen, else Need."""
+
+    def __init__(self, path: dict[str, int]) -> None:
+        self.path = path
+
+    def take(self, name: str, spec: DiceSpec) -> Roll:
+        """The representative faces of this roll's class on the branch."""
+        ci = self.path.get(name)
+        if ci is None:
+            raise Need(name, spec)
+        return Roll(name, spec, classes(spec).faces[ci], "seeded")
 
 
 @dataclass
@@ -89,9 +116,12 @@ class Node:
 
 @dataclass(frozen=True)
 class Leaf:
-    """A step's outcome: the new sheet index of each combatant it changed."""
+    """A step's outcome: the new sheet index of each combatant it changed, and whether an attack in it hit (its
+    AttackResolved `hit`) and was a critical hit (`critical_hit` in H&H, `critical` in d20)."""
 
     changes: tuple[tuple[int, int], ...]
+    hit: bool = False
+    critical: bool = False
 
 
 class Recorder:
@@ -208,8 +238,7 @@ class Simulator:
             effects = decide(box)
         except LedgerError:  # the rules refuse this step (it can't be taken): nothing changes
             effects = []
-        changes = tuple(sorted((i, self.intern(s)) for i, s in self._apply(state, effects).items()))
-        leaf = Leaf(changes)
+        leaf = self._leaf(state, effects)
         fresh = box.asked[len(path) :]
         # hang the new rolls (those beyond the path walked) and the leaf below where the walk stopped
         tail: Node | Leaf = leaf
@@ -222,6 +251,47 @@ class Simulator:
         else:
             parent.kids[pick] = tail
         return leaf
+
+    def _leaf(self, state: list[int], effects: list[Effect]) -> Leaf:
+        changes = tuple(sorted((i, self.intern(s)) for i, s in self._apply(state, effects).items()))
+        resolved = [e.data for e in effects if e.event == ATTACK_RESOLVED]
+        hit = any(bool(d.get("hit")) for d in resolved)
+        critical = any(bool(d.get("critical_hit") or d.get("critical")) for d in resolved)
+        return Leaf(changes, hit, critical)
+
+    def attack_with(self, i: int, j: int, dice: Any) -> Leaf:
+        """Combatant i's plain attack on j from the start with these dice (not the stream's), decided by the rules as a
+        trial decides it (the equivalence tests give it the faces a recorded ruling took)."""
+        state = list(self.initial)
+        me, them, f = self.sheets[state[i]], self.sheets[state[j]], self.fighters[i]
+        effects = self.rules.own_timed(self.rules.attack(me, them, f.attack, dice), me.name, self.start.version)
+        return self._leaf(state, self._settled(state, effects))
+
+    def attack_once(self, t: int, i: int, j: int) -> Leaf:
+        """Combatant i's plain attack on j from the start, in trial t's first round (its dice from the stream)."""
+        state = list(self.initial)
+        return self._attack(state, i, j, turn_key(trial_key(self.seed, t), i, 1))
+
+    def enumerate_attack(self, i: int, j: int) -> list[tuple[Fraction, Leaf]]:
+        """Every outcome of combatant i's plain attack on j from the start, with its exact probability: each roll's
+        classes in turn, every branch decided by the rules (the exactness tests compare this with exact answers)."""
+        state = list(self.initial)
+        me, them, f = self.sheets[state[i]], self.sheets[state[j]], self.fighters[i]
+        out: list[tuple[Fraction, Leaf]] = []
+
+        def walk(path: dict[str, int], p: Fraction) -> None:
+            box = Enumerating(path)
+            try:
+                effects = self.rules.own_timed(self.rules.attack(me, them, f.attack, box), me.name, self.start.version)
+            except Need as need:
+                table = classes(need.spec)
+                for ci, q in enumerate(table.exact):
+                    walk({**path, need.name: ci}, p * q)
+                return
+            out.append((p, self._leaf(state, effects)))
+
+        walk({}, Fraction(1))
+        return out
 
     # -- one trial -----------------------------------------------------------------------------------
     def trial(self, t: int) -> Outcome:
@@ -296,7 +366,7 @@ class Simulator:
             return min(foes, key=lambda j: (-self.fighters[j].danger, self.sizes[state[j]], j))
         return min(foes, key=lambda j: (attacked[j], (j - i - rnd) % len(state)))
 
-    def _attack(self, state: list[int], i: int, j: int, turn: int) -> None:
+    def _attack(self, state: list[int], i: int, j: int, turn: int) -> Leaf:
         """Combatant i attacks combatant j: `ledger attack I J --with POWER`, decided by the rules."""
         key = (state[i], state[j])
         me, them, f = self.sheets[state[i]], self.sheets[state[j]], self.fighters[i]
@@ -309,6 +379,7 @@ class Simulator:
         leaf = self._walk(self.attacks, key, turn, _same, decide, state)
         for k, s in leaf.changes:
             state[k] = s
+        return leaf
 
     def _settled(self, state: list[int], effects: list[Effect]) -> list[Effect]:
         """The effects with what follows from them on others (`RuleSystem.aftermath`), as the draft records them."""

@@ -67,9 +67,7 @@ class World:
 
     def _fold(self, aid: UUID, fold: Any) -> Any:
         history = [e for e in self.ledger.store.events.get(aid) if getattr(e, "ruling", 0) <= self.ruling]
-        mine = {
-            n: [r for r in recs if r["aggregate"] == aid.hex] for n, recs in self.found.items() if n <= self.ruling
-        }
+        mine = {n: [r for r in recs if r["aggregate"] == aid.hex] for n, recs in self.found.items() if n <= self.ruling}
         return fold(live_records(history, self.dead, mine))
 
     def entry(self, name: str) -> dict[str, Any] | None:
@@ -123,9 +121,7 @@ class World:
         if actions.get("encounter") == state["number"] and actions.get("round") == state["round"]:
             acted = frozenset(n for n, tally in (actions.get("by") or {}).items() if tally)
         up = state["order"][state["turn"]]["name"] if state["order"] else None
-        return Start(
-            self.campaign.system, tuple(fighters), turn, int(state["round"]), acted, TRACKER, self.ruling, up
-        )
+        return Start(self.campaign.system, tuple(fighters), turn, int(state["round"]), acted, TRACKER, self.ruling, up)
 
     def planned(self, heroes: Sequence[str], foes: Sequence[str], sides: Mapping[str, str]) -> Start:
         """A planned fight of named characters (their sheets as they stand): initiative is rolled in every trial."""
@@ -137,7 +133,9 @@ class World:
                 sheet = self.sheet(name) if entry is not None else None
                 if sheet is None or is_gm_pool(sheet.to_dict()):
                     known = [str(e["name"]) for e in self.domain["roster"].values()]
-                    raise NotFound(f"no character called '{name}'", did_you_mean(name, known, "see: ledger character list"))
+                    raise NotFound(
+                        f"no character called '{name}'", did_you_mean(name, known, "see: ledger character list")
+                    )
                 if sheet.name.casefold() in seen:
                     raise BadInput(f"{sheet.name} is named twice", "name each combatant once")
                 seen.add(sheet.name.casefold())
