@@ -299,9 +299,28 @@ def text(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def quick(ledger: Any, seed: int) -> dict[str, Any] | None:
-    """The quick estimate (`encounter show --odds`, the players' screen): None when no fight can be forecast."""
+def quick_odds(ledger: Any) -> dict[str, Any] | None:
+    """The quick estimate (`encounter show --odds`, the GM's odds on the players' screen): 2,000 trials seeded by the
+    log's length, so the same ledger shows the same figures; None when no fight can be forecast."""
+    seed = int(ledger.campaign().rulings)
     try:
-        return forecast_of(ledger, (), (), {}, None, QUICK, seed, "focus-weakest", 20)
+        r = forecast_of(ledger, (), (), {}, None, QUICK, seed, "focus-weakest", 20)
     except LedgerError:
         return None
+    return {
+        "trials": r["trials"],
+        "seed": seed,
+        "heroes": r["sides"]["heroes"]["win"],
+        "foes": r["sides"]["foes"]["win"],
+        "unresolved": r["unresolved"],
+    }
+
+
+def odds_line(o: dict[str, Any] | None) -> str:
+    """The quick estimate as one line of percentages."""
+    if o is None:
+        return "odds: no fight to forecast (someone is needed on each side)"
+    return (
+        f"odds ({o['trials']:,} trials, seed {o['seed']}): heroes {o['heroes'] * 100:.0f}%, "
+        f"foes {o['foes'] * 100:.0f}%, unresolved {o['unresolved'] * 100:.0f}%"
+    )
