@@ -260,7 +260,7 @@ def joined_text(r: Recorded) -> str:
 
 
 @command(C.ENCOUNTER_SHOW)
-@click.option("--odds", "with_odds", is_flag=True, help="Add the quick forecast: each side's chance to win (ledger odds).")
+@click.option("--odds", "with_odds", is_flag=True, help="Add the quick forecast: each side's chance (ledger odds).")
 @pass_app
 def show(app: AppContext, with_odds: bool) -> None:
     """The running encounter: round, who is up, and each participant's initiative, HP, conditions and marks.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import html
 import os
 import sys
 import tempfile
@@ -202,8 +203,6 @@ CALIBRATION_TRIALS = 200  # each ended encounter's forecast in an export (seed 0
 def with_calibration(app: AppContext, kind: str, text: str) -> str:
     """The Markdown or HTML export with how the forecasts did (`ledger odds --calibrate`), when an encounter ended."""
     # lazy: the simulator, for a ledger with an ended encounter only
-    import html
-
     from ledger.odds import calibrate as cal
 
     if not cal.ended_encounters(app.ledger):
@@ -212,7 +211,7 @@ def with_calibration(app: AppContext, kind: str, text: str) -> str:
     body = cal.text(found)
     if kind == "md":
         return text.rstrip("\n") + "\n\n## Forecasts\n\n```\n" + body + "\n```\n"
-    section = f'<section><h2>Forecasts</h2><pre>{html.escape(body)}</pre></section>\n'
+    section = f"<section><h2>Forecasts</h2><pre>{html.escape(body)}</pre></section>\n"
     at = text.rfind("</body>")
     return text[:at] + section + text[at:] if at >= 0 else text + section
 

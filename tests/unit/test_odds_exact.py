@@ -128,8 +128,8 @@ HNH = [(f, s, p, tough) for f, s, p, tough in
 
 
 def hnh_exact(bonus: int, parry: int) -> dict[str, Fraction]:
-    """gameplay.txt, Attack Check: 3dF + attack bonus against the target's Parry check (close); all + hits and threatens a
-    critical hit (a critical hit if the total also meets the defense); all - always misses; a defense check of all -
+    """gameplay.txt, Attack Check: 3dF + attack bonus against the target's Parry check (close); all + hits and
+    threatens a critical hit (a critical hit if the total also meets the defense); all - always misses; a defense check of all -
     fails (the attack hits); a defense of all + adds 1 (the-basics.txt, Critical Success)."""
 
     def hit(atk: tuple[int, bool, bool], dfn: tuple[int, bool, bool]) -> tuple[bool, bool]:
@@ -227,7 +227,8 @@ def test_pnp_one_attack_hits_exactly_as_icepool_says(attack: int, defense: int) 
 SAMPLED = [
     ("hnh", {"fighting": 6, "strength": 4}, {"parry": 5, "toughness": 4}, None, hnh_exact(6, 5)["hit"]),
     ("hnh", {"fighting": 2, "strength": 2}, {"parry": 6, "toughness": 2}, None, hnh_exact(2, 6)["hit"]),
-    ("d20", {"attack": 3, "str": 14, "hp": 20}, {"dex": 12, "hp": 10_000}, {"damage": "1d8"}, d20_exact(5, 11, False)["hit"]),
+    ("d20", {"attack": 3, "str": 14, "hp": 20}, {"dex": 12, "hp": 10_000}, {"damage": "1d8"},
+     d20_exact(5, 11, False)["hit"]),
     ("pnp", {"might": 4}, {"agility": 3, "might": 1}, None, pnp_exact(4, 3)),
 ]  # fmt: skip
 
