@@ -164,8 +164,12 @@ def test_side_moves_a_character_and_max_rounds_leaves_longer_trials_unresolved(f
     short = fight.json("odds", *TRIALS, "--seed", "1", "--max-rounds", "1")
     assert short["unresolved"] > 0.5
     assert set(short["rounds"]["distribution"]) <= {"1"}
-    for args in (["--side", "Bob=maybe"], ["--trials", "0"], ["--max-rounds", "0"], ["--side", "Bob=foes", "--side",
-                                                                                        "Ann=foes"]):
+    for args in (
+        ["--side", "Bob=maybe"],
+        ["--trials", "0"],
+        ["--max-rounds", "0"],
+        ["--side", "Bob=foes", "--side", "Ann=foes"],
+    ):
         r = fight("odds", *args)
         assert r.exit_code == 2, (args, r.stdout)
         assert r.stderr.startswith("error:")

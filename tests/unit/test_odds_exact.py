@@ -129,8 +129,8 @@ HNH = [(f, s, p, tough) for f, s, p, tough in
 
 def hnh_exact(bonus: int, parry: int) -> dict[str, Fraction]:
     """gameplay.txt, Attack Check: 3dF + attack bonus against the target's Parry check (close); all + hits and
-    threatens a critical hit (a critical hit if the total also meets the defense); all - always misses; a defense check of all -
-    fails (the attack hits); a defense of all + adds 1 (the-basics.txt, Critical Success)."""
+    threatens a critical hit (a critical hit if the total also meets the defense); all - always misses; a defense
+    check of all - fails (the attack hits); a defense of all + adds 1 (the-basics.txt, Critical Success)."""
 
     def hit(atk: tuple[int, bool, bool], dfn: tuple[int, bool, bool]) -> tuple[bool, bool]:
         total = atk[0] + bonus
