@@ -89,6 +89,9 @@ class OddsCommand(click.Command):
     metavar="RULING",
     help="From the state right after ruling RULING.",
 )
+@click.option(
+    "--spend-points", "spend", is_flag=True, help="Heroes spend victory points / Resolve by docs/odds.md's stated rule."
+)
 @click.option("--calibrate", is_flag=True, help="Every ended encounter's forecast at its start against what happened.")
 @pass_app
 def odds(
@@ -102,6 +105,7 @@ def odds(
     sides: tuple[str, ...],
     what_ifs: tuple[str, ...],
     at: int | None,
+    spend: bool,
     calibrate: bool,
 ) -> None:
     """Each side's chance to win the fight, played out TRIALS times by the campaign's own rules; appends nothing.
@@ -129,7 +133,7 @@ def odds(
         raise BadInput("name the heroes before --vs", "ledger odds A B --vs C D")
     if what_ifs and at is not None:
         raise BadInput("a what-if is decided on the ledger as it stands", "leave out --at")
-    result = forecast_of(ledger, names, foes, side_map, at, trials, seed, policy, max_rounds, what_ifs)
+    result = forecast_of(ledger, names, foes, side_map, at, trials, seed, policy, max_rounds, what_ifs, spend)
     app.emit(result, text)
 
 
@@ -166,6 +170,7 @@ def forecast_of(
     policy: str,
     max_rounds: int,
     what_ifs: Sequence[str] = (),
+    spend: bool = False,
 ) -> dict[str, Any]:
     """The `odds --json` document (CLI.md)."""
     from ledger.odds.forecast import diff_interval, forecast, pct, policies  # lazy: the simulator
@@ -175,7 +180,9 @@ def forecast_of(
     results: dict[str, Any] = {}
     trials_of: dict[str, Any] = {}
     for p in chosen:
-        results[p], trials_of[p] = forecast(start, trials=trials, seed=seed, policy=p, max_rounds=max_rounds)
+        results[p], trials_of[p] = forecast(
+            start, trials=trials, seed=seed, policy=p, max_rounds=max_rounds, spend=spend
+        )
     main = dict(results[chosen[0]])
     main["policy"] = policy
     if policy == "all":
@@ -267,7 +274,8 @@ def text(r: dict[str, Any]) -> str:
     """The forecast for the table."""
     f = r["from"]
     where = f"from ruling {f['ruling']}" + (f", round {f['round']}, {f['up']} up" if f["up"] else ", a planned fight")
-    lines = [f"forecast {where} ({r['trials']:,} trials, seed {r['seed']}, policy {r['policy']}):"]
+    points = ", points spent" if r.get("spend_points") else ""
+    lines = [f"forecast {where} ({r['trials']:,} trials, seed {r['seed']}, policy {r['policy']}{points}):"]
     for side in ("heroes", "foes"):
         s = r["sides"][side]
         lo, hi = s["ci"]

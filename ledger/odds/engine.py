@@ -51,6 +51,7 @@ class Fighter:
     sheet: Sheet
     attack: Mapping[str, Any]
     danger: int = 0  # how hard its best attack hits, for the focus-dangerous policy
+    spend: tuple[str, int, Mapping[str, Any]] | None = None  # the stated rule for points: resource, cost, options
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,9 @@ def is_out(rules: RuleSystem, sheet: Sheet) -> bool:
 class Simulator:
     """Plays one starting position out, trial by trial, with the campaign's rules."""
 
-    def __init__(self, start: Start, policy: str = "focus-weakest", max_rounds: int = 20, seed: int = 0) -> None:
+    def __init__(
+        self, start: Start, policy: str = "focus-weakest", max_rounds: int = 20, seed: int = 0, spend: bool = False
+    ) -> None:
         if policy not in POLICIES:
             raise ValueError(policy)
         self.start = start
@@ -166,6 +169,7 @@ class Simulator:
         self.policy = policy
         self.max_rounds = max_rounds
         self.seed = seed
+        self.spend = spend  # points spent by docs/odds.md's stated rule (`odds --spend-points`)
         self.fighters = start.fighters
         self.names = [f.name for f in self.fighters]
         self.index = {f.name: i for i, f in enumerate(self.fighters)}
@@ -258,6 +262,12 @@ class Simulator:
         hit = any(bool(d.get("hit")) for d in resolved)
         critical = any(bool(d.get("critical_hit") or d.get("critical")) for d in resolved)
         return Leaf(changes, hit, critical)
+
+    def options(self, f: Fighter, me: Sheet) -> Mapping[str, Any]:
+        """The plain attack, or (`spend`) the one that spends points while the sheet holds them."""
+        if self.spend and f.spend is not None and me.resources.get(f.spend[0], 0) >= f.spend[1]:
+            return f.spend[2]
+        return f.attack
 
     def attack_with(self, i: int, j: int, dice: Any) -> Leaf:
         """Combatant i's plain attack on j from the start with these dice (not the stream's), decided by the rules as a
@@ -371,9 +381,10 @@ class Simulator:
         key = (state[i], state[j])
         me, them, f = self.sheets[state[i]], self.sheets[state[j]], self.fighters[i]
         rules, version = self.rules, self.start.version
+        options = self.options(f, me)
 
         def decide(box: Recorder) -> list[Effect]:
-            effects = rules.own_timed(rules.attack(me, them, f.attack, box), me.name, version)
+            effects = rules.own_timed(rules.attack(me, them, options, box), me.name, version)
             return self._settled(state, effects)
 
         leaf = self._walk(self.attacks, key, turn, _same, decide, state)

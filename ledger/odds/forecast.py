@@ -126,12 +126,21 @@ def _quantile(values: Sequence[int], q: float) -> int | None:
 
 
 def forecast(
-    start: Start, *, trials: int, seed: int, policy: str, max_rounds: int, workers: int | None = None
+    start: Start,
+    *,
+    trials: int,
+    seed: int,
+    policy: str,
+    max_rounds: int,
+    spend: bool = False,
+    workers: int | None = None,
 ) -> tuple[dict[str, Any], list[Outcome]]:
     """One policy's forecast and its trials' outcomes (for a what-if's paired difference)."""
-    sim = Simulator(start, policy, max_rounds, seed)
+    sim = Simulator(start, policy, max_rounds, seed, spend)
     outcomes = play(sim, trials, workers)
-    return summary(start, sim, outcomes), outcomes
+    doc = summary(start, sim, outcomes)
+    doc["spend_points"] = spend
+    return doc, outcomes
 
 
 def policies() -> tuple[str, ...]:

@@ -69,3 +69,34 @@ def best_attack(rules: RuleSystem, sheet: Sheet) -> tuple[dict[str, Any], int]:
     """(the `attack` options as given on the command line, how hard it hits): its plain attack with its best weapon."""
     pick = BEST.get(rules.key)
     return pick(rules, sheet) if pick is not None else ({}, 0)
+
+
+def _hnh_spend() -> tuple[str, int, dict[str, Any]]:
+    """H&H (the-basics.txt, Improve Roll): a hero holding a victory point re-rolls the attack roll of each attack and
+    keeps the better (`-o improve=attack`, 1 point, paid before the outcome is known), while points last."""
+    from ledger.rules.hnh.health import VP  # lazy: H&H's own resource name, for H&H campaigns only
+
+    return VP, 1, {"improve": "attack"}
+
+
+def _pnp_spend() -> tuple[str, int, dict[str, Any]]:
+    """Prowlers & Paragons (Resolve and Adversity): a hero holding Resolve adds one die to each attack's pool
+    (`-o extra-dice=1`, 1 Resolve), while Resolve lasts; the GM's Adversity is never spent for NPCs."""
+    from ledger.rules.pnp.core import EXTRA_DIE_COST  # lazy: P&P's own cost, for P&P campaigns only
+
+    return "resolve", EXTRA_DIE_COST, {"extra-dice": 1}
+
+
+SPEND: dict[str, Callable[[], tuple[str, int, dict[str, Any]]]] = {"hnh": _hnh_spend, "pnp": _pnp_spend}
+
+
+def spending(rules: RuleSystem, sheet: Sheet, given: dict[str, Any]) -> tuple[str, int, dict[str, Any]] | None:
+    """The stated rule for points (docs/odds.md): (resource, cost, the attack's options when it spends), or None when
+    the system or the sheet has no points to spend (d20 Supers has none)."""
+    rule = SPEND.get(rules.key)
+    if rule is None:
+        return None
+    resource, cost, extra = rule()
+    if resource not in sheet.resources:
+        return None
+    return resource, cost, {**given, **extra}

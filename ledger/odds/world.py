@@ -18,7 +18,7 @@ from ledger.encounter import ENCOUNTER_ID, fold_encounter
 from ledger.errors import BadInput, NotFound, did_you_mean
 from ledger.model.sheet import Sheet, is_gm_pool
 from ledger.odds.engine import FOES, HEROES, Fighter, Start
-from ledger.odds.tactics import best_attack
+from ledger.odds.tactics import best_attack, spending
 from ledger.rules import get_rules
 from ledger.rules.contract import RuleSystem
 from ledger.rulings.deciders.durations import TRACKER
@@ -37,7 +37,9 @@ class Reads(Protocol):
 def fighter(rules: RuleSystem, sheet: Sheet, side: str) -> Fighter:
     """A combatant with its plain attack's options, typed by the rules' declarations as `ledger attack` types them."""
     given, danger = best_attack(rules, sheet)
-    return Fighter(sheet.name, side, sheet, rules.parse_options("attack", given), danger)
+    spends = spending(rules, sheet, given)
+    spend = (spends[0], spends[1], rules.parse_options("attack", spends[2])) if spends is not None else None
+    return Fighter(sheet.name, side, sheet, rules.parse_options("attack", given), danger, spend)
 
 
 def side_of(sheet: Sheet, sides: Mapping[str, str]) -> str:
