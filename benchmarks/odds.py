@@ -59,20 +59,22 @@ def setup(ledger: str, folder: str, system: str) -> dict[str, str]:
     return env
 
 
-def in_process(env: dict[str, str], trials: int) -> float:
-    """Seconds the forecast itself takes in this process (the ledger opened first), for `trials` trials."""
+def in_process(env: dict[str, str], trials: int) -> tuple[float, float]:
+    """Seconds of wall and CPU time the forecast itself takes in a process (the ledger opened first; fewer trials than
+    ledger/odds/forecast.py PARALLEL_FROM run in that one process)."""
     code = (
         "import sys, time\n"
         "from ledger.application import Ledger\n"
         "from commands.odds import forecast_of\n"
         f"led = Ledger({env['LEDGER_DB']!r})\n"
         "led.campaign()\n"
-        "t0 = time.perf_counter()\n"
+        "t0, c0 = time.perf_counter(), time.process_time()\n"
         f"forecast_of(led, (), (), {{}}, None, {trials}, 1, 'focus-weakest', 20)\n"
-        "print(time.perf_counter() - t0)\n"
+        "print(time.perf_counter() - t0, time.process_time() - c0)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True).stdout
-    return float(out.strip().splitlines()[-1])
+    wall, cpu = out.strip().splitlines()[-1].split()
+    return float(wall), float(cpu)
 
 
 def main() -> None:
@@ -89,7 +91,7 @@ def main() -> None:
     base_env = envs[systems[0]]
     walls: dict[str, list[float]] = {}
     cpus: dict[str, list[float]] = {}
-    quick: dict[str, list[float]] = {}
+    quick: dict[str, list[tuple[float, float]]] = {}
     for _ in range(args.runs):
         for key, cmd, env in [
             ("bare import", [sys.executable, "-c", WRITE_BASELINE], base_env),
@@ -118,7 +120,9 @@ def main() -> None:
         w, c = statistics.median(walls[key]), statistics.median(cpus[key])
         print(f"{key:<32} {w:8.2f} {c:8.2f} {w / bw:8.1f} {c / bc:8.1f}")
     for s in systems:
-        print(f"{s} quick estimate ({args.quick:,} trials) in process: {statistics.median(quick[s]):.2f} s")
+        wall = statistics.median(w for w, _ in quick[s])
+        cpu = statistics.median(c for _, c in quick[s])
+        print(f"{s} quick estimate ({args.quick:,} trials) in process: wall {wall:.2f} s, CPU {cpu:.2f} s")
     shutil.rmtree(folder, ignore_errors=True)
 
 

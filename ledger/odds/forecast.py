@@ -48,8 +48,9 @@ def _play(bounds: tuple[int, int]) -> list[tuple[str | None, int, tuple[bool, ..
 
 def play(sim: Simulator, trials: int, workers: int | None = None) -> list[Outcome]:
     """Every trial's outcome, in trial order; on two processes (forked) when there are many trials and two cores."""
-    cores = workers if workers is not None else min(2, os.cpu_count() or 1)
-    if cores < 2 or trials < PARALLEL_FROM or not hasattr(os, "fork"):
+    if workers is None:
+        workers = 2 if (os.cpu_count() or 1) >= 2 and trials >= PARALLEL_FROM else 1
+    if workers < 2 or trials < 2 or not hasattr(os, "fork"):
         return [sim.trial(t) for t in range(trials)]
     # lazy: multiprocessing only for a long forecast
     import multiprocessing
