@@ -100,11 +100,15 @@ def test_a_planned_fight_names_both_sides_and_needs_no_encounter(cli: Cli) -> No
     assert doc["sides"]["heroes"]["members"] == ["Ann", "Cy"]
     assert doc["sides"]["foes"]["members"] == ["Bob"]
     assert doc["from"]["up"] is None
+    stronger = cli.json("odds", "Ann", "Cy", "--vs", "Bob", *TRIALS, "--seed", "2", "--what-if",
+                        "character set Bob --trait attack=12")  # fmt: skip
+    assert stronger["what_if"][0]["sides"]["foes"]["win"] >= doc["sides"]["foes"]["win"]
     for args, words in [
         (["odds", "Ann"], "a planned fight names both sides"),
         (["odds", "Ann", "--vs", "Nobody"], "no character called 'Nobody'"),
         (["odds"], "no encounter is running"),
         (["odds", "Ann", "--vs", "Ann"], "Ann is named twice"),
+        (["odds", "Ann", "--vs", "Bob", "--at", "2", "--what-if", "damage Bob --amount 1"], "a what-if is decided on"),
     ]:
         r = cli(*args)
         assert r.exit_code == 2, (args, r.stdout)
