@@ -105,7 +105,7 @@ def summary(start: Start, sim: Simulator, outcomes: Sequence[Outcome]) -> dict[s
         "policy": sim.policy,
         "from": {"ruling": start.ruling, "round": start.round, "up": start.up},
         "sides": sides,
-        "unresolved": pct(1 - pct(wins[HEROES] / n) - pct(wins[FOES] / n) if n else 1.0),
+        "unresolved": max(0.0, pct(1 - pct(wins[HEROES] / n) - pct(wins[FOES] / n))) if n else 1.0,
         "draws": pct(sum(1 for o in outcomes if o.winner == DRAW) / n if n else 0.0),
         "rounds": {
             "distribution": {str(r): pct(c / n) for r, c in sorted(rounds.items())},
