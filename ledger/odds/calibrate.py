@@ -65,11 +65,12 @@ def calibrate(ledger: Reads, *, trials: int, seed: int, policy: str, max_rounds:
         won = outcome(World(ledger, at=ended), list(sides), sides)
         p = summary["sides"][HEROES]["win"]
         rows.append({"encounter": number, "from": started, "to": ended, "heroes": p, "won": won})
-    brier = sum((r["heroes"] - (1.0 if r["won"] == HEROES else 0.0)) ** 2 for r in rows) / len(rows) if rows else None
+    scored = [r for r in rows if r["won"] is not None]  # an encounter ended with neither side all out is left out
+    brier = sum((r["heroes"] - (r["won"] == HEROES)) ** 2 for r in scored) / len(scored) if scored else None
     table = []
     for b in range(BINS):
         lo, hi = b / BINS, (b + 1) / BINS
-        inside = [r for r in rows if lo <= r["heroes"] < hi or (b == BINS - 1 and r["heroes"] == 1.0)]
+        inside = [r for r in scored if lo <= r["heroes"] < hi or (b == BINS - 1 and r["heroes"] == 1.0)]
         if not inside:
             continue
         table.append(
@@ -81,9 +82,10 @@ def calibrate(ledger: Reads, *, trials: int, seed: int, policy: str, max_rounds:
             }
         )
     return {
-        "encounters": len(rows),
+        "encounters": len(scored),
         "brier": pct(brier) if brier is not None else None,
         "reliability": table,
+        "left_out": len(rows) - len(scored),
         "rows": rows,
         "trials": trials,
         "seed": seed,
@@ -93,19 +95,24 @@ def calibrate(ledger: Reads, *, trials: int, seed: int, policy: str, max_rounds:
 
 def text(c: dict[str, Any]) -> str:
     """The calibration as the terminal, the Markdown export and the HTML report say it (plain lines)."""
-    if not c["encounters"]:
+    if not c["rows"]:
         return "calibration: no ended encounter to check the forecasts against"
-    lines = [
-        f"calibration over {c['encounters']} ended encounter{'s' if c['encounters'] != 1 else ''} "
-        f"({c['trials']:,} trials each, seed {c['seed']}, policy {c['policy']}): Brier score {c['brier']:.4f} "
-        "(0 is perfect; always saying 50% scores 0.25)"
-    ]
+    n = c["encounters"]
+    head = f"calibration over {n} ended encounter{'s' if n != 1 else ''} won by a side"
+    head += f" ({c['trials']:,} trials each, seed {c['seed']}, policy {c['policy']}): "
+    head += (
+        f"Brier score {c['brier']:.4f} (0 is perfect; always saying 50% scores 0.25)"
+        if c["brier"] is not None
+        else "no Brier score (no ended encounter left one side all out)"
+    )
+    lines = [head]
     for r in c["rows"]:
-        won = {HEROES: "heroes won", FOES: "foes won"}.get(r["won"] or "", "no side won")
+        won = {HEROES: "heroes won", FOES: "foes won"}.get(r["won"] or "", "no side was all out (left out)")
         lines.append(
             f"  encounter {r['encounter']} (rulings {r['from']}-{r['to']}): heroes {r['heroes'] * 100:.1f}%, {won}"
         )
-    lines.append("  reliability: forecast bin, encounters, mean forecast, heroes won")
+    if c["reliability"]:
+        lines.append("  reliability: forecast bin, encounters, mean forecast, heroes won")
     for t in c["reliability"]:
         lines.append(f"  {t['bin']:>8}  {t['n']:>3}  {t['forecast'] * 100:5.1f}%  {t['observed'] * 100:5.1f}%")
     return "\n".join(lines)

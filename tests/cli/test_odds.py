@@ -180,21 +180,29 @@ def test_side_moves_a_character_and_max_rounds_leaves_longer_trials_unresolved(f
 
 
 def test_calibrate_scores_each_ended_encounters_forecast_against_what_happened(fight: Cli) -> None:
-    """CLI.md, odds --calibrate: every ended encounter's forecast at its start against what happened: the Brier score
-    and a reliability table; in the Markdown and HTML exports too."""
-    fight.ok("attack", "Ann", "Bob", "--roll", "attack=1,1,0", "--roll", "defense=-1,0,0", "--roll", "power=1,1,1",
+    """CLI.md, odds --calibrate: every ended encounter's forecast at its start (recomputed, never stored) against what
+    happened: the Brier score and a reliability table; in the Markdown and HTML exports too. An encounter ended with
+    neither side all out is listed and left out of the score."""
+    fight.ok("encounter", "end")
+    left = fight.json("odds", "--calibrate", *TRIALS, "--seed", "2")
+    assert (left["encounters"], left["left_out"], left["brier"], left["reliability"]) == (0, 1, None, [])
+    assert left["rows"][0]["from"] == 5 and left["rows"][0]["won"] is None
+    fight.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=9", "--init", "Bob=5")
+    forecast = fight.json("odds", *TRIALS, "--seed", "2")["sides"]["heroes"]["win"]
+    fight.ok("attack", "Ann", "Bob", "--roll", "attack=1,1,1", "--roll", "defense=-1,0,0", "--roll", "power=1,1,1",
              "--roll", "toughness=-1,-1,-1")  # fmt: skip
+    assert fight.json("character", "show", "Bob")["conditions"]  # Bob is out of the fight: the heroes won
     fight.ok("encounter", "end")
     doc = fight.json("odds", "--calibrate", *TRIALS, "--seed", "2")
-    assert doc["encounters"] == 1
-    row = doc["rows"][0]
-    assert row["from"] == 5 and row["won"] is None  # the thugs still stand: no side was all out
-    assert doc["brier"] == pytest.approx(row["heroes"] ** 2, abs=1e-4)
+    assert (doc["encounters"], doc["left_out"]) == (1, 1)
+    won = doc["rows"][1]
+    assert won["won"] == "heroes" and won["heroes"] == forecast
+    assert doc["brier"] == pytest.approx((1 - forecast) ** 2, abs=1e-4)
     assert [t["n"] for t in doc["reliability"]] == [1]
     md = fight.ok("export", "--format", "md").stdout
-    assert "Brier score" in md
+    assert "## Forecasts" in md and "Brier score" in md
     html = fight.ok("export", "--format", "html").stdout
-    assert "Brier score" in html
+    assert "<h2>Forecasts</h2>" in html and "Brier score" in html
 
 
 def test_encounter_show_odds_adds_the_quick_estimate(fight: Cli) -> None:
