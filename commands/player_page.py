@@ -168,7 +168,13 @@ def routes(screen: Any, headers: dict[str, str]) -> list[Any]:
 
     def render(key: str, name: str, path: str) -> str:
         return screen.env.get_template("player.html").render(
-            name=name, sheet=pages.sheet(name), ask=pages.state(key), path=path, css=screen.css, p=screen.model(False)
+            name=name,
+            hero=name,
+            sheet=pages.sheet(name),
+            ask=pages.state(key),
+            path=path,
+            css=screen.css,
+            p=screen.model(False),
         )
 
     async def pending(request: Request) -> Response:

@@ -11,7 +11,7 @@ from commands.registry import command, group
 from ledger import catalog as C
 from ledger.errors import BadInput
 
-BASE = "http://localhost:8080/"
+BASE = "http://localhost:8080/"  # with no server recorded: serve's defaults
 
 
 @group(C.PLAYER)
@@ -35,24 +35,33 @@ def _hero(app: AppContext, name: str) -> tuple[str, str]:
 @click.option("--qr", is_flag=True, help="Also print the link as a QR code (text; no terminal needed).")
 @click.option(
     "--base",
-    default=BASE,
-    show_default=True,
+    default=None,
     metavar="URL",
-    help="Where `ledger serve` is reached from the players' phones (its --host and --port).",
+    help="Where the players' phones reach `ledger serve` (default: where the running server listens).",
 )
 @pass_app
-def link(app: AppContext, name: str, qr: bool, base: str) -> None:
+def link(app: AppContext, name: str, qr: bool, base: str | None) -> None:
     """Print the URL of NAME's page (a new link ends the old one); only a hash of it is kept, never in the log.
 
     \b
     The page (served by `ledger serve`) shows the hero's sheet and the shared screen, and in a session
     started with --player-dice asks the player for each of the hero's rolls. Anyone with the URL is that
-    player: send it to them alone; `ledger player revoke NAME` ends it.
+    player: send it to them alone; `ledger player revoke NAME` ends it. The link uses the address and
+    port the running `ledger serve` listens on (it records them), else http://localhost:8080/; --base
+    overrides. A link only this machine can open (localhost) is printed with a warning.
     Example: ledger player link Ann --qr --base http://192.168.1.20:8080/
     """
+    # lazy: serve's address helpers (stdlib only), for the link's warning
+    from commands.serve import lan_address, unreachable_from_a_phone
+
     key, hero = _hero(app, name)
+    base = check_base(base) if base is not None else (app.ledger.players.served() or BASE)
     token = app.ledger.players.link(key, hero)
     url = base.rstrip("/") + "/p/" + token
+    if unreachable_from_a_phone(url):
+        here = lan_address()
+        use = f"ledger serve --host {here}" if here else "ledger serve --host ADDRESS (this machine's on the network)"
+        click.echo(f"warning: a phone can't open {base.rstrip('/')}/ (this machine only): run {use}", err=True)
     text = f"{hero}'s page: {url}"
     if qr:
         # lazy: segno, for the QR code; kept out of `ledger --help`
@@ -62,6 +71,23 @@ def link(app: AppContext, name: str, qr: bool, base: str) -> None:
         segno.make(url, error="m").terminal(out=out, compact=True)
         text += "\n" + out.getvalue().rstrip("\n")
     app.emit({"name": hero, "url": url}, text)
+
+
+def check_base(base: str) -> str:
+    """`--base`: an http(s) URL with a host (the page's path is added to it); BadInput otherwise."""
+    # lazy: URL parsing, for `player link --base`
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(base.strip())
+        parts.port  # noqa: B018 - raises on a port out of range
+    except ValueError as e:
+        raise BadInput(f"--base '{base}' is not a URL: {e}", "e.g. --base http://192.168.1.20:8080/") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise BadInput(
+            f"--base '{base}' is not an http(s) address of a server", "e.g. --base http://192.168.1.20:8080/"
+        )
+    return base.strip()
 
 
 @command(C.PLAYER_REVOKE)

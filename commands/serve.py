@@ -13,6 +13,7 @@ import hmac
 import importlib.util
 import ipaddress
 import re
+import signal
 import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -82,6 +83,8 @@ def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: 
     web = build_app(app, players, gm_token)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     base = f"http://{shown}:{port}/"
+    reached = reach_url(host, port)
+    recorded = record_where(app, reached)
     click.echo(
         f"serving {app.ledger.target.describe()} at {base} (players)"
         + (f"; GM view: {base}?gm=<token>" if gm_token else "")
@@ -97,10 +100,69 @@ def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: 
             screen.close_streams()  # each open stream ends its response: connections close cleanly, no tracebacks
 
     config = uvicorn.Config(web, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
+
+    def stop(sig: int, frame: Any) -> None:  # uvicorn raises the SIGTERM it handled again once it has stopped
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)  # so the lines below run (forget where this server listened) and exit 0
     try:
         Server(config).run()
     except KeyboardInterrupt:  # uvicorn re-raises the Ctrl+C it handled once the server has stopped
         pass
+    finally:
+        if recorded:
+            try:
+                app.ledger.players.stopped(reached)
+            except Exception:  # noqa: BLE001 - the database went away meanwhile: the row is only a hint
+                pass
+
+
+def record_where(app: AppContext, url: str) -> bool:
+    """Note where this server is reached (side table ledger_serve) so `player link` prints a link that works; a
+    ledger on a read-only medium (or a database that refuses the write) is served all the same, unrecorded."""
+    try:
+        app.ledger.players.serving(url)
+    except Exception:  # noqa: BLE001 - any refusal of the side table's write: serving never needs it
+        return False
+    return True
+
+
+def reach_url(host: str, port: int) -> str:
+    """The URL the players' phones open for a server listening on `host`:`port`: the machine's own network
+    address when it listens on every interface (0.0.0.0, ::), `localhost` for loopback, else the host as given."""
+    if host in ("0.0.0.0", "::"):
+        host = lan_address() or host
+    elif host in ("127.0.0.1", "::1"):
+        host = "localhost"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+def lan_address() -> str | None:
+    """This machine's address on its network (the source address of its default route; no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere, only used to pick the interface
+            found = str(s.getsockname()[0])
+        except OSError:
+            return None
+    return None if ipaddress.ip_address(found).is_loopback or found == "0.0.0.0" else found
+
+
+def unreachable_from_a_phone(url: str) -> bool:
+    """Whether a page URL names this machine's loopback (localhost, 127.x, ::1) or no address at all (0.0.0.0): a
+    phone can't open it."""
+    # lazy: URL parsing, for `player link`'s warning
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return ip.is_loopback or ip.is_unspecified
 
 
 def listen_address(value: str) -> str:

@@ -11,7 +11,8 @@ from typing import Any
 from sqlalchemy import select
 
 from ledger.errors import NotFound
-from ledger.rules import health_word, round_word
+from ledger.model.sheet import Sheet
+from ledger.rules import get_rules, health_word, round_word
 from ledger.rules.durations import left
 from ledger.rules.durations import shown as durations_shown
 from ledger.words.describe import possessive
@@ -78,8 +79,29 @@ def tracker(read: ReadSide, *, required: bool = True) -> dict[str, Any] | None:
         "round_word": round_word(enc["system"]),
         "round": enc["round"],
         "current": enc["current"],
+        "next": up_next(enc["system"], enc["order"], by_id, enc["current"]),
         "order": order,
     }
+
+
+def up_next(system: str, order: list[dict[str, Any]], by_id: dict[str, Any], current: str | None) -> str | None:
+    """Who `encounter next` gives the turn to after `current`, as far as the sheets tell now: the next in the order
+    the rules still give a turn (`RuleSystem.takes_turn` and `no_turn`, as the turn's decider passes over), or None
+    when no one else has one."""
+    names = [e["name"] for e in order]
+    if current not in names:
+        return None
+    rules = get_rules(system)
+    at = names.index(current)
+    for k in range(1, len(order)):
+        e = order[(at + k) % len(order)]
+        sheet = by_id.get(e.get("id", ""))
+        if sheet is None:
+            continue
+        s = Sheet.from_dict(sheet)
+        if rules.takes_turn(s) and rules.no_turn(s) is None:
+            return str(e["name"])
+    return None
 
 
 def idle(read: ReadSide) -> dict[str, Any]:

@@ -50,6 +50,20 @@
     send({ faces: faces.value });
     faces.value = "";
   });
+  var hero = (box.getAttribute("data-hero") || "").toLowerCase(), wasUp = false;
+  function turn() {  // "You're up" / "Up next" for this page's hero, after every update of the shared screen
+    var bar = document.getElementById("turnbar"), you = document.getElementById("you");
+    if (!bar || !you) { return; }
+    var up = (bar.getAttribute("data-current") || "").toLowerCase() === hero;
+    var soon = !up && (bar.getAttribute("data-next") || "").toLowerCase() === hero;
+    you.textContent = up ? "You're up" : soon ? "Up next" : "";
+    you.hidden = !(up || soon);
+    you.className = soon ? "you soon" : "you";
+    if (up && !wasUp && navigator.vibrate) { navigator.vibrate(200); }
+    wasUp = up;
+  }
+  document.addEventListener("screen-updated", turn);
+  turn();
   show();
   setInterval(poll, 1000);
 })();

@@ -9,6 +9,7 @@
     if (head && head === screen.getAttribute("data-head")) { live.textContent = "live"; return; }
     screen.innerHTML = ev.data;
     screen.setAttribute("data-head", head);
+    document.dispatchEvent(new CustomEvent("screen-updated"));  // a hero's page marks its own turn (player.js)
     live.textContent = "live · updated " + new Date().toLocaleTimeString();
   });
   source.onopen = function () { live.textContent = "live"; };

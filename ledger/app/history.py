@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from ledger import catalog as C
+from ledger.aggregates import ruling_id
 from ledger.app.core import LedgerCore, check_text
 from ledger.errors import BadInput, Conflict, NotInitialised
 from ledger.history import undo
@@ -53,6 +54,7 @@ class HistoryCommands(LedgerCore):
 
         campaign = self.campaign()
         validate_target(campaign, target)
+        undo.sealed(self.store.repository.get(ruling_id(target)), "retract")
         return Rederiver(
             self.store,
             self.seed,
@@ -89,6 +91,7 @@ class HistoryCommands(LedgerCore):
         def decide(d: Draft) -> dict[str, Any]:
             nonlocal replanned
             validate_target(d.campaign, target)
+            undo.sealed(self.store.repository.get(ruling_id(target)), "retract")
             if plan is not None and plan.target == target and plan.current(d.campaign):
                 return commit(d, plan)  # the head is where the plan saw it: commit the plan that was shown
             replanned = plan is not None  # another writer moved the head (or no plan was shown): plan here

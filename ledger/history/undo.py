@@ -10,15 +10,28 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from ledger.aggregates import CAMPAIGN_ID, Amendments, Campaign, Ruling, ruling_id
+from ledger.errors import Conflict
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:
     from ledger.storage.store import EventStore
 
 
+def sealed(ruling: Any, how: str) -> None:
+    """Refuse to take back a `session end` that revealed its dice secret: with the secret public, every later die of
+    a reopened session could be foreseen, so a committed session never continues after its reveal."""
+    if getattr(ruling, "command", None) == "session end" and (getattr(ruling, "intent", None) or {}).get("reveal"):
+        raise Conflict(
+            f"can't {how} ruling {ruling.number}: that session end revealed its dice secret, and a committed session"
+            " never continues once its secret is public (start a new one: ledger session start)"
+        )
+
+
 def set_live(store: EventStore, d: Draft, target: int, *, live: bool) -> dict[str, Any]:
     """Mark `target` dead or live, and restore every aggregate it touched by refolding live events."""
     r: Ruling = store.repository.get(ruling_id(target))
+    if not live:
+        sealed(r, "undo")
     d.save_also(r)
     d.trigger(r, Ruling.RulingReinstated if live else Ruling.RulingRetracted, actor=d.actor, at=d.at)
     d.campaign_event(Campaign.RulingRedone if live else Campaign.RulingUndone, touches=False, target=target)

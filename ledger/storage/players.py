@@ -23,12 +23,14 @@ from ledger.storage.target import Target
 TOKEN_BYTES = 24  # 192 bits
 LINKS = "ledger_player_links"
 REQUESTS = "ledger_player_requests"
+SERVED = "ledger_serve"  # where `ledger serve` listens, for `player link` (one row per server; the newest wins)
 DDL = (
     f"CREATE TABLE IF NOT EXISTS {LINKS} (hero_key VARCHAR(200) PRIMARY KEY, hero VARCHAR(200) NOT NULL,"
     " token_hash VARCHAR(64) NOT NULL UNIQUE, created DOUBLE PRECISION NOT NULL)",
     f"CREATE TABLE IF NOT EXISTS {REQUESTS} (id VARCHAR(32) PRIMARY KEY, hero_key VARCHAR(200) NOT NULL,"
     " hero VARCHAR(200) NOT NULL, roll VARCHAR(200) NOT NULL, spec TEXT NOT NULL, created DOUBLE PRECISION NOT NULL,"
     " expires DOUBLE PRECISION NOT NULL, answer TEXT, state VARCHAR(16) NOT NULL)",
+    f"CREATE TABLE IF NOT EXISTS {SERVED} (url VARCHAR(300) PRIMARY KEY, started DOUBLE PRECISION NOT NULL)",
 )
 
 
@@ -83,6 +85,21 @@ class Players:
         """(hero key, hero name) of a token's page, or None for a token that is no live link."""
         rows = self._run(f"SELECT hero_key, hero FROM {LINKS} WHERE token_hash = ?", (token_hash(token),))
         return (str(rows[0][0]), str(rows[0][1])) if rows else None
+
+    # -- where `ledger serve` listens -------------------------------------------------------
+    def serving(self, url: str) -> None:
+        """Record that a server listens at `url` (the address the players' phones reach), for `player link`."""
+        self._run(f"DELETE FROM {SERVED} WHERE url = ?", (url,))
+        self._run(f"INSERT INTO {SERVED} (url, started) VALUES (?, ?)", (url, time.time()))
+
+    def stopped(self, url: str) -> None:
+        """Forget a server that stopped (only its own row: another server on the same ledger stays)."""
+        self._run(f"DELETE FROM {SERVED} WHERE url = ?", (url,))
+
+    def served(self) -> str | None:
+        """The URL of the server that started last and still runs (as far as the table knows), or None."""
+        rows = self._run(f"SELECT url FROM {SERVED} ORDER BY started DESC LIMIT 1")
+        return str(rows[0][0]) if rows else None
 
     # -- requests -------------------------------------------------------------------------
     def ask(self, hero_key: str, hero: str, roll: str, spec: dict[str, Any], seconds: float) -> str:

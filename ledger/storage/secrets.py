@@ -1,7 +1,7 @@
 """Where a committed session's dice secret waits until `session end` reveals it: a side table in the ledger's database.
 
-The row stays after the reveal (the secret is public by then): undoing `session end` reopens a session that
-must go on rolling from the same secret.
+The row stays after the reveal (the secret is public by then): a ledger of an earlier release may have undone
+`session end` and reopened a session that goes on rolling from the same secret (undo and retract now refuse that).
 
 Not in the event log, its exports or its hash chain, so nobody reading the log can foresee a die; in the same
 database, so every one-shot process and every GM's machine sharing a PostgreSQL ledger rolls from it. Anyone

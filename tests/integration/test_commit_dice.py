@@ -166,16 +166,33 @@ def test_a_session_without_commit_dice_rolls_as_before(cli: Cli, db: str):
     assert cli.json("verify", "--dice")["dice_checked"] == 0
 
 
-def test_undoing_the_end_keeps_rolling_from_the_revealed_secret(cli: Cli):
-    """docs/verifiable-dice.md, The scheme: undoing `session end` reopens the session; its dice still derive from the
-    (now public) secret and verify."""
+def test_a_revealed_session_end_is_never_taken_back(cli: Cli, db: str):
+    """docs/verifiable-dice.md, The scheme: once `session end` has revealed the secret, undoing or retracting it is
+    refused in one line (exit 2, nothing appended): a reopened session would roll dice anyone can foresee."""
     committed_session(cli)
-    cli.ok("session", "end")
-    cli.ok("undo")
+    end = cli.json("session", "end")["ruling"]
+    before = len(raw_log(db))
+    for args in (("undo",), ("retract", str(end), "--yes")):
+        r = cli(*args)
+        assert r.exit_code == 2, r.output
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and "revealed its dice secret" in lines[0], r.stderr
+        assert len(raw_log(db)) == before
+    cli.ok("session", "start", "--commit-dice")  # the way on: a new commitment
     cli.ok("roll", "2d6")
     cli.ok("session", "end")
     doc = cli.json("verify", "--dice")
     assert doc["ok"] is True and doc["problems"] == []
+
+
+def test_a_session_end_that_revealed_nothing_can_be_undone(cli: Cli):
+    """CLI.md, undo: a session that committed no dice has no secret to protect; its end is undone like any ruling."""
+    cli.ok("init", "--system", "hnh")
+    cli.ok("session", "start")
+    cli.ok("session", "end")
+    assert cli.json("session", "show", "1")["ended"] is not None
+    cli.ok("undo")
+    assert cli.json("session", "show", "1")["ended"] is None
 
 
 def test_a_lost_secret_refuses_ledger_rolls_but_takes_entered_dice(cli: Cli, db: str):
