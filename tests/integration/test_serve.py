@@ -232,7 +232,10 @@ def test_the_page_says_when_every_foe_is_down(cli: Cli, db: str):
 def test_the_odds_are_the_gms_toggle_off_by_default_and_never_a_players(cli: Cli, db: str):
     """docs/odds.md and docs/serve.md: the GM's view can show the quick forecast (a toggle, off by default); the
     players' page never shows it, whatever its query says."""
-    fight(cli)
+    cli.ok("init", "--system", "hnh", "--name", "Short fight")  # one that ends in a round or two: a quick forecast
+    cli.ok("character", "add", "Ann", "--trait", "fighting=9", "--trait", "strength=9", "--pc")
+    cli.ok("character", "add", "Bob", "--trait", "toughness=0", "--trait", "parry=0")
+    cli.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=9", "--init", "Bob=1")
     with serving(db, "--gm-token", "s3cret") as server:
         plain = server.get("/?gm=s3cret")[1]
         assert 'id="odds"' not in plain and 'href="/?gm=s3cret&amp;odds=1"' in plain and "Show the odds" in plain
