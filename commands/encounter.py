@@ -260,12 +260,13 @@ def joined_text(r: Recorded) -> str:
 
 
 @command(C.ENCOUNTER_SHOW)
+@click.option("--odds", "with_odds", is_flag=True, help="Add the quick forecast: each side's chance (ledger odds).")
 @pass_app
-def show(app: AppContext) -> None:
+def show(app: AppContext, with_odds: bool) -> None:
     """The running encounter: round, who is up, and each participant's initiative, HP, conditions and marks.
 
     Marks are DEAD, DYING, DEFEATED and the like, and DELAYING; a minion group shows its count (Thugs x3).
-    Example: ledger --json encounter show
+    Example: ledger --json encounter show --odds
     """
     # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections.tracker import idle, text, tracker
@@ -274,7 +275,14 @@ def show(app: AppContext) -> None:
     if found is None:
         app.emit(idle(app.read), idle_text)
         return
-    app.emit({"running": True, **found}, text)
+    if not with_odds:
+        app.emit({"running": True, **found}, text)
+        return
+    # lazy: the simulator, for --odds only
+    from commands.odds import odds_line, quick_odds
+
+    estimate = quick_odds(app.ledger)
+    app.emit({"running": True, **found, "odds": estimate}, lambda d: text(d) + "\n" + odds_line(d["odds"]))
 
 
 def idle_text(doc: dict[str, Any]) -> str:

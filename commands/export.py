@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import html
 import os
 import sys
 import tempfile
@@ -190,8 +191,29 @@ def _export_view(app: AppContext, kind: str, session: str | None, output: str | 
     with output_file(output) as out:
         with bar(app, to_file, h.events, "exporting") as step:
             text = render(h, step)
+        if kind in ("md", "html"):
+            text = with_calibration(app, kind, text)
         out.write(text.encode())
     return {"events": h.events, "rulings": len(h.rulings), "head": h.head}
+
+
+CALIBRATION_TRIALS = 200  # each ended encounter's forecast in an export (seed 0: the same file every time)
+
+
+def with_calibration(app: AppContext, kind: str, text: str) -> str:
+    """The Markdown or HTML export with how the forecasts did (`ledger odds --calibrate`), when an encounter ended."""
+    # lazy: the simulator, for a ledger with an ended encounter only
+    from ledger.odds import calibrate as cal
+
+    if not cal.ended_encounters(app.ledger):
+        return text
+    found = cal.calibrate(app.ledger, trials=CALIBRATION_TRIALS, seed=0, policy="focus-weakest", max_rounds=20)
+    body = cal.text(found)
+    if kind == "md":
+        return text.rstrip("\n") + "\n\n## Forecasts\n\n```\n" + body + "\n```\n"
+    section = f"<section><h2>Forecasts</h2><pre>{html.escape(body)}</pre></section>\n"
+    at = text.rfind("</body>")
+    return text[:at] + section + text[at:] if at >= 0 else text + section
 
 
 @command(C.IMPORT)

@@ -32,6 +32,7 @@ from ledger.errors import BadInput
 SERVE_EXTRA = ("starlette", "uvicorn", "jinja2")  # pyproject.toml's `serve` extra: none of it in a plain install
 POLL = 0.25  # seconds between looks at the log's head: a change shows within a second
 HEARTBEAT = 15.0  # seconds between keep-alive comments on an idle stream
+ODDS = "odds"  # the GM's view with the quick forecast (`/?gm=T&odds=1`, off by default; never a player's)
 HERE = Path(__file__).parent / "screen"
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri "
@@ -207,8 +208,8 @@ class Screen:
         )
         self.css = Markup((HERE / "screen.css").read_text())  # our own file, not data: inlined as is
         self.head = -1
-        self.streams: set[tuple[bool, asyncio.Queue[tuple[int, str] | None]]] = set()
-        self.pages: dict[bool, tuple[int, str]] = {}
+        self.streams: set[tuple[bool | str, asyncio.Queue[tuple[int, str] | None]]] = set()
+        self.pages: dict[bool | str, tuple[int, str]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def close_streams(self) -> None:
@@ -237,13 +238,21 @@ class Screen:
             h["svg"] = Markup(chart(h, PALETTE[i % len(PALETTE)], _span(h["points"]))) if h["points"] else ""
         return p
 
-    def render(self, gm: bool, *, whole: bool, token: str | None = None) -> tuple[int, str]:
-        """The page (or its main part, for a stream) for one view, at the current head."""
-        p = self.model(gm)
+    def render(self, gm: bool | str, *, whole: bool, token: str | None = None) -> tuple[int, str]:
+        """The page (or its main part, for a stream) for one view, at the current head; the view `odds` is the GM's
+        with the quick forecast (`ledger odds`), which only the GM's toggle turns on."""
+        p = self.model(bool(gm))
+        if gm == ODDS:
+            # lazy: the simulator, for the GM's odds view only
+            from commands.odds import odds_line, quick_odds
+
+            p["odds"] = odds_line(quick_odds(self.app.ledger))
         if whole:
-            events = "/events" + (f"?gm={quote(token, safe='')}" if gm and token else "")
+            query = f"?gm={quote(token, safe='')}" if gm and token else ""
+            events = "/events" + query + ("&odds=1" if gm == ODDS else "")
+            toggle = (query + ("" if gm == ODDS else "&odds=1")) if gm and token else ""
             return p["head"], self.env.get_template("page.html").render(
-                p=p, css=self.css, script="/screen.js", events=events
+                p=p, css=self.css, script="/screen.js", events=events, toggle=toggle, odds=gm == ODDS
             )
         return p["head"], self.env.get_template("main.html").render(p=p)
 
@@ -290,11 +299,13 @@ def build_app(app: AppContext, players: Any, gm_token: str | None) -> Any:
         "Cache-Control": "no-store",
     }
 
-    def view(request: Request) -> bool | None:
+    def view(request: Request) -> bool | str | None:
         token = request.query_params.get("gm")
         if token is None:
             return False
-        return True if screen.is_gm(token) else None
+        if not screen.is_gm(token):
+            return None
+        return ODDS if request.query_params.get("odds") == "1" else True
 
     async def index(request: Request) -> Response:
         gm = view(request)
@@ -314,7 +325,7 @@ def build_app(app: AppContext, players: Any, gm_token: str | None) -> Any:
             stream(request, gm), media_type="text/event-stream", headers={**headers, "X-Accel-Buffering": "no"}
         )
 
-    async def stream(request: Request, gm: bool) -> AsyncIterator[str]:
+    async def stream(request: Request, gm: bool | str) -> AsyncIterator[str]:
         queue: asyncio.Queue[tuple[int, str] | None] = asyncio.Queue()
         entry = (gm, queue)
         screen.streams.add(entry)

@@ -39,6 +39,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "option": (-1_000_000, 1_000_000),  # any number given as -o KEY=VALUE
     "tail": (1, STORED_MAX),  # log -n N
     "port": (0, 65_535),  # serve --port
+    "trials": (1, 1_000_000),  # odds --trials
+    "max-rounds": (1, 1_000),  # odds --max-rounds
 }
 FROM_FILES = frozenset({"powers", "typed_traits"})  # read from a character file, not typed: free text may hold newlines
 OPTION_NAMES = {

@@ -227,3 +227,22 @@ def test_the_page_says_when_every_foe_is_down(cli: Cli, db: str):
     with serving(db) as server:
         html = server.get("/")[1]
     assert "every foe is down" in html[html.index('id="rulings"') :]
+
+
+def test_the_odds_are_the_gms_toggle_off_by_default_and_never_a_players(cli: Cli, db: str):
+    """docs/odds.md and docs/serve.md: the GM's view can show the quick forecast (a toggle, off by default); the
+    players' page never shows it, whatever its query says."""
+    cli.ok("init", "--system", "hnh", "--name", "Short fight")  # one that ends in a round or two: a quick forecast
+    cli.ok("character", "add", "Ann", "--trait", "fighting=9", "--trait", "strength=9", "--pc")
+    cli.ok("character", "add", "Bob", "--trait", "toughness=0", "--trait", "parry=0")
+    cli.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=9", "--init", "Bob=1")
+    with serving(db, "--gm-token", "s3cret") as server:
+        plain = server.get("/?gm=s3cret")[1]
+        assert 'id="odds"' not in plain and 'href="/?gm=s3cret&amp;odds=1"' in plain and "Show the odds" in plain
+        status, html = server.get("/?gm=s3cret&odds=1")
+        assert status == 200
+        assert re.search(r'id="odds">odds \(2,000 trials, seed \d+\): heroes \d+%, foes \d+%', html)
+        assert 'data-events="/events?gm=s3cret&amp;odds=1"' in html and "Hide the odds" in html
+        players = server.get("/?odds=1")[1]
+        assert 'id="odds"' not in players and "the odds" not in players
+        assert server.get("/?gm=wrong&odds=1")[0] == 403

@@ -103,6 +103,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("ledger.words",),  # rulings in words: the describer, die lines, summaries
     ("ledger.rulings",),  # deciding a ruling: the draft and the deciders
     ("ledger.history",),  # undo, redo, retraction (walk, plan, diff), why, export and import
+    ("ledger.odds",),  # fight odds: the simulator over the rules and the domain, reading the ledger's aggregates
     ("ledger.app", "ledger.application"),  # the Ledger, the one way in
     ("projections",),  # the read side
     ("commands",),  # the CLI and the session shell

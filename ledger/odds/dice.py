@@ -1,0 +1,119 @@
+"""The simulator's dice: a counter-based stream, and each roll's faces grouped into the classes the rules tell apart.
+
+Every uniform number is a pure function of (seed, trial, actor, round, purpose): two branches of a what-if (or two
+policies) that make the same roll for the same purpose in the same trial get the same number, so the same dice
+(common random numbers), and a run is the same on any number of processes.
+
+A roll's faces are drawn by inverse CDF over its classes: faces the rules read alike (the same total, the same natural
+sum for a d20, all plus or all minus for Fudge dice) form one class, and the rules are asked with one face list of
+the class (its representative). Which faces a rule reads is in docs/odds.md; tests/unit/test_odds_exact.py checks the
+classes against every face list through the rules.
+"""
+
+from __future__ import annotations
+
+import zlib
+from bisect import bisect_right
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+
+from ledger.model.dice import DiceSpec, pool_successes
+
+MASK = (1 << 64) - 1
+TO_UNIT = 1.0 / (1 << 53)
+
+
+def mix(x: int) -> int:
+    """SplitMix64's finaliser: a 64-bit integer to a well-spread 64-bit integer."""
+    x = (x + 0x9E3779B97F4A7C15) & MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
+    return x ^ (x >> 31)
+
+
+_PURPOSES: dict[str, int] = {}
+
+
+def purpose(name: str) -> int:
+    """A roll purpose's stable number (the same in every process; Python's own str hash is salted)."""
+    found = _PURPOSES.get(name)
+    if found is None:
+        found = _PURPOSES[name] = zlib.crc32(name.encode()) | (len(name) << 32)
+    return found
+
+
+def trial_key(seed: int, trial: int) -> int:
+    """The stream's key for one trial."""
+    return mix(mix(seed & MASK) ^ (trial * 0xD1342543DE82EF95 & MASK))
+
+
+def turn_key(trial: int, actor: int, rnd: int) -> int:
+    """The stream's key for one actor's turn in one round of a trial (`trial` is trial_key's)."""
+    return mix(trial ^ ((actor + 1) * 0x9E3779B97F4A7C15 & MASK) ^ ((rnd + 1) * 0xC2B2AE3D27D4EB4F & MASK))
+
+
+def uniform(turn: int, name: str) -> float:
+    """The uniform number in [0, 1) of one roll purpose in one turn."""
+    return (mix(turn ^ purpose(name)) >> 11) * TO_UNIT
+
+
+@dataclass(frozen=True)
+class Classes:
+    """A roll's classes: cumulative probabilities, exact probabilities and a representative face list each."""
+
+    cumulative: tuple[float, ...]
+    exact: tuple[Fraction, ...]
+    faces: tuple[tuple[int, ...], ...]
+
+    def pick(self, u: float) -> int:
+        """The class a uniform number falls in."""
+        i = bisect_right(self.cumulative, u)
+        return i if i < len(self.faces) else len(self.faces) - 1
+
+
+def class_of(spec: DiceSpec, faces: tuple[int, ...]) -> tuple[int, ...]:
+    """What the rules read of a roll's faces (docs/odds.md): a Fudge roll's sum and whether every die is + or -, a
+    pool's successes, a d20's natural face, a sum's total. Two face lists of one class are decided alike."""
+    if spec.kind == "fudge":
+        s = sum(faces)
+        return (s, int(all(f == 1 for f in faces)), int(all(f == -1 for f in faces)))
+    if spec.kind == "pool":
+        return (pool_successes(faces),)
+    return (sum(faces),)
+
+
+_TABLES: dict[tuple[str, int, int], Classes] = {}
+
+
+def classes(spec: DiceSpec) -> Classes:
+    """The classes of a roll of this spec (kinds fudge, d20, pool and sum; the modifier does not change them)."""
+    key = (spec.kind, spec.count, spec.sides)
+    found = _TABLES.get(key)
+    if found is None:
+        found = _TABLES[key] = _build(spec)
+    return found
+
+
+def _build(spec: DiceSpec) -> Classes:
+    if spec.expr is not None:
+        raise ValueError("a dice expression has no classes")
+    lo, hi = spec.face_range()
+    one = {(f,): Fraction(1, hi - lo + 1) for f in range(lo, hi + 1)}
+    # dynamic programming over the dice, one at a time: class -> (probability, representative faces)
+    dist: dict[tuple[int, ...], tuple[Fraction, tuple[int, ...]]] = {(): (Fraction(1), ())}
+    for _ in range(spec.count):
+        nxt: dict[tuple[int, ...], tuple[Fraction, tuple[int, ...]]] = {}
+        for (_, (p, faces)), ((face,), q) in product(dist.items(), one.items()):
+            more = tuple(sorted((*faces, face)))
+            key = class_of(spec, more)
+            old = nxt.get(key)
+            nxt[key] = (p * q, more) if old is None else (old[0] + p * q, min(old[1], more))
+        dist = nxt
+    items = sorted(dist.items())
+    exact = tuple(p for _, (p, _) in items)
+    cumulative, total = [], Fraction(0)
+    for p in exact:
+        total += p
+        cumulative.append(float(total))
+    return Classes(tuple(cumulative), exact, tuple(f for _, (_, f) in items))

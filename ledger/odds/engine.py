@@ -1,0 +1,504 @@
+"""The fight simulator: the rest of a fight played out many times, every roll decided by the campaign's own rules.
+
+A trial's state is one small integer per combatant: the index of its sheet in a table of the distinct sheets met so
+far (`Simulator.sheets`). Each step of the fight (an attack, a turn's start or end, a duration running out) is a pure
+function of the sheets it reads and of the dice, so its outcome is kept in a tree keyed by those sheets' indices:
+one level per roll the rules asked for (in the order they asked), one branch per class of faces
+(ledger/odds/dice.py), a leaf with the sheets after it. The first time a branch is reached the rules decide it
+(`RuleSystem.attack`, `start_of_turn`, `end_of_turn`, `remove`, the pure duration counting of
+ledger/rules/durations.py): the same calls, with the same options, the deciders make for `ledger attack NAME TARGET
+--with POWER` and `encounter next`; afterwards the leaf is read. Nothing here writes anything anywhere.
+
+What a simulated combatant does and does not do is in docs/odds.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import orjson
+
+from ledger.errors import LedgerError
+from ledger.model.dice import DiceSpec, Roll
+from ledger.model.sheet import (
+    ATTACK_RESOLVED,
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    SHEET_EFFECTS,
+    Effect,
+    Sheet,
+    apply_effect_dict,
+)
+from ledger.odds.dice import Classes, classes, trial_key, turn_key, uniform
+from ledger.rules import durations, get_rules
+from ledger.rules.contract import RuleSystem
+
+HEROES, FOES, DRAW = "heroes", "foes", "draw"  # draw: both sides down at once
+SIDES = (HEROES, FOES)
+POLICIES = ("focus-weakest", "focus-dangerous", "spread")
+DOWN = ("dead", "dying", "defeated", "incapacitated", "unconscious")  # as ledger/rulings/deciders/turns.py DOWN
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One combatant: its name, side, sheet at the start, and the options of its plain attack (`--with POWER`)."""
+
+    name: str
+    side: str
+    sheet: Sheet
+    attack: Mapping[str, Any]
+    danger: int = 0  # how hard its best attack hits, for the focus-dangerous policy
+    spend: tuple[str, int, Mapping[str, Any]] | None = None  # the stated rule for points: resource, cost, options
+
+
+@dataclass(frozen=True)
+class Start:
+    """Where the forecast starts: the combatants in turn order, who is up, the round, who has acted this round.
+
+    `order` is None for a planned fight: every trial rolls initiative (`RuleSystem.initiative`) and the fight starts
+    at round 1 with the first in that order.
+    """
+
+    system: str
+    fighters: tuple[Fighter, ...]
+    turn: int = 0
+    round: int = 1
+    acted: frozenset[str] = frozenset()
+    version: int = 3
+    ruling: int | None = None
+    up: str | None = None
+    planned: bool = False
+
+
+@dataclass
+class Outcome:
+    """One trial: the side that won (None: unresolved within the rounds allowed), the round it ended in (1 = the round
+    the forecast starts in) and who was out at the end."""
+
+    winner: str | None
+    rounds: int
+    out: tuple[bool, ...]
+
+
+class Need(Exception):
+    """The rules asked for a roll the branch being enumerated has no class for yet."""
+
+    def __init__(self, name: str, spec: DiceSpec) -> None:
+        super().__init__(name)
+        self.name, self.spec = name, spec
+
+
+class Enumerating:
+    """The dice of one branch being enumerated: the representative faces of the classes chosen, else Need."""
+
+    def __init__(self, path: dict[str, int]) -> None:
+        self.path = path
+
+    def take(self, name: str, spec: DiceSpec) -> Roll:
+        """The representative faces of this roll's class on the branch."""
+        ci = self.path.get(name)
+        if ci is None:
+            raise Need(name, spec)
+        return Roll(name, spec, classes(spec).faces[ci], "seeded")
+
+
+@dataclass
+class Node:
+    """One roll the rules asked for at this point of a step: its name, its classes, and a branch per class."""
+
+    name: str
+    spec: DiceSpec
+    table: Classes
+    kids: dict[int, Node | Leaf] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """A step's outcome: the new sheet index of each combatant it changed, and whether an attack in it hit (its
+    AttackResolved `hit`) and was a critical hit (`critical_hit` in H&H, `critical` in d20)."""
+
+    changes: tuple[tuple[int, int], ...]
+    hit: bool = False
+    critical: bool = False
+
+
+class Recorder:
+    """The dice of one branch being decided: the classes already chosen, else the stream's next class (recorded)."""
+
+    def __init__(self, path: dict[str, int], turn: int, names: Callable[[str], str]) -> None:
+        self.path = path
+        self.turn = turn
+        self.names = names
+        self.asked: list[tuple[str, DiceSpec, int]] = []
+
+    def take(self, name: str, spec: DiceSpec) -> Roll:
+        """The representative faces of the class chosen for this roll."""
+        table = classes(spec)
+        ci = self.path.get(name)
+        if ci is None:
+            ci = table.pick(uniform(self.turn, self.names(name)))
+        self.asked.append((name, spec, ci))
+        return Roll(name, spec, table.faces[ci], "seeded")
+
+
+def sheet_key(sheet: Sheet) -> bytes:
+    """A sheet's identity in the table of sheets."""
+    return orjson.dumps(sheet.to_dict(), option=orjson.OPT_SORT_KEYS)
+
+
+def is_out(rules: RuleSystem, sheet: Sheet) -> bool:
+    """Out of the fight: no more turns, no turn at all, or down (as `encounter next` tells a side all down)."""
+    if not rules.takes_turn(sheet) or rules.no_turn(sheet) is not None:
+        return True
+    return any(sheet.has(c) for c in DOWN) or (sheet.minion and sheet.count <= 0)
+
+
+class Simulator:
+    """Plays one starting position out, trial by trial, with the campaign's rules."""
+
+    def __init__(
+        self, start: Start, policy: str = "focus-weakest", max_rounds: int = 20, seed: int = 0, spend: bool = False
+    ) -> None:
+        if policy not in POLICIES:
+            raise ValueError(policy)
+        self.start = start
+        self.rules = get_rules(start.system)
+        self.policy = policy
+        self.max_rounds = max_rounds
+        self.seed = seed
+        self.spend = spend  # points spent by docs/odds.md's stated rule (`odds --spend-points`)
+        self.fighters = start.fighters
+        self.names = [f.name for f in self.fighters]
+        self.index = {f.name: i for i, f in enumerate(self.fighters)}
+        self.sides = [f.side for f in self.fighters]
+        self.sheets: list[Sheet] = []
+        self.ids: dict[bytes, int] = {}
+        self.out: list[bool] = []
+        self.timed: list[bool] = []  # whether the sheet holds a duration a turn point may count
+        self.sizes: list[int] = []  # what focus-weakest compares: HP (Health) plus a group's others
+        self.initial = tuple(self.intern(f.sheet) for f in self.fighters)
+        self.attacks: dict[tuple[int, int], Node | Leaf] = {}
+        self.hooks: dict[tuple[int, str], Node | Leaf] = {}
+        self.ticks: dict[tuple[int, int, str], int] = {}
+        self.initiatives: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.initiative_rolls: dict[int, tuple[tuple[str, Classes], ...]] = {}
+        self.no_action: dict[int, bool] = {}
+
+    # -- the table of sheets ----------------------------------------------------------------------
+    def intern(self, sheet: Sheet) -> int:
+        """The index of a sheet in the table (added when new)."""
+        key = sheet_key(sheet)
+        found = self.ids.get(key)
+        if found is None:
+            found = self.ids[key] = len(self.sheets)
+            self.sheets.append(sheet)
+            self.out.append(is_out(self.rules, sheet))
+            self.timed.append(any(durations.parse(k) is not None for k in sheet.counters))
+            self.sizes.append(sheet.hp + max(sheet.count - 1, 0) * sheet.max_hp if sheet.minion else sheet.hp)
+        return found
+
+    def _apply(self, state: list[int], effects: Iterable[Effect]) -> dict[int, Sheet]:
+        """The sheets these effects leave (by combatant), from the state's sheets."""
+        changed: dict[int, dict[str, Any]] = {}
+        for e in effects:
+            if e.event not in SHEET_EFFECTS:
+                continue
+            i = self.index.get(e.target)
+            if i is None:
+                continue  # someone not in the fight (the GM's pool): the forecast does not follow them
+            plain = changed.get(i)
+            if plain is None:
+                plain = dict(self.sheets[state[i]].to_dict())
+            changed[i] = apply_effect_dict(plain, e.event, e.data)
+        return {i: Sheet.from_dict(p) for i, p in changed.items()}
+
+    # -- the trees of steps ---------------------------------------------------------------------------
+    def _walk(
+        self,
+        trees: dict[Any, Node | Leaf],
+        key: Any,
+        turn: int,
+        names: Callable[[str], str],
+        decide: Callable[[Recorder], list[Effect]],
+        state: list[int],
+    ) -> Leaf:
+        """The step's leaf for this turn's dice: read from the tree, or decided by the rules and kept."""
+        node = trees.get(key)
+        path: dict[str, int] = {}
+        parent: Node | None = None
+        pick = -1
+        while isinstance(node, Node):
+            ci = node.table.pick(uniform(turn, names(node.name)))
+            path[node.name] = ci
+            parent, pick = node, ci
+            node = node.kids.get(ci)
+        if isinstance(node, Leaf):
+            return node
+        box = Recorder(path, turn, names)
+        try:
+            effects = decide(box)
+        except LedgerError:  # the rules refuse this step (it can't be taken): nothing changes
+            effects = []
+        leaf = self._leaf(state, effects)
+        fresh = box.asked[len(path) :]
+        # hang the new rolls (those beyond the path walked) and the leaf below where the walk stopped
+        tail: Node | Leaf = leaf
+        for name, spec, ci in reversed(fresh):
+            n = Node(name, spec, classes(spec))
+            n.kids[ci] = tail
+            tail = n
+        if parent is None:
+            trees[key] = tail
+        else:
+            parent.kids[pick] = tail
+        return leaf
+
+    def _leaf(self, state: list[int], effects: list[Effect]) -> Leaf:
+        changes = tuple(sorted((i, self.intern(s)) for i, s in self._apply(state, effects).items()))
+        resolved = [e.data for e in effects if e.event == ATTACK_RESOLVED]
+        hit = any(bool(d.get("hit")) for d in resolved)
+        critical = any(bool(d.get("critical_hit") or d.get("critical")) for d in resolved)
+        return Leaf(changes, hit, critical)
+
+    def options(self, f: Fighter, me: Sheet) -> Mapping[str, Any]:
+        """The plain attack, or (`spend`) the one that spends points while the sheet holds them."""
+        if self.spend and f.spend is not None and me.resources.get(f.spend[0], 0) >= f.spend[1]:
+            return f.spend[2]
+        return f.attack
+
+    def attack_with(self, i: int, j: int, dice: Any) -> Leaf:
+        """Combatant i's plain attack on j from the start with these dice (not the stream's), decided by the rules as a
+        trial decides it (the equivalence tests give it the faces a recorded ruling took)."""
+        state = list(self.initial)
+        me, them, f = self.sheets[state[i]], self.sheets[state[j]], self.fighters[i]
+        effects = self.rules.own_timed(self.rules.attack(me, them, f.attack, dice), me.name, self.start.version)
+        return self._leaf(state, self._settled(state, effects))
+
+    def attack_once(self, t: int, i: int, j: int) -> Leaf:
+        """Combatant i's plain attack on j from the start, in trial t's first round (its dice from the stream)."""
+        state = list(self.initial)
+        return self._attack(state, i, j, turn_key(trial_key(self.seed, t), i, 1))
+
+    def enumerate_attack(self, i: int, j: int) -> list[tuple[Fraction, Leaf]]:
+        """Every outcome of combatant i's plain attack on j from the start, with its exact probability: each roll's
+        classes in turn, every branch decided by the rules (the exactness tests compare this with exact answers)."""
+        state = list(self.initial)
+        me, them, f = self.sheets[state[i]], self.sheets[state[j]], self.fighters[i]
+        out: list[tuple[Fraction, Leaf]] = []
+
+        def walk(path: dict[str, int], p: Fraction) -> None:
+            box = Enumerating(path)
+            try:
+                effects = self.rules.own_timed(self.rules.attack(me, them, f.attack, box), me.name, self.start.version)
+            except Need as need:
+                table = classes(need.spec)
+                for ci, q in enumerate(table.exact):
+                    walk({**path, need.name: ci}, p * q)
+                return
+            out.append((p, self._leaf(state, effects)))
+
+        walk({}, Fraction(1))
+        return out
+
+    # -- one trial -----------------------------------------------------------------------------------
+    def trial(self, t: int) -> Outcome:
+        """Play trial `t` out."""
+        tk = trial_key(self.seed, t)
+        state = list(self.initial)
+        n = len(state)
+        out, sides = self.out, self.sides
+        if self.start.planned:
+            order = self._initiative(tk, state)
+            first, acted = 0, frozenset[str]()
+        else:
+            order = list(range(n))
+            first, acted = self.start.turn, self.start.acted
+        attacked = [0] * n  # spread: how often each has been attacked this round
+        for rnd in range(1, self.max_rounds + 1):
+            attacked = [0] * n
+            for pos in range(first if rnd == 1 else 0, n):
+                i = order[pos]
+                if self._passed_over(state[i]):
+                    continue
+                turn = turn_key(tk, i, rnd)
+                resumed = rnd == 1 and pos == first and not self.start.planned
+                if not resumed:
+                    self._hook(state, i, "start", turn)
+                if not (resumed and self.names[i] in acted) and not self._cannot_act(state[i]):
+                    target = self._target(state, i, rnd, attacked)
+                    if target is not None:
+                        attacked[target] += 1
+                        self._attack(state, i, target, turn)
+                self._hook(state, i, "end", turn)
+                winner = self._winner(state, out, sides)
+                if winner is not None:
+                    return Outcome(winner, rnd, tuple(out[s] for s in state))
+        return Outcome(None, self.max_rounds, tuple(out[s] for s in state))
+
+    def _winner(self, state: list[int], out: list[bool], sides: list[str]) -> str | None:
+        down = {HEROES: True, FOES: True}
+        for i, s in enumerate(state):
+            if not out[s]:
+                down[sides[i]] = False
+        if down[FOES] and not down[HEROES]:
+            return HEROES
+        if down[HEROES] and not down[FOES]:
+            return FOES
+        if down[HEROES] and down[FOES]:
+            return DRAW
+        return None  # both sides down at once (or neither): no side won
+
+    def _passed_over(self, sid: int) -> bool:
+        sheet = self.sheets[sid]
+        return not self.rules.takes_turn(sheet)
+
+    def _cannot_act(self, sid: int) -> bool:
+        found = self.no_action.get(sid)
+        if found is None:
+            sheet = self.sheets[sid]
+            found = self.no_action[sid] = (
+                self.rules.no_action(sheet) is not None or self.rules.no_turn(sheet) is not None or self.out[sid]
+            )
+        return found
+
+    def _target(self, state: list[int], i: int, rnd: int, attacked: list[int]) -> int | None:
+        """The target the policy picks among the other side's combatants still in the fight."""
+        mine = self.sides[i]
+        foes = [j for j, s in enumerate(state) if self.sides[j] != mine and not self.out[s]]
+        if not foes:
+            return None
+        if self.policy == "focus-weakest":
+            return min(foes, key=lambda j: (self.sizes[state[j]], j))
+        if self.policy == "focus-dangerous":
+            return min(foes, key=lambda j: (-self.fighters[j].danger, self.sizes[state[j]], j))
+        return min(foes, key=lambda j: (attacked[j], (j - i - rnd) % len(state)))
+
+    def _attack(self, state: list[int], i: int, j: int, turn: int) -> Leaf:
+        """Combatant i attacks combatant j: `ledger attack I J --with POWER`, decided by the rules."""
+        key = (state[i], state[j])
+        me, them, f = self.sheets[state[i]], self.sheets[state[j]], self.fighters[i]
+        rules, version = self.rules, self.start.version
+        options = self.options(f, me)
+
+        def decide(box: Recorder) -> list[Effect]:
+            effects = rules.own_timed(rules.attack(me, them, options, box), me.name, version)
+            return self._settled(state, effects)
+
+        leaf = self._walk(self.attacks, key, turn, _same, decide, state)
+        for k, s in leaf.changes:
+            state[k] = s
+        return leaf
+
+    def _settled(self, state: list[int], effects: list[Effect]) -> list[Effect]:
+        """The effects with what follows from them on others (`RuleSystem.aftermath`), as the draft records them."""
+        after = self._apply(state, effects)
+
+        def sheet_of(name: str) -> Sheet:
+            k = self.index[name]
+            return after.get(k) or self.sheets[state[k]]
+
+        more = self.rules.aftermath(effects, sheet_of)
+        if more:
+            raise LedgerError("a step whose outcome reaches others is not simulated")  # noqa: EM101
+        return effects
+
+    def _hook(self, state: list[int], i: int, when: str, turn: int) -> None:
+        """The start or end of combatant i's turn: the rules' processing, then every duration it counts."""
+        rules = self.rules
+        sheet = self.sheets[state[i]]
+        hook = rules.start_of_turn if when == "start" else rules.end_of_turn
+
+        def decide(box: Recorder) -> list[Effect]:
+            return _without_ending(sheet, when, hook(sheet, box))
+
+        leaf = self._walk(self.hooks, (state[i], when), turn, _hook_name(when), decide, state)
+        for k, s in leaf.changes:
+            state[k] = s
+        timed = self.timed
+        for k, s in enumerate(state):
+            if not timed[s]:
+                continue
+            key = (s, i, when)
+            found = self.ticks.get(key)
+            if found is None:
+                found = self.ticks[key] = self._tick(self.sheets[s], self.names[i], when)
+            state[k] = found
+
+    def _tick(self, sheet: Sheet, who: str, when: str) -> int:
+        """A sheet after the durations `who`'s turn point counts (as ledger/rulings/deciders/durations.py runs them)."""
+        rules = self.rules
+        changes, ended = durations.tick(sheet, who, when, rules.held_effects(sheet))
+        if not changes and not ended:
+            return self.intern(sheet)
+        effects: list[Effect] = []
+        held = rules.held_effects(sheet)
+        for condition, why in ended:
+            if condition in held and not sheet.has(condition):
+                effects += rules.end_effect(sheet, condition, why)
+                continue
+            try:
+                effects += rules.remove(sheet, condition)
+            except LedgerError:
+                continue
+        if changes:
+            effects.append(Effect(COUNTERS_CHANGED, sheet.name, {"counters": changes}))
+        plain = dict(sheet.to_dict())
+        for e in effects:
+            if e.event in SHEET_EFFECTS and e.target == sheet.name:
+                plain = apply_effect_dict(plain, e.event, e.data)
+        return self.intern(Sheet.from_dict(plain))
+
+    def _initiative(self, tk: int, state: list[int]) -> list[int]:
+        """A planned fight's order for this trial: each rolls initiative by the rules; ties as `encounter start`."""
+        rules = self.rules
+        keys: list[tuple[Any, ...]] = []
+        for i, s in enumerate(state):
+            turn = turn_key(tk, i, 0)
+            names = self.initiative_rolls.get(s, ())
+            path = {n: c.pick(uniform(turn, "initiative:" + n)) for n, c in names}
+            key = (s, tuple(path.values()))
+            total = self.initiatives.get(key)
+            if total is None:
+                box = Recorder(path, turn, lambda n: "initiative:" + n)
+                total, _ = rules.initiative(self.sheets[s], box)
+                self.initiative_rolls[s] = tuple((n, classes(spec)) for n, spec, _ in box.asked)
+                key = (s, tuple(ci for _, _, ci in box.asked))
+                self.initiatives[key] = total
+            sheet = self.sheets[s]
+            sign = -1 if rules.ties_descending else 1
+            tie = tuple(sign * v for v in rules.tie_break_key(sheet))
+            keys.append((not rules.seizes_initiative(sheet), -total, tie, i))
+        return [k[-1] for k in sorted(keys)]
+
+
+def _same(name: str) -> str:
+    return name
+
+
+def _hook_name(when: str) -> Callable[[str], str]:
+    prefix = f"{when}:"
+    return lambda name: prefix + name
+
+
+def _without_ending(sheet: Sheet, when: str, effects: list[Effect]) -> list[Effect]:
+    """A hook's effects without removals a duration ends at this very point (deciders/durations.left_to_durations)."""
+    own = durations.name_key(sheet.name)
+    ending = {
+        p[2]
+        for k, v in sheet.counters.items()
+        if v == 1 and (p := durations.parse(k)) is not None and p[0] == f"until-{when}"
+        if p[1] is not None and durations.name_key(p[1]) == own
+    }
+    return [
+        e
+        for e in effects
+        if not (e.event == CONDITION_REMOVED and e.target == sheet.name and e.data.get("condition") in ending)
+    ]
+
+
+def run(sim: Simulator, trials: Sequence[int]) -> list[Outcome]:
+    """Play these trials out."""
+    return [sim.trial(t) for t in trials]
