@@ -585,13 +585,11 @@ def amended_log(read: ReadSide, rows: list[dict[str, Any]], character_name: str 
         if n in done:
             continue
         done.add(n)
-        by, records = amended[n]
-        for rec in records:
-            data = rec["data"]
-            inner = data["data"] if isinstance(data.get("data"), dict) else data
-            who = names.get(rec["aggregate"]) or inner.get("character") or inner.get("for")
-            if key is None or str(who or "").casefold() == key:
-                out.append({**r, "type": rec["type"], "character": who, "data": inner, "amended_by": by})
+        out.extend(
+            x
+            for x in _amendment_rows(r, amended[n], names)
+            if key is None or str(x["character"] or "").casefold() == key
+        )
     return out
 
 
@@ -613,12 +611,21 @@ def _effective_rows(
         if n in done:
             continue
         done.add(n)
-        by, records = amended[n]
-        for rec in records:
-            data = rec["data"]
-            inner = data["data"] if isinstance(data.get("data"), dict) else data
-            who = names.get(rec["aggregate"]) or inner.get("character") or inner.get("for")
-            out.append({**r, "type": rec["type"], "character": who, "data": inner, "amended_by": by})
+        out.extend(_amendment_rows(r, amended[n], names))
+    return out
+
+
+def _amendment_rows(
+    r: dict[str, Any], amendment: tuple[int, list[dict[str, Any]]], names: dict[str, str]
+) -> list[dict[str, Any]]:
+    """Row `r`'s ruling as its live amendment re-derived it: a row per amended outcome event (marked `amended_by`)."""
+    by, records = amendment
+    out: list[dict[str, Any]] = []
+    for rec in records:
+        data = rec["data"]
+        inner = data["data"] if isinstance(data.get("data"), dict) else data
+        who = names.get(rec["aggregate"]) or inner.get("character") or inner.get("for")
+        out.append({**r, "type": rec["type"], "character": who, "data": inner, "amended_by": by})
     return out
 
 
