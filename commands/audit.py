@@ -12,10 +12,9 @@ from commands.params import number
 from commands.registry import command
 from ledger import catalog as C
 from ledger.errors import BadInput
-from ledger.history.rediff import events
+from ledger.history.rediff import said
 from ledger.model.dice import parse_roll_options, show_faces
 from ledger.rules import health_word
-from ledger.words.describe import sentence
 
 
 def _name(plan: dict[str, Any], hex_id: str) -> str:
@@ -29,8 +28,9 @@ def _name(plan: dict[str, Any], hex_id: str) -> str:
 
 
 def _state_line(st: dict[str, Any]) -> str:
+    """What a retraction changes on a character's sheet, in words ('' when nothing a reader is told)."""
     if st["kind"] != "Character":
-        return "changes"
+        return ""
     b, a = st["before"], st["after"]
     if not a["active"]:
         return "no longer in play"
@@ -50,16 +50,16 @@ def _state_line(st: dict[str, Any]) -> str:
         if bs["resources"].get(k) != as_["resources"].get(k):
             parts.append(f"{k} {bs['resources'].get(k)} -> {as_['resources'].get(k)}")
     for k in sorted(set(bs["counters"]) | set(as_["counters"])):
+        if ":" in k or "-at" in k:  # the rules' bookkeeping of timed effects (`aim-at:Bob`): their conditions say it
+            continue
         if bs["counters"].get(k, 0) != as_["counters"].get(k, 0):
-            parts.append(f"{k} {bs['counters'].get(k, 0)} -> {as_['counters'].get(k, 0)}")
-    return ", ".join(parts) or "changes"
+            parts.append(f"{k.replace('-', ' ')} {bs['counters'].get(k, 0)} -> {as_['counters'].get(k, 0)}")
+    return ", ".join(parts)
 
 
 def _sentence(plan: dict[str, Any], c: dict[str, Any], side: str) -> str:
     """One side of a re-derived ruling as the describer's sentence (ledger/words/describe.py)."""
-    hp = (c.get("hp_before") or {}).get(side)
-    said = sentence(events(c[side], plan.get("names", {}), hp), system=plan.get("system", ""))
-    return said or ("" if side == "retracted" else "nothing happens.")
+    return said(plan, c, side, plan.get("groups", ())) or ("" if side == "retracted" else "nothing happens.")
 
 
 def _ruling_lines(plan: dict[str, Any], c: dict[str, Any]) -> list[str]:
@@ -69,12 +69,13 @@ def _ruling_lines(plan: dict[str, Any], c: dict[str, Any]) -> list[str]:
 
 
 def _shift_line(s: dict[str, Any], system: str = "") -> str:
+    """`Bob: HP +1 from ruling 12 on (2 rulings; final HP 3 -> 4)`."""
     hp = health_word(system) if system else "HP"  # P&P: Health
     n = len(s["rulings"])
     low, high = s["hp"]
-    moved = f"{hp} {low:+d} throughout" if low == high else f"{hp} {low:+d} to {high:+d}"
+    moved = f"{hp} {low:+d}" if low == high else f"{hp} {low:+d} to {high:+d}"
     final = f"; final {hp} {s['final_hp'][0]} -> {s['final_hp'][1]}" if s.get("final_hp") else ""
-    return f"  {s['name']}: {n:,} later ruling{'s' if n != 1 else ''}, {moved}{final}"
+    return f"  {s['name']}: {moved} from ruling {min(s['rulings'])} on ({n:,} ruling{'s' if n != 1 else ''}{final})"
 
 
 def diff_text(plan: dict[str, Any], full: bool = False) -> str:
@@ -101,10 +102,11 @@ def diff_text(plan: dict[str, Any], full: bool = False) -> str:
             f"  ruling {r['ruling']} needs a roll never made: {r['name']} {r['notation']} [{show_faces(r)}] = "
             f"{r['total']} ({r['source']})"
         )
-    if plan["states"]:
+    if any(_state_line(st) for st in plan["states"].values()):
         lines.append("Final states:")
         for hex_id, st in plan["states"].items():
-            lines.append(f"  {_name(plan, hex_id)}: {_state_line(st)}")
+            if _state_line(st):
+                lines.append(f"  {_name(plan, hex_id)}: {_state_line(st)}")
     return "\n".join(lines)
 
 
@@ -160,7 +162,15 @@ def retract(
     result = app.ledger.retract(ruling, rolls=entered, plan=plan, reason=reason)
     if result.get("replanned") and not app.as_json:
         click.echo("note: another writer added to the log after the plan was shown; planned again", err=True)
-    app.wrote(result, lambda r: text(r).replace("Retracting", "retracted", 1))
+    app.wrote(result, lambda r: _echoed(text(r).replace("Retracting", "retracted", 1), reason))
+
+
+def _echoed(text: str, reason: str | None) -> str:
+    """The diff with the GM's reason, as typed, under its first line."""
+    if not reason:
+        return text
+    first, _, rest = text.partition("\n")
+    return "\n".join([first, f"  reason: {reason}", *([rest] if rest else [])])
 
 
 @command(C.WHY)

@@ -100,16 +100,18 @@ def add(
     """Add a character.
 
     \b
-    Trait keys (CLI.md): hnh strength agility fighting dexterity stamina intellect awareness presence
-    dodge parry fortitude will toughness (defense totals), skills, improved-initiative; d20 str dex con
-    int wis cha hp armor attack dn; pnp agility intellect might perception toughness willpower, talents,
-    powers by name, threat (minions).
+    Trait keys:
+      hnh: strength agility fighting dexterity stamina intellect awareness presence
+      hnh: dodge parry fortitude will toughness (defense totals), skills, improved-initiative
+      d20: str dex con int wis cha hp armor attack dn
+      pnp: agility intellect might perception toughness willpower, talents, powers by name
+      pnp: threat (minions)
 
-    Example: ledger character add Ann --trait agility=3 --trait toughness=4 --pc
-
-    Example: ledger character add Webber --trait webs=4 --power webs:effect=ensnare,resist=agility
-
-    Example: ledger character add Thug --trait hp=6 --copies 5      (Thug 1 .. Thug 5)
+    \b
+    Examples:
+      ledger character add Ann --trait agility=3 --trait toughness=4 --pc             (hnh)
+      ledger character add Webber --trait webs=4 --power webs:effect=ensnare,resist=agility   (pnp)
+      ledger character add Thug --trait hp=6 --copies 5      (d20: Thug 1 .. Thug 5)
     """
     parts = parse_powers(powers)
     result = app.ledger.add_character(

@@ -179,8 +179,12 @@ class Completer:
             return self._names()
         if name == "rolls":
             return self._rolls(command, pos)
-        if name == "inits":
-            return [(f"{n}=", "their initiative total, rolled elsewhere") for n, _ in self._names() if n in pos]
+        if name == "inits":  # `--init 'Energy Controller=5'`: the name and its = quoted together
+            return [
+                (quoted(f"{n}="), "their initiative total, rolled elsewhere")
+                for n, _ in _pairs(self.names())
+                if n in pos
+            ]
         if name == "extra":
             return self._keys(command, pos)
         if isinstance(param.type, click.Choice):
@@ -218,7 +222,7 @@ class Completer:
         system = self.system()
         if command.startswith("encounter"):
             if command in ("encounter start", "encounter join"):
-                return [(f"{n}=", "their initiative roll") for n, _ in self._names()]
+                return [(quoted(f"{n}="), "their initiative roll") for n, _ in _pairs(self.names())]
             turn = _turn_rolls(system)
             return [(f"{n}=" if not n.endswith("-") else n, "the turn's processing") for n in turn]
         if system is None:
@@ -239,10 +243,8 @@ class Completer:
         if not sheet:
             return []
         traits = [(k, f"trait {v}") for k, v in sorted((sheet.get("traits") or {}).items())]
-        powers = [
-            (k, f"power: {p.get('effect', '')} {p.get('rank', '')}".strip())
-            for k, p in sorted((sheet.get("powers") or {}).items())
-        ]
+        found = sorted((sheet.get("powers") or {}).items(), key=lambda kp: (not _attack(kp[1]), kp[0]))
+        powers = [(k, f"power: {p.get('effect', '')} {p.get('rank', '')}".strip()) for k, p in found]
         return powers + traits if powers_first else traits + powers
 
     def _positional(self, command: str, cmd: click.Command, pos: list[str]) -> list[Item]:
@@ -287,6 +289,18 @@ class Completer:
         if system is None:
             return []
         return [(a.name, a.help) for a in get_rules(system).actions.values()]
+
+
+# Powers that attack (hnh-site/gameplay.txt, Attack Check): offered first for `attack --with`, before senses, features
+# and the rest of what a sheet holds.
+ATTACK_EFFECTS = frozenset({"damage", "affliction", "weaken", "nullify", "move object", "mental transform"})
+
+
+def _attack(power: Any) -> bool:
+    """Whether a power on a sheet is an attack (its effect, or an `attack` part of a P&P power)."""
+    if not isinstance(power, Mapping):
+        return False
+    return str(power.get("effect", "")).casefold() in ATTACK_EFFECTS or bool(power.get("attack"))
 
 
 def _pairs(values: Iterable[str | Item]) -> list[Item]:

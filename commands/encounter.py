@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -28,7 +28,9 @@ from ledger.model.event_names import (
 from ledger.rules import health_word
 from ledger.rules import round_word as word
 from ledger.rules.durations import shown
-from ledger.words.describe import HpFold, dice_line, intent_line, possessive, ruling_lines, sentence
+from ledger.words.asked import asked
+from ledger.words.describe import HpFold, dice_line, possessive, ruling_lines, sentence
+from ledger.words.tracker import table
 
 if TYPE_CHECKING:
     from ledger.intents import Recorded
@@ -83,10 +85,13 @@ def turn_text(lead: Callable[[Recorded], str]) -> Callable[[Recorded], str]:
 
     def text(r: Recorded) -> str:
         events = r.get("events", [])
-        said = sentence(events, system=r.get("system", "")) or f"{lead(r)}."
+        several = [str(e["name"]) for e in r.get("rows") or () if int(e.get("count") or 1) > 1]  # `Goons take`
+        said = sentence(events, HpFold(several), system=r.get("system", "")) or f"{lead(r)}."
         dice = [f"  {dice_line(e['data'], events)}" for e in events if e["type"] == DICE_ROLLED]
-        notes = passed_over(r) + forced(r)  # who the turn passed over, and why
-        lines = [said[:-1] + notes + "." if notes else said, *up_line(r), order_text(r), *dice]
+        recorded = any("passed" in (e.get("data") or {}) for e in events)  # the sentence says who it passed over
+        notes = ("" if recorded else passed_over(r)) + forced(r)  # who the turn passed over, and why
+        order = table({**r, "order": r["rows"]}) if r.get("rows") else order_text(r)
+        lines = [said[:-1] + notes + "." if notes else said, *up_line(r), order, *dice]
         return "\n".join(lines)
 
     return text
@@ -121,10 +126,23 @@ def encounter() -> None:
     "still settled by the rules.",
 )
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
+@click.option(
+    "--group-init",
+    "group_init",
+    multiple=True,
+    metavar="NAME",
+    help="The copies NAME 1 .. NAME N share one initiative roll (named NAME), their turns one after another "
+    "(repeatable).",
+)
 @wait_option
 @pass_app
 def start(
-    app: AppContext, names: tuple[str, ...], surprised: tuple[str, ...], inits: tuple[str, ...], rolls: tuple[str, ...]
+    app: AppContext,
+    names: tuple[str, ...],
+    surprised: tuple[str, ...],
+    inits: tuple[str, ...],
+    rolls: tuple[str, ...],
+    group_init: tuple[str, ...],
 ) -> None:
     """Start an encounter: everyone rolls initiative in the campaign's system; the highest acts first.
 
@@ -134,9 +152,14 @@ def start(
     added with `character add NAME --copies N` brings NAME 1 .. NAME N.
     Example: ledger encounter start Ann Bob Thugs --surprised Thugs --roll Ann=+,0,-
     Rolled at the table: ledger encounter start Ann Bob --init Ann=14 --init Bob=9
+    One roll for five copies: ledger encounter start Ann Goon --group-init Goon --roll Goon=12
     """
     result = app.ledger.start_encounter(
-        list(names), surprised=list(surprised), init=parse_inits(inits), rolls=parse_roll_options(rolls)
+        list(names),
+        surprised=list(surprised),
+        init=parse_inits(inits),
+        rolls=parse_roll_options(rolls),
+        group_init=list(group_init),
     )
     app.wrote(result, turn_text(lambda r: "initiative rolled"))
 
@@ -168,13 +191,15 @@ def up_line(r: Recorded) -> list[str]:
     u = r.get("up")
     if not u:
         return []
+    if "hazard" in u:
+        return [f"up: {u['name']} (hazard)" + (f": {u['hazard']}" if u["hazard"] else "")]
     timed = u.get("left") or {}
     conditions = ", ".join(shown(u.get("conditions") or (), timed))
     count = f" x{u['count']}" if "count" in u else ""
     line = f"up: {u['name']}{count}  {health_word(r.get('system', ''))} {u['hp']}/{u['max_hp']}"
     line += f"  {conditions}" if conditions else ""
     if u.get("no_action"):
-        line += f"  ({u['name']} is {u['no_action']}: no action)"
+        line += f"  ({u['name']} {'are' if u.get('count', 1) > 1 else 'is'} {u['no_action']}: no action)"
     return [line]
 
 
@@ -239,15 +264,43 @@ def act(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
 @click.argument("names", nargs=-1, required=True)
 @click.option("--surprised", is_flag=True, help="hnh: the newcomers are Surprised.")
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
+@click.option(
+    "--hazard",
+    is_flag=True,
+    help="NAME is a turn slot with no sheet (a hazard, a timed event) at initiative --init N; its --note is said on "
+    "its turn.",
+)
+@click.option(
+    "--init", "at_init", type=number("initiative"), default=None, metavar="N", help="With --hazard: its place."
+)
 @wait_option
 @pass_app
-def join(app: AppContext, names: tuple[str, ...], surprised: bool, rolls: tuple[str, ...]) -> None:
+def join(
+    app: AppContext,
+    names: tuple[str, ...],
+    surprised: bool,
+    rolls: tuple[str, ...],
+    hazard: bool,
+    at_init: int | None,
+) -> None:
     """Characters join mid-fight: each rolls initiative and acts when their place in the order comes.
 
-    The name of a group added with `character add NAME --copies N` brings NAME 1 .. NAME N.
-    Example: ledger encounter join Cy --roll Cy=0,0,+
+    The name of a group added with `character add NAME --copies N` brings NAME 1 .. NAME N. A hazard or a timed
+    event takes a turn slot of its own, with no sheet: its turn comes at its initiative and says its note.
+
+    \b
+    Examples:
+      ledger encounter join Cy --roll Cy=0,0,+
+      ledger encounter join "Falling Debris" --hazard --init 5 --note "the ceiling gives way: Dodge DC 12"
     """
-    result = app.ledger.join_encounter(list(names), surprised=surprised, rolls=parse_roll_options(rolls))
+    result = app.ledger.join_encounter(
+        list(names),
+        surprised=surprised,
+        rolls=parse_roll_options(rolls),
+        hazard=hazard,
+        init=at_init,
+        note=app.note,
+    )
     app.wrote(result, turn_text(joined_text))
 
 
@@ -336,25 +389,30 @@ def log(app: AppContext, number: int | None) -> None:
     # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections import queries
 
-    app.emit(queries.encounter_log(app.read, number), log_text, page=True)
+    groups = queries.groups(app.read)  # the encounter starts after the groups were added
+    app.emit(queries.encounter_log(app.read, number), lambda doc: log_text(doc, groups), page=True)
 
 
-def log_text(doc: dict[str, Any]) -> str:
+def log_text(doc: dict[str, Any], groups: Collection[str] = ()) -> str:
     """An encounter's log, grouped by round and turn."""
-    fold = HpFold()
+    fold = HpFold(groups)
     word = round_word(doc["system"])
     end = f", ended at ruling {doc['ended']}" if doc["ended"] else " (running)"
     lines = [f"encounter {doc['number']} ({doc['system']}): started at ruling {doc['started']}{end}"]
     for t in doc["turns"]:
         lines.append(f"{word} {t['round']}, {possessive(str(t['actor']))} turn" if t["actor"] else "initiative")
         for r in t["rulings"]:
-            lines.append(f"  #{r['ruling']} {intent_line(r['command'], r['intent'])}")
-            lines += [
-                f"      {line}"
-                for line in ruling_lines(
-                    [e for e in r["events"] if e["type"] not in OWN_EVENTS], fold=fold, system=doc["system"]
-                )
-            ]
+            said = ruling_lines(
+                [e for e in r["events"] if e["type"] not in OWN_EVENTS], fold=fold, system=doc["system"]
+            )
+            bare = not (said and not said[0].startswith("  "))  # no sentence: say what was asked
+            notes = [f"{k}: {v}" for k in ("note", "reason") if (v := (r["intent"] or {}).get(k))]
+            lines.append(
+                f"  #{r['ruling']}"
+                + (f" {asked(r['command'], r['intent'])}" if bare else "")
+                + (f" ({'; '.join(notes)})" if notes else "")
+            )
+            lines += [f"      {line}" for line in said]
             lines += [
                 f"      {own_event(e['type'], e['data'], word)}"
                 for e in r["events"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import click
@@ -17,7 +17,7 @@ from ledger import catalog as C
 from ledger.errors import BadInput, LedgerError, NotInitialised, StoreError
 from ledger.model.event_names import CAMPAIGN_CREATED, OPENED, RULING_RECORDED, STATE_RESTORED
 from ledger.rules import health_word
-from ledger.words.describe import HpFold, intent_line, raw_line, ruling_lines
+from ledger.words.describe import HpFold, raw_line, ruling_lines
 
 SESSION_HELP = "Only play session N; `current` for the open one."
 
@@ -45,7 +45,8 @@ def log(app: AppContext, session: str | None, character_name: str | None, everyt
     system = app.log.campaign().system  # its words for health and round, whatever part of the log is shown
     if not app.verbose and not app.as_json:  # a re-derived ruling says its amended outcome, as `encounter log` does
         rows = queries.amended_log(app.read, rows, character_name)
-    app.emit(rows, raw_log_lines if app.verbose else lambda r: log_lines(r, system), page=True)
+    groups = queries.groups(app.read)  # a tail or a session starts after the groups were added
+    app.emit(rows, raw_log_lines if app.verbose else lambda r: log_lines(r, system, groups), page=True)
 
 
 def _heading(e: dict[str, Any]) -> str:
@@ -59,10 +60,10 @@ def _heading(e: dict[str, Any]) -> str:
     return f"#{e['ruling']}{sess} {e['actor']} {e['at']}{mark}"
 
 
-def log_lines(events: list[dict[str, Any]], system: str = "") -> str:
+def log_lines(events: list[dict[str, Any]], system: str = "", groups: Collection[str] = ()) -> str:
     """The log: each ruling's heading and what was asked, then its sentence and its die lines (in the words of
     `system`, else of the campaign the events create)."""
-    fold = HpFold()
+    fold = HpFold(groups)
     system = system or next((str(e["data"].get("system")) for e in events if e["type"] == CAMPAIGN_CREATED), "")
     by_ruling: dict[int, list[dict[str, Any]]] = {}
     for e in events:
@@ -70,14 +71,29 @@ def log_lines(events: list[dict[str, Any]], system: str = "") -> str:
     out: list[str] = []
     for evs in by_ruling.values():
         asked = next((e["data"] for e in evs if e["type"] == RULING_RECORDED), None)
-        said = f": {intent_line(str(asked.get('command', '')), asked.get('intent') or {})}" if asked else ""
         by = next((e["amended_by"] for e in evs if e.get("amended_by")), None)
-        out.append(_heading({**evs[0], "amended_by": by}) + said)
         # a retracted ruling says what it did, on a copy of the fold: the live history after it goes on without it
         on = copy.deepcopy(fold) if evs[0].get("retracted") else fold
         lines = ruling_lines([e for e in evs if e["type"] != RULING_RECORDED], fold=on, system=system)
-        out += [f"    {line}" for line in lines] or ["    (bookkeeping only: ledger log -v shows it)"]
+        said = _asked(asked) if asked and not (lines and not lines[0].startswith("  ")) else ""
+        out.append(_heading({**evs[0], "amended_by": by}) + said + _noted(asked))
+        out += [f"    {line}" for line in lines] or ([] if said else ["    (bookkeeping only: ledger log -v shows it)"])
     return "\n".join(out) if out else "(no events)"
+
+
+def _asked(recorded: Mapping[str, Any]) -> str:
+    """`: Ann rolls 1d20`: what was asked, for a ruling whose events say nothing of their own."""
+    # lazy: the log's words (ledger.words.asked); kept out of `ledger verify`
+    from ledger.words.asked import asked
+
+    return f": {asked(str(recorded.get('command', '')), recorded.get('intent') or {})}"
+
+
+def _noted(recorded: Mapping[str, Any] | None) -> str:
+    """` (note: the flash)`: the GM's own words given with a ruling, as typed."""
+    intent = (recorded or {}).get("intent") or {}
+    said = [f"{k}: {intent[k]}" for k in ("note", "reason") if intent.get(k)]
+    return f" ({'; '.join(said)})" if said else ""
 
 
 def raw_log_lines(events: list[dict[str, Any]]) -> str:
@@ -177,26 +193,29 @@ def session_show(app: AppContext, number: str) -> None:
     found = queries.session_number(app.read, number)
     assert found is not None
     system = app.log.campaign().system  # its words for health and round
-    app.emit(queries.session_history(app.read, found), lambda doc: session_text(doc, system), page=True)
+    groups = queries.groups(app.read)
+    app.emit(queries.session_history(app.read, found), lambda doc: session_text(doc, system, groups), page=True)
 
 
-def session_text(doc: dict[str, Any], system: str = "") -> str:
+def session_text(doc: dict[str, Any], system: str = "", groups: Collection[str] = ()) -> str:
     """A session's history as a page to read."""
     # lazy: the log's sentences (ledger.words.describe); kept out of `ledger verify`
-    from ledger.words.describe import HpFold, intent_line, ruling_lines
+    from ledger.words.describe import HpFold, ruling_lines
 
-    fold = HpFold()
+    fold = HpFold(groups)
     end = f" to {doc['ended']}" if doc["ended"] else " (open)"
     lines = [f"session {doc['session']}: {doc['title']}, {doc['started']}{end}"]
     for r in doc["rulings"]:
+        # a retracted ruling is shown as it was, and the HP the later ones start from is the history without it
+        shown_fold = copy.deepcopy(fold) if r["retracted"] else fold
         mark = ""
         if r["retracted"]:
             mark = f"  [RETRACTED by ruling {r['retracted']['by']}, {r['retracted']['actor']}]"
-        lines.append(f"#{r['ruling']} {r['at']} {r['actor']}: {intent_line(r['command'], r['intent'])}" + mark)
-        lines += [
-            f"    {line}"
-            for line in ruling_lines([e for e in r["events"] if e["type"] not in INTERNAL], fold=fold, system=system)
-        ]
+        said = ruling_lines([e for e in r["events"] if e["type"] not in INTERNAL], fold=shown_fold, system=system)
+        recorded = {"command": r["command"], "intent": r["intent"]}
+        asked = _asked(recorded) if not (said and not said[0].startswith("  ")) else ""
+        lines.append(f"#{r['ruling']} {r['at']} {r['actor']}{asked}{_noted(recorded)}" + mark)
+        lines += [f"    {line}" for line in said]
     if not doc["rulings"]:
         lines.append("(no rulings)")
     return "\n".join(lines)

@@ -42,6 +42,7 @@ class Session:
         self._toolbar: str | None = None
         self._system: str | None = None
         self._title = ""
+        self._idle = True  # the campaign passes over turns with nothing to do (init -o pass-over=no-action)
 
     def run(self, line: str, number: int, *, script: bool) -> bool:
         """Run one line; False when the session should end (exit/quit, or a failure with --stop-on-error)."""
@@ -143,6 +144,7 @@ class Session:
             try:
                 campaign = self.app.ledger.campaign()
                 self._system, self._title = campaign.system, str(campaign.domain.get("name") or "")
+                self._idle = campaign.domain.get("settings", {}).get("pass-over", "no-action") != "never"
             except Exception:  # no campaign yet
                 return None
         return self._system
@@ -179,7 +181,7 @@ class Session:
             enc = conn.execute(select(encounters).order_by(encounters.c.number.desc()).limit(1)).mappings().first()
         if enc is None or not enc["active"]:
             return f" {self._title} ({system}): no encounter running"
-        return " " + turn_line(enc["order"], enc["current"], enc["round"], system, self.roster())
+        return " " + turn_line(enc["order"], enc["current"], enc["round"], system, self.roster(), self._idle)
 
     def forget(self) -> None:
         """Drop what the last command may have changed."""
@@ -199,9 +201,15 @@ def standing(sheet: dict[str, Any], system: str | None) -> str:
 
 
 def turn_line(
-    order: list[dict[str, Any]], current: str | None, rnd: int, system: str, roster: list[dict[str, Any]]
+    order: list[dict[str, Any]],
+    current: str | None,
+    rnd: int,
+    system: str,
+    roster: list[dict[str, Any]],
+    idle: bool = True,
 ) -> str:
-    """`round 2 | up: Ann HP 6/6 | next: Bob HP 3/6, Thugs x3 HP 1/1`; the next two are those the rules give a turn."""
+    """`round 2 | up: Ann HP 6/6 | next: Bob HP 3/6, Thugs x3 HP 1/1`; the next two are those `encounter next` would
+    not pass over (the rules give them a turn and, with `idle`, something to do in it)."""
     # lazy: the sheet model; kept out of `ledger --help`
     from ledger.model.sheet import Sheet
 
@@ -220,10 +228,10 @@ def turn_line(
     for step in range(1, len(order)):
         name = names[(at + step) % len(order)]
         sheet = by_id.get(name.casefold())
-        if sheet is not None and (
-            not rules.takes_turn(Sheet.from_dict(sheet)) or rules.no_turn(Sheet.from_dict(sheet)) is not None
-        ):
-            continue
+        if sheet is not None:
+            live = Sheet.from_dict(sheet)
+            if not rules.takes_turn(live) or rules.no_turn(live) is not None or (idle and rules.nothing_to_do(live)):
+                continue
         upcoming.append(show(name))
         if len(upcoming) == 2:
             break
@@ -296,7 +304,9 @@ def _interactive(session: Session, *, input: Any = None, output: Any = None) -> 
 @command(C.PLAY)
 @click.argument("script", type=click.File("r"), required=False)
 @click.option(
-    "--keep-going/--stop-on-error", default=True, help="Scripts: after a failing line, go on (default) or stop there."
+    "--keep-going/--stop-on-error",
+    default=False,
+    help="Scripts: after a failing line, go on, or stop there (the default: every later line would land one turn off).",
 )
 @click.pass_context
 def play(ctx: click.Context, script: TextIO | None, keep_going: bool) -> None:
@@ -309,6 +319,7 @@ def play(ctx: click.Context, script: TextIO | None, keep_going: bool) -> None:
     and the shell goes on. `help [COMMAND]` shows help; exit, quit or Ctrl-D leave.
     From a pipe or a SCRIPT file: one command a line, without the word `ledger`; blank lines and
     `#` comments are skipped; no prompts (a command that would ask gets no answer: give it --yes).
+    A script stops at its first failing line (--keep-going runs the rest) and says how many lines ran.
     Global options before `play` (--db, --seed, --as, --json) apply to every line; with --seed the
     dice are those of the same commands run one-shot. Exit status: 0 if every line succeeded, else 2.
     Examples:
@@ -339,5 +350,12 @@ def play(ctx: click.Context, script: TextIO | None, keep_going: bool) -> None:
     if session.failed:
         lines = ", ".join(str(n) for n in session.failed[:20]) + (" ..." if len(session.failed) > 20 else "")
         if stream is not None:
-            click.echo(f"error: {len(session.failed)} of {session.lines} commands failed (line {lines})", err=True)
+            if session.keep_going:
+                click.echo(f"error: {len(session.failed)} of {session.lines} commands failed (line {lines})", err=True)
+            else:
+                ran = f"{session.lines} command{'' if session.lines == 1 else 's'} ran"
+                click.echo(f"error: the script stopped at line {lines}, which failed ({ran})", err=True)
+                click.echo("hint: fix that line and play the rest, or run every line with play --keep-going", err=True)
         ctx.exit(2)
+    if stream is not None and not app.as_json:
+        click.echo(f"({session.lines} command{'' if session.lines == 1 else 's'} ran)")

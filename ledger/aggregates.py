@@ -269,6 +269,10 @@ class Campaign(Aggregate):
         """The names on the roster (live characters and the hidden GM sheet)."""
         return [str(e["name"]) for e in self.domain["roster"].values()]
 
+    def retired_names(self) -> list[str]:
+        """The names of retired characters (their history kept; a refusal names them as retired)."""
+        return [str(e["name"]) for e in self.domain.get("retired", [])]
+
     def is_dead(self, number: int) -> bool:
         """Whether ruling `number` is retracted by a ruling that is itself live (undoing a retraction revives)."""
         return number in self.dead_set()

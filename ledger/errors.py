@@ -60,6 +60,12 @@ def did_you_mean(value: str, known: Iterable[str], otherwise: str | None = None)
     return f"did you mean '{close}'?" if close else otherwise
 
 
-def no_character(name: str, known: Iterable[str], suffix: str = "") -> NotFound:
-    """The refusal of a name that is no live character's, with the nearest name if one is close."""
+def no_character(name: str, known: Iterable[str], suffix: str = "", retired: Iterable[str] = ()) -> NotFound:
+    """The refusal of a name that is no live character's, with the nearest name if one is close; a retired
+    character's name is refused as retired (`retired`: the names of retired characters)."""
+    if any(r.strip().casefold() == name.strip().casefold() for r in retired):
+        return NotFound(
+            f"{name} is retired{suffix}",
+            "retired characters keep their history but take no part in play: see ledger character list --all",
+        )
     return NotFound(f"no character called '{name}'{suffix}", did_you_mean(name, known, "see: ledger character list"))

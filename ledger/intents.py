@@ -192,12 +192,14 @@ class EncounterStartIntent(Noted):
     names: list[str]
     surprised: list[str]
     init: NotRequired[dict[str, int]]
+    group_init: NotRequired[list[str]]  # `--copies` groups whose members share one initiative roll (adjacent turns)
 
 
 class TurnIntent(Noted, total=False):
     """`encounter next` and `encounter delay`."""
 
-    pass_over: bool | int  # pass over those who can't act (old rulings lack it: 0; 2: also who the rules give no turn)
+    pass_over: bool | int  # pass over those who can't act (old rulings lack it: 0; 2: also who the rules give no turn;
+    # 3: also a turn the rules leave nothing to do in, unless the campaign says never, each passing recorded)
 
 
 class NameIntent(Noted):
@@ -213,6 +215,8 @@ class JoinIntent(Noted):
     name: str
     surprised: bool
     names: NotRequired[list[str]]
+    hazard: NotRequired[bool]  # a turn slot with no sheet (a hazard, a timed event) at initiative `init`
+    init: NotRequired[int]
 
 
 class NoIntent(Noted):
@@ -299,6 +303,7 @@ class EncounterView(TypedDict):
     round: int
     current: str | None
     order: list[Participant]
+    rows: NotRequired[list[dict[str, Any]]]  # each participant with HP, conditions and marks (ledger/words/tracker.py)
 
 
 class SceneEnded(TypedDict, total=False):
@@ -361,6 +366,7 @@ class TurnResult(EncounterView):
     skipped: list[dict[str, str]]
     delayed: NotRequired[str]
     removed: NotRequired[str]
+    removed_side: NotRequired[str]  # `encounter remove`: heroes or foes, the side of who left
     up: NotRequired[dict[str, Any]]  # `encounter next`: who is up, with HP, conditions and what is left of them
 
 
@@ -428,6 +434,7 @@ class Recorded(TypedDict, total=False):
     source: str  # `character copy`: whose stat block it copied
     retired: str
     up: dict[str, Any]  # `encounter next`: who is up, with HP and conditions
+    rows: list[dict[str, Any]]  # the order with each one's HP, conditions and marks
     side_down: str  # every combatant of one side of the running encounter is down: "foes" or "heroes"
     summary: dict[str, Any] | None  # `encounter end`: ledger/words/summary.py
     head: str  # `session end`: the chain's head, added by the CLI

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +27,8 @@ from ledger.model.event_names import (
 from ledger.model.sheet import is_gm_pool
 from ledger.rules import round_word
 from ledger.rules import title as system_title
-from ledger.words.describe import HpFold, dice_parts, event_line, intent_line
+from ledger.words.asked import asked
+from ledger.words.describe import HpFold, dice_parts, event_line
 from ledger.words.describe import sentence as ruling_sentence
 from ledger.words.summary import from_history, lines
 from projections import queries
@@ -130,6 +131,7 @@ def load(read: ReadSide, session: int | None = None) -> History:
                     "events": [],
                     "encounter": None,
                     "round": None,
+                    "groups": fold.groups,  # minion groups of several (a group stays one: the set only grows)
                 }
             )
         grouped[-1]["events"].append(e)
@@ -220,9 +222,9 @@ def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
 
 
 # -- describing one event (ledger/words/describe.py says it; these are the exports' views of it) --------
-def describe(e: dict[str, Any], system: str = "") -> str:
+def describe(e: dict[str, Any], system: str = "", groups: Collection[str] = ()) -> str:
     """One plain-text line for an event (its `hp_before` was folded in by `load`)."""
-    return event_line(e, e.get("hp_before"), system)
+    return event_line(e, e.get("hp_before"), system, groups)
 
 
 def outcome(e: dict[str, Any]) -> str:
@@ -261,7 +263,7 @@ def csv_rows(h: History) -> Iterator[list[Any]]:
                 _cell(d.get("condition", "")),
                 outcome(e),
                 retracted_by,
-                _cell(describe(e, h.system)),
+                _cell(describe(e, h.system, r.get("groups", ()))),
                 orjson.dumps(d).decode(),
             ]
 
@@ -334,16 +336,16 @@ def ruling_text(r: dict[str, Any], system: str = "") -> tuple[str, list[tuple[st
     """A ruling's sentence (what happened) and its dice lines in parts (label and notation, faces, the rest), from
     ledger/words/describe.py."""
     evs = [e for e in r["events"] if e["type"] != RULING_RECORDED]
-    return ruling_sentence(evs, system=system), [
+    return ruling_sentence(evs, HpFold(r.get("groups", ())), system=system), [
         dice_parts(e["data"] or {}, evs) for e in evs if e["type"] == DICE_ROLLED
     ]
 
 
 def heading(r: dict[str, Any], sentence: str) -> str:
     """A ruling's heading where players read: its number; what was asked only when no sentence says what happened."""
-    base = f"#{r['ruling']}" if sentence else f"#{r['ruling']} {intent_line(r['command'], r['intent'])}"
+    base = f"#{r['ruling']}" if sentence else f"#{r['ruling']} {asked(r['command'], r['intent'])}"
     said = [f"{k}: {v}" for k in ("note", "reason") if (v := (r.get("intent") or {}).get(k))]  # the GM's own words
-    return f"{base} ({'; '.join(said)})" if said and sentence else base
+    return f"{base} ({'; '.join(said)})" if said else base
 
 
 def _md_summary(h: History, number: int) -> list[str]:

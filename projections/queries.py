@@ -114,6 +114,14 @@ def characters(read: ReadSide) -> list[dict[str, Any]]:
     return [sheet_json(r) for r in rows if not is_gm_pool(r["sheet"])]  # not the GM's hidden pool
 
 
+def groups(read: ReadSide) -> set[str]:
+    """The names of minion groups of several (`Thugs fail`, not `fails`): what a reader that starts mid-log (a tail,
+    a session, an encounter, the players' screen) tells the describer, which otherwise learns it from the additions."""
+    with read.engine.connect() as conn:
+        rows = conn.execute(select(sheets.c.name, sheets.c.sheet)).all()
+    return {str(n) for n, sheet in rows if (sheet or {}).get("minion") and int((sheet or {}).get("count") or 1) > 1}
+
+
 def sheets_of(read: ReadSide, ids: list[str]) -> list[dict[str, Any]]:
     """The sheets of these characters (in play or not), in the order they were added."""
     if not ids:

@@ -18,11 +18,13 @@ from ledger.model.event_names import (
     ENCOUNTER_STARTED,
     MINIONS_DEFEATED,
     PARTICIPANT_JOINED,
+    PARTICIPANT_REMOVED,
     STATE_RESTORED,
 )
 from ledger.rules import health_word
+from ledger.words.summary import how
 
-FELL = ("dead", "dying", "defeated", "incapacitated", "unconscious", "disabled")
+FELL = ("dead", "dying", "defeated", "incapacitated", "unconscious", "stabilized", "asleep", "disabled")
 
 
 @dataclass
@@ -70,12 +72,24 @@ def arrange(rulings: Iterable[dict[str, Any]], system: str = "") -> list[Session
     return parts
 
 
-SEVERITY = {"disabled": 1, "unconscious": 2, "incapacitated": 3, "dying": 4, "defeated": 5, "dead": 6}
+SEVERITY = {
+    "left the fight": 0,
+    "disabled": 1,
+    "stabilized": 2,
+    "asleep": 2,
+    "unconscious": 3,
+    "incapacitated": 4,
+    "dying": 5,
+    "defeated": 6,
+    "dead": 7,
+}
 
 
 def recap(rulings: list[dict[str, Any]], system: str = "") -> list[str]:
     """A few lines at the top of a session: who fell (the worst that befell each, to the session's end), how many
-    of each minion group fell, who was hurt most, criticals, retractions."""
+    of each minion group fell, who was hurt most, criticals, retractions, undos."""
+    commands = {r["ruling"]: r["command"] for r in rulings}
+    undone: list[str] = []
     fell: dict[str, tuple[int, str]] = {}
     groups: dict[str, dict[str, int]] = {}  # a minion group: its size when first hit, how many fell, when wiped
     hurt: dict[str, int] = {}
@@ -84,7 +98,10 @@ def recap(rulings: list[dict[str, Any]], system: str = "") -> list[str]:
     for r in rulings:
         if r["retracted"]:
             x = r["retracted"]
-            retracted.append(f"#{r['ruling']} ({r['command']}) by #{x['by']}")
+            if commands.get(x["by"]) == "undo":  # an undo is the GM taking back a ruling, not contesting it
+                undone.append(f"#{r['ruling']} ({r['command']})")
+            else:
+                retracted.append(f"#{r['ruling']} ({r['command']}) by #{x['by']}")
             continue
         for e in r["events"]:
             t, d, who = e["type"], e.get("data") or {}, e.get("character") or ""
@@ -94,7 +111,10 @@ def recap(rulings: list[dict[str, Any]], system: str = "") -> list[str]:
                     continue
                 rank = SEVERITY.get(str(d["condition"]), 0)
                 if who not in fell or rank > fell[who][0]:
-                    fell[who] = (rank, f"{who} ({d['condition']}, #{r['ruling']})")
+                    by = how(r)
+                    fell[who] = (rank, f"{who} ({d['condition']}, #{r['ruling']}" + (f", {by})" if by else ")"))
+            elif t == PARTICIPANT_REMOVED and d.get("name") and d["name"] not in fell and d["name"] not in groups:
+                fell[str(d["name"])] = (0, f"{d['name']} (left the fight, #{r['ruling']})")
             elif t == MINIONS_DEFEATED and d.get("defeated"):
                 g = groups.setdefault(who, {"start": int(d.get("count", 0)) + int(d["defeated"]), "lost": 0})
                 g["lost"] += int(d["defeated"])
@@ -126,6 +146,8 @@ def recap(rulings: list[dict[str, Any]], system: str = "") -> list[str]:
         out.append("Criticals: " + ", ".join(crits))
     if retracted:
         out.append("Retracted: " + ", ".join(retracted))
+    if undone:
+        out.append("Undone: " + ", ".join(undone))
     return out
 
 

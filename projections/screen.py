@@ -7,6 +7,7 @@ NPC HP (shown as a word: unhurt, hurt, bloodied, down); always hidden from playe
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,12 +25,14 @@ from ledger.model.event_names import (
 )
 from ledger.rules import health_word, round_word, title
 from ledger.rules.durations import shown
-from ledger.words.describe import dice_line, intent_line
+from ledger.words.asked import asked
+from ledger.words.describe import HpFold, dice_line
 from ledger.words.describe import sentence as describe_sentence
+from ledger.words.tracker import MARKS, marks_of
 from projections import queries
 from projections.db import ReadSide, log, resolve_data, rulings, sessions, sheets
 from projections.shown import ENVELOPE, checked, envelope_rows, log_rows
-from projections.tracker import MARKS, marks_of, tracker
+from projections.tracker import tracker
 
 LAST_RULINGS = 8
 DOWN_MARKS = frozenset(MARKS) - {"disabled"}
@@ -190,18 +193,22 @@ def hero_chart(read: ReadSide, name: str) -> dict[str, Any]:
     return {"name": name, "points": [{"ruling": p["ruling"], "hp": p["hp"], "max_hp": p["max_hp"]} for p in points]}
 
 
-def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str], system: str = "") -> list[dict[str, Any]]:
-    """The latest rulings, newest first, each as a sentence with its dice; undone ones stay, marked."""
+def last_rulings(
+    read: ReadSide, vis: Visibility, hidden: dict[str, str], system: str = "", limit: int = LAST_RULINGS
+) -> list[dict[str, Any]]:
+    """The latest `limit` rulings, newest first, each as a sentence with its dice; undone ones stay, marked."""
     with read.engine.connect() as conn:
-        found = conn.execute(select(rulings).order_by(rulings.c.number.desc()).limit(LAST_RULINGS)).mappings().all()
+        found = conn.execute(select(rulings).order_by(rulings.c.number.desc()).limit(limit)).mappings().all()
         envelope_rows(read, conn, {r["number"]: {k: r[k] for k in ENVELOPE} for r in found})
         numbers = [r["number"] for r in found]
         events = _logged(read, conn, and_(log.c.ruling.in_(numbers), log.c.bookkeeping.is_(False))) if numbers else []
         dead = queries.retracted_rulings(conn)
-        pcs = {
-            name.casefold()
-            for name, sheet in conn.execute(select(sheets.c.name, sheets.c.sheet))
-            if (sheet or {}).get("pc")
+        every = list(conn.execute(select(sheets.c.name, sheets.c.sheet)))
+        pcs = {name.casefold() for name, sheet in every if (sheet or {}).get("pc")}
+        groups = {  # minion groups of several: `Thugs fail`, as the terminal says it
+            str(name)
+            for name, sheet in every
+            if (sheet or {}).get("minion") and int((sheet or {}).get("count") or 1) > 1
         }
     by_ruling: dict[int, list[dict[str, Any]]] = {}
     for e in events:
@@ -221,7 +228,7 @@ def last_rulings(read: ReadSide, vis: Visibility, hidden: dict[str, str], system
                 "retracted": r["number"] in dead,
                 "sentence": "The GM makes a ruling behind the screen."
                 if secret
-                else sentence(r, evs, vis, pcs, system),
+                else sentence(r, evs, vis, pcs, system, groups),
                 "dice": [] if secret else [dice_text(e, evs) for e in evs if e["type"] == DICE_ROLLED],
                 "note": None if secret else note_of(r["intent"]),
             }
@@ -243,14 +250,21 @@ def _names_hidden(r: Any, hidden_names: set[str]) -> bool:
     return any(isinstance(v, str) and v.strip().casefold() in hidden_names for v in (r["intent"] or {}).values())
 
 
-def sentence(r: Any, events: list[dict[str, Any]], vis: Visibility, pcs: set[str], system: str = "") -> str:
+def sentence(
+    r: Any, events: list[dict[str, Any]], vis: Visibility, pcs: set[str], system: str = "", groups: Collection[str] = ()
+) -> str:
     """One ruling in words (NPC HP hidden unless shown): the one place that calls the describer.
 
     Uses ledger/words/describe.py, the terminal's describer.
     """
     shown = [_masked(e) if _hides_hp(e, vis, pcs) else e for e in events if e["type"] != DICE_ROLLED]
-    said = describe_sentence([{**e, "data": e["data"] or {}} for e in shown], system=system)
-    return said or intent_line(r["command"], r["intent"] or {})
+    said = describe_sentence([{**e, "data": e["data"] or {}} for e in shown], HpFold(groups), system=system)
+    return said or _capital(asked(r["command"], r["intent"] or {}))
+
+
+def _capital(text: str) -> str:
+    """What was asked, as a sentence."""
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 def _hides_hp(e: dict[str, Any], vis: Visibility, pcs: set[str]) -> bool:

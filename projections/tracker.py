@@ -12,50 +12,13 @@ from sqlalchemy import select
 
 from ledger.errors import NotFound
 from ledger.model.sheet import Sheet
-from ledger.rules import get_rules, health_word, round_word
-from ledger.rules.durations import left
-from ledger.rules.durations import shown as durations_shown
-from ledger.words.describe import possessive
+from ledger.rules import get_rules, round_word
 from ledger.words.summary import from_log
-from projections.db import ReadSide, encounters, sheets
+from ledger.words.tracker import row, table
+from projections.db import ReadSide, encounters, rulings, sheets
 from projections.queries import encounter_log
 
-# Conditions that say a participant is out of the fight or close to it, worst first: shown as marks.
-MARKS = ("dead", "dying", "stabilized", "defeated", "unconscious", "disabled", "incapacitated")
 NO_ENCOUNTER = ("no encounter is running", "start one: ledger encounter start NAME...")
-
-
-def marks_of(sheet: dict[str, Any], delayed: bool = False) -> list[str]:
-    """The marks of one participant: out-of-the-fight conditions, a wiped-out minion group, delaying."""
-    conditions = set(sheet.get("conditions") or ())
-    out = [m for m in MARKS if m in conditions]
-    if sheet.get("minion") and int(sheet.get("count", 1)) <= 0 and "defeated" not in out:
-        out.append("defeated")
-    if delayed:
-        out.append("delaying")
-    return out
-
-
-def row(entry: dict[str, Any], sheet: dict[str, Any] | None, current: str | None) -> dict[str, Any]:
-    """One participant of the order with their sheet's standing."""
-    s = sheet or {}
-    delayed = bool(entry.get("delayed"))
-    out: dict[str, Any] = {
-        "name": entry["name"],
-        "initiative": entry["initiative"],
-        "delayed": delayed,
-        "up": entry["name"] == current,
-        "hp": s.get("hp"),
-        "max_hp": s.get("max_hp"),
-        "conditions": sorted(s.get("conditions") or ()),
-        "left": left(s),
-        "marks": marks_of(s, delayed),
-        "pc": bool(s.get("pc")),
-        "minion": bool(s.get("minion")),
-    }
-    if s.get("minion"):  # a group whose last member is dead (H&H) has none left
-        out["count"] = 0 if "dead" in out["conditions"] else int(s.get("count", 1))
-    return out
 
 
 def tracker(read: ReadSide, *, required: bool = True) -> dict[str, Any] | None:
@@ -71,23 +34,30 @@ def tracker(read: ReadSide, *, required: bool = True) -> dict[str, Any] | None:
             return None
         ids = [e.get("id") for e in enc["order"] if e.get("id")]
         found = conn.execute(select(sheets.c.character_id, sheets.c.sheet).where(sheets.c.character_id.in_(ids))).all()
+        first = conn.execute(select(rulings.c.intent).where(rulings.c.number == 1)).first()  # `init`: the settings
     by_id = {cid: sheet for cid, sheet in found}
     order = [row(e, by_id.get(e.get("id", "")), enc["current"]) for e in enc["order"]]
+    settings = ((first[0] if first else None) or {}).get("settings") or {}
     return {
         "encounter": enc["number"],
         "system": enc["system"],
         "round_word": round_word(enc["system"]),
         "round": enc["round"],
         "current": enc["current"],
-        "next": up_next(enc["system"], enc["order"], by_id, enc["current"]),
+        "next": up_next(
+            enc["system"], enc["order"], by_id, enc["current"], idle=settings.get("pass-over", "no-action") != "never"
+        ),
         "order": order,
     }
 
 
-def up_next(system: str, order: list[dict[str, Any]], by_id: dict[str, Any], current: str | None) -> str | None:
+def up_next(
+    system: str, order: list[dict[str, Any]], by_id: dict[str, Any], current: str | None, *, idle: bool = True
+) -> str | None:
     """Who `encounter next` gives the turn to after `current`, as far as the sheets tell now: the next in the order
-    the rules still give a turn (`RuleSystem.takes_turn` and `no_turn`, as the turn's decider passes over), or None
-    when no one else has one."""
+    the rules still give a turn (`RuleSystem.takes_turn` and `no_turn`, as the turn's decider passes over) and, with
+    `idle` (`init -o pass-over=no-action`, the default), something to do in it (`nothing_to_do`); a hazard's slot
+    takes its turn; None when no one else has one."""
     names = [e["name"] for e in order]
     if current not in names:
         return None
@@ -95,11 +65,13 @@ def up_next(system: str, order: list[dict[str, Any]], by_id: dict[str, Any], cur
     at = names.index(current)
     for k in range(1, len(order)):
         e = order[(at + k) % len(order)]
+        if e.get("hazard"):
+            return str(e["name"])
         sheet = by_id.get(e.get("id", ""))
         if sheet is None:
             continue
         s = Sheet.from_dict(sheet)
-        if rules.takes_turn(s) and rules.no_turn(s) is None:
+        if rules.takes_turn(s) and rules.no_turn(s) is None and not (idle and rules.nothing_to_do(s)):
             return str(e["name"])
     return None
 
@@ -112,19 +84,5 @@ def idle(read: ReadSide) -> dict[str, Any]:
 
 
 def text(v: dict[str, Any]) -> str:
-    """The tracker as a compact aligned table, the screen a GM keeps open."""
-    word = round_word(v["system"])
-    head = f"encounter {v['encounter']} ({v['system']}), {word} {v['round']}: {possessive(str(v['current']))} turn"
-    hp_label = health_word(v["system"]).lower()
-    rows = []
-    for e in v["order"]:
-        name = e["name"] + (f" x{e['count']}" if "count" in e else "")
-        hp = "" if e["hp"] is None else f"{e['hp']}/{e['max_hp']}"
-        timed = e.get("left") or {}
-        shown = [m.upper() for m in e["marks"]] + durations_shown(e["conditions"], timed, e["marks"])
-        rows.append((">" if e["up"] else " ", name, str(e["initiative"]), hp, ", ".join(shown)))
-    widths = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in enumerate(("", "name", "init", hp_label, ""))]
-    lines = [head, f"  {'':1} {'name':<{widths[1]}}  {'init':>{widths[2]}}  {hp_label:>{widths[3]}}  conditions"]
-    for up, name, init, hp, notes in rows:
-        lines.append(f"  {up} {name:<{widths[1]}}  {init:>{widths[2]}}  {hp:>{widths[3]}}  {notes}".rstrip())
-    return "\n".join(lines)
+    """The tracker as a compact aligned table, the screen a GM keeps open (ledger/words/tracker.py)."""
+    return table(v)

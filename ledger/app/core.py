@@ -130,7 +130,7 @@ class LedgerCore:
         """A live character's sheet, read from the write side."""
         entry = self.campaign().character(name)
         if entry is None:
-            raise no_character(name, self.campaign().names())
+            raise no_character(name, self.campaign().names(), retired=self.campaign().retired_names())
         ch: Character = self.store.repository.get(UUID(entry["id"]))
         return Sheet.from_dict(ch.sheet)
 

@@ -11,6 +11,11 @@ from ledger import catalog as C
 from ledger.app.core import LedgerCore
 from ledger.encounter import ENCOUNTER_ID
 from ledger.errors import BadInput, NotFound
+from ledger.rulings.deciders.durations import TRACKER  # the tracker version encounter start and join carry
+
+# How `encounter next`, `delay` and `remove` pass turns over (TurnIntent): 3 passes over the dead and defeated, those
+# the rules give no turn, and (unless `init -o pass-over=never`) those whose turn the rules leave nothing to do in.
+PASS_OVER = 3
 
 if TYPE_CHECKING:
     from ledger.intents import (
@@ -49,31 +54,34 @@ class FightCommands(LedgerCore):
         surprised: Sequence[str] = (),
         init: Mapping[str, int] | None = None,
         rolls: Mapping[str, str] | None = None,
+        group_init: Sequence[str] = (),
     ) -> Recorded:
         """Roll initiative for everyone (or take `init`, rolled elsewhere) and begin round 1 with the highest."""
         if not names:
             raise BadInput("an encounter needs at least one participant", "ledger encounter start Ann Bob")
-        intent: EncounterStartIntent = {"names": list(names), "surprised": list(surprised)}
+        intent: EncounterStartIntent = {"names": list(names), "surprised": list(surprised), "tracker": TRACKER}
         if init:
             both = [n for n in init if any(n.strip().casefold() == r.strip().casefold() for r in rolls or {})]
             if both:
                 raise BadInput(f"{both[0]}: give an initiative (--init) or its roll (--roll), not both")
             intent["init"] = {n: int(v) for n, v in init.items()}
+        if group_init:
+            intent["group_init"] = list(group_init)
         return self.record(C.ENCOUNTER_START, intent, rolls=rolls)
 
     def next_turn(self, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """End the current turn (end-of-turn hook), pass to the next who takes turns (start-of-turn hook)."""
-        intent: TurnIntent = {"pass_over": 2}  # pass over whoever the rules give no turn
+        intent: TurnIntent = {"pass_over": PASS_OVER}  # pass over whoever the rules give no turn or nothing to do
         return self.record(C.ENCOUNTER_NEXT, intent, rolls=rolls)
 
     def delay_turn(self, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """The current character delays their whole turn; the next one's turn starts (no end-of-turn hook yet)."""
-        intent: TurnIntent = {"pass_over": 2}
+        intent: TurnIntent = {"pass_over": PASS_OVER}
         return self.record(C.ENCOUNTER_DELAY, intent, rolls=rolls)
 
     def remove_from_encounter(self, name: str, *, rolls: Mapping[str, str] | None = None) -> Recorded:
         """A participant leaves the fight; if it was their turn, the next one's starts."""
-        intent: NameIntent = {"name": name, "pass_over": 2}
+        intent: NameIntent = {"name": name, "pass_over": PASS_OVER}
         return self.record(C.ENCOUNTER_REMOVE, intent, rolls=rolls)
 
     def act_now(self, name: str, *, rolls: Mapping[str, str] | None = None) -> Recorded:
@@ -82,13 +90,34 @@ class FightCommands(LedgerCore):
         return self.record(C.ENCOUNTER_ACT, intent, rolls=rolls)
 
     def join_encounter(
-        self, name: str | Sequence[str], *, surprised: bool = False, rolls: Mapping[str, str] | None = None
+        self,
+        name: str | Sequence[str],
+        *,
+        surprised: bool = False,
+        rolls: Mapping[str, str] | None = None,
+        hazard: bool = False,
+        init: int | None = None,
+        note: str | None = None,
     ) -> Recorded:
-        """Roll initiative for newcomers and slot them into the running order (they act when their place comes)."""
+        """Roll initiative for newcomers and slot them into the running order (they act when their place comes); with
+        `hazard`, one turn slot with no sheet at initiative `init` (a hazard, a timed event: its note said on its
+        turn)."""
         names = [name] if isinstance(name, str) else list(name)
         if not names:
             raise BadInput("name who joins", "ledger encounter join Cy")
-        intent: JoinIntent = {"name": names[0], "surprised": surprised}
+        intent: JoinIntent = {"name": names[0], "surprised": surprised, "tracker": TRACKER}
+        if hazard:
+            if len(names) > 1 or init is None or surprised or rolls:
+                raise BadInput(
+                    "a hazard joins alone, at the initiative given (--init N), with no roll and no surprise",
+                    "ledger encounter join 'Falling Debris' --hazard --init 5 --note 'the ceiling gives way'",
+                )
+            intent.update({"hazard": True, "init": init})
+            if note:
+                intent["note"] = note
+            return self.record(C.ENCOUNTER_JOIN, intent)
+        if init is not None:
+            raise BadInput("--init is for a hazard's slot (--hazard)", "a character rolls: --roll NAME=FACES")
         if len(names) > 1:
             intent["names"] = names
         return self.record(C.ENCOUNTER_JOIN, intent, rolls=rolls)

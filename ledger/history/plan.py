@@ -45,6 +45,7 @@ class Plan:
     head: tuple[int, str] = (0, "")  # the campaign's version and chain head the plan was made at
     system: str = ""
     names: dict[str, str] = field(default_factory=dict)  # character aggregate id -> name
+    groups: list[str] = field(default_factory=list)  # the minion groups of several it read (their verbs are plural)
     decided: int = 0  # how many later rulings were decided again
     retracted: Records = field(default_factory=list)  # the contested ruling's outcome as it stands
 
@@ -60,6 +61,7 @@ class Plan:
             "command": self.command,
             "system": self.system,
             "names": self.names,
+            "groups": self.groups,
             "retracted": self.retracted,
             "rederived": [
                 {

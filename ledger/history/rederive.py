@@ -184,8 +184,23 @@ class Rederiver(Walk):
             self.forget(n)
         self._final_states(plan, target, new_amend)
         plan.names = self._names(plan)
+        plan.groups = self._groups(plan)
         plan.decided = self.decided
         return plan
+
+    def _groups(self, plan: Plan) -> list[str]:
+        """The minion groups of several the plan's sentences name (added with a count above 1), for their plurals
+        (`Goons take the delayed turn`)."""
+        said = repr([plan.retracted, *[(c.before, c.after) for c in plan.changes]])
+        out = []
+        for e in self.campaign.domain["roster"].values():
+            if e["name"] not in said:
+                continue
+            added = next(iter(self.history(UUID(e["id"]))), None)
+            sheet = (payload(added).get("sheet") or {}) if added is not None else {}
+            if sheet.get("minion") and int(sheet.get("count") or 1) > 1:
+                out.append(str(e["name"]))
+        return sorted(out)
 
     def _names(self, plan: Plan) -> dict[str, str]:
         """Every character the plan mentions, by aggregate id (the roster's names, or the re-derived world's)."""

@@ -8,8 +8,10 @@ throughout`). Pure functions on a plan's summary (ledger/history/rederive.py `Pl
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
+
+from ledger.words.describe import HpFold, sentence
 
 SHIFTING = frozenset({"hp"})  # the fields whose numbers may move without the outcome changing
 
@@ -57,6 +59,8 @@ def readable(summary: Mapping[str, Any]) -> dict[str, Any]:
     per: dict[str, dict[str, Any]] = {}
     for c in summary["rederived"]:
         if not shifts_only(c):
+            if reads_alike(summary, c):  # a counter moved, nothing a reader is told: not an outcome that changes
+                continue
             outcomes.append(c["ruling"])
             continue
         for hex_id, deltas in hp_deltas(c).items():
@@ -80,6 +84,20 @@ def readable(summary: Mapping[str, Any]) -> dict[str, Any]:
             }
         )
     return {"outcomes": outcomes, "shifts": shifts}
+
+
+def said(summary: Mapping[str, Any], c: Mapping[str, Any], side: str, groups: Collection[str] = ()) -> str:
+    """One side of a re-derived ruling as the describer's sentence (`groups`: minion groups of several)."""
+    hp = (c.get("hp_before") or {}).get(side)
+    system = str(summary.get("system") or "")
+    return sentence(events(c[side], summary.get("names", {}), hp), HpFold(groups), system=system)
+
+
+def reads_alike(summary: Mapping[str, Any], c: Mapping[str, Any]) -> bool:
+    """Whether a re-derived ruling reads the same before and after (its events differ only where no reader looks)."""
+    if c.get("refused") or c.get("new_dice"):
+        return False
+    return said(summary, c, "before") == said(summary, c, "after")
 
 
 def events(records: list[Mapping[str, Any]], names: Mapping[str, str], hp: list[Any] | None = None) -> list[Any]:

@@ -7,7 +7,7 @@ from uuid import UUID
 
 from ledger.aggregates import SHEET_EVENTS, Amendments, live_records, ruling_id
 from ledger.errors import BadInput, no_character
-from ledger.model.event_names import CHARACTER_ADDED, RESOURCE_CHANGED
+from ledger.model.event_names import CHARACTER_ADDED, DAMAGE_APPLIED, HEALTH_RECOVERED, RESOURCE_CHANGED
 from ledger.model.sheet import Sheet, apply_effect, is_gm_pool
 from ledger.rules import get_rules
 
@@ -34,10 +34,15 @@ def value_of(sheet: Sheet | None, field: str) -> Any:
 
 def _describe(field: str, before: Any, after: Any, kind: str, data: dict[str, Any]) -> str:
     if isinstance(after, bool):
-        return f"{'imposed' if after else 'removed'} by {kind}" + (f" ({data['note']})" if data.get("note") else "")
+        return ("gained" if after else "lost") + (f" ({data['note']})" if data.get("note") else "")
+    if isinstance(before, bool) or before is None:  # a counter or resource the sheet did not hold yet: 0
+        before = 0
+    if isinstance(after, bool) or after is None:
+        after = 0
     detail = ""
     if "amount" in data:
-        detail = f" ({kind} {data['amount']})"
+        words = {DAMAGE_APPLIED: "damage", HEALTH_RECOVERED: "recovered"}.get(kind, "")
+        detail = f" ({data['amount']} {words})".replace(" )", ")")
     elif kind == RESOURCE_CHANGED and data.get("purpose") or data.get("reason"):
         detail = f" ({data.get('purpose') or data.get('reason')})"
     return f"{before} -> {after}{detail}"
@@ -47,7 +52,7 @@ def explain(store: EventStore, campaign: Campaign, amended: Amendments, name: st
     """The live rulings that changed `field` on the character's sheet, in order, with who and when."""
     entry = campaign.character(name)
     if entry is None:
-        raise no_character(name, campaign.names())
+        raise no_character(name, campaign.names(), retired=campaign.retired_names())
     aid = UUID(entry["id"])
     history = list(store.events.get(aid))
     amendments = {n: [r for r in recs if r["aggregate"] == aid.hex] for n, recs in amended.items()}

@@ -26,6 +26,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "amount": (0, 1_000_000),  # direct HP / Health loss or healing
     "rank": (0, 1_000),  # hnh effect rank
     "bonus": (-1_000, 1_000),  # attack bonus or penalty
+    "initiative": (-1_000, 1_000),  # an initiative total given by hand (a hazard's slot: `encounter join --init`)
     "dc": (-1_000, 1_000),  # difficulty class
     "hours": (0, 1_000_000),  # recovery time
     "n": (1, 1_000_000),  # spend / gain N

@@ -29,9 +29,11 @@ from ledger.rules.options import Opt, Options, Role, parse_options, suggest
 
 Perform = Callable[[Sheet, "Sheet | None", Options, Dice], list[Effect]]
 
-CURRENT = 4  # the rules' version a ruling recorded now carries (`tracker` in an encounter, `rules` outside one):
+CURRENT = 5  # the rules' version a ruling recorded now carries (`tracker` in an encounter, `rules` outside one):
 # rulings carrying an older one (or none) are decided again by the rules as they were then (`RuleSystem.at`)
 FOURTH = 4  # from 4: where two mechanisms meet (timed effects with one owner, the action limits of conditions, ...)
+FIFTH = 5  # from 5: the tracker's natural order, a side all down by a departure, d20's reactions refreshed on the
+# bearer's own turn (ledger/rulings/deciders/durations.py NATURAL)
 
 
 class NotInThisSystem(BadInput):
@@ -258,6 +260,11 @@ class RuleSystem:
         """Why a participant whose turn comes can take no action in it (it is named as their turn starts), or None."""
         return None
 
+    def nothing_to_do(self, sheet: Sheet) -> str | None:
+        """Why a participant's turn leaves them nothing to do (`init -o pass-over=no-action`, the default: `encounter
+        next` passes the turn over, running its start and end), or None. By default every turn has something to do."""
+        return None
+
     def start_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """What happens as a character's turn starts."""
         return []
@@ -328,6 +335,9 @@ class RuleSystem:
         return 0
 
     actions_per_turn = False  # True: the action budget is the actor's own turn (out of it: reactions, not counted)
+    # once-a-round uses kept in the round's tally that are ready again when the bearer's own turn starts, not when the
+    # round does (d20's Attack of Opportunity); from the tracker's version 5
+    own_turn_uses: tuple[str, ...] = ()
 
     def gm_debts(self, effects: list[Effect]) -> list[tuple[str, int]]:
         """What the GM's pool pays for these effects, by purpose (P&P: extra-dice, reroll)."""

@@ -191,3 +191,18 @@ def for_target(value: Any, target: str, default: str = "none") -> str:
         if name.strip().casefold() == target.strip().casefold():
             return v.strip()
     return default
+
+
+def pass_over(source: str) -> Opt:
+    """`init -o pass-over=no-action|never`: whether `encounter next` passes over a turn in which the rules leave the
+    character nothing to do (RuleSystem.nothing_to_do), its durations still ticking; the dead and the defeated are
+    passed over either way."""
+    return Opt(
+        "pass-over",
+        "choice",
+        "in an encounter, pass over a turn in which the rules leave the character nothing to do (its durations and "
+        "turn effects still run, the passing said in one line), or never",
+        source,
+        choices=("no-action", "never"),
+        default="no-action",
+    )

@@ -219,10 +219,10 @@ class Draft:
             return self.characters[key]
         entry = self.campaign.character(name)
         if entry is None:
-            raise no_character(name, self.campaign.names())
+            raise no_character(name, self.campaign.names(), retired=self.campaign.retired_names())
         ch: Character = self.load(_uuid(entry["id"]))
         if not ch.active:
-            raise no_character(name, self.campaign.names())
+            raise no_character(name, self.campaign.names(), retired=self.campaign.retired_names())
         self.characters[key] = ch
         return ch
 

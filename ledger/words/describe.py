@@ -17,15 +17,21 @@ from ledger.model.event_names import (
     ACTION_TAKEN,
     ATTACK_RESOLVED,
     CAMPAIGN_CREATED,
+    CAMPAIGN_RESTORED,
     CHARACTER_ADDED,
     CHARACTER_ENROLLED,
+    CHARACTER_RETIRED,
     CHECK_RESOLVED,
     CONDITION_IMPOSED,
     CONDITION_REMOVED,
     COUNTERS_CHANGED,
     DAMAGE_APPLIED,
     DELAYED_TURN_TAKEN,
+    DICE_COMMITTED,
+    DICE_COUNTED,
+    DICE_REVEALED,
     DICE_ROLLED,
+    DICE_SCHEME,
     EFFECT_RESOLVED,
     ENCOUNTER_ENDED,
     ENCOUNTER_RESTORED,
@@ -56,6 +62,7 @@ from ledger.model.event_names import (
 )
 from ledger.rules import health_word, round_word, title
 from ledger.words import dielines
+from ledger.words.asked import asked
 
 Event = Mapping[str, Any]
 
@@ -70,6 +77,29 @@ QUIET = frozenset(
         TOUCHED,
         RULING_CHAINED,
         COUNTERS_CHANGED,
+        DICE_COUNTED,  # a committed session's dice counter (`number 1, next 46`)
+        CAMPAIGN_RESTORED,  # the campaign's own state put back by an undo (the undo's sentence says which ruling)
+    }
+)
+# Keys of event data that are the ledger's bookkeeping, never said in a sentence (ids, versions, counters' names).
+UNSAID = frozenset(
+    {
+        "character",
+        "for",
+        "faces",
+        "note",
+        "id",
+        "character_id",
+        "version",
+        "next",
+        "number",
+        "commitment",
+        "secret",
+        "tracker",
+        "pass_over",
+        "counters",
+        "sort",
+        "order",
     }
 )
 HP_EVENTS = frozenset({DAMAGE_APPLIED, HEALTH_RECOVERED})
@@ -89,6 +119,8 @@ def dice_parts(d: Mapping[str, Any], ruling: Iterable[Event] = ()) -> tuple[str,
     hold brackets): (`Guard [A] attack: 1d20+2`, `15`, ` = 17 (entered)`); faces None for an expression whose
     faces sit inside it (`1d20 (14) + 1d4 (3) + 2`)."""
     owner, name = d.get("for"), d.get("name")
+    if owner and str(name).startswith(f"{owner}."):  # an area's per-target roll `Paragon.dodge`: `Paragon dodge`
+        name = str(name)[len(str(owner)) + 1 :]
     label = f"{owner} {name}" if owner and owner != name else str(name)
     notes = [
         n
@@ -151,17 +183,17 @@ def _value(v: Any) -> str:
 class HpFold:
     """Follows every character's HP through a stream of events, to say `HP 6 -> 1` for each change."""
 
-    def __init__(self) -> None:
+    def __init__(self, groups: Collection[str] = ()) -> None:
         self.hp: dict[str, int] = {}
         self.minion: dict[str, bool] = {}
-        self.groups: set[str] = set()  # minion groups of more than one, now: their verbs are plural ("Goons hit")
+        self.groups: set[str] = set(groups)  # minion groups of more than one: their verbs are plural ("Goons hit")
 
     def know(self, sheet: Mapping[str, Any]) -> None:
         """Note whether a sheet is a minion group of more than one (its HP is left to the events)."""
         name = str(sheet.get("name") or "")
         if sheet.get("minion") and int(sheet.get("count") or 1) > 1:
-            self.groups.add(name)
-        else:
+            self.groups.add(name)  # a group stays one (`Thugs fail`) when one member is left: the name is plural
+        elif not sheet.get("minion"):
             self.groups.discard(name)
 
     def before(self, e: Event) -> int | None:
@@ -180,7 +212,7 @@ class HpFold:
             self.hp[who] = d["hp"]
         elif t == MINIONS_DEFEATED and isinstance(d.get("count"), int):
             was = d["count"] + int(d.get("defeated", 0))
-            self.know({"name": who, "minion": True, "count": d["count"]})
+            self.know({"name": who, "minion": True, "count": was})
         return was if isinstance(was, int) else None
 
 
@@ -203,7 +235,9 @@ def change(e: Event, before: int | None = None, system: str = "") -> str:
         before = before if before is not None else e.get("hp_before", _derived(t, d))
         arrow = f"{label} {before} -> {d.get('hp')}" if before is not None else f"{label} -> {d.get('hp')}"
         faded = f", {d['subdual-faded']} subdual fades" if d.get("subdual-faded") else ""
-        return (arrow if before != d.get("hp") else f"{label} stays {d.get('hp')}") + faded
+        bruises = (d.get("counters") or {}).get("bruises") if t == DAMAGE_APPLIED else None
+        bruised = f", {bruises} bruise{'' if bruises == 1 else 's'} (Toughness -{bruises})" if bruises else ""
+        return (arrow if before != d.get("hp") else f"{label} stays {d.get('hp')}") + bruised + faded
     if t == CONDITION_IMPOSED:
         return f"now {d.get('condition')}"
     if t == CONDITION_REMOVED:
@@ -277,7 +311,11 @@ def clause(e: Event, system: str = "", groups: Collection[str] = ()) -> tuple[st
         return who, f"{who} restored to {word} {s.get('hp')}" if d.get("active") and s else f"{who} restored"
     if t == NOTE_RECORDED:
         return who, str(d.get("note") or d.get("text") or "note")
-    return who, _table(t, d, system) or _generic(t, d, who)
+    if t == DICE_SCHEME and not d.get("player_dice"):
+        return who, ""
+    if t == CHARACTER_RETIRED:
+        return who, f"{who} {_table(t, d, system)}" if "character_id" not in d else ""
+    return who, _table(t, d, system, groups) or _generic(t, d, who)
 
 
 def _attack(d: Mapping[str, Any], who: str, plural: bool = False) -> tuple[str, str]:
@@ -306,6 +344,7 @@ def _attack(d: Mapping[str, Any], who: str, plural: bool = False) -> tuple[str, 
             if isinstance(d.get("attack"), dict) and d["attack"].get("automatic_failure") and not d.get("hit")
             else "",
             _area_dodge(d),
+            _upset(d),
             *_declined(d),
             _absorbed(d),
             str(d.get("reason") or ""),
@@ -320,6 +359,26 @@ def _attack(d: Mapping[str, Any], who: str, plural: bool = False) -> tuple[str, 
     ]
     tail = f" ({', '.join([score, *notes] if score else notes)})" if score or notes else ""
     return target, f"{attacker} {verb} {target}{weapon}{tail}"
+
+
+def _upset(d: Mapping[str, Any]) -> str:
+    """hnh: why an attack check below the defense hits, or one above it misses: a critical of either roll."""
+    a, dc = d.get("attack"), d.get("defense_check")
+    if not isinstance(a, dict) or not isinstance(dc, dict) or not isinstance(a.get("total"), int):
+        return ""
+    if not isinstance(dc.get("total"), int) or a.get("automatic_failure"):
+        return ""  # (an all-minus roll says its own why: an automatic miss)
+    if d.get("hit") and a["total"] < dc["total"]:
+        if dc.get("critical") == "failure":
+            return "the defense fails critically"
+        if a.get("critical") == "success":
+            return "a critical success"
+    if d.get("hit") is False and a["total"] >= dc["total"]:
+        if a.get("critical") == "failure":
+            return "a critical failure"
+        if dc.get("critical") == "success":
+            return "the defense succeeds critically"
+    return ""
 
 
 def _declined(d: Mapping[str, Any]) -> list[str]:
@@ -357,8 +416,13 @@ def _attack_score(d: Mapping[str, Any]) -> str:
     if "dr" in d and "total" in d:  # d20: the roll against the target's DR
         return f"{d['total']} vs DR {d['dr']}"
     if "successes" in d:  # pnp: successes against the defense's
-        return f"{d['successes']} successes vs {d.get('threshold', 0)}"
+        return f"{_successes(d['successes'])} vs {d.get('threshold', 0)}"
     return ""
+
+
+def _successes(n: Any) -> str:
+    """`1 success`, `3 successes` (P&P pools)."""
+    return f"{n} success" if n == 1 else f"{n} successes"
 
 
 def _resistance(d: Mapping[str, Any], who: str, plural: bool = False) -> str:
@@ -391,7 +455,7 @@ def _check(d: Mapping[str, Any], who: str) -> str:
             if d.get("opponent")
             else f"vs threshold {d.get('threshold')}"
         )
-        return f"{possessive(who)} {what} check: {d['successes']} successes {vs}, {d.get('outcome')}"
+        return f"{possessive(who)} {what} check: {_successes(d['successes'])} {vs}, {d.get('outcome')}"
     if d.get("healer") and d.get("subject") and d["healer"] != d["subject"]:  # Healing: the healer's check
         who, on = str(d["healer"]), f" on {d['subject']}"
     else:
@@ -423,15 +487,19 @@ def _effect(d: Mapping[str, Any], who: str, groups: Collection[str] = ()) -> str
         return f"{possessive(who)} {d['timed_effect']} ends" + (
             f" ({_expired(str(d['expired']), '')})" if d.get("expired") else ""
         )
+    if "slot" in d:  # a hazard's or timed event's turn comes (`encounter join NAME --hazard`): its note
+        return str(d["note"]) if d.get("note") else f"{possessive(str(d['slot']))} turn comes"
+    if "passed" in d:  # the tracker passed over a turn (`encounter next`): who and why
+        return f"{possessive(str(d['passed']))} turn passes ({d.get('why')})"
     if "side_down" in d:  # recorded by the ruling that left every combatant of one side down
         return "every foe is down" if d["side_down"] == "foes" else "every hero is down"
     if "initiative-tie" in d:
         return f"initiative tie between {', '.join(map(str, d['initiative-tie']))}: rolled off"
     if "hazard" in d:
         bits = [
-            f"{k.replace('_', ' ')} {_value(v)}"
+            k.replace("_", " ") if v is True else f"{k.replace('_', ' ')} {v}"
             for k, v in d.items()
-            if k not in ("hazard", "character", "note") and v is not None and not isinstance(v, (dict, list))
+            if k not in ("hazard", *UNSAID) and v is not None and v is not False and not isinstance(v, (dict, list))
         ]
         note = f": {d['note']}" if d.get("note") else ""
         return f"{who} faces {d['hazard']}" + (f" ({', '.join(bits)})" if bits else "") + note
@@ -458,14 +526,21 @@ def _effect(d: Mapping[str, Any], who: str, groups: Collection[str] = ()) -> str
         )  # Smash: Damaging Objects, bent, broken or destroyed
         tries = "try" if str(d["attacker"]) in groups else "tries"
         return f"{d['attacker']} {tries} to {d['action']} {d['target']}" + (f" ({inner})" if inner else "") + item
+    if d.get("action") and d.get("kind") in FREE_KINDS and d["action"] not in RULES_VERBS:  # the GM's own words
+        took = "take" if who in groups else "takes"
+        typed = "" if d["action"] == "an action" else f": {d['action']}"
+        return f"{who} {took} a {d['kind']} action{typed}"
     if d.get("action"):
         kind = f"a {d['kind']} action" if d.get("kind") else ""
         extra = ", ".join(
             [kind] * bool(kind)
             + [
-                f"{k} {_value(v)}"
+                k.replace("-", " ") if v is True else f"{k.replace('-', ' ')} {v}"
                 for k, v in d.items()
-                if k not in ("action", "character", "kind") and v is not None and not isinstance(v, (dict, list))
+                if k not in ("action", "character", "kind", *UNSAID)
+                and v is not None
+                and v is not False
+                and not isinstance(v, (dict, list))
             ]
         )
         does = str(d["action"]).replace("-", " ") if who in groups else _third_person(str(d["action"]))
@@ -481,6 +556,8 @@ def _effect(d: Mapping[str, Any], who: str, groups: Collection[str] = ()) -> str
     return _generic(EFFECT_RESOLVED, d, who)
 
 
+FREE_KINDS = ("full", "partial", "free")  # d20 Attacks: an action as the GM names it (`act NAME action -o what=...`)
+RULES_VERBS = frozenset({"charge", "run", "chase", "move"})  # the rules' own actions, said as verbs
 NOT_VERBS = {
     "extra-effort": "makes an extra effort",
     "seize-initiative": "seizes the initiative",
@@ -503,8 +580,8 @@ def _third_person(action: str) -> str:
     return verb + sep + rest
 
 
-def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:
-    """Campaign, session, encounter and undo events."""
+def _table(t: str, d: Mapping[str, Any], system: str = "", groups: Collection[str] = ()) -> str:
+    """Campaign, session, encounter and undo events (`groups`: minion groups of several, said in the plural)."""
     if t == CAMPAIGN_CREATED:
         return f"campaign {d.get('name')} begins ({title(str(d.get('system')))})"
     if t == SESSION_STARTED:
@@ -515,15 +592,24 @@ def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:
         )
     if t == SESSION_ENDED:
         return f"session {d.get('number')} ends"
+    if t == DICE_COMMITTED:  # verifiable dice: the commitment's first digits, to compare with what the GM showed
+        return f"its dice are committed (SHA-256 {str(d.get('commitment', ''))[:12]}...)"
+    if t == DICE_SCHEME:
+        return "the players roll their heroes' dice" if d.get("player_dice") else ""
+    if t == DICE_REVEALED:
+        return "its dice secret is revealed (ledger verify --dice checks every die)"
+    if t == CHARACTER_RETIRED:  # the campaign's and the character's events: said once, for the character
+        return "" if "character_id" in d else "retires from play (the history keeps every ruling)"
     if t == ENCOUNTER_STARTED:
         order = ", ".join(f"{o['name']} {o.get('initiative')}" for o in d.get("order", []))
         return f"encounter {d.get('number')} begins" + (f"; initiative: {order}" if order else "")
     if t in (TURN_ADVANCED, TURN_DELAYED, DELAYED_TURN_TAKEN, PARTICIPANT_JOINED, PARTICIPANT_REMOVED):
+        many = d.get("name") in groups
         lead = {
-            TURN_DELAYED: f"{d.get('name')} delays",
-            DELAYED_TURN_TAKEN: f"{d.get('name')} takes the delayed turn",
-            PARTICIPANT_REMOVED: f"{d.get('name')} leaves the encounter",
-            PARTICIPANT_JOINED: f"{d.get('name')} joins the encounter{_joined_at(d)}",
+            TURN_DELAYED: f"{d.get('name')} {'delay' if many else 'delays'}",
+            DELAYED_TURN_TAKEN: f"{d.get('name')} {'take' if many else 'takes'} the delayed turn",
+            PARTICIPANT_REMOVED: f"{d.get('name')} {'leave' if many else 'leaves'} the encounter",
+            PARTICIPANT_JOINED: f"{d.get('name')} {'join' if many else 'joins'} the encounter{_joined_at(d)}",
         }.get(t, "")
         turn = (
             (f"{round_word(system)} {d['round']}: " if "round" in d else "") + f"{possessive(d['current'])} turn"
@@ -533,10 +619,12 @@ def _table(t: str, d: Mapping[str, Any], system: str = "") -> str:
         return "; ".join(p for p in (lead, turn) if p)
     if t == ENCOUNTER_ENDED:
         return f"encounter {d.get('number')} ends"
+    if t == ACTION_TAKEN and d.get("kind") == "ready":  # a once-a-round use ready again at the bearer's turn
+        return f"{possessive(str(d.get('name')))} Attack of Opportunity is ready again"
     if t == ACTION_TAKEN:
         return f"{d.get('name')} takes a {d.get('kind')} action"
     if t == CHARACTER_ENROLLED:
-        return f"{d.get('name')} is on the roster"
+        return f"the roster lists {d.get('name')}"
     if t == ENCOUNTER_RESTORED:
         return "the encounter is restored"
     if t in (RULING_UNDONE, RULING_REDONE):
@@ -556,25 +644,27 @@ def _joined_at(d: Mapping[str, Any]) -> str:
 def _generic(t: str, d: Mapping[str, Any], who: str) -> str:
     """An event no sentence knows, in words: its values (`scene ended`), else what kind of event it is."""
     scalars = ", ".join(
-        f"{k.replace('_', ' ').replace('-', ' ')} {_value(v)}"
+        k.replace("_", " ").replace("-", " ") if v is True else f"{k.replace('_', ' ').replace('-', ' ')} {v}"
         for k, v in d.items()
-        if k not in ("character", "for", "faces", "note") and v is not None and not isinstance(v, (dict, list))
+        if k not in UNSAID and v is not None and v is not False and not isinstance(v, (dict, list))
     )
     words = scalars or (str(d["note"]) if d.get("note") else re.sub(r"(?<!^)(?=[A-Z])", " ", t).lower())
     return f"{who}: {words}" if who else words
 
 
-def event_line(e: Event, before: int | None = None, system: str = "") -> str:
+def event_line(e: Event, before: int | None = None, system: str = "", groups: Collection[str] = ()) -> str:
     """One event on its own, as a line of a log or an export."""
     t, d = e["type"], e.get("data") or {}
     if t == DICE_ROLLED:
         return dice_line(d)
-    if t == RULING_RECORDED:
-        return intent_line(str(d.get("command", "")), d.get("intent") or {})
+    if t == RULING_RECORDED:  # what was asked, as a reader says it (`-v` keeps the intent as stored)
+        return asked(str(d.get("command", "")), d.get("intent") or {})
     words = change(e, before, system)
     if words:
         return f"{e.get('character') or ''}: {words}".lstrip(": ")
-    return clause(e, system)[1]
+    if t == COUNTERS_CHANGED:  # alone, a timed effect's or a tally's bookkeeping: said in words, or not at all
+        return _counters(e)
+    return clause(e, system, groups)[1]
 
 
 def raw_line(e: Event) -> str:
@@ -604,15 +694,35 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None, system: str = 
         if e["type"] == ENCOUNTER_STARTED or o.get("name") == (e.get("data") or {}).get("name")
     }
     clauses: list[tuple[str, str, list[str]]] = []
+    turning = any(e["type"] in TURNING for e in evs)  # a turn passing counts durations down: not new ones
+    lasting = {} if turning else durations(evs, system)
+    stated = {  # the rules' own words already say how long (`Ann defends (..., until the start of the next turn)`)
+        (str(e.get("character") or ""), str((e.get("data") or {}).get("action")))
+        for e in evs
+        if e["type"] == EFFECT_RESOLVED and (e.get("data") or {}).get("until")
+    }
+    lasting = {k: v for k, v in lasting.items() if not any(k[0] == w and k[1].startswith(a) for w, a in stated)}
+    imposed = {
+        (e.get("character") or "", (e.get("data") or {}).get("condition"))
+        for e in evs
+        if e["type"] == CONDITION_IMPOSED
+    }
     for e in evs:
         t = e["type"]
         before = fold.before(e)
-        if t in QUIET or t == DICE_ROLLED or (t == ACTION_TAKEN and len(evs) > 1):
-            continue  # (the action economy's tally: the action's own resolution says what was done)
         who = e.get("character") or ""
-        if t == DAMAGE_APPLIED and who in minion_hits and not (e.get("data") or {}).get("subdual"):
+        if t == COUNTERS_CHANGED:  # a timed effect's duration, said with it: `aiming at Bob until the end of ...`
+            words = ", ".join(f for (w, eff), f in timed_words(e, lasting).items() if (w, eff) not in imposed)
+            if not words:
+                continue
+        elif t in QUIET or t == DICE_ROLLED or (t == ACTION_TAKEN and len(evs) > 1):
+            continue  # (the action economy's tally: the action's own resolution says what was done)
+        elif t == DAMAGE_APPLIED and who in minion_hits and not (e.get("data") or {}).get("subdual"):
             continue  # the MinionsDefeated line says it better
-        words = change(e, before, system)
+        elif t == CONDITION_IMPOSED and (who, str((e.get("data") or {}).get("condition"))) in lasting:
+            words = f"{change(e, before, system)} {lasting[(who, str((e.get('data') or {}).get('condition')))]}"
+        else:
+            words = change(e, before, system)
         if words:
             if clauses and clauses[-1][0] == who:
                 clauses[-1][2].append(words)
@@ -640,10 +750,55 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None, system: str = 
     return out[:1].upper() + out[1:] + ("" if out.endswith(".") else ".")
 
 
+SAID_COUNTERS = {"ongoing-damage": "ongoing damage", "bruises": "bruises", "subdual": "subdual damage"}
+
+
+TURNING = frozenset({TURN_ADVANCED, TURN_DELAYED, DELAYED_TURN_TAKEN, ENCOUNTER_STARTED, ENCOUNTER_ENDED})
+
+
+def durations(evs: Iterable[Event], system: str = "") -> dict[tuple[str, str], str]:
+    """How long each timed effect a ruling starts lasts, from the counters that keep it (ledger/rules/durations.py):
+    `{("Ann", "aim"): "until the end of Ann's next turn", ("Bob", "dazed"): "for 2 rounds"}`."""
+    out: dict[tuple[str, str], str] = {}
+    for e in evs:
+        if e["type"] != COUNTERS_CHANGED:
+            continue
+        who = str(e.get("character") or "")
+        for key, n in ((e.get("data") or {}).get("counters") or {}).items():
+            if not isinstance(n, int) or isinstance(n, bool):
+                continue
+            m = re.fullmatch(r"until-(start|end):(.+?):(.+)", key)
+            if m:
+                out[(who, m[3])] = f"until the {m[1]} of {possessive(m[2])} next turn"
+            elif key.startswith("rounds:"):
+                word = round_word(system) if system else "round"
+                out[(who, key[7:])] = f"for {n} {word}{'' if n == 1 else 's'}"
+            elif key.startswith("scene:"):
+                out[(who, key[6:])] = "for the rest of the scene"
+    return out
+
+
+def timed_words(e: Event, lasting: Mapping[tuple[str, str], str]) -> dict[tuple[str, str], str]:
+    """A CountersChanged event's timed effects in words, by (bearer, effect): `aiming at Bob until the end of Ann's
+    next turn`; nothing for the tallies a reader is not told."""
+    who = str(e.get("character") or "")
+    counters = (e.get("data") or {}).get("counters") or {}
+    aimed = next((k.split(":", 1)[1] for k, v in counters.items() if k.startswith("aim-at:") and v), None)
+    out: dict[tuple[str, str], str] = {}
+    for (w, eff), how in lasting.items():
+        if w != who or not any(k.endswith(f":{eff}") and v is not None for k, v in counters.items()):
+            continue
+        if eff == "aim":
+            out[(w, eff)] = f"aiming at {aimed} {how}" if aimed else f"aiming {how}"
+        else:
+            out[(w, eff)] = f"{eff} {how}"
+    return out
+
+
 def _counters(e: Event) -> str:
     """A ruling that only sets counters: `Bob: ongoing damage 2` (`ongoing damage ends` when removed)."""
     counters = (e.get("data") or {}).get("counters") or {}
-    said = [f"{k.replace('-', ' ')} {'ends' if v is None else v}" for k, v in counters.items() if ":" not in k]
+    said = [f"{SAID_COUNTERS[k]} {'ends' if v is None else v}" for k, v in counters.items() if k in SAID_COUNTERS]
     who = e.get("character") or ""
     return f"{who}: {', '.join(said)}" if said and who else ", ".join(said)
 
@@ -666,7 +821,7 @@ def _merged(fragments: list[str]) -> list[str]:
 
 def _why(fragment: str) -> tuple[str, str]:
     """A fragment without the reason that ends it (` (1 round ran out)`), and that reason ('' if none)."""
-    m = re.fullmatch(r"(.*?)( \([^()]*\))", fragment)
+    m = re.fullmatch(r"(.*?)( \([^()]*\)| (?:for|until) .*)", fragment)
     return (m[1], m[2]) if m else (fragment, "")
 
 

@@ -202,7 +202,7 @@ def test_a_play_script_with_invalid_utf8_fails_that_line_only(tmp_path: Path) ->
     cli.ok("init", "--system", "hnh")
     script = tmp_path / "s.txt"
     script.write_bytes(b"roll 3dF\nsession start \xff\xfe\nroll 1d20\n")
-    r = cli("play", str(script))
+    r = cli("play", "--keep-going", str(script))
     assert r.exit_code == 2 and "line 2 is not UTF-8 text" in r.stderr and "Traceback" not in r.stderr
     assert len([e for e in cli.json("log") if e["type"] == "RulingRecorded"]) == 3  # init and the two rolls
 

@@ -351,7 +351,7 @@ def test_the_action_economy_in_the_session_shell(cli: Cli):
         timeout=120,
     )
     assert r.returncode == 2
-    assert "Zip reloads (a full action)." in r.stdout
+    assert "Zip takes a full action: reload." in r.stdout  # the GM's words, as typed
     assert "error: Zip has already taken a full action this round" in r.stderr
 
 

@@ -52,7 +52,7 @@ def test_the_end_summary_counts_rounds_falls_and_damage_dealt_and_taken(cli: Cli
     r = cli.ok("encounter", "end")
     lines = r.stdout.splitlines()
     assert lines[0].startswith("ruling ") and "ends after 2 rounds" in lines[0]
-    assert "Fell: Bob dying, unconscious (round 2)." in lines
+    assert "Fell: Bob dying, unconscious (round 2, Ann's attack)." in lines
     assert [ln.split() for ln in lines if ln.strip().startswith(("Ann ", "Bob "))] == [
         ["Ann", "dealt", "11", "taken", "0"],
         ["Bob", "dealt", "0", "taken", "11"],
@@ -65,6 +65,7 @@ def test_the_end_summary_counts_rounds_falls_and_damage_dealt_and_taken(cli: Cli
         "as": "dying, unconscious",
         "round": 2,
         "ruling": 0,
+        "how": "Ann's attack",
     }
     assert doc["last"]["combatants"] == [
         {"name": "Ann", "dealt": 11, "taken": 0},
@@ -96,8 +97,8 @@ def test_the_same_summary_heads_the_encounter_in_the_markdown_and_html_exports(c
     cli.ok("export", "--format", "html", "-o", str(html))
     text = md.read_text()
     head = text.index("### Encounter 1")
-    assert text.index("**Summary.** Encounter 1: 1 round. Fell: Bob dying, unconscious (round 1).") > head
+    assert text.index("**Summary.** Encounter 1: 1 round. Fell: Bob dying, unconscious (round 1, damage).") > head
     assert "| Ann | 6 | 0 |" in text and "| Bob | 0 | 11 |" in text
     page = html.read_text()
-    assert "<strong>Summary.</strong> Encounter 1: 1 round. Fell: Bob dying, unconscious (round 1).</p>" in page
+    assert "<strong>Summary.</strong> Encounter 1: 1 round. Fell: Bob dying, unconscious (round 1, damage).</p>" in page
     assert "<tr><td>Bob</td><td>0</td><td>11</td></tr>" in page

@@ -63,15 +63,14 @@ HNH: list[tuple[str, ...]] = [
     ("act", "Ann", "heal", "--against", "Bob", "-o", "rank=3"),
     ("act", "Ann", "affliction", "--against", "Bob", "-o", "with=daze", "-o", "rank=4", "-o",
      "conditions=dazed,stunned,incapacitated", "--roll", "power=0,0,0", "--roll", "toughness=+,+,+"),
-    ("encounter", "next"),
+    ("encounter", "next"),  # the stunned Bob's turn is passed over (conditions.txt, Stunned): the Goons are up
     ("encounter", "delay"),
     ("encounter", "next"),
-    ("encounter", "act", "Bob"),
+    ("encounter", "act", "Goons"),
     ("encounter", "join", "Bob 2"),
     ("encounter", "remove", "Bob 2"),
     ("encounter", "next"),
-    ("encounter", "end"),
-    ("damage", "Bob", "--rank", "12", "--roll", "power=+,+,0", "--roll", "toughness=-,-,0"),
+    ("encounter", "end"),  # Bob died of his dying check in round 2 (gameplay.txt, Dying)
     ("revive", "Bob", "--means", "healing"),
     ("character", "retire", "Bob 2"),
     ("condition", "add", "Ann", "prone"),

@@ -127,13 +127,13 @@ def test_every_format_counts_rulings_and_events_the_same_way(fight: Cli, tmp_pat
 
 def test_markdown_groups_by_session_encounter_and_round_with_a_recap(fight: Cli) -> None:
     """docs/export-format.md, Markdown and HTML: session, then encounter, then round; a recap of who fell, who was hurt
-    most, criticals, retractions."""
+    most (and how and when each fell), criticals, retractions and undos apart."""
     md = fight.ok("export", "--format", "md").stdout
     session = md.index("## Session 1: Harbour brawl")
     recap = next(line for line in md.splitlines() if line.startswith("> **Recap.**"))
     assert recap == (
-        "> **Recap.** Fell: Bruiser (dying, #8), Grunts (1 of 3). Hurt most: Bruiser (lost 8 HP). "
-        "Criticals: Ann on Bruiser (#8), Ann on Grunts (#9). Retracted: #10 (damage) by #11."
+        "> **Recap.** Fell: Bruiser (dying, #8, Ann's attack), Grunts (1 of 3). Hurt most: Bruiser (lost 8 HP). "
+        "Criticals: Ann on Bruiser (#8), Ann on Grunts (#9). Undone: #10 (damage)."
     )
     enc, r1, r2 = md.index("### Encounter 1"), md.index("#### Round 1"), md.index("#### Round 2")
     assert session < md.index(recap) < enc < r1 < md.index("- **#8**") < r2 < md.index("- **#15**")

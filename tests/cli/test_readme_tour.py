@@ -104,6 +104,17 @@ def _tour(tmp_path: Path, stack: object) -> None:
         ran.append((words[1:], r))
     commands = [w[0] for w, _ in ran]
     assert {"init", "attack", "encounter", "undo", "retract", "play", "export", "verify"} <= set(commands)
+    # every line the tour prints for a person is free of the ledger's bookkeeping (tests/cli/test_every_reader.py)
+    from tests.cli.test_every_reader import wrong
+
+    said = [
+        f"ledger {' '.join(w)}: {problem} in {line!r}"
+        for w, r in ran
+        if "--json" not in w and "-v" not in w and w[0] not in ("verify", "player")
+        for line in r.stdout.splitlines()
+        for problem in wrong(line, "hnh")
+    ]
+    assert not said, "\n".join(said)
     log = orjson.loads(
         subprocess.run([*LEDGER, "--json", "log"], cwd=work, env=env, capture_output=True, timeout=120).stdout
     )

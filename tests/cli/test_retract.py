@@ -190,7 +190,7 @@ def test_values_that_only_shift_are_one_line_per_character(two: Cli):
     """Without ruling 5 Bob's later hits land the same, each 1 HP higher: one line for Bob, no ruling listed."""
     out = two.ok("retract", "5", "--dry-run").stdout.splitlines()
     assert "No outcome changes." in out and "ruling 7 (damage):" not in "\n".join(out)
-    assert "  Bob: 2 later rulings, HP +1 throughout; final HP 3 -> 4" in out
+    assert "  Bob: HP +1 from ruling 7 on (2 rulings; final HP 3 -> 4)" in out
 
 
 def test_full_tells_every_re_derived_ruling(two: Cli):

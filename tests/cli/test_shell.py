@@ -59,7 +59,8 @@ def test_a_piped_script_prints_what_the_same_commands_print_one_shot(cli: Cli, t
             _pg_drop(pg[1])
     assert r.returncode == 0, r.stderr
     out = r.stdout.splitlines(keepends=True)
-    assert _untimed("".join(out[3:])) == _untimed(one_shot)
+    assert out[-1] == f"({len(SETUP) + len(TABLE)} commands ran)\n"  # and the count of lines that ran, last
+    assert _untimed("".join(out[3:-1])) == _untimed(one_shot)
 
 
 def _untimed(text: str) -> str:
@@ -67,9 +68,10 @@ def _untimed(text: str) -> str:
     return re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?", "TIME", text)
 
 
-def test_blank_lines_and_comments_are_skipped_and_an_error_does_not_stop_the_script(db: str) -> None:
-    """CLI.md, Commands: play; docs/shell.md, From a pipe or a file (scripts): blank lines and # comments skipped; a
-    failing line reports one error and the script goes on; exit 2."""
+def test_blank_lines_and_comments_are_skipped_and_with_keep_going_an_error_does_not_stop_the_script(db: str) -> None:
+    """CLI.md, Commands: play, and the fourth round's `ledger play --keep-going`; docs/shell.md, From a pipe or a file
+    (scripts): blank lines and # comments skipped; with --keep-going a failing line reports one error and the script
+    goes on; exit 2."""
     script = lines(
         *SETUP,
         "",
@@ -79,7 +81,7 @@ def test_blank_lines_and_comments_are_skipped_and_an_error_does_not_stop_the_scr
         "damage Ann --amount 1  # a trailing comment",
         "character show Ann",
     )
-    r = play(db, script)
+    r = play(db, script, args=("--keep-going",))
     assert r.returncode == 2
     assert "error: no character called 'Nobody'\nhint: see: ledger character list\n" in r.stderr
     assert "ruling 4: Ann takes 1 damage: HP 6 -> 5." in r.stdout  # the line after the error ran
@@ -90,23 +92,29 @@ def test_blank_lines_and_comments_are_skipped_and_an_error_does_not_stop_the_scr
 
 def test_a_script_whose_every_line_succeeds_exits_0(db: str) -> None:
     """docs/shell.md, From a pipe or a file (scripts): the exit status of a piped script is 0 if every line
-    succeeded."""
+    succeeded, and it says how many lines ran."""
     r = play(db, lines(*SETUP, "ledger damage Ann --amount 1"))  # a copied one-shot line keeps its `ledger`
     assert (r.returncode, r.stderr) == (0, "")
     assert "ruling 4: Ann takes 1 damage: HP 6 -> 5." in r.stdout
+    assert r.stdout.splitlines()[-1] == f"({len(SETUP) + 1} commands ran)"
 
 
-def test_stop_on_error_stops_at_the_first_failing_line(db: str) -> None:
-    """play --help: --stop-on-error ends a script at its first failing line."""
-    r = play(db, lines(*SETUP, "condition add Ann nosuchthing", "damage Ann --amount 1"), args=("--stop-on-error",))
+@pytest.mark.parametrize("args", [(), ("--stop-on-error",)])
+def test_a_script_stops_at_its_first_failing_line_by_default(db: str, args: tuple[str, ...]) -> None:
+    """CLI.md, Additions agreed in the fourth round: `ledger play` stops at the first failed line of a piped script
+    unless --keep-going (a later line would land one turn off), and says how many lines ran."""
+    r = play(db, lines(*SETUP, "condition add Ann nosuchthing", "damage Ann --amount 1"), args=args)
     assert r.returncode == 2
     assert "ruling 4" not in r.stdout
-    assert "(line 4)" in r.stderr
+    assert (
+        f"error: the script stopped at line {len(SETUP) + 1}, which failed ({len(SETUP) + 1} commands ran)" in r.stderr
+    )
+    assert "--keep-going" in r.stderr
 
 
 def test_a_usage_error_in_a_line_is_the_one_shot_usage_error(db: str) -> None:
     """docs/shell.md, Lines: each line behaves exactly as one-shot, errors included (one line + hint, no traceback)."""
-    r = play(db, lines(*SETUP, "damage Ann --amont 1", "frobnicate", "damage Ann --amount 1"))
+    r = play(db, lines(*SETUP, "damage Ann --amont 1", "frobnicate", "damage Ann --amount 1"), args=("--keep-going",))
     one = subprocess.run([*LEDGER, "--db", db, "damage", "Ann", "--amont", "1"], capture_output=True, text=True)
     assert one.returncode == 2 and one.stderr in r.stderr
     assert "error: No such command 'frobnicate'." in r.stderr
@@ -115,7 +123,7 @@ def test_a_usage_error_in_a_line_is_the_one_shot_usage_error(db: str) -> None:
 
 def test_unclosed_quotes_are_reported_and_the_script_goes_on(db: str) -> None:
     """docs/shell.md, Lines: an error in one line is reported and the shell goes on (here: a line shlex can't split)."""
-    r = play(db, lines(*SETUP, 'character add "Ann', "damage Ann --amount 1"))
+    r = play(db, lines(*SETUP, 'character add "Ann', "damage Ann --amount 1"), args=("--keep-going",))
     assert "error: can't read the line: No closing quotation" in r.stderr
     assert "ruling 4" in r.stdout and r.returncode == 2
 
@@ -144,7 +152,7 @@ def test_exit_leaves_before_the_lines_after_it(db: str) -> None:
 
 def test_a_command_that_would_ask_gets_no_answer_from_the_script(db: str) -> None:
     """CLI.md, play: no prompts from a pipe; a confirmation never swallows the next script line."""
-    r = play(db, lines(*SETUP, "damage Ann --amount 1", "retract 4", "damage Ann --amount 2"))
+    r = play(db, lines(*SETUP, "damage Ann --amount 1", "retract 4", "damage Ann --amount 2"), args=("--keep-going",))
     assert "error: retract needs confirmation" in r.stderr
     assert "ruling 5: Ann takes 2 damage: HP 5 -> 3." in r.stdout
 
@@ -180,7 +188,7 @@ def test_a_shell_sees_what_another_process_wrote_between_its_lines(db: str) -> N
 def test_the_shell_inside_the_shell_is_refused(db: str) -> None:
     """docs/shell.md, Safety: one shell per process; `play` typed in the shell is an error line, and the shell goes
     on."""
-    r = play(db, lines(*SETUP, "play", "damage Ann --amount 1"))
+    r = play(db, lines(*SETUP, "play", "damage Ann --amount 1"), args=("--keep-going",))
     assert "error: already in a session shell" in r.stderr and "ruling 4" in r.stdout
 
 

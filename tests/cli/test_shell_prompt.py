@@ -158,7 +158,8 @@ def test_the_prompt_offers_names_conditions_traits_and_powers_with_their_help(se
     conditions = dict(completions(session, "condition add Ann inc"))
     assert conditions["incapacitated"] == "is defenseless, stunned, unaware; supersedes dazed, stunned"
     powers = [c for c, _ in completions(session, "attack 'Energy Controller' Ann --with ")]
-    assert powers[0] == "120-mph" and "energy-creation" in powers
+    # the attacks first (hnh-site/gameplay.txt, Attack Check), then the other powers: flight after them
+    assert powers[:3] == ["energy-aura", "energy-creation", "energy-negation"] and "120-mph" in powers[3:]
     assert "unarmed" in powers  # hnh-site/gadgets-and-gear, Attack Check: the declarations' default, unarmed
     assert dict(completions(session, "check 'Energy Controller' dod"))["dodge"] == "trait 8"
     assert dict(completions(session, "act Ann "))["affliction"].startswith("an Affliction")

@@ -33,7 +33,7 @@ def test_d20_dying_get_no_turn_and_are_named(cli: Cli) -> None:
     d20(cli)
     cli.ok("damage", "Vil", "--amount", "12")
     r = cli.ok("encounter", "next")
-    assert "(Vil is dying: no turn)" in r.stdout.splitlines()[0]
+    assert "Vil's turn passes (dying)" in r.stdout.splitlines()[0]
     doc = cli.json("encounter", "show")
     assert isinstance(doc, dict) and doc["current"] == "Cy"
 
@@ -50,9 +50,9 @@ def test_d20_a_dying_characters_action_is_refused_with_the_rules_reason(cli: Cli
 
 def test_hnh_stunned_keep_their_turn_but_it_says_no_action(cli: Cli, db: str) -> None:
     """conditions.txt, Stunned: "Stunned characters cannot take any actions"; gameplay.txt, Taking Your Turn: "even if
-    you are incapacitated or dead you still get a turn": the turn comes, named as one without action; attacks
-    refused."""
-    cli.ok("init", "--system", "hnh")
+    you are incapacitated or dead you still get a turn": with `init -o pass-over=never` the turn comes, named as one
+    without action; attacks refused."""
+    cli.ok("init", "--system", "hnh", "-o", "pass-over=never")
     cli.ok("character", "add", "Ann", "--pc")
     cli.ok("character", "add", "Bob")
     cli.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=5", "--init", "Bob=3")

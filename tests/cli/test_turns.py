@@ -30,14 +30,17 @@ def test_hnh_next_passes_over_the_dead_and_says_so(cli: Cli) -> None:
     cli.ok("encounter", "start", "Ann", "Bob", "Cy", "--init", "Ann=3", "--init", "Bob=2", "--init", "Cy=1")
     cli.ok("damage", "Bob", "--amount", "9")
     r = cli.ok("encounter", "next")
-    assert "(Bob is dead: no turn)" in r.stdout.splitlines()[0]  # said in the result's first line ...
+    assert "Bob's turn passes (dead)" in r.stdout.splitlines()[0]  # said in the result's first line ...
     assert [ln.split() for ln in r.stdout.splitlines() if "Bob" in ln][-1] == [
         "Bob",
         "2",
+        "-3/6",
+        "DEAD,",
+        "prone,",
         "(passed",
         "over:",
         "dead)",
-    ]  # ... and its row
+    ]  # ... and its row, with HP and marks
     doc = cli.json("encounter", "next")
     assert (doc["current"], doc["round"], doc["skipped"]) == ("Ann", 2, [])
     doc = cli.json("encounter", "next")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.rules.options import Opt, Role
+from ledger.rules.options import Opt, Role, pass_over
 
 TITLE = "d20 Supers"
 HEALTH_WORD = "HP"  # what the text calls the track damage lowers
@@ -177,6 +177,15 @@ INIT: tuple[Opt, ...] = (
         f"{T}, Attacks",
         choices=ECONOMY_MODES,
         default="refuse",
+    ),
+    pass_over(f"{T}, Damage (the dying and unconscious can take no actions)"),
+    Opt(
+        "reroll-initiative",
+        "choice",
+        "roll initiative once, for the whole encounter, or again for everyone at the start of each round",
+        f"{T}, Initiative",
+        choices=("once", "each-round"),
+        default="once",
     ),
 )
 OPTIONS: dict[str, tuple[Opt, ...]] = {"attack": ATTACK, "check": CHECK, "recover": RECOVER, "init": INIT}

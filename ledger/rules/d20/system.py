@@ -140,7 +140,8 @@ class D20(RuleSystem):
         if minion:
             raise self.refuse(
                 "a minion group (one body for several foes)",
-                f"add each foe as its own character with its own HP: ledger character add '{name} 1' ...",
+                f"add the foes as copies, each with its own HP: ledger character add '{name}' --copies "
+                f"{max(count, 2)} ({name} 1 .. {name} {max(count, 2)})",
             )
         max_hp = int(traits.get("hp", DEFAULT_HP))
         return Sheet(name, self.key, dict(traits), max_hp, max_hp, (), {}, {SUBDUAL: 0}, {}, minion, count, pc)
@@ -288,6 +289,8 @@ class D20(RuleSystem):
     def end_of_turn(self, sheet: Sheet, dice: Dice) -> list[Effect]:
         """Nothing in the text happens at the end of a turn."""
         return []
+
+    own_turn_uses = ("opportunity",)  # Attack of Opportunity: "an extra attack per round", ready again at their turn
 
     def action_cost(self, command: str, actor: Sheet, options: Options) -> str | None:
         """Full, partial, free, a charge's attack or an Attack of Opportunity (economy.py); from version 4 an attack

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.rules.options import Opt, Role
+from ledger.rules.options import Opt, Role, pass_over
 
 TITLE = "Humans & Heroes"
 HEALTH_WORD = "HP"  # what the text calls the track damage lowers
@@ -548,6 +548,7 @@ OPTIONS: dict[str, tuple[Opt, ...]] = {
             choices=("refuse", "warn", "off"),
             default="refuse",
         ),
+        pass_over(f"{GP}, Taking Your Turn; conditions.txt, Stunned"),
     ),
 }
 ACTIONS: dict[str, tuple[Opt, ...]] = {

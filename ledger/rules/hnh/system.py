@@ -223,6 +223,15 @@ class HnH(RuleSystem):
             return next((c for c in ("dying", "incapacitated", "asleep", "entranced") if sheet.has(c)), "stunned")
         return None
 
+    def nothing_to_do(self, sheet: Sheet) -> str | None:
+        """A stunned or incapacitated character's turn leaves them nothing to do (conditions.txt, Stunned: "cannot
+        take any actions, including free actions"); a dying one's brings the dying check, a dead one's what it
+        still tracks (gameplay.txt, Taking Your Turn), so those keep their turn."""
+        if sheet.has("dead") or sheet.has("dying"):
+            return None
+        why = self.no_action(sheet)
+        return why if why in ("stunned", "incapacitated", "asleep", "entranced") else None
+
     def timed(self, sheet: Sheet) -> dict[str, str]:
         """Conditions that last until the start or end of the bearer's next turn (gameplay.txt, Starting/Ending Your
         Turn)."""

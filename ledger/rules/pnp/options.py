@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.rules.options import Opt, Role
+from ledger.rules.options import Opt, Role, pass_over
 
 TITLE = "Prowlers & Paragons"
 HEALTH_WORD = "Health"  # Attacks and Defenses: "Damage reduces the target's Health"
@@ -141,7 +141,8 @@ MOVE: tuple[Opt, ...] = (
         f"{T}, Range and Movement",
     ),
 )
-OPTIONS: dict[str, tuple[Opt, ...]] = {"attack": ATTACK, "check": CHECK}
+INIT: tuple[Opt, ...] = (pass_over('prowlers-and-paragons.txt, Attacks (a defeated target is "out of the fight")'),)
+OPTIONS: dict[str, tuple[Opt, ...]] = {"attack": ATTACK, "check": CHECK, "init": INIT}
 ACTIONS: dict[str, tuple[Opt, ...]] = {"chase": CHASE, "move": MOVE}
 
 # Whose each named roll of a command is: the acting character, the other one, or no one's ('-').

@@ -16,7 +16,7 @@ from ledger.errors import BadInput, LedgerError, NotFound
 from ledger.model.event_names import CONDITION_REMOVED, COUNTERS_CHANGED
 from ledger.model.sheet import Effect, Sheet, is_gm_pool
 from ledger.rules import durations
-from ledger.rules.contract import CURRENT, FOURTH, RuleSystem
+from ledger.rules.contract import CURRENT, FIFTH, FOURTH, RuleSystem
 from ledger.rules.options import suggest
 from ledger.rulings.draft import Draft
 
@@ -32,6 +32,8 @@ PAGES = 3  # from 3 the others too (RuleSystem.own_timed): P&P special effects (
 # give them so too
 # from FOURTH (ledger/rules/contract.py) every ruling that applies the rules carries the version, in an encounter
 # (`tracker`) or out of one (`rules`); the rules decide by it (RuleSystem.at)
+NATURAL = FIFTH  # from 5 a participant who leaves (`encounter remove`) can leave a side all down, and copies tied on
+# initiative sort by their numbers (`Goon 2` before `Goon 10`; `encounter start` and `join` carry the version too)
 ENCOUNTER_KINDS = ("rounds", "rounds-held", "rounds-total", "until-start", "until-end")
 
 

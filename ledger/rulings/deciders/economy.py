@@ -40,6 +40,45 @@ def running(d: Draft) -> Encounter | None:
     return enc if enc.active else None
 
 
+def carried(d: Draft, rules: RuleSystem, held: Mapping[str, Any], now: Mapping[str, Any]) -> dict[str, Any]:
+    """A new round's tally: nothing, but (from the tracker's version 5) the once-a-round uses that are ready again only
+    at their bearer's own turn (`RuleSystem.own_turn_uses`: d20's Attack of Opportunity) stay used until it comes."""
+    # lazy: the tracker's version, only while an encounter runs
+    from ledger.rulings.deciders.durations import NATURAL, version
+
+    if version(d) < NATURAL or not rules.own_turn_uses or held.get("encounter") != now["encounter"]:
+        return {}
+    out: dict[str, Any] = {}
+    for name, t in (held.get("by") or {}).items():
+        kept = {k: t[k] for k in rules.own_turn_uses if t.get(k)}
+        if kept:
+            out[name] = kept
+    return out
+
+
+def refresh(d: Draft, rules: RuleSystem, name: str) -> None:
+    """At the start of `name`'s own turn, their once-a-round uses are ready again (`RuleSystem.own_turn_uses`),
+    recorded as the round's tally without them (from the tracker's version 5)."""
+    # lazy: the encounter and the tracker's version, only while one runs
+    from ledger.encounter import ENCOUNTER_ID, Encounter
+    from ledger.rulings.deciders.durations import NATURAL, version
+
+    if version(d) < NATURAL or not rules.own_turn_uses:
+        return
+    # the encounter this ruling is changing already (a turn passing), else as stored
+    enc = next((a for a in d.extra_aggregates if isinstance(a, Encounter)), None) or running(d)
+    if enc is None or not enc.active:
+        return
+    held = enc.state.get("actions") or {}
+    mine = (held.get("by") or {}).get(name) or {}
+    if held.get("encounter") != enc.state["number"] or not any(mine.get(k) for k in rules.own_turn_uses):
+        return
+    fresh = {k: v for k, v in mine.items() if k not in rules.own_turn_uses}
+    d.touch(ENCOUNTER_ID)
+    d.save_also(enc)
+    d.trigger(enc, Encounter.ActionTaken, name=name, kind="ready", actions={**held, "by": {**held["by"], name: fresh}})
+
+
 def tally(
     d: Draft, rules: RuleSystem, actor: Sheet, command: str, options: Mapping[str, Any], target: str | None = None
 ) -> str | None:
@@ -62,7 +101,7 @@ def tally(
         return None  # a budget per own turn: out of it, a reaction or a readied action, not counted
     now = {"encounter": st["number"], "round": st["round"]}
     held = st.get("actions") or {}
-    by = dict(held.get("by", {})) if all(held.get(k) == v for k, v in now.items()) else {}
+    by = dict(held.get("by", {})) if all(held.get(k) == v for k, v in now.items()) else carried(d, rules, held, now)
     mine, problem = rules.take_action(by.get(actor.name, {}), kind, actor.name, target)
     if problem and setting == "refuse":
         per = (

@@ -32,15 +32,18 @@ from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import RuleSystem
 from ledger.rules.options import suggest
 from ledger.rulings.deciders.common import rules_of
+from ledger.rulings.deciders.durations import NATURAL, version
 from ledger.rulings.deciders.turns import (
     OwnedDice,
     advance,
     current,
     live_sheet,
+    rows,
     turn_hook,
     up,
 )
 from ledger.rulings.draft import Draft
+from ledger.words.tracker import natural
 
 if TYPE_CHECKING:
     from ledger.intents import (
@@ -82,7 +85,18 @@ def start(d: Draft, i: EncounterStartIntent) -> EncounterView:
     for n in i.get("init") or {}:
         if name_key(n) not in keys:
             raise BadInput(f"--init {n}: not one of the participants", suggest(n, [s.name for s in sheets]))
-    entries = [initiative(d, rules, s.name, given.get(name_key(s.name))) for s in sheets]
+    groups = grouped(d, i.get("group_init") or [], [s.name for s in sheets])
+    entries = [
+        initiative(d, rules, s.name, given.get(name_key(s.name)))
+        for s in sheets
+        if all(s.name not in members for members in groups.values())
+    ]
+    for group, members in groups.items():  # one roll for the group, named after it; its members' turns adjacent
+        first = initiative(d, rules, members[0], given.get(name_key(group)), roll_as=group)
+        for k, member in enumerate(members):
+            d.apply([Effect(EFFECT_RESOLVED, member, {"initiative": first["initiative"], "group": group})] if k else [])
+            entry = {**first, "name": member, "id": d.character(member).id.hex} if k else first
+            entries.append({**entry, "sort": [*first["sort"], natural(group), k]})
     rolloffs(d, rules, entries)
     order = sorted(entries, key=lambda e: e["sort"])
     d.trigger(
@@ -98,7 +112,7 @@ def start(d: Draft, i: EncounterStartIntent) -> EncounterView:
         ended=None,
     )
     turn_hook(d, rules, order[0], "start")
-    return view(enc.state)
+    return {**view(enc.state), "rows": rows(d, enc.state)}
 
 
 def next_(d: Draft, i: TurnIntent) -> TurnResult:
@@ -106,12 +120,25 @@ def next_(d: Draft, i: TurnIntent) -> TurnResult:
     rules = rules_of(d)
     st = enc.state
     turn_hook(d, rules, st["order"][st["turn"]], "end")
-    turn, rnd, order, forced, skipped = advance(
-        d, rules, st["order"], st["turn"], st["round"], int(i.get("pass_over") or 0)
-    )
+    if st["turn"] + 1 >= len(st["order"]) and rerolls(d):  # a new round: everyone rolls initiative again
+        turn, rnd, order, forced, skipped = advance(
+            d, rules, rerolled(d, rules, st["order"]), -1, st["round"] + 1, int(i.get("pass_over") or 0)
+        )
+    else:
+        turn, rnd, order, forced, skipped = advance(
+            d, rules, st["order"], st["turn"], st["round"], int(i.get("pass_over") or 0)
+        )
     d.trigger(enc, Encounter.TurnAdvanced, round=rnd, turn=turn, current=order[turn]["name"], order=order)
     turn_hook(d, rules, order[turn], "start")
-    return {**view(enc.state), "forced": forced, "skipped": skipped, "up": up(d, rules, order[turn]["name"])}
+    if order[turn].get("hazard"):  # a hazard's turn: its note said, in the log too
+        d.apply([Effect(EFFECT_RESOLVED, "", {"slot": order[turn]["name"], "note": order[turn].get("note") or ""})])
+    return {
+        **view(enc.state),
+        "forced": forced,
+        "skipped": skipped,
+        "up": up(d, rules, order[turn]["name"]),
+        "rows": rows(d, enc.state, skipped),
+    }
 
 
 def delay(d: Draft, i: TurnIntent) -> TurnResult:
@@ -137,7 +164,13 @@ def delay(d: Draft, i: TurnIntent) -> TurnResult:
         enc, Encounter.TurnDelayed, name=me["name"], round=rnd, turn=turn, current=order[turn]["name"], order=order
     )
     turn_hook(d, rules, order[turn], "start")
-    return {**view(enc.state), "delayed": me["name"], "forced": forced, "skipped": skipped}
+    return {
+        **view(enc.state),
+        "delayed": me["name"],
+        "forced": forced,
+        "skipped": skipped,
+        "rows": rows(d, enc.state, skipped),
+    }
 
 
 def act(d: Draft, i: NameIntent) -> EncounterView:
@@ -153,13 +186,16 @@ def act(d: Draft, i: NameIntent) -> EncounterView:
     turn_hook(d, rules, st["order"][st["turn"]], "end")
     order, turn = take_delayed(st["order"], st["turn"], who["name"])
     d.trigger(enc, Encounter.DelayedTurnTaken, name=who["name"], turn=turn, current=who["name"], order=order)
-    return view(enc.state)
+    return {**view(enc.state), "rows": rows(d, enc.state)}
 
 
 def join(d: Draft, i: JoinIntent) -> JoinResult:
-    """Newcomers join mid-fight (one or several names; a `--copies` group's name brings all its members)."""
+    """Newcomers join mid-fight (one or several names; a `--copies` group's name brings all its members); a hazard
+    (`hazard`) is one turn slot with no sheet, at the initiative given, whose note is said on its turn."""
     enc = running(d)
     rules = rules_of(d)
+    if i.get("hazard"):
+        return join_hazard(d, enc, i)
     joined: dict[str, int] = {}
     for name in expand(d, i.get("names") or [i["name"]]):
         sheet = d.sheet(name)
@@ -169,7 +205,7 @@ def join(d: Draft, i: JoinIntent) -> JoinResult:
         require_able(sheet)
         if i["surprised"]:
             surprise(d, rules, sheet.name)
-        entry = initiative(d, rules, sheet.name)
+        entry = initiative(d, rules, sheet.name, texts=any(isinstance(k, str) for e in st["order"] for k in e["sort"]))
         entry["sort"].append(JOINED_LATE)
         at = slot(st["order"], entry)
         order = [*st["order"][:at], entry, *st["order"][at:]]
@@ -177,7 +213,61 @@ def join(d: Draft, i: JoinIntent) -> JoinResult:
         d.trigger(enc, Encounter.ParticipantJoined, name=sheet.name, turn=turn, order=order)
         joined[sheet.name] = entry["initiative"]
     first = next(iter(joined))
-    return {**view(enc.state), "joined": ", ".join(joined), "initiative": joined[first], "initiatives": joined}
+    return {
+        **view(enc.state),
+        "joined": ", ".join(joined),
+        "initiative": joined[first],
+        "initiatives": joined,
+        "rows": rows(d, enc.state),
+    }
+
+
+def join_hazard(d: Draft, enc: Encounter, i: JoinIntent) -> JoinResult:
+    """A hazard's or timed event's turn slot (`encounter join NAME --hazard --init N`): no sheet, no roll."""
+    name, at_init = i["name"].strip(), int(i.get("init") or 0)
+    st = enc.state
+    if not name:
+        raise BadInput("name the hazard", "ledger encounter join 'Falling Debris' --hazard --init 5")
+    if find(st["order"], name) is not None:
+        raise Conflict(f"{name} is already in the encounter")
+    if d.campaign.character(name) is not None:
+        raise Conflict(f"{name} is a character: a hazard's slot needs a name of its own", "ledger encounter join NAME")
+    entry: Entry = {
+        "name": name,
+        "id": "",
+        "initiative": at_init,
+        "sort": [-at_init, JOINED_LATE],
+        "delayed": False,
+        "hazard": True,
+        "note": str(i.get("note") or ""),
+    }
+    at = slot(st["order"], entry)
+    order = [*st["order"][:at], entry, *st["order"][at:]]
+    turn = st["turn"] + 1 if at <= st["turn"] else st["turn"]
+    d.trigger(enc, Encounter.ParticipantJoined, name=name, turn=turn, order=order)
+    return {
+        **view(enc.state),
+        "joined": name,
+        "initiative": at_init,
+        "initiatives": {name: at_init},
+        "rows": rows(d, enc.state),
+    }
+
+
+def grouped(d: Draft, groups: list[str], names: list[str]) -> dict[str, list[str]]:
+    """`--group-init NAME`: each `--copies` group's members among the participants (NAME 1 .. NAME N), in order."""
+    out: dict[str, list[str]] = {}
+    for group in groups:
+        members = [m for m in expand(d, [group]) if m in names]
+        if len(members) < 2 or d.campaign.character(group) is not None:
+            raise BadInput(
+                f"--group-init {group}: not a group of copies among the participants",
+                "name the group of `character add NAME --copies N` that the encounter brings: --group-init NAME",
+            )
+        if any(m in other for other in out.values() for m in members):
+            raise BadInput(f"--group-init {group}: its members are in another group already")
+        out[group] = members
+    return out
 
 
 def expand(d: Draft, names: list[str]) -> list[str]:
@@ -234,7 +324,16 @@ def remove(d: Draft, i: NameIntent) -> TurnResult:
     )
     if at == st["turn"]:
         turn_hook(d, rules, order[turn], "start")
-    return {**view(enc.state), "removed": who["name"], "forced": forced, "skipped": skipped}
+    result: TurnResult = {
+        **view(enc.state),
+        "removed": who["name"],
+        "forced": forced,
+        "skipped": skipped,
+        "rows": rows(d, enc.state, skipped),
+    }
+    if sheet is not None:
+        result["removed_side"] = "heroes" if sheet.pc else "foes"
+    return result
 
 
 def end(d: Draft, i: NoIntent) -> EncounterEndResult:
@@ -337,6 +436,25 @@ def surprise(d: Draft, rules: RuleSystem, name: str) -> None:
         d.apply(rules.impose(sheet, "surprised"))
 
 
+def rerolls(d: Draft) -> bool:
+    """Whether the campaign rolls initiative again each round (`init -o reroll-initiative=each-round`, where the
+    system's text leaves it open: d20-supers.txt, Initiative)."""
+    return d.campaign.domain.get("settings", {}).get("reroll-initiative") == "each-round"
+
+
+def rerolled(d: Draft, rules: RuleSystem, order: list[Entry]) -> list[Entry]:
+    """The order rolled anew for a new round: every participant in play rolls initiative again (ties rolled off as at
+    the start); those out of play and hazards' slots keep their initiative."""
+    kept = [e for e in order if e.get("hazard") or live_sheet(d, e) is None]
+    entries = [initiative(d, rules, e["name"]) for e in order if e not in kept]
+    rolloffs(d, rules, entries)
+    out = sorted(entries, key=lambda e: e["sort"])
+    for k in kept:  # each where its initiative places it, after those it ties with
+        at = next((n for n, e in enumerate(out) if e["sort"][0] > k["sort"][0]), len(out))
+        out.insert(at, k)
+    return out
+
+
 def roll_name(d: Draft, name: str) -> str:
     """A participant's initiative roll is named after them; an entered roll may spell the name in any case."""
     return next((k for k in d.dice.entered if name_key(k) == name_key(name)), name)
@@ -348,12 +466,17 @@ def tie_key(rules: RuleSystem, sheet: Sheet) -> list[Any]:
     return [-k for k in key] if rules.ties_descending else key
 
 
-def initiative(d: Draft, rules: RuleSystem, name: str, given: int | None = None) -> Entry:
-    """Roll (or compute) one participant's initiative with the rules, or take the one the table rolled elsewhere."""
+def initiative(
+    d: Draft, rules: RuleSystem, name: str, given: int | None = None, *, texts: bool = False, roll_as: str = ""
+) -> Entry:
+    """Roll (or compute) one participant's initiative with the rules, or take the one the table rolled elsewhere
+    (`texts`: the order it joins sorts names as text, an encounter started before the tracker's version 5)."""
     sheet = d.sheet(name)
+    numbered = natural_names(d) and not texts
     first = rules.seizes_initiative(sheet)  # read before the roll spends it
     if given is None:
-        total, effects = rules.initiative(sheet, OwnedDice(d, sheet.name, {"initiative": roll_name(d, sheet.name)}))
+        rolled = roll_name(d, roll_as or sheet.name)  # a group's one roll is named after the group
+        total, effects = rules.initiative(sheet, OwnedDice(d, sheet.name, {"initiative": rolled}))
     else:
         total, effects = given, [Effect(EFFECT_RESOLVED, sheet.name, {"initiative": given, "entered": True})]
     d.apply(effects)
@@ -363,7 +486,7 @@ def initiative(d: Draft, rules: RuleSystem, name: str, given: int | None = None)
         "name": sheet.name,
         "id": cid,
         "initiative": total,
-        "sort": [lead, *tie_key(rules, sheet)],
+        "sort": [lead, *[natural(k) if k == sheet.name and numbered else k for k in tie_key(rules, sheet)]],
         "delayed": False,
     }
 
@@ -382,7 +505,7 @@ def rolloffs(d: Draft, rules: RuleSystem, entries: list[Entry]) -> None:
             for e in group:
                 spec = rolloff_spec(d, rules, e["name"])
                 if spec is None:  # a system without an initiative roll: the name decides
-                    e["sort"].append(e["name"].casefold())
+                    e["sort"].append(name_order(d, e["name"]))
                     continue
                 name = f"rolloff-{e['name']}" + (f"-{rnd}" if rnd > 1 else "")
                 results[e["name"]] = OwnedDice(d, e["name"]).take(name, spec).total
@@ -392,7 +515,18 @@ def rolloffs(d: Draft, rules: RuleSystem, entries: list[Entry]) -> None:
                     [Effect(EFFECT_RESOLVED, "", {"initiative-tie": sorted(results), "rolloff": results, "round": rnd})]
                 )
     for e in entries:
-        e["sort"].append(e["name"].casefold())
+        e["sort"].append(name_order(d, e["name"]))
+
+
+def name_order(d: Draft, name: str) -> Any:
+    """The last tie-break, by name: from the tracker's version 5 with its numbers as numbers (`Goon 2` before `Goon
+    10`); rulings recorded before sort as they did, as text."""
+    return natural(name) if natural_names(d) else name.casefold()
+
+
+def natural_names(d: Draft) -> bool:
+    """Whether names sort with their numbers as numbers (rulings of the tracker's version 5 on)."""
+    return version(d) >= NATURAL
 
 
 class _Probe:

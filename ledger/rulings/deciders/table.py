@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 
 from ledger.catalog import STORED, Command
 from ledger.errors import NotFound
-from ledger.rulings.deciders.durations import SIDES, version
+from ledger.rulings.deciders.durations import NATURAL, SIDES, version
 from ledger.rulings.draft import Draft
 
 if TYPE_CHECKING:  # the intent types cost a one-shot command their import: mypy alone reads them
@@ -45,7 +45,9 @@ def decider(spec: Command) -> Decider:
         from ledger.rulings.deciders.turns import side_down
 
         result = fn(d, intent)
-        return cast("Result", {**result, **side_down(d, record=version(d) >= SIDES)})
+        gone = result.get("removed_side") if version(d) >= NATURAL else None  # `encounter remove`: who left
+        left = result.get("removed") if gone else None
+        return cast("Result", {**result, **side_down(d, record=version(d) >= SIDES, gone=gone, left=left)})
 
     return _MADE.setdefault(spec.decider, decide)
 
