@@ -144,6 +144,11 @@ def retract(
       ledger retract 12 --yes --reason "the thug was behind cover"
     """
     entered = parse_roll_options(rolls)
+    if reason is not None:
+        # lazy: the ruling loop's text check, for --reason
+        from ledger.app.core import check_text
+
+        reason = check_text("reason", reason)  # an empty or control-character reason: refused before anything
     plan = app.ledger.plan_retraction(ruling, rolls=entered)
     text = lambda p: diff_text(p, full)  # noqa: E731
     if dry_run:

@@ -140,6 +140,13 @@ class AppContext:
     @property
     def read(self) -> ReadSide:
         """The read side, caught up with the log before it answers (so every query sees every write before it)."""
+        try:
+            return self._read_side()
+        except NotInitialised:
+            _foreign_log(self.target())  # a view or trigger in the log's place is named, not taken for no campaign
+            raise
+
+    def _read_side(self) -> ReadSide:
         if self._host is not None:
             if not self._synced:
                 self._host.caught_up()
@@ -311,6 +318,30 @@ class AppContext:
 def _said(result: Mapping[str, Any]) -> bool:
     """Whether the ruling recorded that a side is all down (its sentence says so) rather than only finding it."""
     return any((e.get("data") or {}).get("side_down") for e in result.get("events") or ())
+
+
+def _foreign_log(target: Any) -> None:
+    """Where reads found no campaign: if the database holds what the ledger never makes (a view in the log's place,
+    a trigger), say that in one line instead (StoreError)."""
+    if target.kind == "sqlite" and not os.path.exists(target.path):
+        return
+    # lazy: the store and its schema check, for this refusal only
+    from ledger.storage.schema import foreign_objects
+    from ledger.storage.store import open_store
+
+    try:
+        store = open_store(target)
+        try:
+            found = foreign_objects(store.recorder)
+        finally:
+            store.close()
+    except Exception:  # noqa: BLE001 - nothing more to say than "no campaign"
+        return
+    if found:
+        raise StoreError(
+            f"the ledger's database holds {found[0]}, which the ledger never makes: its log can't be read",
+            "remove it, then run: ledger verify",
+        )
 
 
 def _immutable(e: Exception) -> bool:

@@ -407,10 +407,13 @@ def rebuild(app: AppContext) -> None:
     app.emit({"events": n}, f"rebuilt the views from {n} events")
 
 
-def dice_summary(counts: dict[str, int]) -> str:
+def dice_summary(counts: dict[str, Any]) -> str:
     """The dice part of verify's summary line."""
     n, s = counts["dice_checked"], counts["sessions_revealed"]
     out = f"{n} {'die' if n == 1 else 'dice'} checked in {s} revealed session{'' if s == 1 else 's'}"
     if counts["dice_unrevealed"]:
         out += f" ({counts['dice_unrevealed']} waiting for their session's end)"
+    asks = counts.get("asks") or {}
+    if asks:  # every ask of a player's page and its fate: a veto or a re-ask shows here
+        out += "; players' asks: " + ", ".join(f"{n} {fate}" for fate, n in asks.items())
     return out

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +21,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from commands.guard import UNKNOWN, Rates
+from ledger.aggregates import name_key
 from ledger.errors import BadInput
 from ledger.model.dice import DiceSpec, parse_faces
-from ledger.storage.players import Players, token_hash
+from ledger.model.dice_scheme import seed_ok
+from ledger.storage.players import ALIVE, Players, token_hash
 from ledger.storage.target import parse_target
 from projections.db import sheets
 
@@ -34,6 +36,7 @@ MAX_NONCES = 10_000  # pages' nonces kept at once (oldest dropped first)
 GET_RATE = (240, 60.0)  # at most 240 reads a minute per token (a page polls once a second)
 POST_RATE = (10, 60.0)  # at most 10 answers a minute per token
 MAX_SEED_BYTES = 64
+ASKS_SHOWN = 10  # the hero's latest asks listed on the page, with their fates
 
 
 class Pages:
@@ -43,19 +46,19 @@ class Pages:
         self.screen = screen
         self.players = Players(parse_target(screen.app.db))
         self.nonces: dict[str, tuple[str, str, float]] = {}  # nonce -> (hero key, request id, expires)
-        self.hits: dict[tuple[str, str], deque[float]] = {}
+        self.reads = Rates(*GET_RATE)  # fixed-size tables (commands/guard.py): no memory grows per token tried
+        self.answers = Rates(*POST_RATE)
 
-    def allowed(self, token: str, kind: str) -> bool:
-        """Whether this token may make one more request of this kind now (a sliding window)."""
-        limit, window = GET_RATE if kind == "get" else POST_RATE
-        now = time.monotonic()
-        q = self.hits.setdefault((token_hash(token), kind), deque())
-        while q and q[0] < now - window:
-            q.popleft()
-        if len(q) >= limit:
-            return False
-        q.append(now)
-        return True
+    def allowed(self, key: str, kind: str) -> bool:
+        """Whether this page (a token's hash, or the slot every unknown token shares) may read once more now, or may
+        still answer (an answer is counted only once accepted: `answered`)."""
+        if kind == "get":
+            return self.reads.take(key)
+        return not self.answers.full(key)
+
+    def answered(self, key: str) -> None:
+        """Count one accepted answer against the page's allowance."""
+        self.answers.count(key)
 
     def nonce(self, hero_key: str, request: dict[str, Any] | None) -> str | None:
         """A fresh single-use nonce for this page to answer this request with."""
@@ -67,22 +70,61 @@ class Pages:
         self.nonces[n] = (hero_key, request["id"], request["expires"])
         return n
 
+    def asks(self, hero_key: str) -> dict[int, dict[str, Any]]:
+        """The hero's asks as the log records them (the campaign's), newest last: each one's counter, roll and fate."""
+        campaign = self.screen.app.ledger.campaign()
+        return {int(n): a for n, a in getattr(campaign, "asks", {}).items() if name_key(str(a.get("hero"))) == hero_key}
+
     def state(self, hero_key: str) -> dict[str, Any]:
-        """What the page shows of its pending request: the roll asked for, and the nonce to answer it with."""
+        """What the page shows: the roll asked for now (with the nonce to answer it), what became of the latest
+        request, and the hero's asks as the log records them. A request is offered only while the log holds its
+        ask open and its command still waits; otherwise it is closed here, and the page says why."""
         request = self.players.pending(hero_key)
-        shown = None
-        if request is not None:
-            spec = request["spec"]
-            shown = {
-                "id": request["id"],
-                "what": spec.get("what", request["roll"]),
-                "roll": request["roll"],
-                "notation": spec.get("notation"),
-                "count": spec.get("count"),
-                "fudge": spec.get("kind") == "fudge",
-                "seconds": max(0, int(request["expires"] - time.time())),
+        logged = self.asks(hero_key)
+        listed = [
+            {
+                "ask": n,
+                "roll": a.get("name"),
+                "counter": a.get("counter"),
+                "session": a.get("session"),
+                "fate": a.get("fate") or "open",
+                "why": a.get("why") or "",
+                "seed": a.get("seed"),
             }
-        return {"request": shown, "nonce": self.nonce(hero_key, request)}
+            for n, a in sorted(logged.items())[-ASKS_SHOWN:]
+        ]
+        shown, status = None, None
+        if request is not None:
+            held = logged.get(request["ask"], {})
+            fate = held.get("fate")
+            alive = request["alive"] > time.time() - ALIVE
+            if request["state"] == "open" and (fate is not None or not held):
+                why = f"the log closed the ask ({fate}: {held.get('why')})" if fate else "the log holds no such ask"
+                self.players.close(request["id"], "cancelled", why)
+                request = {**request, "state": "cancelled", "why": why}
+            elif request["state"] == "open" and not alive:
+                why = "the GM's command is no longer waiting"
+                self.players.close(request["id"], "cancelled", why)
+                request = {**request, "state": "cancelled", "why": why}
+            elif request["state"] == "open" and request["expires"] <= time.time():
+                request = {**request, "state": "expired", "why": "the GM's wait ran out"}
+            spec = request["spec"]
+            if request["state"] == "open":
+                shown = {
+                    "id": request["id"],
+                    "ask": request["ask"],
+                    "counter": held.get("counter"),
+                    "what": spec.get("what", request["roll"]),
+                    "roll": request["roll"],
+                    "notation": spec.get("notation"),
+                    "count": spec.get("count"),
+                    "fudge": spec.get("kind") == "fudge",
+                    "seconds": max(0, int(request["expires"] - time.time())),
+                }
+            else:
+                status = {"ask": request["ask"], "text": _status(request, held, alive)}
+        nonce = self.nonce(hero_key, request) if shown is not None and request is not None else None
+        return {"request": shown, "nonce": nonce, "status": status, "asks": listed}
 
     def sheet(self, hero: str) -> dict[str, Any] | None:
         """The hero's own sheet, from the read side (caught up by the server's poller)."""
@@ -110,28 +152,43 @@ class Pages:
             return 403, "no such request on this page"
         if request["state"] != "open" or request["expires"] <= time.time():
             return 410, "this roll is no longer asked for (answered, cancelled or expired)"
+        if request["alive"] <= time.time() - ALIVE:
+            return 410, "the GM's command is no longer waiting for this roll: nothing would be recorded"
+        if request["ask"] not in self.screen.app.ledger.campaign().open_asks():
+            return 410, "the log has closed this ask: nothing would be recorded"
         spec = request["spec"]
         if isinstance(body.get("seed"), str):
-            seed = body["seed"].strip().lower()
-            try:
-                size = len(bytes.fromhex(seed))
-            except ValueError:
-                size = 0
-            if not 16 <= size <= MAX_SEED_BYTES:
-                return 400, "the page's seed must be 16 to 64 random bytes in hex"
-            answer: dict[str, Any] = {"seed": seed}
+            seed = body["seed"]
+            if not seed_ok(seed) or len(seed) > 2 * MAX_SEED_BYTES:
+                return 400, "the page's seed must be 16 to 64 random bytes in lowercase hex"
+            answer: dict[str, Any] = {"seed": seed, "ask": request["ask"]}
         elif isinstance(body.get("faces"), str):
             shape = DiceSpec(spec["kind"], int(spec["count"]), int(spec["sides"]), int(spec.get("modifier", 0)))
             try:
                 parse_faces(request["roll"], body["faces"][:200], shape)
             except BadInput as e:
                 return 400, e.message
-            answer = {"faces": body["faces"][:200]}
+            answer = {"faces": body["faces"][:200], "ask": request["ask"]}
         else:
             return 400, "send a seed (tap Roll) or the faces of your dice"
         if not self.players.answer(body["request"], answer):
             return 410, "this roll is no longer asked for (answered, cancelled or expired)"
-        return 200, "sent: the GM's ledger is rolling it now"
+        return 200, f"sent (ask of ruling {request['ask']}): waiting for the GM's ledger to record it"
+
+
+def _status(request: dict[str, Any], held: dict[str, Any], alive: bool) -> str:
+    """What became of the page's latest request, in words, from the log first (never "rolling" when nothing will
+    be recorded)."""
+    fate = held.get("fate")
+    if fate == "answered":
+        return f"recorded: your {request['roll']} roll is in ruling {held.get('by')}"
+    if fate is not None:
+        return f"not recorded: the ask of ruling {request['ask']} was {fate} ({held.get('why')})"
+    if request["state"] == "answered":
+        if alive:
+            return "sent: waiting for the GM's ledger to record it"
+        return "sent, but the GM's command is no longer waiting: nothing will be recorded"
+    return f"not recorded: {request.get('why') or request['state']}"
 
 
 def same_origin(request: Any) -> bool:
@@ -153,9 +210,12 @@ def routes(screen: Any, headers: dict[str, str]) -> list[Any]:
 
     async def hero(request: Request, kind: str) -> tuple[str, str] | Response:
         token = request.path_params["token"]
-        if not pages.allowed(token, kind):
-            return PlainTextResponse("too many requests", 429, headers={**headers, "Retry-After": "10"})
+        if len(token) > 64:
+            return missing
         found = await asyncio.to_thread(pages.players.hero_of, token)
+        key = token_hash(token) if found is not None else UNKNOWN  # unknown tokens share one slot
+        if not pages.allowed(key, kind):
+            return PlainTextResponse("too many requests", 429, headers={**headers, "Retry-After": "10"})
         return missing if found is None else found
 
     async def page(request: Request) -> Response:
@@ -167,6 +227,7 @@ def routes(screen: Any, headers: dict[str, str]) -> list[Any]:
         return Response(html, media_type="text/html; charset=utf-8", headers=headers)
 
     def render(key: str, name: str, path: str) -> str:
+        screen.checked()  # the hero's sheet and the shared screen: never a row the one-shot readers would refuse
         return screen.env.get_template("player.html").render(
             name=name,
             hero=name,
@@ -197,6 +258,8 @@ def routes(screen: Any, headers: dict[str, str]) -> list[Any]:
         except orjson.JSONDecodeError:
             body = None
         status, text = await asyncio.to_thread(pages.answer, found[0], body)
+        if status == 200:
+            pages.answered(token_hash(request.path_params["token"]))  # only accepted answers count against the rate
         return JSONResponse({"ok": status == 200, "message": text}, status, headers=headers)
 
     async def script(request: Request) -> Response:

@@ -11,7 +11,8 @@ from commands.registry import command, group
 from ledger import catalog as C
 from ledger.errors import BadInput
 
-BASE = "http://localhost:8080/"  # with no server recorded: serve's defaults
+BASE = "http://localhost:8080/"
+BASE_MAX = 200  # characters in --base (a link must fit a QR code a phone can scan)
 
 
 @group(C.PLAYER)
@@ -56,7 +57,7 @@ def link(app: AppContext, name: str, qr: bool, base: str | None) -> None:
 
     key, hero = _hero(app, name)
     base = check_base(base) if base is not None else (app.ledger.players.served() or BASE)
-    token = app.ledger.players.link(key, hero)
+    token = app.ledger.players.new_token()  # the old link stays until the new one is printed
     url = base.rstrip("/") + "/p/" + token
     if unreachable_from_a_phone(url):
         here = lan_address()
@@ -68,9 +69,15 @@ def link(app: AppContext, name: str, qr: bool, base: str | None) -> None:
         import segno
 
         out = io.StringIO()
-        segno.make(url, error="m").terminal(out=out, compact=True)
+        try:
+            segno.make(url, error="m").terminal(out=out, compact=True)
+        except segno.DataOverflowError:
+            raise BadInput(
+                f"the link is too long for a QR code ({len(url)} characters)", "give a shorter --base"
+            ) from None
         text += "\n" + out.getvalue().rstrip("\n")
     app.emit({"name": hero, "url": url}, text)
+    app.ledger.players.link(key, hero, token)  # printed: now it replaces the old one
 
 
 def check_base(base: str) -> str:
@@ -78,16 +85,44 @@ def check_base(base: str) -> str:
     # lazy: URL parsing, for `player link --base`
     from urllib.parse import urlsplit
 
+    example = "e.g. --base http://192.168.1.20:8080/"
+    shown = base if len(base) <= 80 and base.isprintable() else repr(base[:80]) + ("…" if len(base) > 80 else "")
+    if len(base) > BASE_MAX:
+        raise BadInput(f"--base is {len(base)} characters long; at most {BASE_MAX}", example)
+    if not base or any(c.isspace() or not c.isprintable() for c in base):
+        raise BadInput(f"--base {shown or repr(base)} is empty or holds spaces or control characters", example)
     try:
-        parts = urlsplit(base.strip())
+        parts = urlsplit(base)
         parts.port  # noqa: B018 - raises on a port out of range
     except ValueError as e:
-        raise BadInput(f"--base '{base}' is not a URL: {e}", "e.g. --base http://192.168.1.20:8080/") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
-        raise BadInput(
-            f"--base '{base}' is not an http(s) address of a server", "e.g. --base http://192.168.1.20:8080/"
-        )
-    return base.strip()
+        raise BadInput(f"--base {shown} is not a URL: {e}", example) from None
+    host = parts.hostname or ""
+    if (
+        parts.scheme not in ("http", "https")
+        or not host
+        or "@" in parts.netloc
+        or parts.query
+        or parts.fragment
+        or "#" in base
+        or not _host_ok(host)
+    ):
+        raise BadInput(f"--base {shown} is not an http(s) address of a server", example)
+    return base
+
+
+def _host_ok(host: str) -> bool:
+    """An IP address or a host name (RFC 1123 labels)."""
+    # lazy: address parsing, for `player link --base`
+    import ipaddress
+    import re
+
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        pass
+    label = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+    return len(host) <= 253 and all(label.match(x) for x in host.rstrip(".").split("."))
 
 
 @command(C.PLAYER_REVOKE)

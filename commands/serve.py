@@ -15,6 +15,7 @@ import ipaddress
 import re
 import signal
 import socket
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -78,6 +79,14 @@ def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: 
     from projections.screen import Visibility
 
     _ = app.read  # refuses a missing or empty ledger before the server starts
+    # lazy: the guard (stdlib), for `ledger serve`
+    from commands.guard import can_listen
+
+    why = can_listen(host, port)
+    if why is not None:
+        raise BadInput(
+            f"can't listen on {host} port {port}: {why}", "give --host an address of this machine, or --port"
+        )
     names = {n.strip().casefold() for n in show_hp}
     players = Visibility(all_hp="all" in names, show_hp=frozenset(names - {"all"}))
     web = build_app(app, players, gm_token)
@@ -99,7 +108,13 @@ def serve(app: AppContext, host: str, port: int, gm_token: str | None, show_hp: 
             super().handle_exit(sig, frame)
             screen.close_streams()  # each open stream ends its response: connections close cleanly, no tracebacks
 
-    config = uvicorn.Config(web, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
+    # lazy: the guard (Host header, deadlines, bounded connections), for `ledger serve`
+    from commands.guard import Guard, server_options
+
+    guarded = Guard(web, host, port)  # what a browser or socket sends is checked before any route (commands/guard.py)
+    config = uvicorn.Config(
+        guarded, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1, **server_options()
+    )
 
     def stop(sig: int, frame: Any) -> None:  # uvicorn raises the SIGTERM it handled again once it has stopped
         raise KeyboardInterrupt
@@ -211,6 +226,7 @@ class Screen:
         self.streams: set[tuple[bool | str, asyncio.Queue[tuple[int, str] | None]]] = set()
         self.pages: dict[bool | str, tuple[int, str]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.lock = threading.Lock()  # the poller and the pages' threads share the read side
 
     def close_streams(self) -> None:
         """Tell every open stream to end (safe from a signal handler: it only schedules)."""
@@ -238,9 +254,18 @@ class Screen:
             h["svg"] = Markup(chart(h, PALETTE[i % len(PALETTE)], _span(h["points"]))) if h["points"] else ""
         return p
 
+    def checked(self) -> None:
+        """Before a page is answered: the read models caught up and checked against the log, as every one-shot reader
+        checks them (commands/context.py): a row edited since the last head move is never shown; the page is then
+        built from a fresh fold of the log."""
+        with self.lock:
+            self.app.caught_up()
+
     def render(self, gm: bool | str, *, whole: bool, token: str | None = None) -> tuple[int, str]:
         """The page (or its main part, for a stream) for one view, at the current head; the view `odds` is the GM's
         with the quick forecast (`ledger odds`), which only the GM's toggle turns on."""
+        if whole:
+            self.checked()
         p = self.model(bool(gm))
         if gm == ODDS:
             # lazy: the simulator, for the GM's odds view only
@@ -262,7 +287,7 @@ class Screen:
         with read.engine.connect() as conn:
             head = read.max_seq(conn)
         if head != self.head:
-            self.app.caught_up()  # and checked: damaged read models are answered from a fresh fold of the log
+            self.checked()  # damaged read models are answered from a fresh fold of the log
         return head
 
     async def watch(self) -> None:

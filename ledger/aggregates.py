@@ -136,8 +136,9 @@ class Campaign(Aggregate):
         commitment: str
 
         def apply(self, aggregate: Any) -> None:
-            """Note the commitment on the session."""
+            """Note the commitment on the session (its committed rolls are counted from 0)."""
             apply_campaign_domain(aggregate.domain, type(self).__name__, payload(self))
+            aggregate.dice_counter = {self.commitment: 0, **getattr(aggregate, "dice_counter", {})}
 
     class DiceRevealed(Event):
         """Session `number`'s dice secret, revealed as it ends, so anyone can recompute its dice."""
@@ -168,9 +169,71 @@ class Campaign(Aggregate):
         number: int
         next: int
 
+        commitment: str | None = None  # absent before counters were kept per commitment
+
         def apply(self, aggregate: Any) -> None:
-            """Advance the session's counter of committed rolls."""
-            aggregate.dice_counter = {**getattr(aggregate, "dice_counter", {}), str(self.number): self.next}
+            """Advance the session's counter of committed rolls (kept per commitment: a session number that comes
+            back after an undo or a retraction starts a new count with its new commitment)."""
+            counts = dict(getattr(aggregate, "dice_counter", {}))
+            key = self.commitment or str(self.number)
+            counts[key] = max(int(counts.get(key, 0)), self.next)
+            aggregate.dice_counter = counts
+
+    class DiceAsked(Event):
+        """A hero's roll asked of their player's page, recorded before the page shows it: the roll `name` of
+        `hero` in session `number` takes committed roll `counter` of `commitment`, whatever is rolled meanwhile.
+        `supersedes` lists earlier asks of the same hero still open: they are closed as re-asked."""
+
+        number: int
+        commitment: str
+        counter: int
+        name: str
+        hero: str
+        command: str
+        supersedes: list[int]
+
+        def apply(self, aggregate: Any) -> None:
+            """Note the ask as open (and the asks it supersedes as re-asked); an ask is never undone."""
+            asks = dict(getattr(aggregate, "asks", {}))
+            for n in self.supersedes:
+                if str(n) in asks and asks[str(n)].get("fate") is None:
+                    asks[str(n)] = {**asks[str(n)], "fate": "re-asked", "why": f"asked again in ruling {self.ruling}"}
+            asks[str(self.ruling)] = {
+                "session": self.number,
+                "commitment": self.commitment,
+                "counter": self.counter,
+                "name": self.name,
+                "hero": self.hero,
+                "command": self.command,
+                "fate": None,
+            }
+            aggregate.asks = asks
+            aggregate.meta = [*aggregate.meta, self.ruling]
+
+    class AskClosed(Event):
+        """Ask `ask` (the ruling that recorded it) closed: `fate` is answered (a die of this ruling used it, with
+        `seed`), expired or cancelled; `why` says more in words."""
+
+        ask: int
+        fate: str
+        why: str
+        alone: bool  # the ruling records only this closing (undo passes over it), not a ruling that also plays
+        seed: str | None = None
+
+        def apply(self, aggregate: Any) -> None:
+            """The ask is no longer open."""
+            asks = dict(getattr(aggregate, "asks", {}))
+            if str(self.ask) in asks:
+                asks[str(self.ask)] = {
+                    **asks[str(self.ask)],
+                    "fate": self.fate,
+                    "why": self.why,
+                    "by": self.ruling,
+                    "seed": self.seed,
+                }
+            aggregate.asks = asks
+            if self.alone:
+                aggregate.meta = [*aggregate.meta, self.ruling]
 
     class CampaignRestored(Event):
         """Roster and sessions set to the refold of live rulings (after undo or redo)."""
@@ -202,7 +265,7 @@ class Campaign(Aggregate):
             """Advance the chain; a new play ruling ends the redo stack."""
             aggregate.rulings = self.number
             aggregate.last_hash = self.hash
-            if self.kind not in ("undo", "redo"):
+            if self.kind not in ("undo", "redo", "ask"):
                 aggregate.redo = []
 
     class RulingUndone(Event):
@@ -272,6 +335,10 @@ class Campaign(Aggregate):
     def retired_names(self) -> list[str]:
         """The names of retired characters (their history kept; a refusal names them as retired)."""
         return [str(e["name"]) for e in self.domain.get("retired", [])]
+
+    def open_asks(self) -> dict[int, dict[str, Any]]:
+        """The asks of players' pages that no ruling has answered or closed yet (ledger/storage/wait.py)."""
+        return {int(n): a for n, a in getattr(self, "asks", {}).items() if a.get("fate") is None}
 
     def is_dead(self, number: int) -> bool:
         """Whether ruling `number` is retracted by a ruling that is itself live (undoing a retraction revives)."""

@@ -28,7 +28,7 @@ from ledger.model.event_names import (
 )
 from projections.db import bulk_insert, dumps, encounter_log, encounters, sessions
 
-META_KINDS = frozenset({"undo", "redo"})
+META_KINDS = frozenset({"undo", "redo", "ask"})
 SKIPPED = frozenset({TOUCHED, RULING_RECORDED, OPENED})  # the ruling's command comes from the rulings view
 
 

@@ -140,7 +140,7 @@ def load(read: ReadSide, session: int | None = None) -> History:
     _carry_encounters(grouped)
     h = History(name, system, session, sessions, grouped)
     h.hp = hp_series(read, h)
-    skip = {n for n, (kind, _, _) in kinds.items() if kind in ("undo", "redo")}
+    skip = {n for n, (kind, _, _) in kinds.items() if kind in ("undo", "redo", "ask")}
     shown = {r["ruling"] for r in grouped}
     counts = {s["name"]: s for s in minion_series(rows, skip, shown, h.span[0], session is None)}
     h.hp = [counts.pop(s["name"], s) for s in h.hp] + list(counts.values())
@@ -202,7 +202,7 @@ def hp_series(read: ReadSide, h: History) -> list[dict[str, Any]]:
     shown = {r["ruling"] for r in h.rulings}
     series: dict[str, dict[str, Any]] = {}
     for cid, ruling, hp, max_hp, retracted_by, kind in points:
-        if retracted_by is not None or kind in ("undo", "redo") or cid in pools:
+        if retracted_by is not None or kind in ("undo", "redo", "ask") or cid in pools:
             continue
         s = series.setdefault(
             cid,

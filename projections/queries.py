@@ -369,7 +369,7 @@ def timeline(read: ReadSide, name: str) -> list[dict[str, Any]]:
     candidates: list[tuple[int, float, int, int, str]] = []
     for ruling, seq, hp, top, at in points:
         kind = envelopes.get(ruling, ("play",))[0]
-        if ruling in dead or ruling in amended or kind in ("undo", "redo", "retract"):
+        if ruling in dead or ruling in amended or kind in ("undo", "redo", "retract", "ask"):
             continue
         candidates.append((ruling, seq, hp, top, at))
     for ruling, (_by, records) in amended.items():

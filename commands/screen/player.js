@@ -1,4 +1,5 @@
-// A player's page: show the roll the GM's command waits for (polled every second) and answer it once.
+// A player's page: show the roll the GM's command waits for (polled every second) and answer it once; list the
+// hero's asks as the log records them, and warn when the log does not show what this page sent (docs/serve.md).
 (function () {
   "use strict";
   var box = document.getElementById("ask");
@@ -6,31 +7,67 @@
   var state = JSON.parse(box.getAttribute("data-state"));
   var pending = document.getElementById("pending"), idle = document.getElementById("idle");
   var what = document.getElementById("what"), said = document.getElementById("said");
+  var list = document.getElementById("asks"), mine = document.getElementById("mine");
   var faces = document.getElementById("faces"), shown = state.request ? state.request.id : null;
+  var sentKey = "ledger-sent:" + path;  // what this page sent, by ask: {ask: seed}, kept in this browser only
+  function sent() {
+    try { return JSON.parse(window.localStorage.getItem(sentKey) || "{}") || {}; } catch (e) { return {}; }
+  }
+  function remember(ask, seed) {
+    var s = sent();
+    s[ask] = seed;
+    try { window.localStorage.setItem(sentKey, JSON.stringify(s)); } catch (e) { /* private mode: not kept */ }
+  }
   function show() {
     var r = state.request;
     pending.hidden = !r;
     idle.hidden = !!r;
     if (r) {
-      what.textContent = "The GM asks for " + r.what + " (" + r.notation + ")";
+      what.textContent = "The GM asks for " + r.what + " (" + r.notation + "): ask of ruling " + r.ask +
+        ", committed roll " + r.counter;
       faces.placeholder = r.fudge ? "+,0,-" : "6,4,1";
       if (r.id !== shown) { said.textContent = ""; shown = r.id; }
+    } else if (state.status) {
+      var noted = sent()[state.status.ask];
+      said.textContent = state.status.text + (noted ? " (your seed: " + noted + ")" : "");
     }
+    var mySeeds = sent(), warnings = [];
+    while (list.firstChild) { list.removeChild(list.firstChild); }
+    (state.asks || []).forEach(function (a) {
+      var li = document.createElement("li");
+      li.setAttribute("data-ask", a.ask);
+      li.textContent = "ruling " + a.ask + ": " + a.roll + " roll, committed roll " + a.counter + " of session " +
+        a.session + ": " + a.fate + (a.why ? " (" + a.why + ")" : "") + (a.seed ? "; seed " + a.seed : "");
+      list.appendChild(li);
+      var mine = mySeeds[a.ask];
+      if (mine && a.fate !== "open" && a.seed !== mine) {
+        warnings.push("you answered the ask of ruling " + a.ask + " with seed " + mine + ", but the log says " +
+          a.fate + (a.seed ? " with seed " + a.seed : "") + ": your roll was not used");
+      }
+    });
+    mine.textContent = warnings.join(". ");
   }
   function poll() {
     fetch(path + "/request", { cache: "no-store", credentials: "same-origin" })
       .then(function (res) { return res.ok ? res.json() : null; })
-      .then(function (s) { if (s) { state = s; show(); } })
-      .catch(function () {});
+      .then(function (s) {
+        if (s) { state = s; show(); } else { said.textContent = "this page's link no longer works"; }
+      })
+      .catch(function () {
+        if (state.request) { state = { request: null, nonce: null, status: null, asks: state.asks }; show(); }
+        said.textContent = "the screen's server does not answer: nothing can be sent now";
+      });
   }
   function hex(bytes) {
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
   function send(answer) {
     if (!state.request) { return; }
+    var ask = state.request.ask;
     answer.request = state.request.id;
     answer.nonce = state.nonce;
-    state = { request: null, nonce: null };  // one tap: the next roll comes with its own nonce
+    if (answer.seed) { remember(ask, answer.seed); }
+    state = { request: null, nonce: null, status: null, asks: state.asks };  // one tap: the next roll has its own nonce
     show();
     said.textContent = "sending…";
     fetch(path + "/roll", {
@@ -41,6 +78,9 @@
       .catch(function () { said.textContent = "not sent: the server did not answer"; });
   }
   document.getElementById("roll").addEventListener("click", function () {
+    // one seed per ask: asked again for an ask it answered, the page sends the same seed (a veto gains nothing)
+    var kept = state.request ? sent()[state.request.ask] : null;
+    if (kept) { send({ seed: kept }); return; }
     var seed = new Uint8Array(16);
     window.crypto.getRandomValues(seed);
     send({ seed: hex(seed) });

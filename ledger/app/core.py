@@ -45,6 +45,11 @@ RULED = frozenset(
     ("character set", "damage", "condition add", "condition remove", "attack", "check", "recover", "spend", "gain")
     + ("hazard", "revive", "act", "scene end", "encounter end", "encounter remove")
 )
+
+# an ask of a player's page and an ask's fate: rulings of their own (kind "ask", which undo passes over), made by
+# the command that waits for the page (ledger/storage/wait.py); no CLI command records them
+ASK: Command[Any] = Command("ask", "", stored="ask", kind="ask")
+ASK_CLOSE: Command[Any] = Command("ask closed", "", stored="ask closed", kind="ask")
 MAX_RETRIES = 200
 WAIT = 300.0  # seconds a command waits for a player's roll unless --wait says otherwise
 NOTE_MAX = 500  # characters in a `--note` or `--reason`
@@ -87,6 +92,7 @@ class LedgerCore:
         self.wait = WAIT  # --wait SECONDS: how long a command waits for a player's roll
         self.notify: Callable[[str], None] = lambda line: None  # where "waiting for Ann's attack roll" goes
         self._players: Any = None
+        self._asking = ""  # the command whose roll is being asked of a player's page (kept in the ask's intent)
 
     @property
     def players(self) -> Any:
@@ -160,7 +166,6 @@ class LedgerCore:
         answers: dict[str, dict[str, Any]] = {}  # roll name -> a player's answer ({"seed": hex} or {"faces": text})
         for attempt in range(MAX_RETRIES):
             entered = {**dict(rolls or {}), **{n: a["faces"] for n, a in answers.items() if "faces" in a}}
-            seeds = {n: a["seed"] for n, a in answers.items() if "seed" in a}
             try:
                 with self._lock:
                     campaign = self.campaign()
@@ -171,7 +176,9 @@ class LedgerCore:
                         elif spec.name in RULED:  # out of an encounter: the rules' version alone
                             intent = cast("Intent", {**intent, "rules": TRACKER})
                     number = campaign.rulings + 1
-                    draft = self._draft(campaign, number, spec.kind, command, intent, entered, seeds)
+                    if answers:
+                        _answers_still_asked(campaign, answers)
+                    draft = self._draft(campaign, number, spec.kind, command, intent, entered, answers)
                     if self._absent:
                         draft.loader = _knowing_absent(draft.loader, set(self._absent))
                     result = decide(draft)
@@ -183,6 +190,7 @@ class LedgerCore:
                 time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.25)))
                 continue
             except NeedPlayerRoll as need:  # asked of the player's page, outside the writer lock; then decide again
+                self._asking = command
                 answers[need.name] = wait_for_player(self, need)
                 continue
             return {"ruling": number, **result, "events": draft.summary()}
@@ -224,7 +232,7 @@ class LedgerCore:
         command: str,
         intent: Intent,
         rolls: Any,
-        seeds: dict[str, str] | None = None,
+        seeds: dict[str, dict[str, Any]] | None = None,
     ) -> Draft:
         committed = session_dice(self.dice_secrets, campaign)
         if rolls and committed.get("scheme", 1) >= 2 and command != C.SESSION_START.name:
@@ -250,6 +258,58 @@ class LedgerCore:
             at=now_iso(),
             dice=box,
         )
+
+    # -- asks of players' pages (ledger/storage/wait.py) ---------------------------------------
+    def record_ask(self, owner: str, name: str) -> tuple[int, int]:
+        """Record in the log that `owner`'s roll `name` is asked of their page, before the page shows it: the roll
+        takes the session's next committed-roll counter now. (The ask's ruling, the counter.) Earlier asks of the
+        same hero that no ruling closed (their command was killed) are closed as re-asked by this one."""
+
+        def decide(d: Draft) -> dict[str, Any]:
+            committed = session_dice(self.dice_secrets, d.campaign)
+            if not committed.get("player_dice") or int(committed.get("scheme", 1)) < 2:
+                raise BadInput("no session with player dice is open: nothing was asked")
+            key = name_key(owner)
+            stale = [n for n, a in d.campaign.open_asks().items() if name_key(str(a["hero"])) == key]
+            counter = int(committed["counter"])
+            d.campaign_event(
+                Campaign.DiceAsked,
+                touches=False,
+                number=committed["session"],
+                commitment=committed["commitment"],
+                counter=counter,
+                name=name,
+                hero=owner,
+                command=self._asking,
+                supersedes=stale,
+            )
+            d.campaign_event(
+                Campaign.DiceCounted,
+                touches=False,
+                number=committed["session"],
+                next=counter + 1,
+                commitment=committed["commitment"],
+            )
+            return {"counter": counter}
+
+        intent: dict[str, Any] = {"hero": owner, "roll": name, "for": self._asking}
+        result = self.rule(ASK, cast("Intent", intent), decide)
+        return int(result["ruling"]), int(result["counter"])
+
+    def close_ask(self, ask: int, fate: str, why: str) -> int | None:
+        """Record an ask's fate when no ruling will use it (expired, cancelled); the closing ruling, or None if the
+        log had closed it already (a session end, a later ask)."""
+
+        def decide(d: Draft) -> dict[str, Any]:
+            if ask not in d.campaign.open_asks():
+                return {"closed": False}
+            d.campaign_event(Campaign.AskClosed, touches=False, ask=ask, fate=fate, why=why, alone=True)
+            return {"closed": True}
+
+        if ask not in self.campaign().open_asks():
+            return None
+        result = self.rule(ASK_CLOSE, cast("Intent", {"ask": ask, "fate": fate, "why": why}), decide)
+        return int(result["ruling"]) if result.get("closed") else None
 
     def _asks(self, campaign: Campaign | None) -> Callable[[str], bool]:
         """Whether a character's rolls go to their player's page: a hero with a live link."""
@@ -281,6 +341,26 @@ class LedgerCore:
     def options(self, command: str, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Options typed and validated against the campaign's rules, before anything is decided."""
         return self.rules().parse_options(command, given or {})
+
+
+def _answers_still_asked(campaign: Campaign, answers: Mapping[str, Mapping[str, Any]]) -> None:
+    """A player's answer is used only for the ask it answered, while the log holds that ask open in the session that
+    is still open: otherwise nothing is recorded (the die would not be the one the ask fixed)."""
+    open_now = campaign.open_asks()
+    committed = next(
+        (s.get("commitment") for s in campaign.domain["sessions"] if s["number"] == campaign.open_session), None
+    )
+    for name, answer in answers.items():
+        held = open_now.get(int(answer.get("ask", 0)))
+        if held is None or held["name"] != name:
+            fate = getattr(campaign, "asks", {}).get(str(answer.get("ask")), {})
+            why = f" ({fate.get('fate')}: {fate.get('why')})" if fate.get("fate") else ""
+            raise BadInput(
+                f"the answer to {name} came for ask {answer.get('ask')}, which the log has closed{why}:"
+                " nothing was recorded"
+            )
+        if held["commitment"] != committed:
+            raise BadInput(f"the session of ask {answer.get('ask')} has ended: nothing was recorded")
 
 
 def _knowing_absent(loader: Callable[[Any], Any], absent: set[UUID]) -> Callable[[Any], Any]:

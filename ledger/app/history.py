@@ -109,7 +109,7 @@ class HistoryCommands(LedgerCore):
         intent: RetractIntent = {"target": target}
         if entered and session_dice(self.dice_secrets, self.campaign()).get("scheme", 1) >= 2:
             intent["entered"] = entered  # scheme 2: the entered dice are part of the record
-        if reason:
+        if reason is not None:  # an empty --reason "" is refused, not dropped
             intent["reason"] = check_text("reason", reason)
         result = self.rule(C.RETRACT, intent, decide)
         return {**result, "replanned": replanned}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -29,11 +30,16 @@ if TYPE_CHECKING:
     )
 
 
+ZERO_DICE = re.compile(r"(?<![\d.])0+\s*d", re.I)  # `0d6`, `00dF`: a term that rolls nothing (10d6 is fine)
+
+
 class PlayCommands(LedgerCore):
     """Commands that resolve play by the campaign's rules (one ruling each)."""
 
     def roll(self, expr: str, *, for_name: str | None = None, rolls: Mapping[str, str] | None = None) -> Recorded:
         """A free roll, recorded as a ruling with one DiceRolled event (roll name: `roll`)."""
+        if ZERO_DICE.search(expr or ""):
+            raise BadInput(f"'{expr}' rolls no dice (a term of 0 dice)", "for example: ledger roll 1d6")
         intent: RollIntent = {"expr": expr, "for": for_name}
         return self.record(C.ROLL, intent, rolls=rolls)
 

@@ -72,7 +72,7 @@ class RosterCommands(LedgerCore):
     def start_session(
         self, title: str | None = None, *, commit_dice: bool = False, new_day: bool = False, player_dice: bool = False
     ) -> Recorded:
-        """Open a play session; with commit_dice, draw its dice secret and record only its commitment (scheme 2);
+        """Open a play session; with commit_dice, draw its dice secret and record only its commitment (scheme 3);
         `player_dice` also asks each linked hero's rolls of their player's page; `new_day` also starts an in-game
         day (H&H: victory points back to 2)."""
         # lazy: committed dice only (hmac); kept out of a one-shot write
@@ -83,7 +83,7 @@ class RosterCommands(LedgerCore):
             if new_day:
                 intent["new_day"] = True
             return self.record(C.SESSION_START, intent)
-        secret, commitment = new_secret()
+        secret, commitment = new_secret(VERSION, player_dice)
         self.dice_secrets.put(commitment, secret)
         intent["commitment"] = commitment
         intent["scheme"] = VERSION
@@ -104,10 +104,15 @@ class RosterCommands(LedgerCore):
 
         found = session_dice(self.dice_secrets, self.campaign())
         secret = found.get("secret")
-        if secret and commit(secret) != found.get("commitment"):
+        version, players = int(found.get("scheme", 1)), bool(found.get("player_dice"))
+        if secret and commit(secret, version, players) != found.get("commitment"):
             secret = None  # not the committed secret: nothing to reveal (the session ends; verify --dice fails it)
         intent: SessionEndIntent = {"reveal": secret.hex()} if secret else {}
-        return self.record(C.SESSION_END, intent)
+        asked = bool(self.campaign().open_asks())
+        result = self.record(C.SESSION_END, intent)
+        if asked:  # the pages stop asking at once, and the waiting commands stop (ledger/storage/wait.py)
+            self.players.cancel_all("the session ended")
+        return result
 
     # -- characters -------------------------------------------------------------------------
     def add_character(
@@ -154,7 +159,9 @@ class RosterCommands(LedgerCore):
 
     def copy_character(self, name: str, new: str, *, copies: int | None = None, count: int | None = None) -> Recorded:
         """A new character NEW with NAME's stat block (traits, powers), fresh; `copies`: NEW 1 .. NEW N."""
-        intent: CharacterCopyIntent = {"name": name, "new": check_name(new)}
+        new = check_name(new)
+        self._distinct(new)  # the same checks as `character add`: no look-alike of a name on the roster
+        intent: CharacterCopyIntent = {"name": name, "new": new}
         if copies is not None:
             intent["copies"] = whole("copies", copies)
             check_name(f"{new} {copies}")

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from ledger.errors import LedgerError
+from ledger.model.dice import ROLLOFF_ROUNDS
 from ledger.rules import get_rules
 
 INITIATIVE = ("encounter start", "encounter join")  # each participant's initiative roll is named after them
@@ -17,7 +18,9 @@ def takes(system: str, command: str, intent: dict[str, Any], name: str) -> bool:
     if command == "roll":
         return name == "roll"
     if command == "retract":
-        return True  # re-derivation's new rolls are named after the ruling they are for (N.NAME)
+        # re-derivation's new rolls are recorded with the ruling they re-derive (OutcomeAmended), and checked
+        # against that ruling's command (ledger/audit/dice_proof.py); a retraction rolls nothing of its own
+        return False
     if command in INITIATIVE and _participant(intent, name):
         return True
     try:
@@ -28,8 +31,27 @@ def takes(system: str, command: str, intent: dict[str, Any], name: str) -> bool:
         owners = rules.roll_owners(key)
     except (LedgerError, KeyError):
         return True  # a system or action this version does not know: nothing to hold the name against
-    base = name.rsplit(".", 1)[-1]  # a per-target roll (TARGET.dodge) is named after its target
-    return any(n in owners or _turn_roll(rules.turn_rolls, n) for n in (name, base))
+    prefix, dot, base = name.rpartition(".")
+    if dot:  # a per-target roll (TARGET.dodge) is named after a target the ruling's intent names
+        return _is_given(prefix.strip().casefold(), _names_in(intent)) and (
+            base in owners or _turn_roll(rules.turn_rolls, base)
+        )
+    return name in owners or _turn_roll(rules.turn_rolls, name)
+
+
+def _names_in(intent: Any) -> list[str]:
+    """Every text an intent gives (its values, list items and mapping keys, at any depth): the names it names."""
+    out: list[str] = []
+    if isinstance(intent, str):
+        out.append(intent)
+    elif isinstance(intent, dict):
+        for k, v in intent.items():
+            out.append(str(k))
+            out += _names_in(v)
+    elif isinstance(intent, list):
+        for v in intent:
+            out += _names_in(v)
+    return out
 
 
 def _turn_roll(turn_rolls: tuple[str, ...], name: str) -> bool:
@@ -45,7 +67,12 @@ def _participant(intent: dict[str, Any], name: str) -> bool:
     if _is_given(key, given):
         return True
     rest = key.removeprefix("rolloff-")
-    return rest != key and (_is_given(rest, given) or _is_given(re.sub(r"-\d+$", "", rest), given))
+    if rest == key:
+        return False
+    if _is_given(rest, given):
+        return True
+    m = re.fullmatch(r"(.+)-(\d+)", rest)  # a later round's roll-off: rolloff-NAME-2 .. rolloff-NAME-ROLLOFF_ROUNDS
+    return m is not None and 2 <= int(m[2]) <= ROLLOFF_ROUNDS and _is_given(m[1], given)
 
 
 def _is_given(key: str, given: list[str]) -> bool:

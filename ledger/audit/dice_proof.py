@@ -9,10 +9,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.aggregates import retracted
-from ledger.model.dice_scheme import SEED_BYTES, commit, expected_faces
+from ledger.model.dice_scheme import commit, expected_faces, seed_ok
 from ledger.model.event_names import (
+    ASK_CLOSED,
     CAMPAIGN_CREATED,
+    CAMPAIGN_RESTORED,
+    CHARACTER_ADDED,
+    DICE_ASKED,
     DICE_COMMITTED,
+    DICE_COUNTED,
     DICE_REVEALED,
     DICE_ROLLED,
     DICE_SCHEME,
@@ -22,6 +27,7 @@ from ledger.model.event_names import (
     RULING_REDONE,
     RULING_UNDONE,
     SESSION_ENDED,
+    SESSION_STARTED,
 )
 
 _COUNT = re.compile(r"^\s*(\d*)\s*d", re.I)
@@ -50,6 +56,7 @@ class DiceCheck:
     dice_checked: int = 0  # single dice recomputed from a revealed secret
     sessions_revealed: int = 0
     dice_unrevealed: int = 0  # committed dice of sessions whose secret is not revealed yet
+    asks: dict[str, int] = field(default_factory=dict)  # players' asks by fate: answered, expired, cancelled, ...
 
 
 @dataclass
@@ -58,7 +65,8 @@ class _Die:
     ruling: int
     name: str
     data: dict[str, Any]
-    session: int
+    session: int  # the session number its ruling recorded (scheme 2's message)
+    entry: Any  # its commitment's session (_Session)
 
 
 @dataclass
@@ -67,7 +75,9 @@ class _Session:
     commitment: str
     version: int = 1
     counter: int = 0  # the next committed roll's counter (version 2)
+    player_dice: bool = False
     ended: list[tuple[int, int]] = field(default_factory=list)  # (seq, ruling) of each SessionEnded
+    started: tuple[int, int] = (0, 0)  # (seq, ruling) of the session start that made the commitment
 
 
 class Checker:
@@ -81,11 +91,17 @@ class Checker:
         self.takes = takes
         self.system = ""
         self.secrets: dict[str, bytes] = {}  # commitment -> revealed secret
-        self.sessions: dict[int, _Session] = {}  # session number -> its commitment, scheme and counter
+        self.sessions: dict[int, _Session] = {}  # session number -> the session it names now (its commitment ...)
+        self.by_commit: dict[str, _Session] = {}  # commitment -> its session: scheme, counter (never reset)
+        self.open: int | None = None  # the open session's number
+        self.starts: list[tuple[int, int]] = []  # (seq, ruling) of every SessionStarted
         self.used: dict[str, int] = {}  # commitment -> the session that made it
         self.rulings: dict[int, dict[str, Any]] = {}  # ruling -> its session, command and intent
         self.killers: dict[int, int] = {}  # retracted ruling -> the ruling that retracted it
         self.pending: list[_Die] = []  # committed dice, checked once every secret is known
+        self.asks: dict[int, dict[str, Any]] = {}  # ask ruling -> its commitment, counter, name, hero, use and fate
+        self.heroes: set[str] = set()  # characters added as heroes (--pc)
+        self.seeds: dict[str, int] = {}  # a player's seed -> the ruling that used it (a seed is used once)
 
     def event(self, seq: int, topic: str, state: dict[str, Any]) -> None:
         """Take one event (its topic and decoded state)."""
@@ -101,7 +117,22 @@ class Checker:
             entry = self.sessions.get(int(state.get("number") or 0))
             if entry is not None:
                 entry.version = int(state.get("version") or 1)
+                entry.player_dice = bool(state.get("player_dice"))
+        elif kind == CHARACTER_ADDED:
+            sheet = state.get("sheet") or {}
+            if sheet.get("pc"):
+                self.heroes.add(str(sheet.get("name", "")).strip().casefold())
+        elif kind == DICE_ASKED:
+            self._asked(seq, int(ruling or 0), state)
+        elif kind == ASK_CLOSED:
+            self._ask_closed(seq, int(ruling or 0), state)
+        elif kind == SESSION_STARTED:
+            self.open = int(state.get("number") or 0)
+            self.starts.append((seq, int(ruling or 0)))
+        elif kind == CAMPAIGN_RESTORED:
+            self._restored(state.get("domain") or {})
         elif kind == SESSION_ENDED:
+            self.open = None
             entry = self.sessions.get(int(state.get("number") or 0))
             if entry is not None:
                 entry.ended.append((seq, int(ruling or 0)))
@@ -115,7 +146,76 @@ class Checker:
             self._die(seq, int(ruling or 0), state.get("data") or {}, None)
         elif kind == OUTCOME_AMENDED:
             for data in state.get("dice") or []:
-                self._die(seq, int(ruling or 0), data, f"{state.get('target')}.{data.get('name')}")
+                self._die(seq, int(ruling or 0), data, f"{state.get('target')}.{data.get('name')}", state.get("target"))
+        elif kind == DICE_COUNTED:
+            self._counted(seq, int(ruling or 0), state)
+
+    def _asked(self, seq: int, ruling: int, state: dict[str, Any]) -> None:
+        """A player's ask: it takes its session's next committed-roll counter, in a player-dice session, for a hero."""
+        number, commitment = int(state.get("number") or 0), str(state.get("commitment", ""))
+        entry = self.sessions.get(number)
+        hero = str(state.get("hero", ""))
+        if entry is None or entry.commitment != commitment or entry.version < 2 or not entry.player_dice:
+            self._problem(seq, ruling, f"ruling {ruling} asks {hero}'s page in a session without player dice")
+        elif state.get("counter") != entry.counter:
+            self._problem(
+                seq,
+                ruling,
+                f"the ask of ruling {ruling} takes counter {state.get('counter')} where session {number}'s committed"
+                f" roll number {entry.counter} belongs: a committed roll was dropped, added or moved",
+            )
+        if hero.strip().casefold() not in self.heroes:
+            self._problem(seq, ruling, f"ruling {ruling} asks a page of {hero}, who is not a hero (--pc)")
+        if entry is not None and isinstance(state.get("counter"), int):
+            entry.counter = int(state["counter"]) + 1
+        for n in state.get("supersedes") or []:
+            if n in self.asks and self.asks[n]["fate"] is None:
+                self.asks[n]["fate"] = "re-asked"
+        self.asks[ruling] = {**state, "fate": None, "used": None}
+
+    def _ask_closed(self, seq: int, ruling: int, state: dict[str, Any]) -> None:
+        ask = self.asks.get(int(state.get("ask") or 0))
+        fate = str(state.get("fate"))
+        if ask is None or ask["fate"] is not None:
+            self._problem(seq, ruling, f"ruling {ruling} closes ask {state.get('ask')}, which is not open")
+            return
+        if fate == "answered" and ask["used"] != ruling:
+            self._problem(
+                seq,
+                ruling,
+                f"ruling {ruling} says ask {state.get('ask')} was answered, but none of its dice answers it",
+            )
+        if fate != "answered" and ask["used"] is not None:
+            self._problem(
+                seq, ruling, f"ask {state.get('ask')} was used by ruling {ask['used']} but is closed as {fate}"
+            )
+        ask["fate"] = fate
+
+    def _asked_die(self, seq: int, ruling: int, data: dict[str, Any], entry: _Session, typed: bool = False) -> bool:
+        """A die that answers an ask: the ask's counter, roll name, hero and commitment (faces a player typed: the
+        roll name and hero); used once. False if not."""
+        n = data.get("ask")
+        ask = self.asks.get(n) if isinstance(n, int) else None
+        label = data.get("name")
+        if ask is None or ask["fate"] is not None or ask["used"] is not None:
+            self._problem(seq, ruling, f"roll '{label}' answers ask {n}, which is not an open ask")
+            return False
+        fixed = (ask.get("name"),) if typed else (ask.get("commitment"), ask.get("counter"), ask.get("name"))
+        got = (label,) if typed else (entry.commitment, data.get("counter"), label)
+        if fixed != got or str(ask.get("hero", "")).casefold() != str(data.get("for", "")).casefold():
+            self._problem(
+                seq,
+                ruling,
+                f"roll '{label}' (counter {data.get('counter')}, for {data.get('for')}) is not what ask {n} fixed"
+                f" ({ask.get('hero')}'s {ask.get('name')} roll at counter {ask.get('counter')})",
+            )
+            return False
+        ask["used"] = ruling
+        return True
+
+    def _followed(self, entry: _Session, dead: set[int]) -> bool:
+        """Whether a live session start comes after this session's own (it must have ended, and revealed, first)."""
+        return any(seq > entry.started[0] and r not in dead for seq, r in self.starts)
 
     def _problem(self, seq: int, ruling: Any, text: str) -> None:
         self.out.problems.append(DiceProblem(seq, ruling, text))
@@ -127,7 +227,21 @@ class Checker:
                 seq, ruling, f"session {number} re-uses the dice commitment of session {self.used[commitment]}"
             )
         self.used.setdefault(commitment, number)
-        self.sessions[number] = _Session(number, commitment)
+        entry = self.by_commit.get(commitment)
+        if entry is None or entry.number != number:
+            entry = _Session(number, commitment, started=(seq, int(ruling or 0)))
+            self.by_commit.setdefault(commitment, entry)
+        self.sessions[number] = entry
+
+    def _restored(self, domain: dict[str, Any]) -> None:
+        """After an undo, a redo or a retraction: which session each number names now (a retraction renumbers the
+        sessions after a retracted start; their commitments, and so their counts, stay theirs)."""
+        self.sessions = {}
+        for s in domain.get("sessions") or []:
+            entry = self.by_commit.get(str(s.get("commitment")))
+            if entry is not None:
+                self.sessions[int(s.get("number") or 0)] = entry
+        self.open = domain.get("open_session")
 
     def _reveal(self, seq: int, ruling: Any, state: dict[str, Any]) -> None:
         commitment, number = str(state.get("commitment", "")), state.get("number")
@@ -135,24 +249,49 @@ class Checker:
             secret = bytes.fromhex(str(state.get("secret", "")))
         except ValueError:
             secret = b""
-        if commit(secret) != commitment:
-            self._problem(seq, ruling, f"the secret revealed for session {number} does not match its commitment")
+        entry = self.by_commit.get(commitment)
+        version, players = (entry.version, entry.player_dice) if entry is not None else (1, False)
+        if commit(secret, version, players) != commitment:
+            self._problem(
+                seq,
+                ruling,
+                f"the secret revealed for session {number} does not match its commitment under scheme {version}"
+                + (" with player dice" if players else ""),
+            )
             return
         if commitment not in self.secrets:
             self.out.sessions_revealed += 1
         self.secrets[commitment] = secret
 
-    def _die(self, seq: int, ruling: int, data: dict[str, Any], derived_name: str | None) -> None:
+    def _counted(self, seq: int, ruling: int, state: dict[str, Any]) -> None:
+        """The ruling's note of its commitment's next committed-roll counter must be where the dice it recorded
+        leave it (a roll relabelled entered, or dropped, leaves the count behind)."""
+        c = state.get("commitment")
+        entry = self.by_commit.get(str(c)) if c else self.sessions.get(int(state.get("number") or 0))
+        if entry is None or entry.version < 2:
+            return
+        if state.get("next") != entry.counter:
+            self._problem(
+                seq,
+                ruling,
+                f"ruling {ruling} notes session {entry.number}'s next committed roll as {state.get('next')}, but its"
+                f" dice leave it at {entry.counter}: a committed roll was dropped, added or relabelled",
+            )
+
+    def _die(self, seq: int, ruling: int, data: dict[str, Any], derived_name: str | None, amended: Any = None) -> None:
         rec = self.rulings.get(ruling, {})
+        named = self.rulings.get(int(amended), {}) if amended is not None else rec  # whose rolls these are
         entry = self.sessions.get(int(rec.get("session") or 0))
         claimed = data.get("commitment")
         if entry is None and claimed is None:
             return  # no commitment in force: an ordinary roll
         name = derived_name or str(data.get("name"))
-        self._shape(seq, ruling, rec, name, data)
+        self._shape(seq, ruling, named, str(data.get("name")) if amended is not None else name, data)
         if entry is not None and entry.version >= 2 and not self._source(seq, ruling, rec, name, data):
             return
         if data.get("source") == "entered":
+            if "ask" in data and entry is not None:  # faces the player typed on their page answer the ask
+                self._asked_die(seq, ruling, data, entry, typed=True)
             return  # physical dice: nothing to recompute
         expected = entry.commitment if entry is not None else None
         if claimed != expected:
@@ -162,6 +301,22 @@ class Checker:
             )
             return
         assert entry is not None
+        if data.get("source") == "player" and entry.version >= 2 and not entry.player_dice:
+            self._problem(seq, ruling, f"roll '{data.get('name')}' is a player's die in a session without player dice")
+        seed = data.get("player_seed")
+        if data.get("source") == "player" and isinstance(seed, str):
+            if seed in self.seeds:
+                self._problem(
+                    seq, ruling, f"roll '{data.get('name')}' re-uses the player's seed of ruling {self.seeds[seed]}"
+                )
+            self.seeds.setdefault(seed, ruling)
+        if "ask" in data:  # a player's die: at its ask's counter (taken when the ask was recorded), not the next one
+            if self._asked_die(seq, ruling, data, entry):
+                self.pending.append(_Die(seq, ruling, name, data, int(rec.get("session") or 0), entry))
+            return
+        if data.get("source") == "player" and entry.version >= 3:
+            self._problem(seq, ruling, f"roll '{data.get('name')}' is a player's die that answers no recorded ask")
+            return
         if entry.version >= 2:
             if data.get("counter") != entry.counter:
                 self._problem(
@@ -171,7 +326,7 @@ class Checker:
                     f" committed roll number {entry.counter} belongs: a committed roll was dropped, added or moved",
                 )
             entry.counter = int(data["counter"]) + 1 if isinstance(data.get("counter"), int) else entry.counter + 1
-        self.pending.append(_Die(seq, ruling, name, data, entry.number))
+        self.pending.append(_Die(seq, ruling, name, data, int(rec.get("session") or 0), entry))
 
     def _shape(self, seq: int, ruling: int, rec: dict[str, Any], name: str, data: dict[str, Any]) -> None:
         """The roll's name and face count against its notation and its command."""
@@ -212,13 +367,27 @@ class Checker:
 
     def result(self) -> DiceCheck:
         """Recompute every committed die of a revealed session; report committed sessions that ended unrevealed."""
+        for ask in self.asks.values():
+            fate = "answered" if ask["used"] is not None else (ask["fate"] or "open")
+            self.out.asks[fate] = self.out.asks.get(fate, 0) + 1
         dead = retracted(self.killers)
-        for entry in self.sessions.values():
+        still_open = self.sessions.get(self.open) if self.open is not None else None
+        for entry in self.by_commit.values():
             ended = [(seq, r) for seq, r in entry.ended if r not in dead]
-            if ended and entry.commitment not in self.secrets:
+            if entry.commitment in self.secrets:
+                continue
+            if ended:
                 seq, r = ended[-1]
                 self._problem(
                     seq, r, f"session {entry.number} committed its dice but ended without revealing its secret"
+                )
+            elif entry.started[1] not in dead and entry is not still_open and self._followed(entry, dead):
+                seq, r = entry.started
+                self._problem(
+                    seq,
+                    r,
+                    f"session {entry.number} committed its dice and a later session started, but no end or reveal of"
+                    " it is in the log",
                 )
         for die in self.pending:
             secret = self.secrets.get(str(die.data.get("commitment")))
@@ -226,7 +395,7 @@ class Checker:
             if secret is None:
                 self.out.dice_unrevealed += len(faces)
                 continue
-            version = self.sessions[die.session].version if die.session in self.sessions else 1
+            version = die.entry.version
             seed = die.data.get("player_seed") if version >= 2 and die.data.get("source") == "player" else None
             if version >= 2 and die.data.get("source") == "player" and not _seed_ok(seed):
                 self._problem(die.seq, die.ruling, f"roll '{die.data.get('name')}' has no valid player seed")
@@ -245,11 +414,8 @@ class Checker:
 
 
 def _seed_ok(seed: Any) -> bool:
-    """A player's seed: hex of at least SEED_BYTES bytes."""
-    try:
-        return isinstance(seed, str) and len(bytes.fromhex(seed)) >= SEED_BYTES
-    except ValueError:
-        return False
+    """A player's seed: canonical lowercase hex of at least SEED_BYTES bytes (ledger/model/dice_scheme.py)."""
+    return seed_ok(seed)
 
 
 def check(events: Iterable[tuple[int, str, dict[str, Any]]], takes: Any = None) -> DiceCheck:

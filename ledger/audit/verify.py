@@ -26,7 +26,7 @@ class Report:
     walk: Walk
     problems: list[Problem] = field(default_factory=list)
     snapshots: int = 0
-    dice: dict[str, int] = field(default_factory=dict)  # with --dice: dice_checked, sessions_revealed, dice_unrevealed
+    dice: dict[str, Any] = field(default_factory=dict)  # with --dice: dice_checked, sessions_revealed, dice_unrevealed
 
     @property
     def counts(self) -> dict[str, int]:
@@ -200,7 +200,7 @@ def decoded(events: Iterable[Any]) -> Iterator[tuple[int, str, dict[str, Any]]]:
         yield e.id, e.topic, state if isinstance(state, dict) else {}
 
 
-def dice_problems(events: Iterable[Any]) -> tuple[list[Problem], dict[str, int]]:
+def dice_problems(events: Iterable[Any]) -> tuple[list[Problem], dict[str, Any]]:
     """Every committed die of revealed sessions recomputed (ledger/audit/dice_proof.py): problems, and the counts verify
     reports."""
     # lazy: committed dice only (hmac); kept out of verifying a ledger without them
@@ -216,5 +216,6 @@ def dice_problems(events: Iterable[Any]) -> tuple[list[Problem], dict[str, int]]
         "dice_checked": found.dice_checked,
         "sessions_revealed": found.sessions_revealed,
         "dice_unrevealed": found.dice_unrevealed,
+        "asks": dict(sorted(found.asks.items())),
     }
     return problems, counts

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ledger.intents import Intent
     from ledger.storage.store import EventStore
 
-META = ("undo", "redo")
+META = ("undo", "redo", "ask")  # an ask (ledger/storage/wait.py) decides nothing
 UNFOLDED = frozenset(  # the stored topics of events no refold reads (ledger/aggregates.py folds)
     f"{c.__module__}:{c.__qualname__}"
     for c in (

@@ -281,7 +281,7 @@ class Walk:
         link = self.links.get(n)
         if link is None:
             return False
-        if link["kind"] in ("undo", "redo", "retract"):
+        if link["kind"] in ("undo", "redo", "retract", "ask"):
             return True
         by = self.now_live.get(n)
         reads = reads_of(link, self._amendment(n, by) if by is not None else None)

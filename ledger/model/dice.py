@@ -27,6 +27,7 @@ def _notation() -> Any:
 
 
 Kind = Literal["fudge", "d20", "pool", "sum", "expr"]
+ROLLOFF_ROUNDS = 3  # rounds of roll-offs for an initiative tie (rolloff-NAME, rolloff-NAME-2, rolloff-NAME-3)
 Source = Literal["rolled", "seeded", "entered", "player"]
 
 
@@ -215,6 +216,7 @@ class Roll:
     commitment: str | None = None  # the session's dice commitment this roll derives from (ledger/model/dice_scheme.py)
     counter: int | None = None  # scheme 2: the session's count of committed rolls before this one
     player_seed: str | None = None  # a player's die: the hex seed their page made for it
+    ask: int | None = None  # a player's die: the ruling that recorded its ask (the counter is the ask's)
 
     @property
     def total(self) -> int:
@@ -258,6 +260,8 @@ class Roll:
             data["counter"] = self.counter
         if self.player_seed is not None:
             data["player_seed"] = self.player_seed
+        if self.ask is not None:
+            data["ask"] = self.ask
         return data
 
     @classmethod
@@ -276,6 +280,7 @@ class Roll:
             data.get("commitment"),
             data.get("counter"),
             data.get("player_seed"),
+            data.get("ask"),
         )
 
 
@@ -315,7 +320,8 @@ class DiceBox:
     scheme: int = 1
     counter: int = 0  # scheme 2: the next committed roll's counter
     player_dice: bool = False
-    seeds: dict[str, str] = field(default_factory=dict)  # roll name -> the seed its player's page sent
+    players: bool = False  # the session's commitment was made for player dice (scheme 3 binds it)
+    seeds: dict[str, dict[str, Any]] = field(default_factory=dict)  # roll name -> its player's answer to its ask
     owner_of: Callable[[str], str | None] | None = None  # whose a roll is (the draft's roll owners)
     asks: Callable[[str], bool] | None = None  # whether a character's rolls are asked of their player's page
 
@@ -329,7 +335,9 @@ class DiceBox:
         if name in self.taken:
             raise BadInput(f"roll '{name}' is needed twice in one ruling")
         if name in self.entered:
-            roll = Roll(name, spec, parse_faces(name, self.entered[name], spec), "entered")
+            ask = self.seeds.get(name, {}).get("ask")  # faces a player typed on their page answer an ask too
+            faces = parse_faces(name, self.entered[name], spec)
+            roll = Roll(name, spec, faces, "entered", ask=int(ask) if ask is not None else None)
         elif self.commitment is not None:
             roll = self._committed(name, spec)
         else:
@@ -350,12 +358,20 @@ class DiceBox:
 
     def _committed(self, name: str, spec: DiceSpec) -> Roll:
         # lazy: committed dice only (hmac); kept out of a one-shot write
-        from ledger.model.dice_scheme import commit, derive, derive_faces, derive_faces_v2, derive_v2
+        from ledger.model.dice_scheme import (
+            commit,
+            derive,
+            derive_faces,
+            derive_faces_v2,
+            derive_faces_v3,
+            derive_v2,
+            derive_v3,
+        )
 
         hint = "enter physical dice with --roll NAME=FACES, or end the session: ledger session end"
         if self.secret is None:
             raise StoreError("this session committed its dice, but its secret is not in this ledger's database", hint)
-        if commit(self.secret) != self.commitment:
+        if commit(self.secret, self.scheme, self.players) != self.commitment:
             raise StoreError(
                 "the dice secret in this ledger's database does not match the session's commitment: refused", hint
             )
@@ -368,23 +384,32 @@ class DiceBox:
             faces = derive_faces(secret, self.ruling, name, spec.count, lo, hi)
             return Roll(name, spec, faces, "rolled", commitment=self.commitment)
         owner = self.owner_of(name) if self.owner_of else None
-        seed = None
-        if self.player_dice and owner and self.asks is not None and self.asks(owner):
-            seed = self.seeds.get(name)
-            if seed is None:
-                raise NeedPlayerRoll(owner, name, spec)
-        counter, self.counter = self.counter, self.counter + 1
+        seed, ask = None, None
+        answer = self.seeds.get(name)
+        if answer is not None and "seed" in answer:
+            # the die was fixed at its ask: the ask's counter, whatever was rolled since (ledger/storage/wait.py)
+            seed, ask, counter = str(answer["seed"]), int(answer["ask"]), int(answer["counter"])
+        elif self.player_dice and owner and self.asks is not None and self.asks(owner):
+            raise NeedPlayerRoll(owner, name, spec)
+        else:
+            counter, self.counter = self.counter, self.counter + 1
+        v3 = self.scheme >= 3
         if spec.expr is not None:  # an expression's dice, each from its own place in the roll
 
             def face(i: int, lo: int, hi: int) -> int:
+                if v3:
+                    return derive_v3(secret, counter, name, i, lo, hi, seed)
                 return derive_v2(secret, self.session, counter, name, i, lo, hi, seed)
 
             faces = _expression_faces(spec.expr, face)
         else:
             lo, hi = spec.face_range()
-            faces = derive_faces_v2(secret, self.session, counter, name, spec.count, lo, hi, seed)
+            if v3:
+                faces = derive_faces_v3(secret, counter, name, spec.count, lo, hi, seed)
+            else:
+                faces = derive_faces_v2(secret, self.session, counter, name, spec.count, lo, hi, seed)
         source: Source = "player" if seed is not None else "rolled"
-        return Roll(name, spec, faces, source, commitment=self.commitment, counter=counter, player_seed=seed)
+        return Roll(name, spec, faces, source, commitment=self.commitment, counter=counter, player_seed=seed, ask=ask)
 
     def unused(
         self, specs: dict[str, DiceSpec], allowed: Callable[[str, str], DiceSpec | None] | None = None

@@ -5,31 +5,65 @@ rolls in that session is derived from it: HMAC-SHA256 keyed by the secret over a
 big-endian integer modulo the die's number of faces. `session end` reveals the secret; ledger/audit/dice_proof.py
 recomputes every committed die of revealed sessions from a log. Pure functions only: no I/O, no randomness.
 
-Two versions of the message, named by the session's `DiceScheme` event (none: version 1, the first release's):
+Three versions of the message, named by the session's `DiceScheme` event (none: version 1, the first release's):
 - version 1: [ruling number, roll name, die index];
 - version 2: [session, counter, roll name, die index] for a ledger die and [session, counter, roll name, die
   index, player_seed] for a player's die, where `counter` counts the session's committed rolls (0, 1, 2, ...)
-  and `player_seed` is the hex of 16+ random bytes the player's browser made for that roll.
+  and `player_seed` is the hex of 16+ random bytes the player's browser made for that roll;
+- version 3: [counter, roll name, die index] (and player_seed), the counter kept per commitment: a session number
+  can come back after an undo or a retraction, a commitment never does. Its commitment is SHA-256 over a tag naming
+  the version (and whether players roll their heroes' dice) followed by the secret, so the scheme is in the
+  commitment itself: a log that claims another scheme for it no longer matches the players' noted commitment.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from typing import Any
 
 import orjson
 
+SEED = re.compile(r"[0-9a-f]{32,}")  # a player's seed: lowercase hex of SEED_BYTES bytes or more, nothing else
+
 SCHEME = "hmac-sha256-v1"
 SCHEME_V2 = "hmac-sha256-v2"
-VERSION = 2  # the scheme new committed sessions use
+VERSION = 3  # the scheme new committed sessions use
 SECRET_BYTES = 32
 SEED_BYTES = 16  # the least a player's seed may have
 
 
-def commit(secret: bytes) -> str:
-    """The commitment to a secret: its SHA-256, in hex."""
+def seed_ok(seed: Any) -> bool:
+    """A player's seed as the log may hold it: canonical lowercase hex (an even number of digits), at least
+    SEED_BYTES bytes; spaces, capitals or a prefix would give other bytes to the HMAC than the page sent."""
+    return isinstance(seed, str) and SEED.fullmatch(seed) is not None and len(seed) % 2 == 0
+
+
+def commit(secret: bytes, version: int = 1, players: bool = False) -> str:
+    """The commitment to a secret, in hex: its SHA-256 (versions 1 and 2), or from version 3 the SHA-256 of a tag
+    naming the version and whether players roll, then the secret."""
+    if version >= 3:
+        tag = f"ledger dice {version}{' players' if players else ''}\n".encode()
+        return hashlib.sha256(tag + secret).hexdigest()
     return hashlib.sha256(secret).hexdigest()
+
+
+def message_v3(counter: int, name: str, index: int, seed: str | None = None) -> bytes:
+    """Version 3: [counter, name, index] (a ledger die) or [..., player_seed] (a player's die)."""
+    return orjson.dumps([counter, name, index] + ([seed] if seed is not None else []))
+
+
+def derive_v3(secret: bytes, counter: int, name: str, index: int, lo: int, hi: int, seed: str | None = None) -> int:
+    """Version 3: one die's face."""
+    return _face(secret, message_v3(counter, name, index, seed), lo, hi)
+
+
+def derive_faces_v3(
+    secret: bytes, counter: int, name: str, count: int, lo: int, hi: int, seed: str | None = None
+) -> tuple[int, ...]:
+    """Version 3: every face of the commitment's `counter`-th committed roll (with a player's seed, a player's die)."""
+    return tuple(derive_v3(secret, counter, name, i, lo, hi, seed) for i in range(count))
 
 
 def message(ruling: int, name: str, index: int) -> bytes:
@@ -88,6 +122,8 @@ def expected_faces(
     place = counter if isinstance(counter, int) else -1
 
     def one(i: int, lo: int, hi: int) -> int:
+        if version >= 3:
+            return derive_v3(secret, place, name, i, lo, hi, seed)
         if version >= 2:
             return derive_v2(secret, session, place, name, i, lo, hi, seed)
         return derive(secret, ruling, name, i, lo, hi)

@@ -278,7 +278,25 @@ class Draft:
             if isinstance(d, dict) and isinstance(d.get("counter"), int)
         ]
         if counters and self.campaign is not None and self.dice.session:
-            self.campaign_event(Campaign.DiceCounted, touches=False, number=self.dice.session, next=max(counters) + 1)
+            nxt = max(max(counters) + 1, self.dice.counter)  # a player's die takes its ask's (earlier) counter
+            self.campaign_event(
+                Campaign.DiceCounted,
+                touches=False,
+                number=self.dice.session,
+                next=nxt,
+                commitment=self.dice.commitment,
+            )
+        for roll in self.dice.taken.values():
+            if roll.ask is not None and self.campaign is not None:  # the ask's fate: answered, by this ruling
+                self.campaign_event(
+                    Campaign.AskClosed,
+                    touches=False,
+                    ask=roll.ask,
+                    fate="answered",
+                    why=f"used by ruling {self.number}",
+                    alone=False,
+                    seed=roll.player_seed,
+                )
 
     def chain(self, stored: list[StoredEvent], snapshots: dict[str, list[Any]] | None = None) -> Any:
         """The campaign's RulingChained event (scheme 2): its hash covers this ruling's stored events and the link

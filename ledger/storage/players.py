@@ -12,24 +12,28 @@ from __future__ import annotations
 
 import hashlib
 import secrets as random_source
+import threading
 import time
 from typing import Any
 
 import orjson
 
+from ledger.errors import StoreError
 from ledger.storage.secrets import DiceSecrets
 from ledger.storage.target import Target
 
 TOKEN_BYTES = 24  # 192 bits
 LINKS = "ledger_player_links"
-REQUESTS = "ledger_player_requests"
+REQUESTS = "ledger_player_asks"  # (the first players' release kept `ledger_player_requests`: left as it was)
+ALIVE = 3.0  # seconds: a request whose waiting command has not looked at it for longer is not waited for
 SERVED = "ledger_serve"  # where `ledger serve` listens, for `player link` (one row per server; the newest wins)
 DDL = (
     f"CREATE TABLE IF NOT EXISTS {LINKS} (hero_key VARCHAR(200) PRIMARY KEY, hero VARCHAR(200) NOT NULL,"
     " token_hash VARCHAR(64) NOT NULL UNIQUE, created DOUBLE PRECISION NOT NULL)",
     f"CREATE TABLE IF NOT EXISTS {REQUESTS} (id VARCHAR(32) PRIMARY KEY, hero_key VARCHAR(200) NOT NULL,"
     " hero VARCHAR(200) NOT NULL, roll VARCHAR(200) NOT NULL, spec TEXT NOT NULL, created DOUBLE PRECISION NOT NULL,"
-    " expires DOUBLE PRECISION NOT NULL, answer TEXT, state VARCHAR(16) NOT NULL)",
+    " expires DOUBLE PRECISION NOT NULL, alive DOUBLE PRECISION NOT NULL, ask INTEGER NOT NULL,"
+    " answer TEXT, state VARCHAR(16) NOT NULL, why TEXT)",
     f"CREATE TABLE IF NOT EXISTS {SERVED} (url VARCHAR(300) PRIMARY KEY, started DOUBLE PRECISION NOT NULL)",
 )
 
@@ -45,24 +49,51 @@ class Players:
     def __init__(self, target: Target) -> None:
         self.db = DiceSecrets(target)
         self.ready = False
+        self.conn: Any = None  # one connection, kept (a waiting command looks five times a second)
+        self.lock = threading.Lock()  # `ledger serve` asks from its worker threads
 
     def _run(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        conn = self.db._connect()
-        try:
-            if not self.ready:
-                for ddl in DDL:
-                    conn.execute(ddl)
-                self.ready = True
-            q = sql if self.db.target.kind == "sqlite" else sql.replace("?", "%s")
-            cur = conn.execute(q, params)
-            return list(cur.fetchall()) if cur.description else []
-        finally:
-            conn.close()
+        with self.lock:
+            for attempt in (0, 1):
+                if self.conn is None:
+                    self.conn = self.db._connect()  # StoreError in one line when the database is away
+                try:
+                    if not self.ready:
+                        for ddl in DDL:
+                            self.conn.execute(ddl)
+                        self.ready = True
+                    q = sql if self.db.target.kind == "sqlite" else sql.replace("?", "%s")
+                    cur = self.conn.execute(q, params)
+                    return list(cur.fetchall()) if cur.description else []
+                except StoreError:
+                    raise
+                except Exception as e:
+                    self.release()
+                    if attempt or type(e).__name__ not in ("OperationalError", "InterfaceError"):
+                        raise StoreError(f"the players' tables can't be read: {str(e).splitlines()[0]}") from None
+                finally:
+                    if self.db.target.kind == "sqlite":  # a file: opened per statement (serve's threads share this)
+                        self.release()
+            return []
+
+    def release(self) -> None:
+        """Let the kept connection go."""
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:  # already broken: nothing to release
+                pass
 
     # -- links ----------------------------------------------------------------------------
-    def link(self, hero_key: str, hero: str) -> str:
-        """A new token for a hero's page (the old one, if any, stops working); only its hash is kept."""
-        token = random_source.token_urlsafe(TOKEN_BYTES)
+    def new_token(self) -> str:
+        """A fresh token for a hero's page (not yet a link: `link` makes it one once its URL is printed)."""
+        return random_source.token_urlsafe(TOKEN_BYTES)
+
+    def link(self, hero_key: str, hero: str, token: str | None = None) -> str:
+        """Make `token` (or a new one) the hero's page link: the old one, if any, stops working; only its hash is
+        kept. The replacement is one statement each way, so a failure leaves the old link or the new one."""
+        token = token or self.new_token()
         self._run(f"DELETE FROM {LINKS} WHERE hero_key = ?", (hero_key,))
         self._run(
             f"INSERT INTO {LINKS} (hero_key, hero, token_hash, created) VALUES (?, ?, ?, ?)",
@@ -71,10 +102,14 @@ class Players:
         return token
 
     def revoke(self, hero_key: str) -> bool:
-        """End a hero's link (and cancel what waits for it); whether there was one."""
+        """End a hero's link (and cancel what waits for it: the waiting command stops at once); whether there was
+        one."""
         had = bool(self._run(f"SELECT hero FROM {LINKS} WHERE hero_key = ?", (hero_key,)))
         self._run(f"DELETE FROM {LINKS} WHERE hero_key = ?", (hero_key,))
-        self._run(f"UPDATE {REQUESTS} SET state = 'cancelled' WHERE hero_key = ? AND state = 'open'", (hero_key,))
+        self._run(
+            f"UPDATE {REQUESTS} SET state = 'cancelled', why = ? WHERE hero_key = ? AND state = 'open'",
+            ("the hero's link was revoked", hero_key),
+        )
         return had
 
     def linked(self, hero_key: str) -> bool:
@@ -102,51 +137,88 @@ class Players:
         return str(rows[0][0]) if rows else None
 
     # -- requests -------------------------------------------------------------------------
-    def ask(self, hero_key: str, hero: str, roll: str, spec: dict[str, Any], seconds: float) -> str:
-        """Open a request for one roll; its id."""
+    def ask(self, hero_key: str, hero: str, roll: str, spec: dict[str, Any], seconds: float, ask: int) -> str:
+        """Open a request for one roll, the ask the log recorded as ruling `ask`; its id."""
         rid = random_source.token_hex(16)
         now = time.time()
         self._run(
-            f"INSERT INTO {REQUESTS} (id, hero_key, hero, roll, spec, created, expires, answer, state)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 'open')",
-            (rid, hero_key, hero, roll, orjson.dumps(spec).decode(), now, now + seconds),
+            f"INSERT INTO {REQUESTS} (id, hero_key, hero, roll, spec, created, expires, alive, ask, answer, state, why)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'open', NULL)",
+            (rid, hero_key, hero, roll, orjson.dumps(spec).decode(), now, now + seconds, now, ask),
         )
         return rid
 
-    def answer_of(self, rid: str) -> dict[str, Any] | None:
-        """The player's answer to a request ({"seed": hex} or {"faces": text}), once there is one."""
-        rows = self._run(f"SELECT answer FROM {REQUESTS} WHERE id = ? AND state = 'answered'", (rid,))
-        return orjson.loads(rows[0][0]) if rows and rows[0][0] else None
+    def look(self, rid: str) -> tuple[str, dict[str, Any] | None, str]:
+        """The waiting command's look at its request: (state, the answer if any, why it was closed), and a sign
+        that the command still waits (the page stops asking once that sign is ALIVE seconds old)."""
+        self._run(f"UPDATE {REQUESTS} SET alive = ? WHERE id = ? AND state = 'open'", (time.time(), rid))
+        rows = self._run(f"SELECT state, answer, why FROM {REQUESTS} WHERE id = ?", (rid,))
+        if not rows:
+            return "cancelled", None, "its request was deleted from the database"
+        state, answer, why = rows[0]
+        return str(state), (orjson.loads(answer) if answer else None), str(why or "")
 
-    def close(self, rid: str, state: str = "cancelled") -> None:
+    def close(self, rid: str, state: str = "cancelled", why: str = "") -> None:
         """Close a request nobody will answer now (cancelled or expired), or one its ruling has used ("used")."""
-        self._run(f"UPDATE {REQUESTS} SET state = ? WHERE id = ?", (state, rid))
+        self._run(f"UPDATE {REQUESTS} SET state = ?, why = ? WHERE id = ?", (state, why, rid))
+
+    def cancel_ask(self, ask: int, why: str) -> None:
+        """Cancel the open request of an ask (its command stops waiting)."""
+        self._run(f"UPDATE {REQUESTS} SET state = 'cancelled', why = ? WHERE ask = ? AND state = 'open'", (why, ask))
+
+    def cancel_all(self, why: str) -> None:
+        """Cancel every open request (the session ended: nothing asked in it will be recorded)."""
+        self._run(f"UPDATE {REQUESTS} SET state = 'cancelled', why = ? WHERE state = 'open'", (why,))
 
     def pending(self, hero_key: str) -> dict[str, Any] | None:
-        """The open, unexpired request of a hero's page, if any."""
+        """The newest request of a hero's page that is open or was closed in the last minute (the page says what
+        became of it), if any."""
         rows = self._run(
-            f"SELECT id, roll, spec, expires FROM {REQUESTS} WHERE hero_key = ? AND state = 'open' AND expires > ?"
-            " ORDER BY created DESC",
-            (hero_key, time.time()),
+            f"SELECT id, roll, spec, expires, alive, ask, state, why, answer FROM {REQUESTS} WHERE hero_key = ?"
+            " ORDER BY created DESC LIMIT 1",
+            (hero_key,),
         )
         if not rows:
             return None
-        rid, roll, spec, expires = rows[0]
-        return {"id": str(rid), "roll": str(roll), "spec": orjson.loads(spec), "expires": float(expires)}
+        rid, roll, spec, expires, alive, ask, state, why, answer = rows[0]
+        return {
+            "id": str(rid),
+            "roll": str(roll),
+            "spec": orjson.loads(spec),
+            "expires": float(expires),
+            "alive": float(alive),
+            "ask": int(ask),
+            "state": str(state),
+            "why": str(why or ""),
+            "answered": bool(answer),
+        }
 
     def request(self, rid: str) -> dict[str, Any] | None:
         """One request by id, whatever its state."""
-        rows = self._run(f"SELECT hero_key, roll, spec, expires, state FROM {REQUESTS} WHERE id = ?", (rid,))
+        rows = self._run(
+            f"SELECT hero_key, roll, spec, expires, state, alive, ask FROM {REQUESTS} WHERE id = ?", (rid,)
+        )
         if not rows:
             return None
-        hero_key, roll, spec, expires, state = rows[0]
-        return {"hero_key": hero_key, "roll": roll, "spec": orjson.loads(spec), "expires": expires, "state": state}
+        hero_key, roll, spec, expires, state, alive, ask = rows[0]
+        return {
+            "hero_key": hero_key,
+            "roll": roll,
+            "spec": orjson.loads(spec),
+            "expires": expires,
+            "state": state,
+            "alive": float(alive),
+            "ask": int(ask),
+        }
 
     def answer(self, rid: str, answer: dict[str, Any]) -> bool:
-        """Record a player's answer to an open, unexpired request (once: a second answer changes nothing)."""
+        """Record a player's answer to an open, unexpired request whose command still waits (once: a second answer
+        changes nothing)."""
+        now = time.time()
         self._run(
-            f"UPDATE {REQUESTS} SET answer = ?, state = 'answered' WHERE id = ? AND state = 'open' AND expires > ?",
-            (orjson.dumps(answer).decode(), rid, time.time()),
+            f"UPDATE {REQUESTS} SET answer = ?, state = 'answered' WHERE id = ? AND state = 'open' AND expires > ?"
+            " AND alive > ?",
+            (orjson.dumps(answer).decode(), rid, now, now - ALIVE),
         )
         rows = self._run(f"SELECT answer FROM {REQUESTS} WHERE id = ? AND state = 'answered'", (rid,))
         return bool(rows) and orjson.loads(rows[0][0]) == answer

@@ -99,19 +99,23 @@ def session_dice(secrets: DiceSecrets, campaign: Any) -> dict[str, Any]:
     if not commitment:
         return {}
     secret = bytes.fromhex(entry["secret"]) if entry.get("secret") else secrets.get(commitment)
-    counter = int(getattr(campaign, "dice_counter", {}).get(str(number), 0))
+    counts = getattr(campaign, "dice_counter", {})
+    # per commitment (a session number can come back after an undo or a retraction; its commitment never does);
+    # by number for a session an earlier release opened
+    counter = int(counts.get(commitment, counts.get(str(number), 0)))
     return {
         "commitment": commitment,
         "secret": secret,
         "session": number,
         "scheme": int(entry.get("scheme", 1)),
         "counter": counter,
-        "player_dice": bool(entry.get("player_dice")),
+        "player_dice": bool(entry.get("player_dice")),  # ask linked heroes' pages (a retraction sets it False)
+        "players": bool(entry.get("player_dice")),  # what the commitment was made for (scheme 3 binds it)
     }
 
 
-def new_secret() -> tuple[bytes, str]:
-    """A fresh session secret and its commitment."""
+def new_secret(version: int = 1, players: bool = False) -> tuple[bytes, str]:
+    """A fresh session secret and its commitment (for scheme `version`, players rolling or not)."""
     # lazy: committed dice only; kept out of a one-shot write
     import secrets as random_source
 
@@ -119,7 +123,7 @@ def new_secret() -> tuple[bytes, str]:
     from ledger.model.dice_scheme import SECRET_BYTES, commit
 
     secret = random_source.token_bytes(SECRET_BYTES)
-    return secret, commit(secret)
+    return secret, commit(secret, version, players)
 
 
 def reveal(d: Any, number: int, secret_hex: str | None) -> Revealed:
@@ -135,7 +139,7 @@ def reveal(d: Any, number: int, secret_hex: str | None) -> Revealed:
         secret = bytes.fromhex(secret_hex or "")
     except ValueError:
         secret = b""
-    if not secret or commit(secret) != commitment:
+    if not secret or commit(secret, int(entry.get("scheme", 1)), bool(entry.get("player_dice"))) != commitment:
         return {"commitment": commitment, "revealed": None}  # the secret is lost: this session's dice stay unverifiable
     d.campaign_event(Campaign.DiceRevealed, number=number, commitment=commitment, secret=secret_hex)
     return {"commitment": commitment, "revealed": secret_hex}

@@ -513,6 +513,13 @@ def write_error(e: BaseException, path: str | None = None) -> StoreError | None:
         )
     if "disk is full" in text or "database or disk is full" in text or "no space left" in text:
         return MediumError("the disk is full: nothing was appended", "free some space, then run the command again")
+    if ("disk i/o error" in text or "unable to open database file" in text) and path is not None:
+        refused = _folder_refuses(path)
+        if refused:  # an immutable or unwritable folder or file: not a failing disk
+            return MediumError(
+                f"the ledger's {refused}: nothing was appended",
+                "reads still work; to write, let the folder and the file be written (e.g. chattr -i, chmod u+w)",
+            )
     if "disk i/o error" in text or "unable to open database file" in text and path is not None:
         return MediumError(
             "the disk failed while writing: nothing was appended", "check the disk, then run: ledger verify"
@@ -520,6 +527,50 @@ def write_error(e: BaseException, path: str | None = None) -> StoreError | None:
     if "locked" in text:
         return StoreError("the ledger database is locked by another program", "try again in a moment")
     return None
+
+
+IMMUTABLE_FL, APPEND_FL = 0x10, 0x20  # Linux inode flags (chattr +i, +a), read with FS_IOC_GETFLAGS
+FS_IOC_GETFLAGS = 0x80086601
+
+
+def _folder_refuses(path: str) -> str:
+    """What keeps SQLite from writing beside `path` ('' if nothing visible does): an immutable or append-only file or
+    folder (Linux inode flags), or a folder where no file can be made (SQLite makes its journal there)."""
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    for what, where in (("folder", folder), ("file", path)):
+        flags = _inode_flags(where)
+        if flags & IMMUTABLE_FL:
+            return f"{what} {where} is immutable (chattr +i)"
+        if flags & APPEND_FL:
+            return f"{what} {where} is append-only (chattr +a)"
+    probe = os.path.join(folder, f".ledger-probe-{os.getpid()}")
+    try:
+        with open(probe, "x"):
+            pass
+        os.remove(probe)
+    except PermissionError:
+        return f"folder {folder} does not let the ledger make its journal files there"
+    except OSError:
+        return ""
+    return ""
+
+
+def _inode_flags(path: str) -> int:
+    """A file's or folder's Linux inode flags (0 where they can't be read)."""
+    try:
+        # lazy: fcntl and array, for this one check of a refused write
+        import array
+        import fcntl
+
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            buf = array.array("l", [0])
+            fcntl.ioctl(fd, FS_IOC_GETFLAGS, buf, True)
+            return int(buf[0])
+        finally:
+            os.close(fd)
+    except (OSError, ImportError, ValueError):
+        return 0
 
 
 def _read_only_medium(path: str) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 from ledger.model.dice import show_faces
 from ledger.model.event_names import (
     ACTION_TAKEN,
+    ASK_CLOSED,
     ATTACK_RESOLVED,
     CAMPAIGN_CREATED,
     CAMPAIGN_RESTORED,
@@ -27,6 +28,7 @@ from ledger.model.event_names import (
     COUNTERS_CHANGED,
     DAMAGE_APPLIED,
     DELAYED_TURN_TAKEN,
+    DICE_ASKED,
     DICE_COMMITTED,
     DICE_COUNTED,
     DICE_REVEALED,
@@ -600,6 +602,16 @@ def _table(t: str, d: Mapping[str, Any], system: str = "", groups: Collection[st
         return "its dice secret is revealed (ledger verify --dice checks every die)"
     if t == CHARACTER_RETIRED:  # the campaign's and the character's events: said once, for the character
         return "" if "character_id" in d else "retires from play (the history keeps every ruling)"
+    if t == DICE_ASKED:
+        return (
+            f"{possessive(str(d.get('hero')))} {d.get('name')} roll is asked of their page: committed roll"
+            f" {d.get('counter')} of session {d.get('number')} is theirs"
+        )
+    if t == ASK_CLOSED:
+        said = {"answered": "is answered", "expired": "expired", "cancelled": "is cancelled"}.get(
+            str(d.get("fate")), str(d.get("fate"))
+        )
+        return f"the ask of ruling {d.get('ask')} {said}" + (f" ({d.get('why')})" if d.get("why") else "")
     if t == ENCOUNTER_STARTED:
         order = ", ".join(f"{o['name']} {o.get('initiative')}" for o in d.get("order", []))
         return f"encounter {d.get('number')} begins" + (f"; initiative: {order}" if order else "")

@@ -49,7 +49,8 @@ def test_a_tap_on_roll_answers_the_gms_waiting_command(sqlite_db: str, tmp_path:
             tap(browser, "#roll")
             code, out, err = finish(proc)
             assert code == 0, err
-            assert browser.wait_for("document.getElementById('said').textContent.startsWith('sent')")
+            said = "document.getElementById('said').textContent"
+            assert browser.wait_for(f"/^(sent|recorded)/.test({said}) && {said}.includes('your seed: ')")
             assert browser.js("window.notReloaded") is True
             seed = browser.js("document.getElementById('said').textContent.split('your seed: ')[1].replace(')', '')")
         finally:

@@ -9,7 +9,7 @@ import orjson
 import pytest
 from sqlalchemy import text
 
-from ledger.model.dice_scheme import commit, derive_faces_v2
+from ledger.model.dice_scheme import commit, derive_faces_v3
 from ledger.storage.target import parse_target
 from projections.db import ReadSide
 from tests.conftest import Cli
@@ -70,7 +70,7 @@ def test_the_commitment_is_printed_and_the_secret_stays_out_of_the_log_until_the
     assert refused.exit_code == 2 and secrets_kept(db) == 1
     end = cli.json("session", "end")
     secret = bytes.fromhex(end["revealed"])
-    assert commit(secret) == commitment == end["commitment"]
+    assert commit(secret, 3) == commitment == end["commitment"]  # scheme 3: the tag, then the secret
     stored = raw_log(db)
     ending = end["ruling"]  # the secret is in the log from `session end`'s ruling on, never before
     assert all(
@@ -90,7 +90,7 @@ def test_every_die_the_ledger_rolls_derives_from_the_revealed_secret(cli: Cli, d
     assert [d["counter"] for _, d in rolled] == list(range(len(rolled)))
     for _, d in rolled:
         lo, hi = (-1, 1) if d["kind"] == "fudge" else (1, d["sides"])
-        assert d["faces"] == list(derive_faces_v2(secret, 1, d["counter"], d["name"], len(d["faces"]), lo, hi)), d
+        assert d["faces"] == list(derive_faces_v3(secret, d["counter"], d["name"], len(d["faces"]), lo, hi)), d
     entered = [d for _, _, d in dice(db) if d["source"] == "entered"]
     assert [d["faces"] for d in entered] == [[1, 1, 1]] and "commitment" not in entered[0]
 
@@ -242,7 +242,7 @@ def test_dice_a_retraction_rolls_derive_from_the_secret_and_verify(cli: Cli, db:
     assert {r["name"] for r in plan["new_rolls"]} == {"power", "toughness"}
     secret = bytes.fromhex(cli.json("session", "end")["revealed"])
     for r in plan["new_rolls"]:
-        assert r["faces"] == list(derive_faces_v2(secret, 1, r["counter"], f"6.{r['name']}", 3, -1, 1))
+        assert r["faces"] == list(derive_faces_v3(secret, r["counter"], f"6.{r['name']}", 3, -1, 1))
     doc = cli.json("verify", "--dice")
     assert doc["ok"] is True and doc["dice_checked"] == 6  # the two new 3dF rolls; the entered ones are not recomputed
 

@@ -16,7 +16,7 @@ from sqlalchemy import text
 
 from ledger.audit.dice_names import takes
 from ledger.audit.dice_proof import check
-from ledger.model.dice_scheme import commit, derive_faces, derive_faces_v2, message_v2
+from ledger.model.dice_scheme import commit, derive_faces, derive_faces_v3, message_v3
 from ledger.storage.target import parse_target
 from projections.db import ReadSide
 from tests.conftest import Cli
@@ -35,11 +35,15 @@ def problems(log: Log) -> list[str]:
     return [p.message for p in check(log, takes).problems]
 
 
-def side_table(db: str, sql: str) -> None:
-    """Change the dice secrets' side table behind the ledger's back (as anyone who reads the database can)."""
+def side_table(db: str, sql: str, *, quick: bool = False) -> None:
+    """Change the dice secrets' side table behind the ledger's back (as anyone who reads the database can); `quick`:
+    fail within half a second where another connection holds a lock."""
     read = ReadSide(parse_target(db))
     try:
         with read.engine.begin() as conn:
+            if quick:
+                wait = "SET LOCAL lock_timeout = '500ms'" if "://" in db else "PRAGMA busy_timeout = 500"
+                conn.execute(text(wait))
             conn.execute(text(sql))
     finally:
         read.close()
@@ -69,7 +73,7 @@ def test_a_faithful_session_passes_and_filler_rulings_do_not_move_dice(cli: Cli,
     log = decoded(db)
     assert problems(log) == []
     attack = first_die(log)
-    assert attack["counter"] == 0 and message_v2(1, 0, "attack", 2) == b'[1,0,"attack",2]'
+    assert attack["counter"] == 0 and message_v3(0, "attack", 2) == b'[0,"attack",2]'
     other = Cli(db.replace("test.ledger", "other.ledger")) if db.endswith("test.ledger") else None
     if other is None:
         pytest.skip("the filler comparison needs a second SQLite file")
@@ -207,12 +211,12 @@ def test_an_old_scheme_1_session_still_verifies(cli: Cli, db: str):
     assert doc["ok"] is True and doc["dice_checked"] >= 3
 
 
-def test_v2_faces_are_what_the_formula_gives(cli: Cli, db: str):
-    """docs/verifiable-dice.md: faces = HMAC-SHA256(secret, [session, counter, name, index]) mod faces."""
+def test_v3_faces_are_what_the_formula_gives(cli: Cli, db: str):
+    """docs/verifiable-dice.md: faces = HMAC-SHA256(secret, [counter, name, index]) mod faces (scheme 3)."""
     played(cli)
     secret = bytes.fromhex(next(st["secret"] for _, t, st in decoded(db) if t.endswith("DiceRevealed")))
     die = first_die(decoded(db))
-    assert die["faces"] == list(derive_faces_v2(secret, 1, die["counter"], "attack", 3, -1, 1))
+    assert die["faces"] == list(derive_faces_v3(secret, die["counter"], "attack", 3, -1, 1))
 
 
 @pytest.mark.parametrize(

@@ -87,3 +87,27 @@ def test_serve_answers_a_damaged_read_model_with_the_page_from_the_log(played: C
     with serving(played.db) as server:
         status, html = server.get("/")
     assert status == 200 and "Ann" in html and "4/6" in html and "99/6" not in html and "HP 99" not in html
+
+
+def _forge_hp(db: str) -> None:
+    """Ann's sheet row says HP 99, in its column and in its JSON (each backend's own JSON function)."""
+    if "://" in db:
+        sql(db, "UPDATE ledger_sheets SET hp = 99, sheet = jsonb_set(sheet::jsonb, '{hp}', '99')::json")
+    else:
+        sql(db, "UPDATE ledger_sheets SET hp = 99, sheet = json_set(sheet, '$.hp', 99)")
+
+
+def test_serve_never_shows_a_row_forged_while_it_runs(played: Cli) -> None:
+    """DESIGN.md, layout (projections rebuildable from zero): a sheet row edited while `serve` runs, with no ruling
+    after it (the log's head does not move), is refused as the one-shot readers refuse it: `/`, the GM's view and
+    the hero's page show the HP the log gives, never the edited one."""
+    from tests.serving import serving
+
+    url = played.json("player", "link", "Ann")["url"]  # type: ignore[index]
+    page = "/p/" + str(url).rsplit("/p/", 1)[1]
+    with serving(played.db, "--gm-token", "s3cret") as server:
+        assert "4/6" in server.get("/")[1]
+        _forge_hp(played.db)
+        for path in ("/", "/?gm=s3cret", page):
+            status, html = server.get(path)
+            assert status == 200 and "4/6" in html and "99/6" not in html and "HP 99" not in html, path

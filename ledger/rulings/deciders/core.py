@@ -67,6 +67,10 @@ def session_end(d: Draft, i: SessionEndIntent) -> SessionResult:
     if number is None:
         raise Conflict("no session is open", "start one: ledger session start")
     d.campaign_event(Campaign.SessionEnded, number=number, at=d.at)
+    for ask in sorted(d.campaign.open_asks()):  # nothing asked in this session will be recorded now
+        d.campaign_event(
+            Campaign.AskClosed, touches=False, ask=ask, fate="cancelled", why="the session ended", alone=False
+        )
     return {"session": number, **reveal(d, number, i.get("reveal"))}
 
 

@@ -26,7 +26,7 @@ from ledger.encounter import (
     take_delayed,
 )
 from ledger.errors import BadInput, Conflict, ImpossibleAction, NotFound
-from ledger.model.dice import DiceSpec, Roll
+from ledger.model.dice import ROLLOFF_ROUNDS, DiceSpec, Roll
 from ledger.model.event_names import EFFECT_RESOLVED
 from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import RuleSystem
@@ -60,7 +60,6 @@ if TYPE_CHECKING:
     )
 
 JOINED_LATE = 1_000  # sorts a newcomer after everyone it ties with (gameplay.txt, Initiative: "in the existing order")
-ROLLOFF_ROUNDS = 3
 SEIZED = 1_000_000  # sorts a character who seized the initiative before every total (hnh Seize Initiative)
 NO_ENCOUNTER = "start one: ledger encounter start NAME..."
 
