@@ -62,7 +62,7 @@ HNH: list[tuple[str, ...]] = [
     ("act", "Bob", "ongoing-damage", "-o", "rank=2"),
     ("act", "Ann", "heal", "--against", "Bob", "-o", "rank=3"),
     ("act", "Ann", "affliction", "--against", "Bob", "-o", "with=daze", "-o", "rank=4", "-o",
-     "conditions=dazed,stunned,incapacitated", "--roll", "power=0,0,0", "--roll", "toughness=+,+,+"),
+     "conditions=dazed,stunned,incapacitated"),
     ("encounter", "next"),  # the stunned Bob's turn is passed over (conditions.txt, Stunned): the Goons are up
     ("encounter", "delay"),
     ("encounter", "next"),

@@ -218,7 +218,8 @@ def test_only_the_pages_own_pending_request_can_be_answered_once(cli: Cli, db: s
         late = post(server, paths["Ann"], {"request": doc["request"]["id"], "nonce": doc["nonce"], "seed": SEED})
         assert late[0] == 410
         statuses = [post(server, paths["Cat"], {"request": "x", "nonce": "y", "seed": SEED})[0] for _ in range(12)]
-        assert statuses[-1] == 429 and set(statuses[:5]) == {403}
+        # refused answers never lock a page out: the bound counts accepted answers only (docs/serve.md, Rates)
+        assert set(statuses) == {403}
 
 
 def test_the_link_names_the_address_the_phones_reach(cli: Cli, db: str):
