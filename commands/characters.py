@@ -72,6 +72,11 @@ def character() -> None:
 )
 @click.option("--pc", is_flag=True, help="A player character (gets victory points / resolve).")
 @click.option(
+    "--hidden",
+    is_flag=True,
+    help="An NPC kept off the players' screen (ledger serve) until it acts or `encounter reveal NAME`.",
+)
+@click.option(
     "--copies",
     type=number("copies"),
     default=None,
@@ -94,6 +99,7 @@ def add(
     minion: bool,
     count: int,
     pc: bool,
+    hidden: bool,
     copies: int | None,
     powers: tuple[str, ...],
 ) -> None:
@@ -115,7 +121,14 @@ def add(
     """
     parts = parse_powers(powers)
     result = app.ledger.add_character(
-        name, parse_traits(traits), minion=minion, count=count, pc=pc, power_parts=parts, copies=copies
+        name,
+        parse_traits(traits),
+        minion=minion,
+        count=count,
+        pc=pc,
+        power_parts=parts,
+        copies=copies,
+        hidden=hidden,
     )
     app.wrote(result, added("added "))
 

@@ -45,8 +45,12 @@ class AppContext:
         as_json: bool,
         verbose: bool = False,
         note: str | None = None,
+        secret: bool = False,
+        asked_by: str | None = None,
     ) -> None:
+        self.asked_by = asked_by  # the hero whose player asked for the ruling this command records
         self.note = note  # `--note TEXT`: kept in the intent of the ruling this command records
+        self.secret = secret  # `--secret`: that ruling kept off the players' screen until revealed
         self.db = db
         self.seed = seed
         self.actor = actor
@@ -108,13 +112,17 @@ class AppContext:
     def ledger(self) -> Ledger:
         """The write side (imports eventsourcing only when a command needs it)."""
         if self._host is not None:
-            return self._host.ledger.with_note(self.note)
+            return self._host.ledger.with_note(self.note).with_secret(self.secret).with_asker(self.asked_by)
         if self._ledger is None:
             self.target()  # a PostgreSQL URL without its driver: one line, before the write side is even imported
             # lazy: the write side (eventsourcing); kept out of the read commands, `--help` and completion
             from ledger.application import Ledger
 
-            self._ledger = Ledger(self.db, actor=self.actor, seed=self.seed, note=self.note)
+            self._ledger = (
+                Ledger(self.db, actor=self.actor, seed=self.seed, note=self.note)
+                .with_secret(self.secret)
+                .with_asker(self.asked_by)
+            )
             self._ledger.notify = lambda line: click.echo(line, err=True)  # "waiting for Ann's attack roll ..."
             if self._log is not None:  # the store a read opened goes on serving: one store, one set of connections
                 self._ledger._store = self._log.adopt()

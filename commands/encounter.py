@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -134,6 +134,11 @@ def encounter() -> None:
     help="The copies NAME 1 .. NAME N share one initiative roll (named NAME), their turns one after another "
     "(repeatable).",
 )
+@click.option(
+    "--hidden",
+    is_flag=True,
+    help="Keep the participants who are not heroes off the players' screen until each acts or is revealed.",
+)
 @wait_option
 @pass_app
 def start(
@@ -143,6 +148,7 @@ def start(
     inits: tuple[str, ...],
     rolls: tuple[str, ...],
     group_init: tuple[str, ...],
+    hidden: bool,
 ) -> None:
     """Start an encounter: everyone rolls initiative in the campaign's system; the highest acts first.
 
@@ -153,6 +159,7 @@ def start(
     Example: ledger encounter start Ann Bob Thugs --surprised Thugs --roll Ann=+,0,-
     Rolled at the table: ledger encounter start Ann Bob --init Ann=14 --init Bob=9
     One roll for five copies: ledger encounter start Ann Goon --group-init Goon --roll Goon=12
+    An ambush the players don't see yet: ledger encounter start Ann Ghost --hidden (see encounter reveal)
     """
     result = app.ledger.start_encounter(
         list(names),
@@ -160,6 +167,7 @@ def start(
         init=parse_inits(inits),
         rolls=parse_roll_options(rolls),
         group_init=list(group_init),
+        hidden=hidden,
     )
     app.wrote(result, turn_text(lambda r: "initiative rolled"))
 
@@ -273,6 +281,9 @@ def act(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
 @click.option(
     "--init", "at_init", type=number("initiative"), default=None, metavar="N", help="With --hazard: its place."
 )
+@click.option(
+    "--hidden", is_flag=True, help="Keep the newcomers off the players' screen until each acts or is revealed."
+)
 @wait_option
 @pass_app
 def join(
@@ -282,6 +293,7 @@ def join(
     rolls: tuple[str, ...],
     hazard: bool,
     at_init: int | None,
+    hidden: bool,
 ) -> None:
     """Characters join mid-fight: each rolls initiative and acts when their place in the order comes.
 
@@ -292,6 +304,7 @@ def join(
     Examples:
       ledger encounter join Cy --roll Cy=0,0,+
       ledger encounter join "Falling Debris" --hazard --init 5 --note "the ceiling gives way: Dodge DC 12"
+      ledger encounter join Ghost --hidden   (a foe the players don't see yet)
     """
     result = app.ledger.join_encounter(
         list(names),
@@ -300,6 +313,7 @@ def join(
         hazard=hazard,
         init=at_init,
         note=app.note,
+        hidden=hidden,
     )
     app.wrote(result, turn_text(joined_text))
 
@@ -310,6 +324,33 @@ def joined_text(r: Recorded) -> str:
     if len(found) == 1:
         return f"{r['joined']} joins at initiative {r['initiative']}"
     return "join at initiative " + ", ".join(f"{n} {v}" for n, v in found.items())
+
+
+@command(C.ENCOUNTER_REVEAL)
+@click.argument("names", nargs=-1)
+@click.option(
+    "--ruling", "rulings", multiple=True, type=number("ruling"), metavar="N", help="Show ruling N, recorded --secret."
+)
+@pass_app
+def reveal(app: AppContext, names: tuple[str, ...], rulings: tuple[int, ...]) -> None:
+    """Show hidden characters (added or brought in with --hidden), and rulings recorded with --secret, to the players.
+
+    \b
+    Only `ledger serve`'s players' pages hide anything: the record, verify and the exports always hold it all.
+    A hidden character also shows itself as it acts (attack, check, act).
+    Example: ledger encounter reveal Ghost; ledger encounter reveal --ruling 12
+    """
+    result = app.ledger.reveal(list(names), rulings=list(rulings))
+    app.wrote(result, revealed_text)
+
+
+def revealed_text(r: Recorded) -> str:
+    """`Ghost is revealed to the players` (and each ruling shown)."""
+    names = cast("list[str]", r.get("revealed") or [])
+    numbers = cast("list[int]", r.get("rulings") or [])
+    said = [f"{n} is revealed to the players" for n in names]
+    said += [f"ruling {n} is shown to the players" for n in numbers]
+    return "; ".join(said)
 
 
 @command(C.ENCOUNTER_SHOW)

@@ -29,7 +29,7 @@ Examples:
 """
 
 # Global flags a user may also write after the command (`ledger character show Ann --json`).
-TRAILING_FLAGS = {"--json": "--json", "-v": "--verbose", "--verbose": "--verbose"}
+TRAILING_FLAGS = {"--json": "--json", "-v": "--verbose", "--verbose": "--verbose", "--secret": "--secret"}
 TRAILING_VALUED = ("--note",)  # global options with a value that may follow the command too (`attack A B --note TEXT`)
 
 
@@ -227,6 +227,13 @@ def warn_snapshots() -> None:
     help="A note kept in the intent of the ruling this command records, shown in log, why and exports (also after "
     "the command).",
 )
+@click.option(
+    "--secret",
+    is_flag=True,
+    help="Keep the ruling this command records off the players' screen (its words and dice) until `encounter "
+    "reveal --ruling N` (also after the command).",
+)
+@click.option("--asked-by", "asked_by", default=None, hidden=True, help="(set by `ledger pending accept`)")
 @click.version_option(package_name="ledger", message="ledger %(version)s")
 @click.pass_context
 def cli(
@@ -237,6 +244,8 @@ def cli(
     as_json: bool,
     verbose: bool,
     note: str | None,
+    secret: bool,
+    asked_by: str | None,
 ) -> None:
     """An event-sourced campaign ledger for superhero tabletop games (hnh, d20, pnp).
 
@@ -245,7 +254,9 @@ def cli(
     """
     if actor is not None:
         actor = check_actor(actor)
-    ctx.obj = AppContext(db=db, seed=seed, actor=actor, as_json=as_json, verbose=verbose, note=note)
+    ctx.obj = AppContext(
+        db=db, seed=seed, actor=actor, as_json=as_json, verbose=verbose, note=note, secret=secret, asked_by=asked_by
+    )
     ctx.call_on_close(ctx.obj.close)
 
 

@@ -12,16 +12,19 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import orjson
+from markupsafe import Markup
 from sqlalchemy import select
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from commands.guard import UNKNOWN, Rates
+from commands.live import HEARTBEAT, sse
 from ledger.aggregates import name_key
 from ledger.errors import BadInput
 from ledger.model.dice import DiceSpec, parse_faces
@@ -33,10 +36,26 @@ from projections.db import sheets
 HERE = Path(__file__).parent / "screen"  # the page's template and script (beside the screen's)
 NONCE_BYTES = 16
 MAX_NONCES = 10_000  # pages' nonces kept at once (oldest dropped first)
+ACT_SECONDS = 120.0  # how long a player's request for an action waits for the GM
+STATE_WORDS = {
+    "open": "waiting for the GM", "accepted": "accepted", "edited": "accepted as the GM changed it",
+    "refused": "refused by the GM", "expired": "expired: nothing was recorded", "withdrawn": "replaced by a newer one",
+}  # fmt: skip
 GET_RATE = (240, 60.0)  # at most 240 reads a minute per token (a page polls once a second)
 POST_RATE = (10, 60.0)  # at most 10 answers a minute per token
 MAX_SEED_BYTES = 64
 ASKS_SHOWN = 10  # the hero's latest asks listed on the page, with their fates
+
+
+class HeroStream:
+    """One open player's page's live connection: its hero, its queue of events, the request it was last shown."""
+
+    def __init__(self, key: str, name: str) -> None:
+        self.key = key
+        self.name = name
+        self.queue: asyncio.Queue[tuple[str, int, str] | None] = asyncio.Queue()
+        self.shown: str | None = None  # the id of the request last pushed (None: none)
+        self.asked: tuple[int, str] | None = None  # the hero's latest action request (number, state) last pushed
 
 
 class Pages:
@@ -75,11 +94,13 @@ class Pages:
         campaign = self.screen.app.ledger.campaign()
         return {int(n): a for n, a in getattr(campaign, "asks", {}).items() if name_key(str(a.get("hero"))) == hero_key}
 
-    def state(self, hero_key: str) -> dict[str, Any]:
-        """What the page shows: the roll asked for now (with the nonce to answer it), what became of the latest
-        request, and the hero's asks as the log records them. A request is offered only while the log holds its
-        ask open and its command still waits; otherwise it is closed here, and the page says why."""
-        request = self.players.pending(hero_key)
+    def state(self, hero_key: str, request: Any = False) -> dict[str, Any]:
+        """What the page shows: the roll asked for now (read now unless given; by what it is for, with the nonce to
+        answer it), what became of the latest request, and the hero's asks as the log records them. A request is
+        offered only while the log holds its ask open and its command still waits; otherwise it is closed here, and
+        the page says why."""
+        if request is False:
+            request = self.players.pending(hero_key)
         logged = self.asks(hero_key)
         listed = [
             {
@@ -115,6 +136,7 @@ class Pages:
                     "ask": request["ask"],
                     "counter": held.get("counter"),
                     "what": spec.get("what", request["roll"]),
+                    "purpose": spec.get("purpose", request["roll"]),
                     "roll": request["roll"],
                     "notation": spec.get("notation"),
                     "count": spec.get("count"),
@@ -134,6 +156,104 @@ class Pages:
                 select(sheets.c.sheet).where(sheets.c.name == hero).where(sheets.c.active).limit(1)
             ).first()
         return dict(row[0]) if row is not None else None
+
+    def hero_part(self, name: str) -> str:
+        """The hero's own part of their page: the dice card (their latest rolls) and their sheet."""
+        # lazy: the read side's words (SQLAlchemy), for `ledger serve`
+        from ledger.model.roll_purpose import purpose
+        from ledger.rules import health_word
+        from projections.screen import campaign_system, hero_rolls
+
+        read = self.screen.app.read
+        rolls = hero_rolls(read, name)
+        for r in rolls:
+            for x in r["rolls"]:
+                x["purpose"] = purpose(x["roll"], name, r["command"])
+        return str(
+            self.screen.env.get_template("hero.html").render(
+                name=name,
+                sheet=self.sheet(name),
+                rolls=rolls,
+                act=self.act_state(name_key(name), name),
+                p={"hp_label": health_word(campaign_system(read))},
+            )
+        )
+
+    def act_state(self, hero_key: str, name: str) -> dict[str, Any]:
+        """The hero's action choices now (with a nonce to ask with) and their latest request's state."""
+        # lazy: the read side's choices (SQLAlchemy), for `ledger serve`
+        from projections.choices import choices
+
+        found = choices(self.screen.app.read, name)
+        latest = self.players.latest_proposal(hero_key)
+        if latest is not None:
+            latest["words_state"] = STATE_WORDS.get(latest["state"], latest["state"])
+        return {"choices": found, "nonce": self.act_nonce(hero_key) if found else None, "latest": latest}
+
+    def act_nonce(self, hero_key: str) -> str:
+        """A single-use nonce for this hero's page to ask for one action with."""
+        if len(self.nonces) >= MAX_NONCES:
+            self.nonces.pop(next(iter(self.nonces)))
+        n = secrets.token_urlsafe(NONCE_BYTES)
+        self.nonces[n] = (hero_key, "act", time.time() + ACT_SECONDS)
+        return n
+
+    def act(self, hero_key: str, name: str, body: Any) -> tuple[int, str]:
+        """Check and record one request for an action; (HTTP status, what to tell the page)."""
+        # lazy: the read side's choices (SQLAlchemy), for `ledger serve`
+        from projections.choices import choices
+
+        if (
+            not isinstance(body, dict)
+            or not isinstance(body.get("nonce"), str)
+            or not isinstance(body.get("choice"), str)
+        ):
+            return 400, "an action needs the page's nonce and one of its choices"
+        held = self.nonces.get(body["nonce"])
+        if held is None or held[0] != hero_key or held[1] != "act":
+            return 403, "this page's request is not valid (already sent, or from another page): reload the page"
+        del self.nonces[body["nonce"]]  # spent: a replay of this POST is refused
+        if held[2] <= time.time():
+            return 410, "this choice is too old: pick again"
+        offered = {c["id"]: c for c in choices(self.screen.app.read, name)}
+        if not offered:
+            return 409, "it is not your hero's turn now"
+        picked = offered.get(body["choice"][:500])
+        if picked is None:
+            return 400, "that is not one of this turn's choices: pick again"
+        num = self.players.propose(hero_key, name, picked["words"], picked["label"], ACT_SECONDS)
+        return 200, f"asked the GM (request {num}): {picked['label']}"
+
+    def push(self, moved: bool) -> None:
+        """From the server's watcher (a thread): to each open player's page, the shared screen and its hero's part
+        when the log moved, and the roll asked of its hero whenever that changed (with a fresh nonce)."""
+        loop = self.screen.loop
+        by_hero: dict[str, list[HeroStream]] = {}
+        for s in list(self.screen.hero_streams):
+            by_hero.setdefault(s.key, []).append(s)
+        head = self.screen.head
+        for key, streams in by_hero.items():
+            if not self.players.linked(key):  # revoked while open: the page's stream ends
+                for s in streams:
+                    loop.call_soon_threadsafe(s.queue.put_nowait, None)
+                continue
+            request = self.players.pending(key)
+            latest = self.players.latest_proposal(key)
+            mark = (latest["num"], latest["state"]) if latest else None
+            changed = any(s.asked != mark for s in streams)
+            part = self.hero_part(streams[0].name) if moved or changed else None
+            for s in streams:
+                s.asked = mark
+            for s in streams:
+                if moved:
+                    loop.call_soon_threadsafe(s.queue.put_nowait, ("screen", head, self.screen.pages[False][1]))
+                if part is not None:
+                    loop.call_soon_threadsafe(s.queue.put_nowait, ("hero", head, part))
+                seen = f"{request['id']}:{request['state']}" if request else None
+                if seen != s.shown or moved:  # a new ask, its fate, or the log's list of asks
+                    s.shown = seen
+                    doc = orjson.dumps(self.state(key, request)).decode()
+                    loop.call_soon_threadsafe(s.queue.put_nowait, ("ask", head, doc))
 
     def answer(self, hero_key: str, body: Any) -> tuple[int, str]:
         """Check and record one answer; (HTTP status, what to tell the page)."""
@@ -228,15 +348,54 @@ def routes(screen: Any, headers: dict[str, str]) -> list[Any]:
 
     def render(key: str, name: str, path: str) -> str:
         screen.checked()  # the hero's sheet and the shared screen: never a row the one-shot readers would refuse
-        return screen.env.get_template("player.html").render(
-            name=name,
-            hero=name,
-            sheet=pages.sheet(name),
-            ask=pages.state(key),
-            path=path,
-            css=screen.css,
-            p=screen.model(False),
+        return str(
+            screen.env.get_template("player.html").render(
+                name=name,
+                hero=name,
+                part=Markup(pages.hero_part(name)),  # noqa: S704 - our own template's output, escaped there
+                ask=pages.state(key),
+                path=path,
+                css=screen.css,
+                p=screen.model(False),
+            )
         )
+
+    async def events(request: Request) -> Response:
+        found = await hero(request, "get")
+        if isinstance(found, Response):
+            return found
+        return StreamingResponse(
+            stream(request, *found), media_type="text/event-stream", headers={**headers, "X-Accel-Buffering": "no"}
+        )
+
+    async def stream(request: Request, key: str, name: str) -> AsyncIterator[str]:
+        entry = HeroStream(key, name)
+        ask = await asyncio.to_thread(pages.players.pending, key)
+        await asyncio.to_thread(screen.checked)  # never a row the one-shot readers would refuse
+        entry.shown = f"{ask['id']}:{ask['state']}" if ask else None
+        latest = await asyncio.to_thread(pages.players.latest_proposal, key)
+        entry.asked = (latest["num"], latest["state"]) if latest else None
+        head, main = await asyncio.to_thread(screen.render, False, whole=False)
+        part = await asyncio.to_thread(pages.hero_part, name)
+        state = orjson.dumps(await asyncio.to_thread(pages.state, key, ask)).decode()
+        screen.hero_streams.add(entry)
+        try:
+            yield "retry: 1000\n\n"
+            for item in (("screen", head, main), ("hero", head, part), ("ask", head, state)):
+                yield sse(item[1], item[2], item[0])
+            while True:
+                try:
+                    got = await asyncio.wait_for(entry.queue.get(), HEARTBEAT)
+                except TimeoutError:
+                    if await request.is_disconnected():
+                        return
+                    yield ": keep-alive\n\n"
+                    continue
+                if got is None:  # the server is stopping, or the link was revoked
+                    return
+                yield sse(got[1], got[2], got[0])
+        finally:
+            screen.hero_streams.discard(entry)
 
     async def pending(request: Request) -> Response:
         found = await hero(request, "get")
@@ -262,6 +421,26 @@ def routes(screen: Any, headers: dict[str, str]) -> list[Any]:
             pages.answered(token_hash(request.path_params["token"]))  # only accepted answers count against the rate
         return JSONResponse({"ok": status == 200, "message": text}, status, headers=headers)
 
+    async def act(request: Request) -> Response:
+        if not same_origin(request):
+            return PlainTextResponse(
+                "refused: an action is asked from the player's own page only", 403, headers=headers
+            )
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return PlainTextResponse("refused: send JSON", 415, headers=headers)
+        found = await hero(request, "post")
+        if isinstance(found, Response):
+            return found
+        raw = await request.body()
+        try:
+            body = orjson.loads(raw[:4096])
+        except orjson.JSONDecodeError:
+            body = None
+        status, text = await asyncio.to_thread(pages.act, found[0], found[1], body)
+        if status == 200:
+            pages.answered(token_hash(request.path_params["token"]))  # accepted requests count against the rate
+        return JSONResponse({"ok": status == 200, "message": text}, status, headers=headers)
+
     async def script(request: Request) -> Response:
         return Response((HERE / "player.js").read_bytes(), media_type="text/javascript", headers=headers)
 
@@ -269,5 +448,7 @@ def routes(screen: Any, headers: dict[str, str]) -> list[Any]:
         Route("/player.js", script, methods=["GET"]),
         Route("/p/{token}", page, methods=["GET"]),
         Route("/p/{token}/request", pending, methods=["GET"]),
+        Route("/p/{token}/events", events, methods=["GET"]),
         Route("/p/{token}/roll", roll, methods=["POST"]),
+        Route("/p/{token}/act", act, methods=["POST"]),
     ]

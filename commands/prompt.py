@@ -40,6 +40,8 @@ class Host(Protocol):
 
     def toolbar(self) -> str: ...  # noqa: D102
 
+    def first_request(self) -> int | None: ...  # noqa: D102
+
 
 class PlainHistory(History):
     """History kept one command a line (the readline shell's file reads as is; the newest 1,000 are kept)."""
@@ -78,8 +80,22 @@ def prompt_session(session: Host, *, input: Any = None, output: Any = None) -> P
     completer = Completer(
         session.group, session.character_names, session.condition_names, system=session.system, sheet=session.sheet
     )
+    # lazy: prompt_toolkit's key bindings, for the interactive shell
+    from prompt_toolkit.key_binding import KeyBindings
+
+    keys = KeyBindings()
+
+    @keys.add("f2")
+    def _accept(event: Any) -> None:  # one key accepts the oldest request from a player's page
+        num = session.first_request()
+        if num is not None:
+            event.app.current_buffer.text = f"pending accept {num}"
+            event.app.current_buffer.validate_and_handle()
+
     return PromptSession(
         PROMPT,
+        key_bindings=keys,
+        refresh_interval=1.0,  # the toolbar shows a player's request within a second
         history=PlainHistory(os.path.expanduser(HISTORY)),
         completer=as_prompt_completer(completer),
         complete_while_typing=True,

@@ -25,6 +25,7 @@ from urllib.parse import quote
 import click
 
 from commands.context import AppContext, pass_app
+from commands.live import HEARTBEAT, sse
 from commands.params import number
 from commands.registry import command
 from ledger import catalog as C
@@ -32,7 +33,6 @@ from ledger.errors import BadInput
 
 SERVE_EXTRA = ("starlette", "uvicorn", "jinja2")  # pyproject.toml's `serve` extra: none of it in a plain install
 POLL = 0.25  # seconds between looks at the log's head: a change shows within a second
-HEARTBEAT = 15.0  # seconds between keep-alive comments on an idle stream
 ODDS = "odds"  # the GM's view with the quick forecast (`/?gm=T&odds=1`, off by default; never a player's)
 HERE = Path(__file__).parent / "screen"
 CSP = (
@@ -224,6 +224,8 @@ class Screen:
         self.css = Markup((HERE / "screen.css").read_text())  # our own file, not data: inlined as is
         self.head = -1
         self.streams: set[tuple[bool | str, asyncio.Queue[tuple[int, str] | None]]] = set()
+        self.hero_streams: set[Any] = set()  # the players' pages' streams (commands/player_page.py, HeroStream)
+        self.pages_state: Any = None  # commands/player_page.py's Pages, once the routes are built
         self.pages: dict[bool | str, tuple[int, str]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.lock = threading.Lock()  # the poller and the pages' threads share the read side
@@ -235,6 +237,8 @@ class Screen:
             return
         for _, queue in list(self.streams):
             loop.call_soon_threadsafe(queue.put_nowait, None)
+        for hero in list(self.hero_streams):
+            loop.call_soon_threadsafe(hero.queue.put_nowait, None)
 
     def is_gm(self, token: str | None) -> bool:
         """Whether a request carries the GM's token (compared in constant time)."""
@@ -291,21 +295,34 @@ class Screen:
         return head
 
     async def watch(self) -> None:
-        """Poll the log's head; when it moves, render each open view once and push it to its streams."""
+        """Look at the log's head whenever another process may have written (commands/live.py's wake-up, or every
+        POLL seconds at the latest); when it moves, render each open view once and push it to its streams; push
+        each player's page its hero's part and the roll asked of it when they change."""
         self.loop = asyncio.get_running_loop()
-        while True:
-            try:
-                head = await asyncio.to_thread(self.catch_up)
-                if head != self.head:
-                    self.head = head
-                    for gm in {gm for gm, _ in self.streams}:
-                        self.pages[gm] = await asyncio.to_thread(self.render, gm, whole=False)
-                    for gm, queue in list(self.streams):
-                        queue.put_nowait(self.pages[gm])
-            except Exception as e:  # a busy or briefly unreachable database: keep serving, try again
-                click.echo(f"warning: can't read the ledger just now: {str(e).splitlines()[0]}", err=True)
-                self.app.reset()
-            await asyncio.sleep(POLL)
+        # lazy: the wake-up (sqlite3, or psycopg's LISTEN), for `ledger serve`
+        from commands.live import Wakeup
+        from ledger.storage.target import parse_target
+
+        wake = Wakeup(parse_target(self.app.db))
+        try:
+            while True:
+                try:
+                    head = await asyncio.to_thread(self.catch_up)
+                    moved = head != self.head
+                    if moved:
+                        self.head = head
+                        for gm in {gm for gm, _ in self.streams} | ({False} if self.hero_streams else set()):
+                            self.pages[gm] = await asyncio.to_thread(self.render, gm, whole=False)
+                        for gm, queue in list(self.streams):
+                            queue.put_nowait(self.pages[gm])
+                    if self.hero_streams and self.pages_state is not None:
+                        await asyncio.to_thread(self.pages_state.push, moved)
+                except Exception as e:  # a busy or briefly unreachable database: keep serving, try again
+                    click.echo(f"warning: can't read the ledger just now: {str(e).splitlines()[0]}", err=True)
+                    self.app.reset()
+                await wake.wait(POLL)
+        finally:
+            wake.close()
 
 
 def build_app(app: AppContext, players: Any, gm_token: str | None) -> Any:
@@ -391,12 +408,6 @@ def build_app(app: AppContext, players: Any, gm_token: str | None) -> Any:
     web = Starlette(routes=routes, lifespan=lifespan)
     web.state.screen = screen
     return web
-
-
-def sse(head: int, html: str) -> str:
-    """One Server-Sent Event named `screen`, its id the log's head, its data the page's main part."""
-    data = "".join(f"data: {line}\n" for line in html.splitlines()) or "data: \n"
-    return f"event: screen\nid: {head}\n{data}\n"
 
 
 def _span(points: list[dict[str, Any]]) -> tuple[int, int]:

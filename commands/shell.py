@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import shlex
 import sys
+import time
 import traceback
 from collections.abc import Iterator
 from typing import Any, TextIO
@@ -43,6 +44,8 @@ class Session:
         self._system: str | None = None
         self._title = ""
         self._idle = True  # the campaign passes over turns with nothing to do (init -o pass-over=no-action)
+        self._requests: list[dict[str, Any]] = []
+        self._asked_at = 0.0
 
     def run(self, line: str, number: int, *, script: bool) -> bool:
         """Run one line; False when the session should end (exit/quit, or a failure with --stop-on-error)."""
@@ -158,13 +161,36 @@ class Session:
         return [(c, rules.condition_help(c)) for c in sorted(rules.conditions)]
 
     def toolbar(self) -> str:
-        """The bottom toolbar: the round, who is up and the next two who act, with their HP."""
+        """The bottom toolbar: the round, who is up and the next two who act, with their HP; and the oldest request
+        from a player's page as the ruling's sentence to be made (F2 accepts it)."""
         if self._toolbar is None:
             try:
                 self._toolbar = self._turns()
             except Exception:  # the toolbar must never break the prompt
                 self._toolbar = ""
-        return self._toolbar
+        asked = self._asked()
+        if not asked:
+            return self._toolbar
+        first = asked[0]
+        more = f" (+{len(asked) - 1} more: ledger pending)" if len(asked) > 1 else ""
+        return f"{self._toolbar} | {first['hero']} asks: {first['said']}  [F2 accepts #{first['num']}]{more}"
+
+    def _asked(self) -> list[dict[str, Any]]:
+        """The players' open requests, looked at most once a second (the toolbar is redrawn every second)."""
+        now = time.monotonic()
+        if now - self._asked_at >= 1.0:
+            self._asked_at = now
+            try:
+                self._requests = self.app.ledger.players.proposals() if self.system() is not None else []
+            except Exception:  # the toolbar must never break the prompt
+                self._requests = []
+        return self._requests
+
+    def first_request(self) -> int | None:
+        """The number of the oldest open request from a player's page (F2 accepts it), if any."""
+        self._asked_at = 0.0
+        asked = self._asked()
+        return int(asked[0]["num"]) if asked else None
 
     def _turns(self) -> str:
         system = self.system()

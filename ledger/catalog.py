@@ -97,6 +97,7 @@ ENCOUNTER_NEXT: Command[I.TurnIntent] = _ruling("encounter next", "encounter", "
 ENCOUNTER_DELAY: Command[I.TurnIntent] = _ruling("encounter delay", "encounter", "encounter.delay", "delay_turn")
 ENCOUNTER_ACT: Command[I.NameIntent] = _ruling("encounter act", "encounter", "encounter.act", "act_now")
 ENCOUNTER_JOIN: Command[I.JoinIntent] = _ruling("encounter join", "encounter", "encounter.join", "join_encounter")
+ENCOUNTER_REVEAL: Command[I.RevealIntent] = _ruling("encounter reveal", "encounter", "encounter.reveal", "reveal")
 ENCOUNTER_REMOVE: Command[I.NameIntent] = _ruling(
     "encounter remove", "encounter", "encounter.remove", "remove_from_encounter"
 )
@@ -132,6 +133,10 @@ ODDS: Command[None] = Command("odds", "odds")
 PLAYER: Command[None] = Command("player", "players", group=True)
 PLAYER_LINK: Command[None] = Command("player link", "players")
 PLAYER_REVOKE: Command[None] = Command("player revoke", "players")
+PENDING: Command[None] = Command("pending", "pending", group=True)
+PENDING_ACCEPT: Command[None] = Command("pending accept", "pending")
+PENDING_EDIT: Command[None] = Command("pending edit", "pending")
+PENDING_REFUSE: Command[None] = Command("pending refuse", "pending")
 
 COMMANDS: tuple[Command[Any], ...] = tuple(v for v in dict(globals()).values() if isinstance(v, Command))
 BY_NAME: dict[str, Command[Any]] = {c.name: c for c in COMMANDS}

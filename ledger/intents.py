@@ -31,6 +31,8 @@ class Noted(TypedDict, total=False):
     note: str
     tracker: int
     rules: int  # the rules' version of a ruling recorded out of an encounter (4 on; ledger/rules/contract.py CURRENT)
+    secret: bool  # `--secret`: the players' screen keeps this ruling's words and dice back until revealed
+    asked_by: str  # the hero whose player asked for this ruling from their page (`ledger pending accept`)
 
 
 class InitIntent(Noted):
@@ -68,6 +70,7 @@ class CharacterAddIntent(Noted):
     powers: NotRequired[dict[str, dict[str, Any]]]
     typed_traits: NotRequired[dict[str, Value]]
     copies: NotRequired[int]  # NAME 1 .. NAME N with the same sheet
+    hidden: NotRequired[bool]  # kept off the players' screen until it acts or is revealed (projections/hidden.py)
 
 
 class CharacterCopyIntent(Noted):
@@ -86,7 +89,16 @@ class CharacterSetIntent(Noted):
     traits: dict[str, str]
 
 
-RollIntent = TypedDict("RollIntent", {"expr": str, "for": NotRequired[str | None], "note": NotRequired[str]})
+RollIntent = TypedDict(
+    "RollIntent",
+    {
+        "expr": str,
+        "for": NotRequired[str | None],
+        "note": NotRequired[str],
+        "secret": NotRequired[bool],
+        "tracker": NotRequired[int],
+    },
+)
 """`roll`: a dice expression, for a character or no one."""
 
 
@@ -193,6 +205,7 @@ class EncounterStartIntent(Noted):
     surprised: list[str]
     init: NotRequired[dict[str, int]]
     group_init: NotRequired[list[str]]  # `--copies` groups whose members share one initiative roll (adjacent turns)
+    hidden: NotRequired[bool]  # the participants who are not heroes are kept off the players' screen
 
 
 class TurnIntent(Noted, total=False):
@@ -217,6 +230,14 @@ class JoinIntent(Noted):
     names: NotRequired[list[str]]
     hazard: NotRequired[bool]  # a turn slot with no sheet (a hazard, a timed event) at initiative `init`
     init: NotRequired[int]
+    hidden: NotRequired[bool]  # the newcomers are kept off the players' screen
+
+
+class RevealIntent(Noted):
+    """`encounter reveal`: hidden characters, and rulings recorded `--secret`, shown to the players from now on."""
+
+    names: list[str]
+    rulings: NotRequired[list[int]]
 
 
 class NoIntent(Noted):
@@ -251,6 +272,7 @@ Intent = (
     | TurnIntent
     | NameIntent
     | JoinIntent
+    | RevealIntent
     | NoIntent
     | RetractIntent
 )

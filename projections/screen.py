@@ -31,10 +31,13 @@ from ledger.words.describe import sentence as describe_sentence
 from ledger.words.tracker import MARKS, marks_of
 from projections import queries
 from projections.db import ReadSide, log, resolve_data, rulings, sessions, sheets
+from projections.hidden import Hidden, hidden
 from projections.shown import ENVELOPE, checked, envelope_rows, log_rows
 from projections.tracker import tracker
 
 LAST_RULINGS = 8
+RECENT_ROLLS = 5  # a hero's own rolls listed on their page
+BEHIND = "The GM makes a ruling behind the screen."
 DOWN_MARKS = frozenset(MARKS) - {"disabled"}
 HP_EVENTS = frozenset({DAMAGE_APPLIED, HEALTH_RECOVERED, CHARACTER_ADDED, STATE_RESTORED})
 
@@ -87,7 +90,7 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
         head = read.max_seq(conn)
         created = _logged(read, conn, log.c.type == CAMPAIGN_CREATED, limit=1)
         session = conn.execute(select(sessions).order_by(sessions.c.number.desc()).limit(1)).mappings().first()
-        hidden = hidden_sheets(conn)
+        gm_only = hidden_sheets(conn)
         commitment = (
             _commitment(read, conn, session["number"]) if session is not None and session["ended"] is None else None
         )
@@ -98,6 +101,7 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
             ).all()
             if (r[1] or {}).get("pc")
         ]
+        kept = hidden(read, conn, {h.casefold() for h in heroes})
     data = created[0]["data"] if created else {}
     system = str(data.get("system", ""))
     enc = tracker(read, required=False)
@@ -106,12 +110,17 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
             row["standing"] = standing(row, vis)
             timed = row.get("left") or {}
             row["notes"] = shown(row["conditions"], timed, row["marks"])
+            row["hidden"] = kept.hides(row["name"])
+        enc = enc if vis.gm else unseen(enc, kept)
     roster = (
         []
         if enc is not None
         else [
-            {**c, "marks": marks_of(c), "standing": standing({**c, "marks": marks_of(c)}, vis)}
+            {**c, "marks": marks_of(c), "standing": standing({**c, "marks": marks_of(c)}, vis), "hidden": True}
+            if kept.hides(c["name"])
+            else {**c, "marks": marks_of(c), "standing": standing({**c, "marks": marks_of(c)}, vis)}
             for c in queries.characters(read)
+            if vis.gm or not kept.hides(c["name"])
         ]
     )
     out: dict[str, Any] = {
@@ -124,12 +133,23 @@ def page(read: ReadSide, vis: Visibility) -> dict[str, Any]:
         "round_word": round_word(system),
         "tracker": enc,
         "roster": roster,
-        "rulings": last_rulings(read, vis, hidden, system),
+        "rulings": last_rulings(read, vis, gm_only, system, kept),
         "heroes": [hero_chart(read, name) for name in heroes],
     }
     if vis.gm:
-        out["gm_sheets"] = [queries.sheet_json(r) for r in _sheet_rows(read, list(hidden))]
+        out["gm_sheets"] = [queries.sheet_json(r) for r in _sheet_rows(read, list(gm_only))]
     return out
+
+
+def unseen(enc: dict[str, Any], kept: Hidden) -> dict[str, Any]:
+    """The tracker as players see it: hidden participants left out; while one of them is up, the turn is the GM's
+    (no name), and a hidden participant up next is not named."""
+    return {
+        **enc,
+        "order": [r for r in enc["order"] if not r["hidden"]],
+        "current": None if kept.hides(enc["current"]) else enc["current"],
+        "next": None if kept.hides(enc.get("next")) else enc.get("next"),
+    }
 
 
 def _logged(
@@ -194,11 +214,26 @@ def hero_chart(read: ReadSide, name: str) -> dict[str, Any]:
 
 
 def last_rulings(
-    read: ReadSide, vis: Visibility, hidden: dict[str, str], system: str = "", limit: int = LAST_RULINGS
+    read: ReadSide,
+    vis: Visibility,
+    hidden: dict[str, str],
+    system: str = "",
+    kept: Hidden | None = None,
+    limit: int = LAST_RULINGS,
 ) -> list[dict[str, Any]]:
-    """The latest `limit` rulings, newest first, each as a sentence with its dice; undone ones stay, marked."""
+    """The latest `limit` rulings, newest first, each as a sentence with its dice; undone ones stay, marked. Players
+    see a ruling that names a hidden character, or was recorded `--secret`, only as "The GM makes a ruling behind the
+    screen." (no dice, no note); the GM's view marks them."""
     with read.engine.connect() as conn:
         found = conn.execute(select(rulings).order_by(rulings.c.number.desc()).limit(limit)).mappings().all()
+    return described(read, vis, hidden, system, kept or Hidden(), found)
+
+
+def described(
+    read: ReadSide, vis: Visibility, hidden: dict[str, str], system: str, kept: Hidden, found: Any
+) -> list[dict[str, Any]]:
+    """Rulings (rows of the rulings view) in words with their dice, as `vis` may see them."""
+    with read.engine.connect() as conn:
         envelope_rows(read, conn, {r["number"]: {k: r[k] for k in ENVELOPE} for r in found})
         numbers = [r["number"] for r in found]
         events = _logged(read, conn, and_(log.c.ruling.in_(numbers), log.c.bookkeeping.is_(False))) if numbers else []
@@ -217,20 +252,68 @@ def last_rulings(
     out = []
     for r in found:
         evs = by_ruling.get(r["number"], [])
-        secret = not vis.gm and _names_hidden(r, hidden_names)
+        kept_back = r["number"] in kept.secret or kept.mentions((r["intent"] or {}).values())
+        kept_back = kept_back or any(kept.hides(e["character"]) for e in evs)
+        secret = not vis.gm and (_names_hidden(r, hidden_names) or kept_back)
         if not vis.gm:
             evs = [e for e in evs if (e["character"] or "").casefold() not in hidden_names]
         out.append(
             {
                 "number": r["number"],
+                "command": r["command"],
                 "actor": r["actor"],
                 "at": r["at"],
                 "retracted": r["number"] in dead,
-                "sentence": "The GM makes a ruling behind the screen."
-                if secret
-                else sentence(r, evs, vis, pcs, system, groups),
+                "sentence": BEHIND if secret else sentence(r, evs, vis, pcs, system, groups),
                 "dice": [] if secret else [dice_text(e, evs) for e in evs if e["type"] == DICE_ROLLED],
+                "lines": {} if secret else {e["seq"]: dice_text(e, evs) for e in evs if e["type"] == DICE_ROLLED},
                 "note": None if secret else note_of(r["intent"]),
+                "kept_back": vis.gm and kept_back,
+            }
+        )
+    return out
+
+
+def campaign_system(read: ReadSide) -> str:
+    """The campaign's system key (from its creation in the log)."""
+    with read.engine.connect() as conn:
+        created = _logged(read, conn, log.c.type == CAMPAIGN_CREATED, limit=1)
+    return str((created[0]["data"] if created else {}).get("system", ""))
+
+
+def hero_rolls(read: ReadSide, hero: str, n: int = RECENT_ROLLS) -> list[dict[str, Any]]:
+    """A hero's own rolls of their latest `n` rulings, newest first, for the dice card on their page: each die line
+    as the GM's terminal prints it, with what the roll was for, and the ruling in the describer's words, as players
+    see it (a ruling kept back from them shows neither)."""
+    with read.engine.connect() as conn:
+        dice = _logged(
+            read, conn, and_(log.c.type == DICE_ROLLED, log.c.character == hero), limit=8 * n, newest_first=True
+        )
+        numbers = sorted({int(d["ruling"]) for d in dice}, reverse=True)[:n]
+        found = conn.execute(select(rulings).where(rulings.c.number.in_(numbers))).mappings().all() if numbers else []
+        gm_only = hidden_sheets(conn)
+        heroes = {
+            str(name).casefold() for name, sheet in conn.execute(select(sheets.c.name, sheets.c.sheet))
+            if (sheet or {}).get("pc")
+        }  # fmt: skip
+        kept = hidden(read, conn, heroes)
+    said = {r["number"]: r for r in described(read, Visibility(), gm_only, campaign_system(read), kept, found)}
+    out: list[dict[str, Any]] = []
+    for number in numbers:
+        r = said.get(number)
+        if r is None or r["sentence"] == BEHIND:
+            continue
+        mine = sorted((d for d in dice if int(d["ruling"]) == number), key=lambda d: int(d["seq"]))
+        out.append(
+            {
+                "ruling": number,
+                "seq": max(int(d["seq"]) for d in mine),
+                "command": r["command"],
+                "rolls": [
+                    {"roll": str((d["data"] or {}).get("name", "")), "line": r["lines"].get(d["seq"])} for d in mine
+                ],
+                "sentence": r["sentence"],
+                "retracted": r["retracted"],
             }
         )
     return out

@@ -63,15 +63,22 @@ def asked(server: Server, path: str, timeout: float = 30.0) -> dict[str, Any]:
 
 
 def post(
-    server: Server, path: str, body: Any, *, origin: str | None = "", headers: dict[str, str] | None = None
+    server: Server,
+    path: str,
+    body: Any,
+    *,
+    origin: str | None = "",
+    headers: dict[str, str] | None = None,
+    to: str = "/roll",
 ) -> tuple[int, dict[str, Any] | str]:
-    """POST JSON to the page's roll endpoint, from the page's own origin unless told (None: no Origin header)."""
+    """POST JSON to the page's roll endpoint (or `to`: /act), from the page's own origin unless told (None: no
+    Origin header)."""
     own = server.url.rstrip("/")
     h = {"Content-Type": "application/json", **(headers or {})}
     if origin is not None:
         h["Origin"] = origin or own
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    req = urllib.request.Request(server.url + path.lstrip("/") + "/roll", data=data, headers=h, method="POST")
+    req = urllib.request.Request(server.url + path.lstrip("/") + to, data=data, headers=h, method="POST")
     try:
         with urllib.request.urlopen(req, timeout=20) as r:
             return r.status, json.loads(r.read())

@@ -4,6 +4,7 @@
   var screen = document.getElementById("screen");
   var live = document.getElementById("live");
   var source = new EventSource(screen.getAttribute("data-events"));
+  document.dispatchEvent(new CustomEvent("screen-source", { detail: source }));  // a hero's page listens too
   source.addEventListener("screen", function (ev) {
     var head = ev.lastEventId;
     if (head && head === screen.getAttribute("data-head")) { live.textContent = "live"; return; }

@@ -82,6 +82,8 @@ class LedgerCore:
         self.note = (
             check_text("note", note) if note is not None else None
         )  # `--note TEXT`: kept in every ruling's intent
+        self.secret = False  # `--secret`: the ruling's words and dice kept off the players' screen until revealed
+        self.asked_by: str | None = None  # the hero whose player asked for the next ruling (`pending accept`)
         self.actor = actor or default_actor()
         self.seed = seed
         self.dice_secrets = DiceSecrets(self.target)
@@ -107,6 +109,16 @@ class LedgerCore:
     def with_note(self, note: str | None) -> Self:
         """This ledger, recording `note` in the intent of its next rulings (a session shell's line sets its own)."""
         self.note = check_text("note", note) if note is not None else None
+        return self
+
+    def with_asker(self, hero: str | None) -> Self:
+        """This ledger, recording in its next rulings that `hero`'s player asked for them (or no one)."""
+        self.asked_by = hero
+        return self
+
+    def with_secret(self, secret: bool) -> Self:
+        """This ledger, marking its next rulings `secret` (or not: a session shell's line sets its own)."""
+        self.secret = bool(secret)
         return self
 
     @property
@@ -163,6 +175,10 @@ class LedgerCore:
         self.require_writable()
         if self.note and "note" not in intent:
             intent = cast("Intent", {**intent, "note": self.note})
+        if self.secret and "secret" not in intent:
+            intent = cast("Intent", {**intent, "secret": True})
+        if self.asked_by and "asked_by" not in intent:
+            intent = cast("Intent", {**intent, "asked_by": self.asked_by})
         answers: dict[str, dict[str, Any]] = {}  # roll name -> a player's answer ({"seed": hex} or {"faces": text})
         for attempt in range(MAX_RETRIES):
             entered = {**dict(rolls or {}), **{n: a["faces"] for n, a in answers.items() if "faces" in a}}

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         NameIntent,
         NoIntent,
         Recorded,
+        RevealIntent,
         TurnIntent,
     )
 
@@ -55,11 +56,15 @@ class FightCommands(LedgerCore):
         init: Mapping[str, int] | None = None,
         rolls: Mapping[str, str] | None = None,
         group_init: Sequence[str] = (),
+        hidden: bool = False,
     ) -> Recorded:
-        """Roll initiative for everyone (or take `init`, rolled elsewhere) and begin round 1 with the highest."""
+        """Roll initiative for everyone (or take `init`, rolled elsewhere) and begin round 1 with the highest; with
+        `hidden`, the participants who are not heroes are kept off the players' screen (projections/hidden.py)."""
         if not names:
             raise BadInput("an encounter needs at least one participant", "ledger encounter start Ann Bob")
         intent: EncounterStartIntent = {"names": list(names), "surprised": list(surprised), "tracker": TRACKER}
+        if hidden:
+            intent["hidden"] = True
         if init:
             both = [n for n in init if any(n.strip().casefold() == r.strip().casefold() for r in rolls or {})]
             if both:
@@ -98,10 +103,11 @@ class FightCommands(LedgerCore):
         hazard: bool = False,
         init: int | None = None,
         note: str | None = None,
+        hidden: bool = False,
     ) -> Recorded:
         """Roll initiative for newcomers and slot them into the running order (they act when their place comes); with
         `hazard`, one turn slot with no sheet at initiative `init` (a hazard, a timed event: its note said on its
-        turn)."""
+        turn); `hidden` keeps them off the players' screen until they act or are revealed."""
         names = [name] if isinstance(name, str) else list(name)
         if not names:
             raise BadInput("name who joins", "ledger encounter join Cy")
@@ -120,7 +126,24 @@ class FightCommands(LedgerCore):
             raise BadInput("--init is for a hazard's slot (--hazard)", "a character rolls: --roll NAME=FACES")
         if len(names) > 1:
             intent["names"] = names
+        if hidden:
+            self._not_heroes(names)
+            intent["hidden"] = True
         return self.record(C.ENCOUNTER_JOIN, intent, rolls=rolls)
+
+    def reveal(self, names: Sequence[str], *, rulings: Sequence[int] = ()) -> Recorded:
+        """Show hidden characters, and rulings recorded `--secret`, to the players from now on (one ruling)."""
+        intent: RevealIntent = {"names": list(names)}
+        if rulings:
+            intent["rulings"] = [int(n) for n in rulings]
+        return self.record(C.ENCOUNTER_REVEAL, intent)
+
+    def _not_heroes(self, names: Sequence[str]) -> None:
+        """Refuse to hide a hero: a player always sees their own character."""
+        for n in names:
+            entry = self.campaign().character(n)
+            if entry is not None and self.sheet(n).pc:
+                raise BadInput(f"{entry['name']} is a hero: a player always sees their own hero", "hide NPCs only")
 
     def end_encounter(self) -> Recorded:
         """End the running encounter (Surprised ends with the combat: conditions.txt, Surprised), with its summary."""

@@ -127,9 +127,11 @@ class RosterCommands(LedgerCore):
         typed_traits: Mapping[str, Any] | None = None,
         power_parts: Mapping[str, Mapping[str, str]] | None = None,
         copies: int | None = None,
+        hidden: bool = False,
     ) -> Recorded:
         """Add a character with validated traits (and powers' parts, typed by the campaign's rules); with `copies`,
-        NAME 1 .. NAME N with the same sheet, in one ruling."""
+        NAME 1 .. NAME N with the same sheet, in one ruling; `hidden` keeps it off the players' screen until it
+        acts or the GM reveals it (a hero can't be hidden from its player)."""
         name = check_name(name)
         self._distinct(name)
         count = whole("count", count)
@@ -145,6 +147,10 @@ class RosterCommands(LedgerCore):
             intent["powers"] = {k: dict(v) for k, v in powers.items()}
         if typed_traits:
             intent["typed_traits"] = dict(typed_traits)
+        if hidden:
+            if pc:
+                raise BadInput("a hero can't be --hidden: a player always sees their own hero", "hide NPCs only")
+            intent["hidden"] = True
         return self.record(C.CHARACTER_ADD, intent)
 
     def _distinct(self, name: str) -> None:

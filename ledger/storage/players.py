@@ -26,6 +26,8 @@ TOKEN_BYTES = 24  # 192 bits
 LINKS = "ledger_player_links"
 REQUESTS = "ledger_player_asks"  # (the first players' release kept `ledger_player_requests`: left as it was)
 ALIVE = 3.0  # seconds: a request whose waiting command has not looked at it for longer is not waited for
+CHANNEL = "ledger_players"  # PostgreSQL: notified by the statement that opens or closes a request (commands/live.py)
+ACTIONS = "ledger_player_actions"  # what players ask their hero to do, for the GM to accept, edit or refuse
 SERVED = "ledger_serve"  # where `ledger serve` listens, for `player link` (one row per server; the newest wins)
 DDL = (
     f"CREATE TABLE IF NOT EXISTS {LINKS} (hero_key VARCHAR(200) PRIMARY KEY, hero VARCHAR(200) NOT NULL,"
@@ -35,6 +37,9 @@ DDL = (
     " expires DOUBLE PRECISION NOT NULL, alive DOUBLE PRECISION NOT NULL, ask INTEGER NOT NULL,"
     " answer TEXT, state VARCHAR(16) NOT NULL, why TEXT)",
     f"CREATE TABLE IF NOT EXISTS {SERVED} (url VARCHAR(300) PRIMARY KEY, started DOUBLE PRECISION NOT NULL)",
+    f"CREATE TABLE IF NOT EXISTS {ACTIONS} (num INTEGER PRIMARY KEY, hero_key VARCHAR(200) NOT NULL,"
+    " hero VARCHAR(200) NOT NULL, words TEXT NOT NULL, said TEXT NOT NULL, created DOUBLE PRECISION NOT NULL,"
+    " expires DOUBLE PRECISION NOT NULL, state VARCHAR(16) NOT NULL)",
 )
 
 
@@ -121,6 +126,64 @@ class Players:
         rows = self._run(f"SELECT hero_key, hero FROM {LINKS} WHERE token_hash = ?", (token_hash(token),))
         return (str(rows[0][0]), str(rows[0][1])) if rows else None
 
+    # -- actions players ask for ----------------------------------------------------------
+    def propose(self, hero_key: str, hero: str, words: list[str], said: str, seconds: float) -> int:
+        """A player's request that their hero act (the command's words, and the ruling's sentence to be made); its
+        number for the GM. The hero's earlier open request, if any, is withdrawn: one at a time."""
+        now = time.time()
+        self._run(
+            self._notifying(f"UPDATE {ACTIONS} SET state = 'withdrawn' WHERE hero_key = ? AND state = 'open'"),
+            (hero_key,),
+        )
+        for _ in range(5):  # two players asking at the same instant take the same number: the second tries again
+            try:
+                self._run(
+                    self._notifying(
+                        f"INSERT INTO {ACTIONS} (num, hero_key, hero, words, said, created, expires, state)"
+                        f" SELECT COALESCE(MAX(num), 0) + 1, ?, ?, ?, ?, ?, ?, 'open' FROM {ACTIONS}"
+                    ),
+                    (hero_key, hero, orjson.dumps(words).decode(), said, now, now + seconds),
+                )
+                break
+            except Exception:  # noqa: BLE001 - a duplicate number (sqlite3 or psycopg IntegrityError): again
+                time.sleep(0.05)
+        rows = self._run(f"SELECT MAX(num) FROM {ACTIONS} WHERE hero_key = ? AND created = ?", (hero_key, now))
+        return int(rows[0][0])
+
+    def proposals(self, *, open_only: bool = True) -> list[dict[str, Any]]:
+        """The players' requests, oldest first (open and unexpired ones only, unless told)."""
+        where = " WHERE state = 'open' AND expires > ?" if open_only else ""
+        rows = self._run(
+            f"SELECT num, hero_key, hero, words, said, created, expires, state FROM {ACTIONS}{where} ORDER BY num",
+            (time.time(),) if open_only else (),
+        )
+        return [_proposal(r) for r in rows]
+
+    def proposal(self, num: int) -> dict[str, Any] | None:
+        """One request by number, whatever its state (an open one past its time reads `expired`)."""
+        rows = self._run(
+            f"SELECT num, hero_key, hero, words, said, created, expires, state FROM {ACTIONS} WHERE num = ?", (num,)
+        )
+        return _proposal(rows[0]) if rows else None
+
+    def latest_proposal(self, hero_key: str) -> dict[str, Any] | None:
+        """A hero's latest request, whatever its state (for their page)."""
+        rows = self._run(
+            f"SELECT num, hero_key, hero, words, said, created, expires, state FROM {ACTIONS} WHERE hero_key = ?"
+            " ORDER BY num DESC LIMIT 1",
+            (hero_key,),
+        )
+        return _proposal(rows[0]) if rows else None
+
+    def settle(self, num: int, state: str) -> bool:
+        """Close an open, unexpired request as `accepted`, `edited` or `refused`; whether it was open."""
+        self._run(
+            self._notifying(f"UPDATE {ACTIONS} SET state = ? WHERE num = ? AND state = 'open' AND expires > ?"),
+            (state, num, time.time()),
+        )
+        found = self.proposal(num)
+        return found is not None and found["state"] == state
+
     # -- where `ledger serve` listens -------------------------------------------------------
     def serving(self, url: str) -> None:
         """Record that a server listens at `url` (the address the players' phones reach), for `player link`."""
@@ -141,9 +204,12 @@ class Players:
         """Open a request for one roll, the ask the log recorded as ruling `ask`; its id."""
         rid = random_source.token_hex(16)
         now = time.time()
-        self._run(
+        insert = (
             f"INSERT INTO {REQUESTS} (id, hero_key, hero, roll, spec, created, expires, alive, ask, answer, state, why)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'open', NULL)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'open', NULL)"
+        )
+        self._run(
+            self._notifying(insert),
             (rid, hero_key, hero, roll, orjson.dumps(spec).decode(), now, now + seconds, now, ask),
         )
         return rid
@@ -158,17 +224,27 @@ class Players:
         state, answer, why = rows[0]
         return str(state), (orjson.loads(answer) if answer else None), str(why or "")
 
+    def _notifying(self, change: str) -> str:
+        """On PostgreSQL, `change` (an INSERT or UPDATE of a request) also wakes `ledger serve` up (LISTEN), in the
+        same statement: no round trip of its own. SQLite's servers see the file's change counter move instead."""
+        if self.db.target.kind == "sqlite":
+            return change
+        return f"WITH changed AS ({change} RETURNING hero_key) SELECT pg_notify('{CHANNEL}', hero_key) FROM changed"
+
     def close(self, rid: str, state: str = "cancelled", why: str = "") -> None:
         """Close a request nobody will answer now (cancelled or expired), or one its ruling has used ("used")."""
-        self._run(f"UPDATE {REQUESTS} SET state = ?, why = ? WHERE id = ?", (state, why, rid))
+        self._run(self._notifying(f"UPDATE {REQUESTS} SET state = ?, why = ? WHERE id = ?"), (state, why, rid))
 
     def cancel_ask(self, ask: int, why: str) -> None:
         """Cancel the open request of an ask (its command stops waiting)."""
-        self._run(f"UPDATE {REQUESTS} SET state = 'cancelled', why = ? WHERE ask = ? AND state = 'open'", (why, ask))
+        self._run(
+            self._notifying(f"UPDATE {REQUESTS} SET state = 'cancelled', why = ? WHERE ask = ? AND state = 'open'"),
+            (why, ask),
+        )
 
     def cancel_all(self, why: str) -> None:
         """Cancel every open request (the session ended: nothing asked in it will be recorded)."""
-        self._run(f"UPDATE {REQUESTS} SET state = 'cancelled', why = ? WHERE state = 'open'", (why,))
+        self._run(self._notifying(f"UPDATE {REQUESTS} SET state = 'cancelled', why = ? WHERE state = 'open'"), (why,))
 
     def pending(self, hero_key: str) -> dict[str, Any] | None:
         """The newest request of a hero's page that is open or was closed in the last minute (the page says what
@@ -222,3 +298,13 @@ class Players:
         )
         rows = self._run(f"SELECT answer FROM {REQUESTS} WHERE id = ? AND state = 'answered'", (rid,))
         return bool(rows) and orjson.loads(rows[0][0]) == answer
+
+
+def _proposal(row: Any) -> dict[str, Any]:
+    num, hero_key, hero, words, said, created, expires, state = row
+    if state == "open" and float(expires) <= time.time():
+        state = "expired"
+    return {
+        "num": int(num), "hero_key": str(hero_key), "hero": str(hero), "words": list(orjson.loads(words)),
+        "said": str(said), "created": float(created), "expires": float(expires), "state": str(state),
+    }  # fmt: skip

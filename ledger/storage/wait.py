@@ -19,6 +19,7 @@ from typing import Any
 
 from ledger.aggregates import name_key
 from ledger.errors import BadInput, LedgerError, StoreError
+from ledger.model.roll_purpose import purpose
 
 POLL = 0.2  # seconds between looks at the request
 LOG_LOOK = 1.0  # seconds between looks at the log (the ask still open, its session still open)
@@ -65,9 +66,10 @@ def wait_for_player(ledger: Any, need: Any) -> dict[str, Any]:
     shape["modifier"] = spec.modifier
     players = ledger.players
     key = name_key(need.owner)
-    what = f"{need.owner}'s {need.name} roll"
+    why = purpose(need.name, need.owner)
+    what = f"{need.owner}'s {why} roll"
     ask, counter = ledger.record_ask(need.owner, need.name)  # in the log before any page can show it
-    shape.update(what=what, counter=counter, ask=ask)
+    shape.update(what=what, counter=counter, ask=ask, purpose=why)
     deadline = time.monotonic() + ledger.wait
     next_log = time.monotonic() + LOG_LOOK
     unreachable = False

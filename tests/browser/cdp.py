@@ -59,6 +59,15 @@ class Browser:
         self._next = 0
         target = self.call("Target.createTarget", url="about:blank")["targetId"]
         self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        if size[0] < 600:  # a phone: its viewport exactly (headless windows are never narrower than 500 px)
+            self.call(
+                "Emulation.setDeviceMetricsOverride",
+                self.session,
+                width=size[0],
+                height=size[1],
+                deviceScaleFactor=1,
+                mobile=True,
+            )
 
     def call(self, method: str, session: str | None = None, **params: Any) -> dict[str, Any]:
         """Send one command and wait for its answer (events in between are dropped)."""

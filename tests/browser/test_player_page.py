@@ -11,7 +11,18 @@ from tests.integration.test_player_dice import ATTACK, attack_die
 from tests.players import finish, table, waiting
 from tests.serving import serving
 
-SHOT = Path(__file__).resolve().parents[2] / "docs" / "img" / "player-page.png"
+IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+SHOT = IMG / "player-page.png"
+CARD = IMG / "player-card.png"
+
+
+def shoot(browser: Browser, where: Path) -> None:
+    """A screenshot for docs/serve.md, made once (delete the file to make it again)."""
+    if where.parent.is_dir() and not where.exists():
+        import base64
+
+        shot = browser.call("Page.captureScreenshot", browser.session, format="png")
+        where.write_bytes(base64.b64decode(shot["data"]))
 
 
 def tap(browser: Browser, selector: str) -> None:
@@ -27,7 +38,9 @@ def tap(browser: Browser, selector: str) -> None:
 
 def test_a_tap_on_roll_answers_the_gms_waiting_command(sqlite_db: str, tmp_path: Path):
     """The pending roll shows live on an open page (no reload), fits a phone, and one tap on Roll (no second
-    confirmation) completes the GM's command with a die of source `player`."""
+    confirmation) completes the GM's command with a die of source `player`; the page's dice card then shows that
+    die's line exactly as the GM's terminal printed it, and what it meant in the ruling's words, and the pending
+    text is gone (docs/serve.md, "The dice card")."""
     cli = Cli(sqlite_db)
     paths = table(cli)
     with serving(sqlite_db) as server:
@@ -37,22 +50,28 @@ def test_a_tap_on_roll_answers_the_gms_waiting_command(sqlite_db: str, tmp_path:
             browser.wait_for("document.getElementById('idle') && !document.getElementById('idle').hidden")
             browser.js("window.notReloaded = true")
             proc = waiting(sqlite_db, *ATTACK, "--wait", "60")
-            browser.wait_for("!document.getElementById('pending').hidden")  # shown live, by the page's poll
+            browser.wait_for("!document.getElementById('pending').hidden")  # shown live, pushed on its stream
             assert "Ann's attack roll" in browser.js("document.getElementById('what').textContent")
             width = browser.js("[document.documentElement.scrollWidth, innerWidth]")
             assert width[0] <= width[1], f"the phone page scrolls sideways: {width}"
-            if SHOT.parent.is_dir() and not SHOT.exists():  # the screenshot in docs/serve.md, made once
-                import base64
-
-                shot = browser.call("Page.captureScreenshot", browser.session, format="png")
-                SHOT.write_bytes(base64.b64decode(shot["data"]))
+            shoot(browser, SHOT)
             tap(browser, "#roll")
             code, out, err = finish(proc)
             assert code == 0, err
-            said = "document.getElementById('said').textContent"
-            assert browser.wait_for(f"/^(sent|recorded)/.test({said}) && {said}.includes('your seed: ')")
+            line = browser.wait_for(
+                "(e => e && e.textContent.trim())"
+                "(document.querySelector('#card .roll-line.fresh .dieline[data-roll=\"attack\"]'))"
+            )
+            terminal = [x.strip() for x in out.splitlines() if x.strip().startswith("Ann attack:")]
+            assert terminal == [line], (terminal, line)  # the numbers the GM's terminal shows, to the character
+            meant = browser.js("document.querySelector('#card .roll-line.fresh .meant').textContent")
+            words = out.splitlines()[0].split(": ", 1)[1].rstrip(".")  # `ruling N: SENTENCE.`, the terminal's words
+            assert meant.startswith(words), (meant, words)  # the ruling's sentence, in the describer's words
+            said = browser.wait_for("document.getElementById('said').textContent.startsWith('your seed: ')")
+            assert said and "rolling it now" not in browser.js("document.body.textContent")
             assert browser.js("window.notReloaded") is True
-            seed = browser.js("document.getElementById('said').textContent.split('your seed: ')[1].replace(')', '')")
+            seed = browser.js("document.getElementById('said').textContent.split('your seed: ')[1]")
+            shoot(browser, CARD)
         finally:
             browser.close()
     die = attack_die(sqlite_db)

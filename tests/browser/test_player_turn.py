@@ -37,6 +37,8 @@ def test_the_heros_page_says_up_next_then_youre_up_and_keeps_the_round_in_view(s
             ledger(sqlite_db, "encounter", "next")
             assert browser.wait_for(f"{YOU} === 'You\\'re up'")
             assert "Cat" in browser.js("document.querySelector('#turnbar b').textContent")
+            at_top = browser.js("document.getElementById('turnbar').getBoundingClientRect().top")
+            assert at_top < 60, f"the turn bar is not at the top of a fresh page: {at_top}"
             browser.js("window.scrollTo(0, document.body.scrollHeight)")
             top = browser.wait_for(
                 "(r => r.top >= 0 && r.bottom <= innerHeight ? [r.top, scrollY] : null)"

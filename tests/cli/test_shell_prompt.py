@@ -259,3 +259,38 @@ def test_the_toolbar_shows_durations_and_no_round_after_the_end(session: Session
     assert session.toolbar() == " round 1 | up: Ann HP 6/6 | next: Cy HP 6/6 [dazed 2]"
     assert session.run("encounter end", 1, script=True)
     assert session.toolbar().endswith("no encounter running") and "round" not in session.toolbar()
+
+
+def test_a_players_request_shows_in_the_toolbar_and_f2_accepts_it(
+    session: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/serve.md, Players act: a request from a hero's page shows in the shell's toolbar as the ruling's sentence
+    to be made; one key (F2) accepts it, recording exactly its command with who asked; nothing is pending after."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from commands.shell import _interactive
+    from ledger.storage.players import Players
+    from ledger.storage.target import parse_target
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert session.run("character set Ann --trait toughness=2", 1, script=True)
+    Players(parse_target(session.app.db)).propose(
+        "ann", "Ann", ["damage", "Big Bo", "--amount", "1"], "Ann hurts Big Bo", 60
+    )
+    assert session.toolbar().endswith("| Ann asks: Ann hurts Big Bo  [F2 accepts #1]")
+    with create_pipe_input() as inp:
+
+        def type_keys() -> None:
+            for k in ["\x1bOQ", "\x04"]:  # F2, then Ctrl-D
+                time.sleep(0.6)
+                inp.send_text(k)
+
+        feeder = threading.Thread(target=type_keys)
+        feeder.start()
+        _interactive(session, input=inp, output=DummyOutput())
+        feeder.join()
+    cli = Cli(session.app.db or "")
+    assert cli.json("character", "show", "Big Bo")["hp"] == 5
+    assert cli.json("log", "-n", "1")[0]["data"]["intent"]["asked_by"] == "Ann"  # type: ignore[index]
+    assert cli.json("pending") == []

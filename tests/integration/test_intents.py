@@ -41,6 +41,7 @@ INTENT_OF: dict[str, Any] = {
     "encounter act": I.NameIntent,
     "encounter join": I.JoinIntent,
     "encounter remove": I.NameIntent,
+    "encounter reveal": I.RevealIntent,
     "encounter end": I.NoIntent,
     "scene end": I.NoIntent,
     "undo": I.NoIntent,
@@ -128,7 +129,11 @@ def test_new_intents_fit_their_types(cli: Cli, tmp_path: Path) -> None:
         ("encounter", "next"),
         ("encounter", "delay"),
         ("encounter", "join", "Bob"),
-        ("encounter", "join", "Mook"),
+        ("encounter", "join", "Mook", "--hidden"),
+        ("character", "add", "Ghost", "--trait", "toughness=1", "--hidden"),
+        ("roll", "1d20", "--secret"),
+        ("damage", "Thug", "--amount", "1", "--secret"),
+        ("encounter", "reveal", "Mook 1", "--ruling", "3"),
         ("encounter", "remove", "Bob"),
         ("encounter", "end"),
         ("encounter", "start", "Ann", "Mook", "--group-init", "Mook"),
@@ -143,4 +148,6 @@ def test_new_intents_fit_their_types(cli: Cli, tmp_path: Path) -> None:
         cli.ok(*args)
     found = _stored(cli, tmp_path)
     assert {c for c, _ in found} >= {"roll", "damage", "check", "encounter join", "retract", "session end"}
+    assert "encounter reveal" in {c for c, _ in found}
+    assert {k for _, i in found for k in i} >= {"hidden", "secret"}
     assert _misfits(found) == []

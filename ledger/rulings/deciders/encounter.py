@@ -27,7 +27,7 @@ from ledger.encounter import (
 )
 from ledger.errors import BadInput, Conflict, ImpossibleAction, NotFound
 from ledger.model.dice import ROLLOFF_ROUNDS, DiceSpec, Roll
-from ledger.model.event_names import EFFECT_RESOLVED
+from ledger.model.event_names import EFFECT_RESOLVED, NOTE_RECORDED
 from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import RuleSystem
 from ledger.rules.options import suggest
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
         JoinResult,
         NameIntent,
         NoIntent,
+        RevealIntent,
         SceneEnded,
         TurnIntent,
         TurnResult,
@@ -355,6 +356,29 @@ def end(d: Draft, i: NoIntent) -> EncounterEndResult:
     if rules.scenes:
         result["scene_ended_for"] = ended
     return result
+
+
+def reveal(d: Draft, i: RevealIntent) -> dict[str, Any]:
+    """Hidden characters and `--secret` rulings shown to the players from now on (projections/hidden.py reads this
+    ruling's intent); a note per name or ruling, nothing else changes."""
+    names: list[str] = []
+    for name in i.get("names") or ():
+        sheet = d.sheet(name)  # refuses an unknown name, with a suggestion
+        if sheet.pc:
+            raise Conflict(f"{sheet.name} is a hero: a player always sees their own hero", "reveal a hidden NPC")
+        names.append(sheet.name)
+    numbers = [int(n) for n in i.get("rulings") or ()]
+    for n in numbers:
+        if not 1 < n <= d.campaign.rulings:
+            raise NotFound(f"there is no ruling {n} to reveal", f"rulings run 2 to {d.campaign.rulings}")
+    if not names and not numbers:
+        raise BadInput("name who to reveal, or give --ruling N", "ledger encounter reveal NAME")
+    notes = [Effect(NOTE_RECORDED, n, {"kind": "revealed", "note": f"{n} is revealed to the players"}) for n in names]
+    notes += [
+        Effect(NOTE_RECORDED, "", {"kind": "revealed", "note": f"ruling {n} is shown to the players"}) for n in numbers
+    ]
+    d.apply(notes)
+    return {"revealed": names, "rulings": numbers}
 
 
 def scene(d: Draft, i: NoIntent) -> SceneEnded:
