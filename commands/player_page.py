@@ -137,6 +137,7 @@ class Pages:
                     "counter": held.get("counter"),
                     "what": spec.get("what", request["roll"]),
                     "purpose": spec.get("purpose", request["roll"]),
+                    "also": list(spec.get("also") or []),  # rolls the same tap makes if the rules need them
                     "roll": request["roll"],
                     "notation": spec.get("notation"),
                     "count": spec.get("count"),

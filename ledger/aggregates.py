@@ -191,6 +191,7 @@ class Campaign(Aggregate):
         hero: str
         command: str
         supersedes: list[int]
+        also: list[str] | None = None  # the hero's other rolls asked on the same card (one seed answers them all)
 
         def apply(self, aggregate: Any) -> None:
             """Note the ask as open (and the asks it supersedes as re-asked); an ask is never undone."""
@@ -203,6 +204,7 @@ class Campaign(Aggregate):
                 "commitment": self.commitment,
                 "counter": self.counter,
                 "name": self.name,
+                "also": list(getattr(self, "also", None) or []),
                 "hero": self.hero,
                 "command": self.command,
                 "fate": None,

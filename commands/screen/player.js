@@ -26,7 +26,8 @@
     idle.hidden = !!r;
     if (r) {
       what.textContent = "The GM asks for " + r.what + " (" + r.notation + "): ask of ruling " + r.ask +
-        ", committed roll " + r.counter;
+        ", committed roll " + r.counter + (r.also && r.also.length ?
+          ". The same tap rolls, if the rules need them: " + r.also.join(", ") : "");
       faces.placeholder = r.fudge ? "+,0,-" : "6,4,1";
       if (r.id !== shown) { said.textContent = ""; shown = r.id; }
     } else if (state.status && sentAt === null) {

@@ -8,7 +8,7 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self, cast
 from uuid import UUID
 
@@ -32,7 +32,7 @@ from ledger.rulings.draft import Draft, commit
 from ledger.storage.schema import require_sound_schema, sequence_fix, sequence_problem
 from ledger.storage.secrets import DiceSecrets, session_dice
 from ledger.storage.store import EventStore, Target, WriterLock, now_iso, open_store, parse_target, read_campaign
-from ledger.storage.wait import wait_for_player
+from ledger.storage.wait import wait_for_players
 
 if TYPE_CHECKING:
     from ledger.intents import (
@@ -205,9 +205,9 @@ class LedgerCore:
                 # another writer took this ruling number: back off a little (jittered) and decide again
                 time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.25)))
                 continue
-            except NeedPlayerRoll as need:  # asked of the player's page, outside the writer lock; then decide again
+            except NeedPlayerRoll as need:  # asked of the players' pages, outside the writer lock; then decide again
                 self._asking = command
-                answers[need.name] = wait_for_player(self, need)
+                answers.update(wait_for_players(self, need))
                 continue
             return {"ruling": number, **result, "events": draft.summary()}
         raise StoreError("the ledger is too busy: another writer kept winning", "try the command again")
@@ -276,9 +276,10 @@ class LedgerCore:
         )
 
     # -- asks of players' pages (ledger/storage/wait.py) ---------------------------------------
-    def record_ask(self, owner: str, name: str) -> tuple[int, int]:
-        """Record in the log that `owner`'s roll `name` is asked of their page, before the page shows it: the roll
-        takes the session's next committed-roll counter now. (The ask's ruling, the counter.) Earlier asks of the
+    def record_ask(self, owner: str, name: str, also: Sequence[str] = ()) -> tuple[int, int]:
+        """Record in the log that `owner`'s roll `name` (and the rolls `also`, on the same card) is asked of their
+        page, before the page shows it: the ask takes the session's next committed-roll counter now, and each of its
+        rolls is derived at that counter under its own name. (The ask's ruling, the counter.) Earlier asks of the
         same hero that no ruling closed (their command was killed) are closed as re-asked by this one."""
 
         def decide(d: Draft) -> dict[str, Any]:
@@ -298,6 +299,7 @@ class LedgerCore:
                 hero=owner,
                 command=self._asking,
                 supersedes=stale,
+                also=list(also),
             )
             d.campaign_event(
                 Campaign.DiceCounted,
@@ -309,6 +311,8 @@ class LedgerCore:
             return {"counter": counter}
 
         intent: dict[str, Any] = {"hero": owner, "roll": name, "for": self._asking}
+        if also:
+            intent["also"] = list(also)
         result = self.rule(ASK, cast("Intent", intent), decide)
         return int(result["ruling"]), int(result["counter"])
 
@@ -368,7 +372,7 @@ def _answers_still_asked(campaign: Campaign, answers: Mapping[str, Mapping[str, 
     )
     for name, answer in answers.items():
         held = open_now.get(int(answer.get("ask", 0)))
-        if held is None or held["name"] != name:
+        if held is None or name not in (held["name"], *(held.get("also") or [])):
             fate = getattr(campaign, "asks", {}).get(str(answer.get("ask")), {})
             why = f" ({fate.get('fate')}: {fate.get('why')})" if fate.get("fate") else ""
             raise BadInput(

@@ -101,7 +101,7 @@ class Checker:
         self.pending: list[_Die] = []  # committed dice, checked once every secret is known
         self.asks: dict[int, dict[str, Any]] = {}  # ask ruling -> its commitment, counter, name, hero, use and fate
         self.heroes: set[str] = set()  # characters added as heroes (--pc)
-        self.seeds: dict[str, int] = {}  # a player's seed -> the ruling that used it (a seed is used once)
+        self.seeds: dict[str, tuple[int, Any]] = {}  # a player seed -> (ruling, ask) that used it (one ask each)
 
     def event(self, seq: int, topic: str, state: dict[str, Any]) -> None:
         """Take one event (its topic and decoded state)."""
@@ -197,12 +197,17 @@ class Checker:
         n = data.get("ask")
         ask = self.asks.get(n) if isinstance(n, int) else None
         label = data.get("name")
-        if ask is None or ask["fate"] is not None or ask["used"] is not None:
+        if ask is None or ask["fate"] is not None or ask["used"] not in (None, ruling):
             self._problem(seq, ruling, f"roll '{label}' answers ask {n}, which is not an open ask")
             return False
-        fixed = (ask.get("name"),) if typed else (ask.get("commitment"), ask.get("counter"), ask.get("name"))
-        got = (label,) if typed else (entry.commitment, data.get("counter"), label)
-        if fixed != got or str(ask.get("hero", "")).casefold() != str(data.get("for", "")).casefold():
+        # an ask of several rolls (one card) is answered by one ruling, each of its rolls at most once, under its own
+        # name at the ask's counter; faces a player typed answer only its first roll
+        names = [ask.get("name")] if typed else [ask.get("name"), *(ask.get("also") or [])]
+        done = ask.setdefault("names_used", set())
+        fixed = (ask.get("commitment"), ask.get("counter"))
+        got = (entry.commitment, data.get("counter"))
+        wrong = label not in names or label in done or (not typed and fixed != got)
+        if wrong or str(ask.get("hero", "")).casefold() != str(data.get("for", "")).casefold():
             self._problem(
                 seq,
                 ruling,
@@ -211,6 +216,7 @@ class Checker:
             )
             return False
         ask["used"] = ruling
+        done.add(label)
         return True
 
     def _followed(self, entry: _Session, dead: set[int]) -> bool:
@@ -305,11 +311,13 @@ class Checker:
             self._problem(seq, ruling, f"roll '{data.get('name')}' is a player's die in a session without player dice")
         seed = data.get("player_seed")
         if data.get("source") == "player" and isinstance(seed, str):
-            if seed in self.seeds:
+            # one seed answers one ask: the rolls of one card (the same ask, in one ruling) share it, nothing else
+            mine = (ruling, data.get("ask"))
+            if seed in self.seeds and self.seeds[seed] != mine:
                 self._problem(
-                    seq, ruling, f"roll '{data.get('name')}' re-uses the player's seed of ruling {self.seeds[seed]}"
+                    seq, ruling, f"roll '{data.get('name')}' re-uses the player's seed of ruling {self.seeds[seed][0]}"
                 )
-            self.seeds.setdefault(seed, ruling)
+            self.seeds.setdefault(seed, mine)
         if "ask" in data:  # a player's die: at its ask's counter (taken when the ask was recorded), not the next one
             if self._asked_die(seq, ruling, data, entry):
                 self.pending.append(_Die(seq, ruling, name, data, int(rec.get("session") or 0), entry))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -295,9 +295,18 @@ class Dice(Protocol):
 class NeedPlayerRoll(Exception):
     """A hero's roll in a player-dice session that their player has not answered yet (the ruling waits for it)."""
 
-    def __init__(self, owner: str, name: str, spec: DiceSpec) -> None:
+    def __init__(
+        self,
+        owner: str,
+        name: str,
+        spec: DiceSpec,
+        also: list[str] | None = None,
+        others: list[tuple[str, str]] | None = None,
+    ) -> None:
         super().__init__(f"{owner}'s {name} roll")
         self.owner, self.name, self.spec = owner, name, spec
+        self.also = list(also or [])  # the owner's other rolls the command may still take: asked on the same card
+        self.others = list(others or [])  # (owner, roll) of other heroes' initiative rolls: asked at the same time
 
 
 @dataclass
@@ -323,6 +332,7 @@ class DiceBox:
     players: bool = False  # the session's commitment was made for player dice (scheme 3 binds it)
     seeds: dict[str, dict[str, Any]] = field(default_factory=dict)  # roll name -> its player's answer to its ask
     owner_of: Callable[[str], str | None] | None = None  # whose a roll is (the draft's roll owners)
+    owners: Mapping[str, str] | None = None  # every roll the ruling has declared so far, with whose it is
     asks: Callable[[str], bool] | None = None  # whether a character's rolls are asked of their player's page
 
     def rename_entered(self, given: str, name: str) -> None:
@@ -390,7 +400,7 @@ class DiceBox:
             # the die was fixed at its ask: the ask's counter, whatever was rolled since (ledger/storage/wait.py)
             seed, ask, counter = str(answer["seed"]), int(answer["ask"]), int(answer["counter"])
         elif self.player_dice and owner and self.asks is not None and self.asks(owner):
-            raise NeedPlayerRoll(owner, name, spec)
+            raise NeedPlayerRoll(owner, name, spec, *self._asked_with(owner, name))
         else:
             counter, self.counter = self.counter, self.counter + 1
         v3 = self.scheme >= 3
@@ -410,6 +420,20 @@ class DiceBox:
                 faces = derive_faces_v2(secret, self.session, counter, name, spec.count, lo, hi, seed)
         source: Source = "player" if seed is not None else "rolled"
         return Roll(name, spec, faces, source, commitment=self.commitment, counter=counter, player_seed=seed, ask=ask)
+
+    def _asked_with(self, owner: str, name: str) -> tuple[list[str], list[tuple[str, str]]]:
+        """What is asked together with `owner`'s roll `name`: the owner's other rolls this ruling has declared and not
+        yet answered (one card, one tap: a d20 attack's confirm and damage with its attack), and the initiative rolls
+        (named after their owners) of other heroes whose rolls go to their pages (every page asked at once)."""
+        open_ = {n: o for n, o in (self.owners or {}).items() if n not in self.seeds and n not in self.entered}
+        open_ = {n: o for n, o in open_.items() if n not in self.taken and n != name}
+        also = [n for n, o in open_.items() if o.casefold() == owner.casefold()]
+        others = [
+            (o, n)
+            for n, o in open_.items()
+            if o.casefold() != owner.casefold() and n.casefold() == o.casefold() and self.asks and self.asks(o)
+        ]
+        return also, others
 
     def unused(
         self, specs: dict[str, DiceSpec], allowed: Callable[[str, str], DiceSpec | None] | None = None

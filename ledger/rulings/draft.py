@@ -70,6 +70,7 @@ class Draft:
         self.roll_owners: dict[str, str] = {}
         self.roll_allowed: Callable[[str, str], DiceSpec | None] | None = None
         dice.owner_of = self.roll_owners.get
+        dice.owners = self.roll_owners
         self.events: list[Any] = []
         self.characters: dict[str, Character] = {}
         self.extra_aggregates: list[Any] = []
@@ -286,8 +287,10 @@ class Draft:
                 next=nxt,
                 commitment=self.dice.commitment,
             )
+        closed: set[int] = set()  # an ask of several rolls (one card) is answered once, by its first die here
         for roll in self.dice.taken.values():
-            if roll.ask is not None and self.campaign is not None:  # the ask's fate: answered, by this ruling
+            if roll.ask is not None and self.campaign is not None and roll.ask not in closed:
+                closed.add(roll.ask)  # the ask's fate: answered, by this ruling
                 self.campaign_event(
                     Campaign.AskClosed,
                     touches=False,

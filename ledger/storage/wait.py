@@ -15,6 +15,7 @@ import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from ledger.aggregates import name_key
@@ -57,72 +58,139 @@ def _stop_signals() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-def wait_for_player(ledger: Any, need: Any) -> dict[str, Any]:
-    """Record the ask, open a request on the roll's owner's page and wait for the answer, at most `ledger.wait`
-    seconds; the answer with the ask's ruling and counter (what the die is derived at)."""
-    spec = need.spec
-    lo, hi = spec.face_range()
-    shape = {"notation": spec.notation, "kind": spec.kind, "count": spec.count, "sides": spec.sides, "lo": lo, "hi": hi}
-    shape["modifier"] = spec.modifier
+@dataclass
+class _Card:
+    """One ask of one hero's page: its rolls (the first is the one the rules asked for; one seed answers them all)."""
+
+    owner: str
+    names: list[str]
+    spec: Any
+    ask: int = 0
+    counter: int = 0
+    rid: str = ""
+    answer: dict[str, Any] | None = None
+    closed: bool = False
+
+    @property
+    def what(self) -> str:
+        """The roll the rules asked for (the others on the card are made only if the rules need them)."""
+        return f"{self.owner}'s {purpose(self.names[0], self.owner)} roll"
+
+    def shape(self) -> dict[str, Any]:
+        spec = self.spec
+        lo, hi = spec.face_range()
+        return {
+            "notation": spec.notation, "kind": spec.kind, "count": spec.count, "sides": spec.sides, "lo": lo,
+            "hi": hi, "modifier": spec.modifier, "what": self.what, "counter": self.counter, "ask": self.ask,
+            "purpose": purpose(self.names[0], self.owner), "also": [purpose(n, self.owner) for n in self.names[1:]],
+        }  # fmt: skip
+
+
+def wait_for_players(ledger: Any, need: Any) -> dict[str, dict[str, Any]]:
+    """Record the asks, open a request on each page and wait for every answer, at most `ledger.wait` seconds: the
+    roll the rules asked for with the owner's other rolls this command may take (one card: one tap answers them all,
+    and a roll the rules end up not needing is never made), and, with an initiative roll, every other linked hero's
+    at the same time. Each roll's answer with its ask's ruling and counter (what its die is derived at)."""
+    # lazy: the dice's spec, only when a page is asked
+    from ledger.model.dice import DiceSpec
+
+    first = need.spec
+    cards = [_Card(need.owner, [need.name, *need.also], first)]
+    cards += [_Card(o, [n], DiceSpec(first.kind, first.count, first.sides)) for o, n in need.others]
     players = ledger.players
-    key = name_key(need.owner)
-    why = purpose(need.name, need.owner)
-    what = f"{need.owner}'s {why} roll"
-    ask, counter = ledger.record_ask(need.owner, need.name)  # in the log before any page can show it
-    shape.update(what=what, counter=counter, ask=ask, purpose=why)
+    what = " and ".join(c.what for c in cards)
     deadline = time.monotonic() + ledger.wait
     next_log = time.monotonic() + LOG_LOOK
     unreachable = False
+    asked: list[_Card] = []
     try:
         with _stop_signals():
-            try:
-                rid = players.ask(key, need.owner, need.name, shape, ledger.wait, ask)
-            except LedgerError:
-                _close(ledger, ask, "cancelled", "the request could not be shown on the page")
-                raise
-            ledger.notify(f"waiting for {what} (asked in ruling {ask}; Ctrl-C to cancel)")
-            while True:
+            for card in cards:
+                card.ask, card.counter = ledger.record_ask(card.owner, card.names[0], card.names[1:])  # logged first
+                asked.append(card)
                 try:
-                    state, answer, why = players.look(rid)
-                except StoreError:  # the database is away (a restart): the page says the command is not waiting
-                    if not unreachable:
-                        ledger.notify("the ledger's database does not answer: still waiting")
-                    unreachable, state, answer, why = True, "open", None, ""
-                if state == "answered" and answer is not None:
-                    if answer.get("ask") != ask:  # a seed the page sent for another ask: never used for this one
-                        _give_up(ledger, players, rid, ask, "cancelled", "its answer was sent for another ask", what)
-                    return {**dict(answer), "ask": ask, "counter": counter}
-                if state not in ("open", "answered"):
-                    _give_up(ledger, players, rid, ask, "cancelled", why or "its request was closed", what)
+                    card.rid = players.ask(
+                        name_key(card.owner), card.owner, card.names[0], card.shape(), ledger.wait, card.ask
+                    )
+                except LedgerError:
+                    _abandon(ledger, players, asked, "cancelled", "the request could not be shown on the page")
+                    raise
+            rulings = ", ".join(str(c.ask) for c in cards)
+            ledger.notify(
+                f"waiting for {what} (asked in ruling{'s' if len(cards) > 1 else ''} {rulings}; Ctrl-C to cancel)"
+            )
+            while any(c.answer is None for c in cards):
+                for card in cards:
+                    if card.answer is not None:
+                        continue
+                    try:
+                        state, answer, why = players.look(card.rid)
+                    except StoreError:  # the database is away (a restart): the page says the command is not waiting
+                        if not unreachable:
+                            ledger.notify("the ledger's database does not answer: still waiting")
+                        unreachable, state, answer, why = True, "open", None, ""
+                    if state == "answered" and answer is not None:
+                        if answer.get("ask") != card.ask:  # a seed sent for another ask: never used for this one
+                            _give_up(ledger, players, cards, "its answer was sent for another ask", card.what)
+                        card.answer = dict(answer)
+                    elif state not in ("open", "answered"):
+                        card.closed = True  # its request was closed under us (revoked, the session ended)
+                        _give_up(ledger, players, cards, why or "its request was closed", card.what)
                 if time.monotonic() >= next_log and not unreachable:
                     next_log = time.monotonic() + LOG_LOOK
-                    gone = _ask_gone(ledger, ask)
-                    if gone:
-                        players.close(rid, "cancelled", gone)
-                        raise BadInput(f"stopped waiting for {what}: {gone}; nothing was recorded")
-                if time.monotonic() >= deadline:
+                    for card in cards:
+                        gone = _ask_gone(ledger, card.ask)
+                        if gone:
+                            card.closed = True
+                            players.close(card.rid, "cancelled", gone)
+                            _abandon(ledger, players, cards, "cancelled", f"{card.what} was closed: {gone}")
+                            raise BadInput(f"stopped waiting for {card.what}: {gone}; nothing was recorded")
+                if any(c.answer is None for c in cards) and time.monotonic() >= deadline:
+                    late = [c for c in cards if c.answer is None]
                     why = f"no answer within {ledger.wait:g} s"
-                    _close(ledger, ask, "expired", why)
-                    players.close(rid, "expired", why)
+                    pages = " or ".join(f"{c.owner}'s" for c in late)
+                    _abandon(ledger, players, cards, "expired", why)
                     raise BadInput(
-                        f"no answer from {need.owner}'s page within {ledger.wait:g} s: nothing was recorded",
-                        f"run the command again, give --wait SECONDS, or enter the dice: --roll {need.name}=FACES",
+                        f"no answer from {pages} page within {ledger.wait:g} s: nothing was recorded",
+                        "run the command again, give --wait SECONDS, or enter the dice:"
+                        f" --roll {late[0].names[0]}=FACES",
                     )
-                time.sleep(POLL)
+                if any(c.answer is None for c in cards):
+                    time.sleep(POLL)
     except (KeyboardInterrupt, _Stopped) as e:
         how = "Ctrl-C" if isinstance(e, KeyboardInterrupt) else str(e)
-        _close(ledger, ask, "cancelled", f"the GM's command was stopped ({how})")
-        try:
-            players.cancel_ask(ask, f"the GM's command was stopped ({how})")
-        except LedgerError:
-            pass
+        _abandon(ledger, players, asked, "cancelled", f"the GM's command was stopped ({how})")
         raise Cancelled(f"cancelled while waiting for {what}: nothing was recorded") from None
+    out: dict[str, dict[str, Any]] = {}
+    for card in cards:
+        got = {**(card.answer or {}), "ask": card.ask, "counter": card.counter}
+        for name in card.names if "seed" in got else card.names[:1]:  # typed faces answer the first roll only
+            out[name] = got
+    return out
 
 
-def _give_up(ledger: Any, players: Any, rid: str, ask: int, fate: str, why: str, what: str) -> None:
-    """The request was closed under the waiting command (the link revoked, the session ended): record the ask's fate
+def _abandon(ledger: Any, players: Any, cards: list[_Card], fate: str, why: str) -> None:
+    """Close every ask of this wait that no ruling will use (answered or not): its fate in the log, its request on
+    the page."""
+    for card in cards:
+        if not card.ask:
+            continue
+        if card.answer is not None:  # answered, but the ruling that would use it is not made
+            _close(ledger, card.ask, "cancelled", f"not used: {why}")
+        else:
+            _close(ledger, card.ask, fate, why)
+        if card.rid and not card.closed:
+            try:
+                players.cancel_ask(card.ask, why)
+            except LedgerError:
+                pass
+        card.closed = True
+
+
+def _give_up(ledger: Any, players: Any, cards: list[_Card], why: str, what: str) -> None:
+    """A request was closed under the waiting command (the link revoked, the session ended): record every ask's fate
     and stop with one line."""
-    _close(ledger, ask, fate, why)
+    _abandon(ledger, players, cards, "cancelled", why)
     raise BadInput(f"stopped waiting for {what}: {why}; nothing was recorded")
 
 

@@ -86,6 +86,8 @@ def start(d: Draft, i: EncounterStartIntent) -> EncounterView:
         if name_key(n) not in keys:
             raise BadInput(f"--init {n}: not one of the participants", suggest(n, [s.name for s in sheets]))
     groups = grouped(d, i.get("group_init") or [], [s.name for s in sheets])
+    rolled = [s.name for s in sheets if given.get(name_key(s.name)) is None]
+    declare_initiative(d, rules, [n for n in rolled if all(n not in m for m in groups.values())])
     entries = [
         initiative(d, rules, s.name, given.get(name_key(s.name)))
         for s in sheets
@@ -197,6 +199,7 @@ def join(d: Draft, i: JoinIntent) -> JoinResult:
     if i.get("hazard"):
         return join_hazard(d, enc, i)
     joined: dict[str, int] = {}
+    declare_initiative(d, rules, [d.sheet(n).name for n in expand(d, i.get("names") or [i["name"]])])
     for name in expand(d, i.get("names") or [i["name"]]):
         sheet = d.sheet(name)
         st = enc.state
@@ -561,6 +564,20 @@ class _Probe:
     def take(self, name: str, spec: DiceSpec) -> Roll:
         self.spec = spec
         return Roll(name, spec, (spec.face_range()[0],) * spec.count, "entered")
+
+
+def declare_initiative(d: Draft, rules: RuleSystem, names: list[str]) -> None:
+    """Declare every participant's initiative roll before any is taken, each as its owner's: the heroes whose rolls go
+    to their players' pages are then all asked at once (ledger/storage/wait.py), not one after another. A system
+    without an initiative roll declares none."""
+    if not names:
+        return
+    probe = _Probe()
+    rules.initiative(d.sheet(names[0]), probe)
+    if probe.spec is None:
+        return
+    for name in names:
+        d.expect_roll(roll_name(d, name), owner=name)
 
 
 def rolloff_spec(d: Draft, rules: RuleSystem, name: str) -> DiceSpec | None:
