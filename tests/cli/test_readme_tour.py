@@ -78,8 +78,15 @@ def _tour(tmp_path: Path, stack: object) -> None:
         if "<" in words:
             at = words.index("<")
             stdin, words = (work / words[at + 1]).open(), words[:at]
+        picked = re.search(r'her player picked "([^"]+)"', line.partition("#")[2])
+        if picked:  # a player's action asked from the hero's page, as its form sends it (docs/serve.md, Players act)
+            from tests.integration.test_players_act import ask
+
+            hero = picked.group(1).split()[0]
+            status, body = ask(server, pages[hero], picked.group(1))  # type: ignore[arg-type]
+            assert status == 200, body
         if "waits" in line.partition("#")[2]:  # a roll asked of a player's page: answer it from the page
-            hero = words[1 + 1]
+            hero = words[1 + 1] if words[1] != "pending" else next(iter(pages))  # a request names its hero's page
             proc = subprocess.Popen(
                 [*LEDGER, *words[1:]], cwd=work, env=env, text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
