@@ -350,7 +350,7 @@ def _attack(d: Mapping[str, Any], who: str, plural: bool = False) -> tuple[str, 
             *_declined(d),
             _absorbed(d),
             str(d.get("reason") or ""),
-            f"{d['effect']}"
+            _effect_note(d, target)
             if d.get("effect")
             and d.get("effect") not in ("Damage",)
             and isinstance(d.get("effect"), str)
@@ -361,6 +361,17 @@ def _attack(d: Mapping[str, Any], who: str, plural: bool = False) -> tuple[str, 
     ]
     tail = f" ({', '.join([score, *notes] if score else notes)})" if score or notes else ""
     return target, f"{attacker} {verb} {target}{weapon}{tail}"
+
+
+def _effect_note(d: Mapping[str, Any], target: str) -> str:
+    """The special effect an attack inflicts; in P&P with its pages (1 per 2 net successes), and why it defeats:
+    prowlers-and-paragons.txt, Attacks: "If the duration of a special effect ever equals or exceeds the target's
+    current Health, the target is defeated"."""
+    effect, pages = str(d["effect"]), d.get("pages")
+    if not isinstance(pages, int) or isinstance(pages, bool) or pages < 1:
+        return effect
+    said = f"{effect} for {pages} page{'' if pages == 1 else 's'}"
+    return f"{said}, at least {possessive(target)} Health: defeated" if d.get("defeated_by_effect") else said
 
 
 def _upset(d: Mapping[str, Any]) -> str:

@@ -15,6 +15,7 @@ from ledger.model.event_names import DICE_ROLLED
 
 Term = tuple[str, int, str]  # ("+" or "x", value, what it is)
 D20_ROLLS = ("attack", "confirm", "death")
+ADJUST_WORDS = {"defend": "defend (dice at least 1)", "vulnerable": "vulnerable (halved)"}
 ABILITY_NAMES = {"str": "Str", "dex": "Dex", "con": "Con", "int": "Int", "wis": "Wis", "cha": "Cha"}
 
 
@@ -40,13 +41,23 @@ def terms(d: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> tuple[st
                 if d.get("kind") == "fudge" and _is_power(str(name)):
                     return f"{len(d.get('faces') or [])}dF", power_terms(sub, parent), int(sub["total"])
                 diff = int(sub["total"]) - base
-                out = [("+", diff, "critical" if sub.get("critical") else "adjusted")] if diff else []
+                out = [("+", int(v), ADJUST_WORDS.get(str(k), str(k))) for k, v in _adjust(sub).items() if v]
+                rest = diff - sum(v for _, v, _ in out)
+                out += [("+", rest, "critical" if sub.get("critical") else "adjusted")] if rest else []
                 parts = sub.get("parts")
                 if _several(parts) and sum(parts.values()) == d.get("modifier") and d.get("kind") == "fudge":
                     named_parts: list[Term] = [("+", int(v), str(k)) for k, v in parts.items() if v]
                     return f"{len(d.get('faces') or [])}dF", named_parts + out, base + diff
                 return None, out, base + diff
     return None, [], base
+
+
+def _adjust(sub: Mapping[str, Any]) -> dict[str, int]:
+    """What the rules changed the total by after the dice, by name (H&H: defend's at-least-1, vulnerable's half)."""
+    found = sub.get("adjust")
+    if not isinstance(found, Mapping):
+        return {}
+    return {str(k): int(v) for k, v in found.items() if isinstance(v, int) and not isinstance(v, bool)}
 
 
 def _several(parts: Any) -> TypeGuard[dict[str, int]]:

@@ -41,10 +41,11 @@ class Rolled:
     critical: str | None = None  # "success" (all +) or "failure" (all -)
     automatic_failure: bool = False
     routine: bool = False
+    adjust: tuple[tuple[str, int], ...] = ()  # what changed the total after the dice, by name (the die line's terms)
 
     def data(self) -> dict[str, Any]:
         """Plain data for a resolution effect."""
-        return {
+        out: dict[str, Any] = {
             "roll": None if self.routine else self.name,
             "faces": list(self.faces),
             "bonus": self.bonus,
@@ -53,6 +54,9 @@ class Rolled:
             "automatic_failure": self.automatic_failure,
             "routine": self.routine,
         }
+        if self.adjust:
+            out["adjust"] = dict(self.adjust)
+        return out
 
 
 def defense_rank(sheet: Sheet, defense: str) -> int:
@@ -151,9 +155,11 @@ def active_defense(sheet: Sheet, trait: str, dice: Dice, name: str, extra: int =
     bonus = defense_rank(sheet, trait) + defense_modifier(sheet) + check_penalty(sheet) + extra
     r = roll_check(dice, name, bonus, "active")
     if sheet.counter(f"defend:{trait}") and sum(r.faces) < 1:  # Defend: "If the dice sum is less than 1 ... use 1"
-        r = Rolled(r.name, r.faces, bonus, bonus + 1)
+        r = Rolled(r.name, r.faces, bonus, bonus + 1, adjust=(("defend", bonus + 1 - r.total),))
     if "vulnerable" in eff:
-        return Rolled(r.name, r.faces, r.bonus, -(-r.total // 2), r.critical, r.automatic_failure)
+        halved = -(-r.total // 2)
+        adjust = (*r.adjust, ("vulnerable", halved - r.total))
+        return Rolled(r.name, r.faces, r.bonus, halved, r.critical, r.automatic_failure, adjust=adjust)
     return r
 
 
