@@ -284,6 +284,14 @@ def act(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
 @click.option(
     "--hidden", is_flag=True, help="Keep the newcomers off the players' screen until each acts or is revealed."
 )
+@click.option(
+    "--group-init",
+    "group_init",
+    multiple=True,
+    metavar="NAME",
+    help="The copies NAME 1 .. NAME N share one initiative roll (named NAME), their turns one after another "
+    "(repeatable).",
+)
 @wait_option
 @pass_app
 def join(
@@ -294,6 +302,7 @@ def join(
     hazard: bool,
     at_init: int | None,
     hidden: bool,
+    group_init: tuple[str, ...],
 ) -> None:
     """Characters join mid-fight: each rolls initiative and acts when their place in the order comes.
 
@@ -305,6 +314,7 @@ def join(
       ledger encounter join Cy --roll Cy=0,0,+
       ledger encounter join "Falling Debris" --hazard --init 5 --note "the ceiling gives way: Dodge DC 12"
       ledger encounter join Ghost --hidden   (a foe the players don't see yet)
+      ledger encounter join Goon --group-init Goon --roll Goon=0,+,0   (one roll for Goon 1 .. Goon N)
     """
     result = app.ledger.join_encounter(
         list(names),
@@ -314,6 +324,7 @@ def join(
         init=at_init,
         note=app.note,
         hidden=hidden,
+        group_init=list(group_init),
     )
     app.wrote(result, turn_text(joined_text))
 

@@ -228,6 +228,7 @@ class JoinIntent(Noted):
     name: str
     surprised: bool
     names: NotRequired[list[str]]
+    group_init: NotRequired[list[str]]  # `--copies` groups whose members share one initiative roll (adjacent turns)
     hazard: NotRequired[bool]  # a turn slot with no sheet (a hazard, a timed event) at initiative `init`
     init: NotRequired[int]
     hidden: NotRequired[bool]  # the newcomers are kept off the players' screen

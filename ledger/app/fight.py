@@ -104,6 +104,7 @@ class FightCommands(LedgerCore):
         init: int | None = None,
         note: str | None = None,
         hidden: bool = False,
+        group_init: Sequence[str] = (),
     ) -> Recorded:
         """Roll initiative for newcomers and slot them into the running order (they act when their place comes); with
         `hazard`, one turn slot with no sheet at initiative `init` (a hazard, a timed event: its note said on its
@@ -126,6 +127,8 @@ class FightCommands(LedgerCore):
             raise BadInput("--init is for a hazard's slot (--hazard)", "a character rolls: --roll NAME=FACES")
         if len(names) > 1:
             intent["names"] = names
+        if group_init:
+            intent["group_init"] = list(group_init)
         if hidden:
             self._not_heroes(names)
             intent["hidden"] = True

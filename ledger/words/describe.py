@@ -124,6 +124,8 @@ def dice_parts(d: Mapping[str, Any], ruling: Iterable[Event] = ()) -> tuple[str,
     if owner and str(name).startswith(f"{owner}."):  # an area's per-target roll `Paragon.dodge`: `Paragon dodge`
         name = str(name)[len(str(owner)) + 1 :]
     label = f"{owner} {name}" if owner and owner != name else str(name)
+    if owner and str(owner).startswith(f"{name} "):  # `--group-init Goon`: the copies' one roll, named after them
+        label = f"{name} (group initiative)"
     notes = [
         n
         for n in (

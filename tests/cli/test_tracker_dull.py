@@ -159,6 +159,24 @@ def test_group_init_gives_identical_foes_one_roll_and_adjacent_turns(cli: Cli) -
     assert refused.exit_code == 2 and "--group-init Ann" in refused.stderr
 
 
+def test_group_init_on_join_gives_the_newcomers_one_roll_and_adjacent_turns(cli: Cli) -> None:
+    """CLI.md, fourth round: `encounter join NAME --group-init NAME`, as at the start: the copies who join mid-fight
+    share one initiative roll (d20-supers.txt, Initiative: 1d20 + Dex modifier) and take their turns one after
+    another in their numbers' order, slotted by that roll; the die line names the group's roll."""
+    cli.ok("init", "--system", "d20")
+    cli.ok("character", "add", "Ann", "--pc")
+    cli.ok("character", "add", "Goon", "--copies", "3")
+    cli.ok("encounter", "start", "Ann", "--init", "Ann=15")
+    out = cli.ok("encounter", "join", "Goon", "--group-init", "Goon", "--roll", "Goon=12").stdout
+    assert "Goon (group initiative): 1d20 [12]" in out, out
+    shown: Any = cli.json("encounter", "show")
+    assert [(e["name"], e["initiative"]) for e in shown["order"]] == [("Ann", 15)] + [
+        (f"Goon {n}", 12) for n in range(1, 4)
+    ]
+    refused = cli("encounter", "join", "Ann", "--group-init", "Ann")
+    assert refused.exit_code == 2 and "--group-init Ann" in refused.stderr
+
+
 def test_the_attack_of_opportunity_is_ready_again_at_the_bearers_own_turn(cli: Cli) -> None:
     """d20-supers.txt, Attack of Opportunity: "an extra attack per round": once used, it is ready again when the
     bearer's own turn starts (not when the round does): Bob, who used his after his turn in round 1, has none while

@@ -199,8 +199,11 @@ def join(d: Draft, i: JoinIntent) -> JoinResult:
     if i.get("hazard"):
         return join_hazard(d, enc, i)
     joined: dict[str, int] = {}
-    declare_initiative(d, rules, [d.sheet(n).name for n in expand(d, i.get("names") or [i["name"]])])
-    for name in expand(d, i.get("names") or [i["name"]]):
+    names = [d.sheet(n).name for n in expand(d, i.get("names") or [i["name"]])]
+    groups = grouped(d, i.get("group_init") or [], names)  # `--group-init NAME`: one roll, adjacent turns
+    declare_initiative(d, rules, [n for n in names if all(n not in m for m in groups.values())])
+    shared: dict[str, Entry] = {}
+    for name in names:
         sheet = d.sheet(name)
         st = enc.state
         if find(st["order"], sheet.name) is not None:
@@ -208,8 +211,23 @@ def join(d: Draft, i: JoinIntent) -> JoinResult:
         require_able(sheet)
         if i["surprised"]:
             surprise(d, rules, sheet.name)
-        entry = initiative(d, rules, sheet.name, texts=any(isinstance(k, str) for e in st["order"] for k in e["sort"]))
-        entry["sort"].append(JOINED_LATE)
+        texts = any(isinstance(k, str) for e in st["order"] for k in e["sort"])
+        group = next((g for g, members in groups.items() if sheet.name in members), None)
+        if group is None:
+            entry = initiative(d, rules, sheet.name, texts=texts)
+            entry["sort"].append(JOINED_LATE)
+        else:
+            k = groups[group].index(sheet.name)
+            if k == 0:
+                shared[group] = initiative(d, rules, sheet.name, texts=texts, roll_as=group)
+                shared[group]["sort"].append(JOINED_LATE)
+            else:
+                d.apply(
+                    [Effect(EFFECT_RESOLVED, sheet.name, {"initiative": shared[group]["initiative"], "group": group})]
+                )
+            base = shared[group]
+            entry = {**base, "name": sheet.name, "id": d.character(sheet.name).id.hex}
+            entry["sort"] = [*base["sort"], group.casefold() if texts else natural(group), k]
         at = slot(st["order"], entry)
         order = [*st["order"][:at], entry, *st["order"][at:]]
         turn = st["turn"] + 1 if at <= st["turn"] else st["turn"]
