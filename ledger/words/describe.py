@@ -370,10 +370,9 @@ def _effect_note(d: Mapping[str, Any], target: str) -> str:
     prowlers-and-paragons.txt, Attacks: "If the duration of a special effect ever equals or exceeds the target's
     current Health, the target is defeated"."""
     effect, pages = str(d["effect"]), d.get("pages")
-    if not isinstance(pages, int) or isinstance(pages, bool) or pages < 1:
-        return effect
-    said = f"{effect} for {pages} page{'' if pages == 1 else 's'}"
-    return f"{said}, at least {possessive(target)} Health: defeated" if d.get("defeated_by_effect") else said
+    if not d.get("defeated_by_effect") or not isinstance(pages, int) or isinstance(pages, bool) or pages < 1:
+        return effect  # (the outcome says how long it lasts)
+    return f"{effect} for {pages} page{'' if pages == 1 else 's'}, at least {possessive(target)} Health: defeated"
 
 
 def _upset(d: Mapping[str, Any]) -> str:

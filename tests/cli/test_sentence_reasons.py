@@ -42,17 +42,19 @@ def test_defend_lifts_a_low_dice_sum_to_1_by_name(cli: Cli) -> None:
 def test_a_special_effect_says_its_pages_and_why_it_defeats(cli: Cli) -> None:
     """prowlers-and-paragons.txt, Attacks, Special effects: "last 1 page for every 2 net successes" and "If the
     duration of a special effect ever equals or exceeds the target's current Health, the target is defeated": 6 net
-    successes stun for 3 pages, at least Brute's Health 2, so Brute is defeated; the sentence says both."""
+    successes stun for 3 pages, at least Brute's Health 2 (the average of Toughness 1 and Might 3), so Brute is
+    defeated; the sentence says why. 2 net successes stun Tank for 1 page, below its Health 2: the duration is said
+    once, with the effect."""
     cli.ok("init", "--system", "pnp", "--name", "Pages")
     cli.ok("character", "add", "Mara", "--trait", "might=4", "--trait", "agility=3", "--trait", "toughness=3", "--pc")
-    cli.ok("character", "add", "Brute", "--trait", "might=3", "--trait", "toughness=1", "--trait", "health=2")
+    cli.ok("character", "add", "Brute", "--trait", "might=3", "--trait", "toughness=1")
     cli.ok("encounter", "start", "Mara", "Brute")
     out = cli.ok("attack", "Mara", "Brute", "--with", "might", "-o", "effect=stun", "--roll", "attack=6,6,6,5").stdout
     first = out.splitlines()[0]
     assert "stun for 3 pages, at least Brute's Health: defeated" in first, first
     assert "now stunned and defeated" in first
-    cli.ok("character", "add", "Tank", "--trait", "might=3", "--trait", "toughness=1", "--trait", "health=4")
+    cli.ok("character", "add", "Tank", "--trait", "might=3", "--trait", "toughness=1")
     cli.ok("encounter", "join", "Tank")
     out = cli.ok("attack", "Mara", "Tank", "--with", "might", "-o", "effect=stun", "--roll", "attack=6,5,1,1").stdout
     first = out.splitlines()[0]
-    assert "stun for 1 page)" in first and "defeated" not in first, first  # 2 net successes: 1 page, below Health 4
+    assert "stun): now stunned for 1 page" in first and "defeated" not in first, first
