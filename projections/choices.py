@@ -16,7 +16,11 @@ from typing import Any
 
 from sqlalchemy import select
 
+from ledger.errors import Conflict, ImpossibleAction, LedgerError
+from ledger.model.dice import DiceSpec, Roll
+from ledger.model.sheet import Sheet
 from ledger.rules import get_rules
+from ledger.rules.contract import Action
 from projections.db import ReadSide, sheets
 from projections.hidden import hidden
 from projections.tracker import tracker
@@ -59,17 +63,22 @@ def choices(read: ReadSide, hero: str) -> list[dict[str, Any]]:
             words = ["attack", me, t, *(["--with", w] if w else [])]
             label = f"{me} attacks {t}" + (f" with {w}" if w else "")
             out.append({"group": "Attack", "label": label, "words": words})
+    mine = _sheet(sheet)
+    others = {t: _sheet(o) for t, o in _sheets(read, targets).items()}
     for name, action in sorted(rules.actions.items()):
         if name in GM_ACTIONS:
             continue
-        if action.other in ("none", "optional"):
+        if action.other in ("none", "optional") and allowed(action, mine, None):
             out.append({"group": "Actions", "label": f"{me}: {name}", "words": ["act", me, name]})
         if action.other in ("needed", "optional"):
             for t in targets:
+                if not allowed(action, mine, others.get(t)):
+                    continue
                 words = ["act", me, name, "--against", t]
                 out.append({"group": "Actions", "label": f"{me}: {name} against {t}", "words": words})
     for trait in sorted((sheet.get("traits") or {}).keys()):
-        out.append({"group": "Checks", "label": f"{me} makes a {trait} check", "words": ["check", me, trait]})
+        article = "an" if trait[:1].lower() in "aeiou" else "a"
+        out.append({"group": "Checks", "label": f"{me} makes {article} {trait} check", "words": ["check", me, trait]})
     if "prone" in (sheet.get("conditions") or ()):
         out.append({"group": "Conditions", "label": f"{me} stands up", "words": ["condition", "remove", me, "prone"]})
     out.append({"group": "Turn", "label": f"{me} ends the turn", "words": ["encounter", "next"]})
@@ -77,3 +86,45 @@ def choices(read: ReadSide, hero: str) -> list[dict[str, Any]]:
     for i, c in enumerate(out):
         c["id"] = f"{i}:{' '.join(c['words'])}"
     return out
+
+
+class _LowestFaces:
+    """Dice for asking the rules whether an action can be taken at all: the lowest faces (the result is thrown
+    away; only a refusal of the state matters)."""
+
+    def take(self, name: str, spec: DiceSpec) -> Roll:
+        return Roll(name, spec, (spec.face_range()[0],) * spec.count, "entered")
+
+
+def allowed(action: Action, me: Sheet | None, other: Sheet | None) -> bool:
+    """Whether the rules let `me` take `action` (against `other`) now: the action's own rule, asked with no options,
+    refuses what the character's state rules out (H&H's escape while held by no one, release while holding no one;
+    seize the initiative twice). A refusal that only wants an option the GM gives on accepting (a rank, a DC) leaves
+    the choice offered."""
+    if me is None:
+        return True
+    try:
+        action.perform(me, other, {}, _LowestFaces())
+    except (ImpossibleAction, Conflict):
+        return False
+    except LedgerError:
+        return True
+    return True
+
+
+def _sheet(data: Any) -> Sheet | None:
+    try:
+        return Sheet.from_dict(dict(data))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _sheets(read: ReadSide, names: list[str]) -> dict[str, Any]:
+    """The live sheets of the participants named (read-model rows)."""
+    if not names:
+        return {}
+    with read.engine.connect() as conn:
+        rows = conn.execute(
+            select(sheets.c.name, sheets.c.sheet).where(sheets.c.name.in_(names)).where(sheets.c.active)
+        )
+        return {str(n): sh for n, sh in rows}
