@@ -67,10 +67,10 @@ def test_a_tap_on_roll_answers_the_gms_waiting_command(sqlite_db: str, tmp_path:
             meant = browser.js("document.querySelector('#card .roll-line.fresh .meant').textContent")
             words = out.splitlines()[0].split(": ", 1)[1].rstrip(".")  # `ruling N: SENTENCE.`, the terminal's words
             assert meant.startswith(words), (meant, words)  # the ruling's sentence, in the describer's words
-            said = browser.wait_for("document.getElementById('said').textContent.startsWith('your seed: ')")
+            said = browser.wait_for("document.getElementById('said').textContent.includes('your seed: ')")
             assert said and "rolling it now" not in browser.js("document.body.textContent")
             assert browser.js("window.notReloaded") is True
-            seed = browser.js("document.getElementById('said').textContent.split('your seed: ')[1]")
+            seed = browser.js("document.getElementById('said').textContent.match(/your seed: ([0-9a-f]+)/)[1]")
             shoot(browser, CARD)
         finally:
             browser.close()

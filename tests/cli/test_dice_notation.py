@@ -32,7 +32,6 @@ EXACT = {
     "1.5": 1,
     "0.5": 0,
     ".5": 0,
-    "0d6": 0,
     "(1)": 1,
     "(1,)": 1,
     "(1, 1)": 2,
@@ -109,7 +108,20 @@ RANGES = {
     "1d20ro1": (1, 20),
 }
 ODD = ("1d2e2",)
-REFUSED = ("1001d6", "6d0", "10d6mil1", "10 / 0", "10 // 0", "10 % 0", "1d20rr<21", "1d1rr1", "1d20e<21", "1d1e1")
+# `0d6` (the library's 0) rolls no dice: refused as bad input by the ledger (tests/cli/test_input_checks.py)
+REFUSED = (
+    "0d6",
+    "1001d6",
+    "6d0",
+    "10d6mil1",
+    "10 / 0",
+    "10 // 0",
+    "10 % 0",
+    "1d20rr<21",
+    "1d1rr1",
+    "1d20e<21",
+    "1d1e1",
+)
 
 
 def test_the_library_expressions_number_at_least_ninety():

@@ -26,7 +26,7 @@ def test_a_d20_action_without_what_reads_as_a_sentence(cli: Cli) -> None:
     cli.ok("init", "--system", "d20")
     cli.ok("character", "add", "Ann", "--pc")
     out = cli.ok("act", "Ann", "action").stdout
-    assert "Ann takes an action (a partial action)" in out
+    assert "Ann takes a partial action" in out
 
 
 def test_the_log_says_a_re_derived_rulings_amended_outcome(cli: Cli) -> None:

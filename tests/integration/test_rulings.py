@@ -7,6 +7,7 @@ import pytest
 from ledger.aggregates import ruling_id
 from ledger.application import Ledger
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound, NotInitialised
+from ledger.rules.contract import CURRENT
 from tests.conftest import event_count
 
 
@@ -178,7 +179,7 @@ def test_a_ruling_keeps_actor_session_and_intent(hnh):
     hnh.start_session("Night one")
     n = hnh.damage("Ann", 1)["ruling"]
     r = hnh.store.repository.get(ruling_id(n))
-    assert r.intent == {"target": "Ann", "amount": 1, "subdual": False, "rules": 4}
+    assert r.intent == {"target": "Ann", "amount": 1, "subdual": False, "rules": CURRENT}
     assert r.command == "damage"
 
 
