@@ -95,6 +95,7 @@ class LedgerCore:
         self.notify: Callable[[str], None] = lambda line: None  # where "waiting for Ann's attack roll" goes
         self._players: Any = None
         self._asking = ""  # the command whose roll is being asked of a player's page (kept in the ask's intent)
+        self._holding: set[int] = set()  # asks this command was answered and will still use (never superseded)
 
     @property
     def players(self) -> Any:
@@ -207,6 +208,7 @@ class LedgerCore:
                 continue
             except NeedPlayerRoll as need:  # asked of the players' pages, outside the writer lock; then decide again
                 self._asking = command
+                self._holding = {int(a["ask"]) for a in answers.values() if "ask" in a}  # this command's own asks
                 answers.update(wait_for_players(self, need))
                 continue
             return {"ruling": number, **result, "events": draft.summary()}
@@ -287,7 +289,11 @@ class LedgerCore:
             if not committed.get("player_dice") or int(committed.get("scheme", 1)) < 2:
                 raise BadInput("no session with player dice is open: nothing was asked")
             key = name_key(owner)
-            stale = [n for n, a in d.campaign.open_asks().items() if name_key(str(a["hero"])) == key]
+            stale = [  # asks of a command that died; not this command's own answered ones
+                n
+                for n, a in d.campaign.open_asks().items()
+                if name_key(str(a["hero"])) == key and n not in self._holding
+            ]
             counter = int(committed["counter"])
             d.campaign_event(
                 Campaign.DiceAsked,

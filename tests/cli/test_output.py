@@ -390,8 +390,8 @@ def test_pnp_encounter_end_says_what_the_scene_took_away(cli: Cli) -> None:
         "defense=1,1",
     )
     assert first(stun) == (
-        "ruling 5: Mara hits Boss with might (8 successes vs 0, stun): now stunned and defeated for the rest of the "
-        "scene; every foe is down."
+        "ruling 5: Mara hits Boss with might (8 successes vs 0, stun for 4 pages, at least Boss' Health: defeated): "
+        "now stunned and defeated for the rest of the scene; every foe is down."
     )
     assert (
         first(cli.ok("encounter", "end"))

@@ -154,3 +154,33 @@ def test_an_unanswered_page_closes_every_ask_of_the_wait(cli: Cli, db: str):
     assert sorted(closed.values()) == ["cancelled", "expired"]
     cli.ok("session", "end")
     assert cli.json("verify", "--dice")["ok"] is True  # type: ignore[index]
+
+
+def test_a_tie_asks_its_roll_off_and_keeps_the_initiatives_already_answered(cli: Cli, db: str):
+    """gameplay.txt, Initiative (ties: the rules' keys, then a roll-off): two identical linked heroes type the same
+    faces on their pages, so their initiatives tie and a roll-off is asked of them after; the initiatives they
+    answered stay theirs (their asks are not superseded by the roll-off's) and the encounter starts with all of
+    them; verify --dice passes."""
+    cli.ok("init", "--system", "hnh", "--name", "Twins")
+    for hero in ("Ann", "Cat"):
+        cli.ok("character", "add", hero, "--trait", "agility=1", "--pc")
+    cli.ok("character", "add", "Bob", "--trait", "toughness=9")
+    cli.ok("session", "start", "--player-dice")
+    paths = {h: "/p/" + cli.json("player", "link", h)["url"].rsplit("/p/", 1)[1] for h in ("Ann", "Cat")}  # type: ignore[index]
+    before = event_count(db)
+    with serving(db) as server:
+        proc = waiting(db, "encounter", "start", "Ann", "Cat", "Bob", "--roll", "Bob=-,-,-", "--wait", "60")
+        for hero in ("Ann", "Cat"):
+            doc = asked(server, paths[hero])
+            status, body = post(
+                server, paths[hero], {"request": doc["request"]["id"], "nonce": doc["nonce"], "faces": "0,0,0"}
+            )
+            assert status == 200, body
+        roll_offs = answer_the_rest(server, list(paths.values()), proc)
+        code, out, err = finish(proc)
+    assert code == 0, err
+    assert roll_offs >= 1 and "roll-off" in err
+    closed = [st for seq, t, st in decoded(db) if seq > before and t.endswith("AskClosed")]
+    assert closed and {st["fate"] for st in closed} == {"answered"}  # none re-asked, none cancelled
+    cli.ok("session", "end")
+    assert cli.json("verify", "--dice")["ok"] is True  # type: ignore[index]
