@@ -109,6 +109,16 @@ def encounter() -> None:
     """Encounters: roll initiative, run turns and rounds, join, delay, end."""
 
 
+group_init_option = click.option(
+    "--group-init",
+    "group_init",
+    multiple=True,
+    metavar="NAME",
+    help="The copies NAME 1 .. NAME N share one initiative roll (named NAME), their turns one after another "
+    "(repeatable).",
+)
+
+
 @command(C.ENCOUNTER_START)
 @click.argument("names", nargs=-1, required=True)
 @click.option(
@@ -126,14 +136,7 @@ def encounter() -> None:
     "still settled by the rules.",
 )
 @click.option("--roll", "rolls", multiple=True, metavar="NAME=FACES", help=ROLLS_HELP)
-@click.option(
-    "--group-init",
-    "group_init",
-    multiple=True,
-    metavar="NAME",
-    help="The copies NAME 1 .. NAME N share one initiative roll (named NAME), their turns one after another "
-    "(repeatable).",
-)
+@group_init_option
 @click.option(
     "--hidden",
     is_flag=True,
@@ -284,14 +287,7 @@ def act(app: AppContext, name: str, rolls: tuple[str, ...]) -> None:
 @click.option(
     "--hidden", is_flag=True, help="Keep the newcomers off the players' screen until each acts or is revealed."
 )
-@click.option(
-    "--group-init",
-    "group_init",
-    multiple=True,
-    metavar="NAME",
-    help="The copies NAME 1 .. NAME N share one initiative roll (named NAME), their turns one after another "
-    "(repeatable).",
-)
+@group_init_option
 @wait_option
 @pass_app
 def join(

@@ -404,9 +404,11 @@ def routes(screen: Any, headers: dict[str, str]) -> list[Any]:
             return found
         return JSONResponse(await asyncio.to_thread(pages.state, found[0]), headers=headers)
 
-    async def roll(request: Request) -> Response:
+    async def posted(request: Request, what: str, handle: Any) -> Response:
+        """A POST from the hero's own page (same origin, JSON, a live token within its rate): `handle(hero key, hero,
+        body)` in a thread gives (status, message); only accepted ones count against the page's allowance."""
         if not same_origin(request):
-            return PlainTextResponse("refused: a roll is sent from the player's own page only", 403, headers=headers)
+            return PlainTextResponse(f"refused: {what} from the player's own page only", 403, headers=headers)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return PlainTextResponse("refused: send JSON", 415, headers=headers)
         found = await hero(request, "post")
@@ -417,30 +419,16 @@ def routes(screen: Any, headers: dict[str, str]) -> list[Any]:
             body = orjson.loads(raw[:4096])
         except orjson.JSONDecodeError:
             body = None
-        status, text = await asyncio.to_thread(pages.answer, found[0], body)
+        status, text = await asyncio.to_thread(handle, found[0], found[1], body)
         if status == 200:
-            pages.answered(token_hash(request.path_params["token"]))  # only accepted answers count against the rate
+            pages.answered(token_hash(request.path_params["token"]))
         return JSONResponse({"ok": status == 200, "message": text}, status, headers=headers)
 
+    async def roll(request: Request) -> Response:
+        return await posted(request, "a roll is sent", lambda key, _name, body: pages.answer(key, body))
+
     async def act(request: Request) -> Response:
-        if not same_origin(request):
-            return PlainTextResponse(
-                "refused: an action is asked from the player's own page only", 403, headers=headers
-            )
-        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            return PlainTextResponse("refused: send JSON", 415, headers=headers)
-        found = await hero(request, "post")
-        if isinstance(found, Response):
-            return found
-        raw = await request.body()
-        try:
-            body = orjson.loads(raw[:4096])
-        except orjson.JSONDecodeError:
-            body = None
-        status, text = await asyncio.to_thread(pages.act, found[0], found[1], body)
-        if status == 200:
-            pages.answered(token_hash(request.path_params["token"]))  # accepted requests count against the rate
-        return JSONResponse({"ok": status == 200, "message": text}, status, headers=headers)
+        return await posted(request, "an action is asked", pages.act)
 
     async def script(request: Request) -> Response:
         return Response((HERE / "player.js").read_bytes(), media_type="text/javascript", headers=headers)
