@@ -11,6 +11,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal, Protocol
 
 from ledger.errors import BadInput, StoreError
@@ -112,6 +113,9 @@ _NOTATION = re.compile(
 _BARE_POOL = re.compile(r"^\s*(?P<count>\d+)\s*d\s*(?P<pool>pool)?\s*$")
 
 
+# Cached by the text (a DiceSpec is a frozen value): a rule reads a weapon's dice from its notation on every call,
+# and ledger odds calls it tens of thousands of times a forecast; an error is raised again each time (not cached).
+@lru_cache(maxsize=1024)
 def parse_notation(expr: str, *, pools: bool = False) -> DiceSpec:
     """Parse NdM+K, NdF+K, 'Nd6 pool' or any dice expression; with pools=True a bare Nd6 or Nd is a P&P pool."""
     m = _NOTATION.match(expr)
