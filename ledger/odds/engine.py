@@ -352,12 +352,13 @@ class Simulator:
         else:
             order = list(range(n))
             first, acted = self.start.turn, self.start.acted
+        passes = self.passes
         attacked = [0] * n  # spread: how often each has been attacked this round
         for rnd in range(1, self.max_rounds + 1):
             attacked = [0] * n
             for pos in range(first if rnd == 1 else 0, n):
                 i = order[pos]
-                if self._passed_over(state[i]):
+                if passes[state[i]]:  # _passed_over
                     continue
                 turn = turn_key(tk, i, rnd)
                 resumed = rnd == 1 and pos == first and not self.start.planned
@@ -375,17 +376,21 @@ class Simulator:
         return Outcome(None, self.max_rounds, tuple(out[s] for s in state))
 
     def _winner(self, state: list[int], out: list[bool], sides: list[str]) -> str | None:
-        down = {HEROES: True, FOES: True}
+        heroes_up = foes_up = False
         for i, s in enumerate(state):
             if not out[s]:
-                down[sides[i]] = False
-        if down[FOES] and not down[HEROES]:
+                side = sides[i]
+                if side == HEROES:
+                    heroes_up = True
+                elif side == FOES:
+                    foes_up = True
+        if heroes_up and foes_up:
+            return None  # both sides still in the fight
+        if heroes_up:
             return HEROES
-        if down[HEROES] and not down[FOES]:
+        if foes_up:
             return FOES
-        if down[HEROES] and down[FOES]:
-            return DRAW
-        return None  # both sides down at once (or neither): no side won
+        return DRAW  # both sides down at once
 
     def _passed_over(self, sid: int) -> bool:
         return self.passes[sid]
@@ -401,12 +406,18 @@ class Simulator:
 
     def _target(self, state: list[int], i: int, rnd: int, attacked: list[int]) -> int | None:
         """The target the policy picks among the other side's combatants still in the fight."""
-        mine = self.sides[i]
-        foes = [j for j, s in enumerate(state) if self.sides[j] != mine and not self.out[s]]
+        sides, out = self.sides, self.out
+        mine = sides[i]
+        if self.policy == "focus-weakest":  # min((size, j)) over the foes in the fight, as a loop (every attack asks)
+            sizes = self.sizes
+            best, least = None, 0
+            for j, s in enumerate(state):
+                if sides[j] != mine and not out[s] and (best is None or sizes[s] < least):
+                    best, least = j, sizes[s]
+            return best
+        foes = [j for j, s in enumerate(state) if sides[j] != mine and not out[s]]
         if not foes:
             return None
-        if self.policy == "focus-weakest":
-            return min(foes, key=lambda j: (self.sizes[state[j]], j))
         if self.policy == "focus-dangerous":
             return min(foes, key=lambda j: (-self.fighters[j].danger, self.sizes[state[j]], j))
         return min(foes, key=lambda j: (attacked[j], (j - i - rnd) % len(state)))
