@@ -192,7 +192,7 @@ class Simulator:
         self.any_timed = False  # whether any sheet in the table is timed (else no turn point counts a duration)
         self.initial = tuple(self.intern(f.sheet) for f in self.fighters)
         self.attacks: dict[tuple[int, int], Node | Leaf] = {}
-        self.hooks: dict[tuple[int, str], Node | Leaf] = {}
+        self.hooks: dict[str, dict[int, Node | Leaf]] = {"start": {}, "end": {}}  # by turn point, then sheet
         self.ticks: dict[tuple[int, int, str], int] = {}
         self.initiatives: dict[tuple[int, tuple[int, ...]], int] = {}
         self.initiative_rolls: dict[int, tuple[tuple[str, Classes], ...]] = {}
@@ -352,7 +352,7 @@ class Simulator:
         else:
             order = list(range(n))
             first, acted = self.start.turn, self.start.acted
-        passes = self.passes
+        passes, starts, ends = self.passes, self.hooks["start"], self.hooks["end"]
         attacked = [0] * n  # spread: how often each has been attacked this round
         for rnd in range(1, self.max_rounds + 1):
             attacked = [0] * n
@@ -362,14 +362,19 @@ class Simulator:
                     continue
                 turn = turn_key(tk, i, rnd)
                 resumed = rnd == 1 and pos == first and not self.start.planned
-                if not resumed:
+                # a turn point whose rules change nothing without dice, with no duration to count, is skipped
+                # (_hook would read its leaf and do nothing: turn points are two thirds of a trial's steps)
+                point = None if resumed else starts.get(state[i])
+                if not resumed and (self.any_timed or not isinstance(point, Leaf) or point.changes):
                     self._hook(state, i, "start", turn)
                 if not (resumed and self.names[i] in acted) and not self._cannot_act(state[i]):
                     target = self._target(state, i, rnd, attacked)
                     if target is not None:
                         attacked[target] += 1
                         self._attack(state, i, target, turn)
-                self._hook(state, i, "end", turn)
+                point = ends.get(state[i])
+                if self.any_timed or not isinstance(point, Leaf) or point.changes:
+                    self._hook(state, i, "end", turn)
                 winner = self._winner(state, out, sides)
                 if winner is not None:
                     return Outcome(winner, rnd, tuple(out[s] for s in state))
@@ -470,9 +475,10 @@ class Simulator:
 
     def _hook(self, state: list[int], i: int, when: str, turn: int) -> None:
         """The start or end of combatant i's turn: the rules' processing, then every duration it counts."""
-        key = (state[i], when)
+        key = state[i]
+        trees = self.hooks[when]
         # the branches already decided, read without a call (the walk of _walk, inlined: most turn points end here)
-        node = self.hooks.get(key)
+        node = trees.get(key)
         while isinstance(node, Node):
             node = node.kids.get(node.table.pick((mix(turn ^ node.pid) >> 11) * TO_UNIT))
         if node is None:
@@ -483,7 +489,7 @@ class Simulator:
             def decide(box: Recorder) -> list[Effect]:
                 return _without_ending(sheet, when, hook(sheet, box))
 
-            node = self._walk(self.hooks, key, turn, _HOOK_NAMES[when], decide, state)
+            node = self._walk(trees, key, turn, _HOOK_NAMES[when], decide, state)
         for k, s in node.changes:
             state[k] = s
         if not self.any_timed:  # no sheet met so far holds a duration: there is nothing to count
