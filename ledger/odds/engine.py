@@ -129,12 +129,22 @@ class Leaf:
 
 
 class Recorder:
-    """The dice of one branch being decided: the classes already chosen, else the stream's next class (recorded)."""
+    """The dice of one branch being decided: the classes already chosen, else the stream's next class (recorded).
 
-    def __init__(self, path: dict[str, int], turn: int, names: Callable[[str], str]) -> None:
+    `rolls` keeps the Roll of each (name, spec, class) made so far (a Roll is a frozen value; building one anew was a
+    tenth of a d20 attack's first visit)."""
+
+    def __init__(
+        self,
+        path: dict[str, int],
+        turn: int,
+        names: Callable[[str], str],
+        rolls: dict[tuple[str, DiceSpec, int], Roll] | None = None,
+    ) -> None:
         self.path = path
         self.turn = turn
         self.names = names
+        self.rolls = rolls if rolls is not None else {}
         self.asked: list[tuple[str, DiceSpec, int]] = []
 
     def take(self, name: str, spec: DiceSpec) -> Roll:
@@ -144,7 +154,11 @@ class Recorder:
         if ci is None:
             ci = table.pick(uniform(self.turn, self.names(name)))
         self.asked.append((name, spec, ci))
-        return Roll(name, spec, table.faces[ci], "seeded")
+        key = (name, spec, ci)
+        roll = self.rolls.get(key)
+        if roll is None:
+            roll = self.rolls[key] = Roll(name, spec, table.faces[ci], "seeded")
+        return roll
 
 
 def sheet_key(sheet: Sheet) -> bytes:
@@ -197,6 +211,7 @@ class Simulator:
         self.initiatives: dict[tuple[int, tuple[int, ...]], int] = {}
         self.initiative_rolls: dict[int, tuple[tuple[str, Classes], ...]] = {}
         self.no_action: dict[int, bool] = {}
+        self.rolls: dict[tuple[str, DiceSpec, int], Roll] = {}  # the Recorders' Rolls, made once each
 
     # -- the table of sheets ----------------------------------------------------------------------
     def intern(self, sheet: Sheet) -> int:
@@ -265,7 +280,7 @@ class Simulator:
             node = node.kids.get(ci)
         if isinstance(node, Leaf):
             return node
-        box = Recorder(path, turn, names)
+        box = Recorder(path, turn, names, self.rolls)
         plain: dict[int, dict[str, Any]] = {}
         try:
             effects = decide(box)
