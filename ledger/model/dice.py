@@ -238,12 +238,12 @@ class Roll:
     @property
     def all_plus(self) -> bool:
         """Every Fudge die came up +: a critical success in H&H."""
-        return self.spec.kind == "fudge" and len(self.faces) > 0 and all(f == 1 for f in self.faces)
+        return self.spec.kind == "fudge" and 0 < len(self.faces) == self.faces.count(1)
 
     @property
     def all_minus(self) -> bool:
         """Every Fudge die came up -: a critical failure in H&H."""
-        return self.spec.kind == "fudge" and len(self.faces) > 0 and all(f == -1 for f in self.faces)
+        return self.spec.kind == "fudge" and 0 < len(self.faces) == self.faces.count(-1)
 
     def to_data(self) -> dict[str, object]:
         """The payload of a DiceRolled event (with `commitment` only for a die derived from a committed secret;
