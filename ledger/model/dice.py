@@ -97,6 +97,7 @@ def d20(modifier: int = 0) -> DiceSpec:
     return DiceSpec("d20", 1, 20, modifier)
 
 
+@lru_cache(maxsize=256, typed=True)  # as fudge and d20 (a refused size is raised again each time)
 def pool(size: int) -> DiceSpec:
     """A pool of d6 (Prowlers & Paragons); a pool of 0 dice rolls nothing and scores 0."""
     if size < 0:
