@@ -149,15 +149,14 @@ class Recorder:
 
     def take(self, name: str, spec: DiceSpec) -> Roll:
         """The representative faces of the class chosen for this roll."""
-        table = classes(spec)
         ci = self.path.get(name)
         if ci is None:
-            ci = table.pick(uniform(self.turn, self.names(name)))
+            ci = classes(spec).pick(uniform(self.turn, self.names(name)))
         self.asked.append((name, spec, ci))
         key = (name, spec, ci)
         roll = self.rolls.get(key)
         if roll is None:
-            roll = self.rolls[key] = Roll(name, spec, table.faces[ci], "seeded")
+            roll = self.rolls[key] = Roll(name, spec, classes(spec).faces[ci], "seeded")
         return roll
 
 
