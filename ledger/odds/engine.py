@@ -512,10 +512,10 @@ class Simulator:
         for k, s in enumerate(state):
             if not timed[s]:
                 continue
-            key = (s, i, when)
-            found = self.ticks.get(key)
+            tick = (s, i, when)
+            found = self.ticks.get(tick)
             if found is None:
-                found = self.ticks[key] = self._tick(self.sheets[s], self.names[i], when)
+                found = self.ticks[tick] = self._tick(self.sheets[s], self.names[i], when)
             state[k] = found
 
     def _tick(self, sheet: Sheet, who: str, when: str) -> int:
