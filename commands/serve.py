@@ -229,6 +229,8 @@ class Screen:
         self.pages: dict[bool | str, tuple[int, str]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.lock = threading.Lock()  # the poller and the pages' threads share the read side
+        self.odds: tuple[tuple[int, int], str] | None = None  # the quick forecast's line, by (log head, trials)
+        self.odds_lock = threading.Lock()  # renders run on threads: one forecast per head, the others wait for it
 
     def close_streams(self) -> None:
         """Tell every open stream to end (safe from a signal handler: it only schedules)."""
@@ -272,10 +274,7 @@ class Screen:
             self.checked()
         p = self.model(bool(gm))
         if gm == ODDS:
-            # lazy: the simulator, for the GM's odds view only
-            from commands.odds import odds_line, quick_odds
-
-            p["odds"] = odds_line(quick_odds(self.app.ledger))
+            p["odds"] = self.odds_at(int(p["head"]))
         if whole:
             query = f"?gm={quote(token, safe='')}" if gm and token else ""
             events = "/events" + query + ("&odds=1" if gm == ODDS else "")
@@ -284,6 +283,18 @@ class Screen:
                 p=p, css=self.css, script="/screen.js", events=events, toggle=toggle, odds=gm == ODDS
             )
         return p["head"], self.env.get_template("main.html").render(p=p)
+
+    def odds_at(self, head: int) -> str:
+        """The quick forecast's line at this log head: played once per head (its seed and options are fixed by the
+        ledger's state, `quick_odds`), then read by every request and stream of the odds view until the log moves."""
+        # lazy: the simulator, for the GM's odds view only
+        from commands.odds import QUICK, odds_line, quick_odds
+
+        key = (head, QUICK)
+        with self.odds_lock:
+            if self.odds is None or self.odds[0] != key:
+                self.odds = (key, odds_line(quick_odds(self.app.ledger)))
+            return self.odds[1]
 
     def catch_up(self) -> int:
         """Fold new events into the read models (writers may leave that to readers); the log's head."""

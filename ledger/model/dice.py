@@ -11,6 +11,7 @@ import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal, Protocol
 
 from ledger.errors import BadInput, StoreError
@@ -82,16 +83,22 @@ class DiceSpec:
 D20 = DiceSpec("d20", 1, 20)
 
 
+# fudge and d20 are cached by the modifier (typed: True is not 1): a DiceSpec is a frozen value, and the rules make
+# one for every roll they ask for (a tenth of an H&H attack's time in ledger odds, where the rules are called
+# hundreds of thousands of times).
+@lru_cache(maxsize=256, typed=True)
 def fudge(modifier: int = 0) -> DiceSpec:
     """3dF plus a bonus (Humans & Heroes)."""
     return DiceSpec("fudge", 3, 3, modifier)
 
 
+@lru_cache(maxsize=256, typed=True)
 def d20(modifier: int = 0) -> DiceSpec:
     """1d20 plus a bonus (d20 Supers)."""
     return DiceSpec("d20", 1, 20, modifier)
 
 
+@lru_cache(maxsize=256, typed=True)  # as fudge and d20 (a refused size is raised again each time)
 def pool(size: int) -> DiceSpec:
     """A pool of d6 (Prowlers & Paragons); a pool of 0 dice rolls nothing and scores 0."""
     if size < 0:
@@ -113,6 +120,9 @@ _NOTATION = re.compile(
 _BARE_POOL = re.compile(r"^\s*(?P<count>\d+)\s*d\s*(?P<pool>pool)?\s*$")
 
 
+# Cached by the text (a DiceSpec is a frozen value): a rule reads a weapon's dice from its notation on every call,
+# and ledger odds calls it tens of thousands of times a forecast; an error is raised again each time (not cached).
+@lru_cache(maxsize=1024)
 def parse_notation(expr: str, *, pools: bool = False) -> DiceSpec:
     """Parse NdM+K, NdF+K, 'Nd6 pool' or any dice expression; with pools=True a bare Nd6 or Nd is a P&P pool."""
     m = _NOTATION.match(expr)
@@ -231,12 +241,12 @@ class Roll:
     @property
     def all_plus(self) -> bool:
         """Every Fudge die came up +: a critical success in H&H."""
-        return self.spec.kind == "fudge" and len(self.faces) > 0 and all(f == 1 for f in self.faces)
+        return self.spec.kind == "fudge" and 0 < len(self.faces) == self.faces.count(1)
 
     @property
     def all_minus(self) -> bool:
         """Every Fudge die came up -: a critical failure in H&H."""
-        return self.spec.kind == "fudge" and len(self.faces) > 0 and all(f == -1 for f in self.faces)
+        return self.spec.kind == "fudge" and 0 < len(self.faces) == self.faces.count(-1)
 
     def to_data(self) -> dict[str, object]:
         """The payload of a DiceRolled event (with `commitment` only for a die derived from a committed secret;

@@ -154,7 +154,12 @@ class Sheet:
 
 def is_gm_pool(sheet: Mapping[str, Any]) -> bool:
     """Whether a sheet (as plain data) is the hidden one that holds a GM's pool (P&P Adversity): not a character."""
-    return "adversity" in (sheet.get("resources") or {})
+    return holds_gm_pool(sheet.get("resources") or {})
+
+
+def holds_gm_pool(resources: Mapping[str, int]) -> bool:
+    """Whether a sheet's resources are those of the GM's pool (`is_gm_pool`, for a Sheet without its plain copy)."""
+    return "adversity" in resources
 
 
 def _merge(base: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from ledger.model.sheet import (
     Sheet,
     apply_effect_dict,
 )
-from ledger.odds.dice import Classes, classes, trial_key, turn_key, uniform
+from ledger.odds.dice import TO_UNIT, Classes, classes, mix, purpose, trial_key, turn_key, uniform
 from ledger.rules import durations, get_rules
 from ledger.rules.contract import RuleSystem
 
@@ -107,11 +107,14 @@ class Enumerating:
 
 @dataclass
 class Node:
-    """One roll the rules asked for at this point of a step: its name, its classes, and a branch per class."""
+    """One roll the rules asked for at this point of a step: its name, its classes, a branch per class, and the
+    stream's number of its purpose (dice.py `purpose` of the name the tree's rolls are drawn under: a walk reads it
+    instead of hashing the name again on every visit)."""
 
     name: str
     spec: DiceSpec
     table: Classes
+    pid: int
     kids: dict[int, Node | Leaf] = field(default_factory=dict)
 
 
@@ -126,27 +129,46 @@ class Leaf:
 
 
 class Recorder:
-    """The dice of one branch being decided: the classes already chosen, else the stream's next class (recorded)."""
+    """The dice of one branch being decided: the classes already chosen, else the stream's next class (recorded).
 
-    def __init__(self, path: dict[str, int], turn: int, names: Callable[[str], str]) -> None:
+    `rolls` keeps the Roll of each (name, spec, class) made so far (a Roll is a frozen value; building one anew was a
+    tenth of a d20 attack's first visit)."""
+
+    def __init__(
+        self,
+        path: dict[str, int],
+        turn: int,
+        names: Callable[[str], str],
+        rolls: dict[tuple[str, DiceSpec, int], Roll] | None = None,
+    ) -> None:
         self.path = path
         self.turn = turn
         self.names = names
+        self.rolls = rolls if rolls is not None else {}
         self.asked: list[tuple[str, DiceSpec, int]] = []
 
     def take(self, name: str, spec: DiceSpec) -> Roll:
         """The representative faces of the class chosen for this roll."""
-        table = classes(spec)
         ci = self.path.get(name)
         if ci is None:
-            ci = table.pick(uniform(self.turn, self.names(name)))
+            ci = classes(spec).pick(uniform(self.turn, self.names(name)))
         self.asked.append((name, spec, ci))
-        return Roll(name, spec, table.faces[ci], "seeded")
+        key = (name, spec, ci)
+        roll = self.rolls.get(key)
+        if roll is None:
+            roll = self.rolls[key] = Roll(name, spec, classes(spec).faces[ci], "seeded")
+        return roll
 
 
 def sheet_key(sheet: Sheet) -> bytes:
     """A sheet's identity in the table of sheets."""
-    return orjson.dumps(sheet.to_dict(), option=orjson.OPT_SORT_KEYS)
+    return plain_key(sheet.to_dict())
+
+
+def plain_key(plain: Mapping[str, Any]) -> bytes:
+    """The identity of a sheet as plain data (`Sheet.to_dict`, or one after `apply_effect_dict`): equal keys are
+    equal sheets (`Sheet.from_dict` of either); a sheet is interned from its plain data without building it first."""
+    return orjson.dumps(plain, option=orjson.OPT_SORT_KEYS)
 
 
 def is_out(rules: RuleSystem, sheet: Sheet) -> bool:
@@ -179,29 +201,47 @@ class Simulator:
         self.out: list[bool] = []
         self.timed: list[bool] = []  # whether the sheet holds a duration a turn point may count
         self.sizes: list[int] = []  # what focus-weakest compares: HP (Health) plus a group's others
+        self.passes: list[bool] = []  # the turn order passes it over (not `RuleSystem.takes_turn`)
+        self.any_timed = False  # whether any sheet in the table is timed (else no turn point counts a duration)
         self.initial = tuple(self.intern(f.sheet) for f in self.fighters)
         self.attacks: dict[tuple[int, int], Node | Leaf] = {}
-        self.hooks: dict[tuple[int, str], Node | Leaf] = {}
+        self.hooks: dict[str, dict[int, Node | Leaf]] = {"start": {}, "end": {}}  # by turn point, then sheet
         self.ticks: dict[tuple[int, int, str], int] = {}
         self.initiatives: dict[tuple[int, tuple[int, ...]], int] = {}
         self.initiative_rolls: dict[int, tuple[tuple[str, Classes], ...]] = {}
         self.no_action: dict[int, bool] = {}
+        self.rolls: dict[tuple[str, DiceSpec, int], Roll] = {}  # the Recorders' Rolls, made once each
 
     # -- the table of sheets ----------------------------------------------------------------------
     def intern(self, sheet: Sheet) -> int:
         """The index of a sheet in the table (added when new)."""
         key = sheet_key(sheet)
         found = self.ids.get(key)
-        if found is None:
-            found = self.ids[key] = len(self.sheets)
-            self.sheets.append(sheet)
-            self.out.append(is_out(self.rules, sheet))
-            self.timed.append(any(durations.parse(k) is not None for k in sheet.counters))
-            self.sizes.append(sheet.hp + max(sheet.count - 1, 0) * sheet.max_hp if sheet.minion else sheet.hp)
+        return found if found is not None else self._add(key, sheet)
+
+    def intern_plain(self, plain: dict[str, Any]) -> int:
+        """The index of a sheet given as plain data (built only when new: most sheets a step leaves are known)."""
+        key = plain_key(plain)
+        found = self.ids.get(key)
+        return found if found is not None else self._add(key, Sheet.from_dict(plain))
+
+    def _add(self, key: bytes, sheet: Sheet) -> int:
+        found = self.ids[key] = len(self.sheets)
+        self.sheets.append(sheet)
+        self.out.append(is_out(self.rules, sheet))
+        timed = any(durations.parse(k) is not None for k in sheet.counters)
+        self.timed.append(timed)
+        self.any_timed = self.any_timed or timed
+        self.sizes.append(sheet.hp + max(sheet.count - 1, 0) * sheet.max_hp if sheet.minion else sheet.hp)
+        self.passes.append(not self.rules.takes_turn(sheet))
         return found
 
     def _apply(self, state: list[int], effects: Iterable[Effect]) -> dict[int, Sheet]:
         """The sheets these effects leave (by combatant), from the state's sheets."""
+        return {i: Sheet.from_dict(p) for i, p in self._apply_plain(state, effects).items()}
+
+    def _apply_plain(self, state: list[int], effects: Iterable[Effect]) -> dict[int, dict[str, Any]]:
+        """The sheets these effects leave (by combatant) as plain data, from the state's sheets."""
         changed: dict[int, dict[str, Any]] = {}
         for e in effects:
             if e.event not in SHEET_EFFECTS:
@@ -213,7 +253,7 @@ class Simulator:
             if plain is None:
                 plain = dict(self.sheets[state[i]].to_dict())
             changed[i] = apply_effect_dict(plain, e.event, e.data)
-        return {i: Sheet.from_dict(p) for i, p in changed.items()}
+        return changed
 
     # -- the trees of steps ---------------------------------------------------------------------------
     def _walk(
@@ -224,30 +264,36 @@ class Simulator:
         names: Callable[[str], str],
         decide: Callable[[Recorder], list[Effect]],
         state: list[int],
+        settle: bool = False,
     ) -> Leaf:
-        """The step's leaf for this turn's dice: read from the tree, or decided by the rules and kept."""
+        """The step's leaf for this turn's dice: read from the tree, or decided by the rules and kept (`settle`: with
+        what follows from it on others, `_settled`)."""
         node = trees.get(key)
         path: dict[str, int] = {}
         parent: Node | None = None
         pick = -1
         while isinstance(node, Node):
-            ci = node.table.pick(uniform(turn, names(node.name)))
+            ci = node.table.pick((mix(turn ^ node.pid) >> 11) * TO_UNIT)  # dice.uniform(turn, names(node.name))
             path[node.name] = ci
             parent, pick = node, ci
             node = node.kids.get(ci)
         if isinstance(node, Leaf):
             return node
-        box = Recorder(path, turn, names)
+        box = Recorder(path, turn, names, self.rolls)
+        plain: dict[int, dict[str, Any]] = {}
         try:
             effects = decide(box)
+            plain = self._apply_plain(state, effects)
+            if settle:
+                self._check_settled(state, effects, plain)
         except LedgerError:  # the rules refuse this step (it can't be taken): nothing changes
-            effects = []
-        leaf = self._leaf(state, effects)
+            effects, plain = [], {}
+        leaf = self._leaf_of(plain, effects)
         fresh = box.asked[len(path) :]
         # hang the new rolls (those beyond the path walked) and the leaf below where the walk stopped
         tail: Node | Leaf = leaf
         for name, spec, ci in reversed(fresh):
-            n = Node(name, spec, classes(spec))
+            n = Node(name, spec, classes(spec), purpose(names(name)))
             n.kids[ci] = tail
             tail = n
         if parent is None:
@@ -257,7 +303,11 @@ class Simulator:
         return leaf
 
     def _leaf(self, state: list[int], effects: list[Effect]) -> Leaf:
-        changes = tuple(sorted((i, self.intern(s)) for i, s in self._apply(state, effects).items()))
+        return self._leaf_of(self._apply_plain(state, effects), effects)
+
+    def _leaf_of(self, plain: dict[int, dict[str, Any]], effects: list[Effect]) -> Leaf:
+        """The leaf of a step: the sheets its effects leave (`_apply_plain`), interned, and its attack's hit."""
+        changes = tuple(sorted((i, self.intern_plain(p)) for i, p in plain.items()))
         resolved = [e.data for e in effects if e.event == ATTACK_RESOLVED]
         hit = any(bool(d.get("hit")) for d in resolved)
         critical = any(bool(d.get("critical_hit") or d.get("critical")) for d in resolved)
@@ -316,44 +366,53 @@ class Simulator:
         else:
             order = list(range(n))
             first, acted = self.start.turn, self.start.acted
+        passes, starts, ends = self.passes, self.hooks["start"], self.hooks["end"]
         attacked = [0] * n  # spread: how often each has been attacked this round
         for rnd in range(1, self.max_rounds + 1):
             attacked = [0] * n
             for pos in range(first if rnd == 1 else 0, n):
                 i = order[pos]
-                if self._passed_over(state[i]):
+                if passes[state[i]]:  # _passed_over
                     continue
                 turn = turn_key(tk, i, rnd)
                 resumed = rnd == 1 and pos == first and not self.start.planned
-                if not resumed:
+                # a turn point whose rules change nothing without dice, with no duration to count, is skipped
+                # (_hook would read its leaf and do nothing: turn points are two thirds of a trial's steps)
+                point = None if resumed else starts.get(state[i])
+                if not resumed and (self.any_timed or not isinstance(point, Leaf) or point.changes):
                     self._hook(state, i, "start", turn)
                 if not (resumed and self.names[i] in acted) and not self._cannot_act(state[i]):
                     target = self._target(state, i, rnd, attacked)
                     if target is not None:
                         attacked[target] += 1
                         self._attack(state, i, target, turn)
-                self._hook(state, i, "end", turn)
+                point = ends.get(state[i])
+                if self.any_timed or not isinstance(point, Leaf) or point.changes:
+                    self._hook(state, i, "end", turn)
                 winner = self._winner(state, out, sides)
                 if winner is not None:
                     return Outcome(winner, rnd, tuple(out[s] for s in state))
         return Outcome(None, self.max_rounds, tuple(out[s] for s in state))
 
     def _winner(self, state: list[int], out: list[bool], sides: list[str]) -> str | None:
-        down = {HEROES: True, FOES: True}
+        heroes_up = foes_up = False
         for i, s in enumerate(state):
             if not out[s]:
-                down[sides[i]] = False
-        if down[FOES] and not down[HEROES]:
+                side = sides[i]
+                if side == HEROES:
+                    heroes_up = True
+                elif side == FOES:
+                    foes_up = True
+        if heroes_up and foes_up:
+            return None  # both sides still in the fight
+        if heroes_up:
             return HEROES
-        if down[HEROES] and not down[FOES]:
+        if foes_up:
             return FOES
-        if down[HEROES] and down[FOES]:
-            return DRAW
-        return None  # both sides down at once (or neither): no side won
+        return DRAW  # both sides down at once
 
     def _passed_over(self, sid: int) -> bool:
-        sheet = self.sheets[sid]
-        return not self.rules.takes_turn(sheet)
+        return self.passes[sid]
 
     def _cannot_act(self, sid: int) -> bool:
         found = self.no_action.get(sid)
@@ -366,12 +425,18 @@ class Simulator:
 
     def _target(self, state: list[int], i: int, rnd: int, attacked: list[int]) -> int | None:
         """The target the policy picks among the other side's combatants still in the fight."""
-        mine = self.sides[i]
-        foes = [j for j, s in enumerate(state) if self.sides[j] != mine and not self.out[s]]
+        sides, out = self.sides, self.out
+        mine = sides[i]
+        if self.policy == "focus-weakest":  # min((size, j)) over the foes in the fight, as a loop (every attack asks)
+            sizes = self.sizes
+            best, least = None, 0
+            for j, s in enumerate(state):
+                if sides[j] != mine and not out[s] and (best is None or sizes[s] < least):
+                    best, least = j, sizes[s]
+            return best
+        foes = [j for j, s in enumerate(state) if sides[j] != mine and not out[s]]
         if not foes:
             return None
-        if self.policy == "focus-weakest":
-            return min(foes, key=lambda j: (self.sizes[state[j]], j))
         if self.policy == "focus-dangerous":
             return min(foes, key=lambda j: (-self.fighters[j].danger, self.sizes[state[j]], j))
         return min(foes, key=lambda j: (attacked[j], (j - i - rnd) % len(state)))
@@ -379,52 +444,78 @@ class Simulator:
     def _attack(self, state: list[int], i: int, j: int, turn: int) -> Leaf:
         """Combatant i attacks combatant j: `ledger attack I J --with POWER`, decided by the rules."""
         key = (state[i], state[j])
+        # the branches already decided, read without a call (the walk of _walk, inlined: most attacks end here)
+        node = self.attacks.get(key)
+        while isinstance(node, Node):
+            node = node.kids.get(node.table.pick((mix(turn ^ node.pid) >> 11) * TO_UNIT))
+        leaf = node if node is not None else self._attack_first(state, i, j, turn, key)
+        for k, s in leaf.changes:
+            state[k] = s
+        return leaf
+
+    def _attack_first(self, state: list[int], i: int, j: int, turn: int, key: tuple[int, int]) -> Leaf:
+        """An attack's branch reached for the first time: decided by the rules and kept."""
         me, them, f = self.sheets[state[i]], self.sheets[state[j]], self.fighters[i]
         rules, version = self.rules, self.start.version
         options = self.options(f, me)
 
         def decide(box: Recorder) -> list[Effect]:
-            effects = rules.own_timed(rules.attack(me, them, options, box), me.name, version)
-            return self._settled(state, effects)
+            return rules.own_timed(rules.attack(me, them, options, box), me.name, version)
 
-        leaf = self._walk(self.attacks, key, turn, _same, decide, state)
-        for k, s in leaf.changes:
-            state[k] = s
-        return leaf
+        return self._walk(self.attacks, key, turn, _same, decide, state, settle=True)
 
     def _settled(self, state: list[int], effects: list[Effect]) -> list[Effect]:
         """The effects with what follows from them on others (`RuleSystem.aftermath`), as the draft records them."""
-        after = self._apply(state, effects)
+        self._check_settled(state, effects, self._apply_plain(state, effects))
+        return effects
+
+    def _check_settled(self, state: list[int], effects: list[Effect], plain: dict[int, dict[str, Any]]) -> None:
+        """LedgerError when the effects (leaving these sheets, as plain data) have an aftermath on others."""
+        after: dict[int, Sheet] = {}
 
         def sheet_of(name: str) -> Sheet:
             k = self.index[name]
-            return after.get(k) or self.sheets[state[k]]
+            p = plain.get(k)
+            if p is None:
+                return self.sheets[state[k]]
+            found = after.get(k)
+            if found is None:  # built only when the rules read it (most aftermaths read no sheet)
+                found = after[k] = Sheet.from_dict(p)
+            return found
 
         more = self.rules.aftermath(effects, sheet_of)
         if more:
             raise LedgerError("a step whose outcome reaches others is not simulated")  # noqa: EM101
-        return effects
 
     def _hook(self, state: list[int], i: int, when: str, turn: int) -> None:
         """The start or end of combatant i's turn: the rules' processing, then every duration it counts."""
-        rules = self.rules
-        sheet = self.sheets[state[i]]
-        hook = rules.start_of_turn if when == "start" else rules.end_of_turn
+        key = state[i]
+        trees = self.hooks[when]
+        # the branches already decided, read without a call (the walk of _walk, inlined: most turn points end here)
+        node = trees.get(key)
+        while isinstance(node, Node):
+            node = node.kids.get(node.table.pick((mix(turn ^ node.pid) >> 11) * TO_UNIT))
+        if node is None:
+            rules = self.rules
+            sheet = self.sheets[state[i]]
+            hook = rules.start_of_turn if when == "start" else rules.end_of_turn
 
-        def decide(box: Recorder) -> list[Effect]:
-            return _without_ending(sheet, when, hook(sheet, box))
+            def decide(box: Recorder) -> list[Effect]:
+                return _without_ending(sheet, when, hook(sheet, box))
 
-        leaf = self._walk(self.hooks, (state[i], when), turn, _hook_name(when), decide, state)
-        for k, s in leaf.changes:
+            node = self._walk(trees, key, turn, _HOOK_NAMES[when], decide, state)
+        for k, s in node.changes:
             state[k] = s
+        if not self.any_timed:  # no sheet met so far holds a duration: there is nothing to count
+            return
         timed = self.timed
         for k, s in enumerate(state):
             if not timed[s]:
                 continue
-            key = (s, i, when)
-            found = self.ticks.get(key)
+            tick = (s, i, when)
+            found = self.ticks.get(tick)
             if found is None:
-                found = self.ticks[key] = self._tick(self.sheets[s], self.names[i], when)
+                found = self.ticks[tick] = self._tick(self.sheets[s], self.names[i], when)
             state[k] = found
 
     def _tick(self, sheet: Sheet, who: str, when: str) -> int:
@@ -449,7 +540,7 @@ class Simulator:
         for e in effects:
             if e.event in SHEET_EFFECTS and e.target == sheet.name:
                 plain = apply_effect_dict(plain, e.event, e.data)
-        return self.intern(Sheet.from_dict(plain))
+        return self.intern_plain(plain)
 
     def _initiative(self, tk: int, state: list[int]) -> list[int]:
         """A planned fight's order for this trial: each rolls initiative by the rules; ties as `encounter start`."""
@@ -481,6 +572,9 @@ def _same(name: str) -> str:
 def _hook_name(when: str) -> Callable[[str], str]:
     prefix = f"{when}:"
     return lambda name: prefix + name
+
+
+_HOOK_NAMES = {"start": _hook_name("start"), "end": _hook_name("end")}
 
 
 def _without_ending(sheet: Sheet, when: str, effects: list[Effect]) -> list[Effect]:

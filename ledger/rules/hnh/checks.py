@@ -7,6 +7,7 @@ Routine Opposition, Graded Checks, Team Checks, Defense Checks) and conditions.t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from ledger.errors import BadInput, did_you_mean
@@ -113,6 +114,7 @@ def find_power(sheet: Sheet, name: str) -> str | None:
     return next((k for k in sheet.powers if _norm(k) == want), None)
 
 
+@lru_cache(maxsize=4096)  # a pure function of a name, asked for every power on every attack (ledger odds)
 def _norm(s: str) -> str:
     return "".join(ch for ch in s.lower() if ch.isalnum())
 

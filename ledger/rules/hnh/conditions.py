@@ -7,6 +7,7 @@ Conditions and the condition cards). Readings are in docs/interpretations.md (Hu
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.model.sheet import CONDITION_IMPOSED, CONDITION_REMOVED, Effect, Sheet
@@ -69,6 +70,13 @@ def row_of(condition: str) -> tuple[tuple[str | None, ...], int] | None:
 
 def closure(conditions: Iterable[str]) -> set[str]:
     """Every condition the given ones are or imply, transitively."""
+    return set(_closure(tuple(conditions)))
+
+
+# Cached (a pure function of the names; ledger odds asks it hundreds of thousands of times per forecast, and its
+# benchmark halves the time of these helpers with the cache): the names are the key, in the order given.
+@lru_cache(maxsize=4096)
+def _closure(conditions: tuple[str, ...]) -> frozenset[str]:
     out: set[str] = set()
     todo = list(conditions)
     while todo:
@@ -76,7 +84,7 @@ def closure(conditions: Iterable[str]) -> set[str]:
         if c not in out:
             out.add(c)
             todo.extend(COMPONENTS.get(c, ()))
-    return out
+    return frozenset(out)
 
 
 def implied(imposed: Iterable[str]) -> list[str]:
@@ -87,15 +95,20 @@ def implied(imposed: Iterable[str]) -> list[str]:
 
 def effective(imposed: Iterable[str]) -> list[str]:
     """Imposed plus implied conditions, minus those another effective condition supersedes."""
-    everything = closure(imposed)
+    return list(_effective(tuple(imposed)))
+
+
+@lru_cache(maxsize=4096)  # cached as _closure is (a pure function of the names)
+def _effective(imposed: tuple[str, ...]) -> tuple[str, ...]:
+    everything = _closure(imposed)
     out = set(everything)
     for c in everything:
         for lesser in SUPERSEDES.get(c, ()):
-            if lesser not in closure([c]):
+            if lesser not in _closure((c,)):
                 out.discard(lesser)
     if "dead" in everything:  # Death removes all other conditions; the body lies prone
-        out = closure(["dead", *(["prone"] if "prone" in everything else [])])
-    return sorted(out)
+        out = set(_closure(("dead", *(("prone",) if "prone" in everything else ()))))
+    return tuple(sorted(out))
 
 
 def has(sheet: Sheet, condition: str) -> bool:

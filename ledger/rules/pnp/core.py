@@ -11,7 +11,7 @@ from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice, ascii_int, pool
-from ledger.model.sheet import RESOURCE_CHANGED, Effect, Sheet, Value, is_gm_pool
+from ledger.model.sheet import RESOURCE_CHANGED, Effect, Sheet, Value, holds_gm_pool
 from ledger.rules.options import Options
 from ledger.rules.pnp.options import EFFECT_CONDITIONS
 
@@ -117,7 +117,7 @@ def is_defeated(sheet: Sheet) -> bool:
 
 def require_character(sheet: Sheet) -> None:
     """The hidden sheet that holds the GM's Adversity is not a character: it takes no damage, conditions or rolls."""
-    if is_gm_pool(sheet.to_dict()):
+    if holds_gm_pool(sheet.resources):
         raise BadInput(
             f"{sheet.name} holds the GM's Adversity and is not a character",
             f"only spend and gain reach it: ledger spend {sheet.name} adversity",
