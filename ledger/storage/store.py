@@ -464,29 +464,41 @@ class WriterLock:
         self.conn: Any = None
 
     def __enter__(self) -> WriterLock:
-        if self.target.kind == "postgres":
+        if self.target.kind != "postgres":
+            return self
+        for attempt in (1, 2):
+            if self.conn is not None and (self.conn.closed or self.conn.broken):
+                self.conn = None  # the server restarted (or dropped us) since the last ruling: connect again
             if self.conn is None:
-                # lazy: psycopg, for PostgreSQL only; kept out of a one-shot write
-                import psycopg
-
-                t = self.target
-                try:
-                    self.conn = psycopg.connect(
-                        host=t.host,
-                        port=t.port,
-                        user=t.user,
-                        password=t.password or None,
-                        dbname=t.dbname,
-                        autocommit=True,
-                        connect_timeout=5,
-                    )
-                except psycopg.Error as e:
-                    msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-                    raise StoreError(
-                        f"can't open the ledger at {t.describe()}: {msg}", "check --db / LEDGER_DB"
-                    ) from None
-            self.conn.execute("SELECT pg_advisory_lock(%s)", (self.KEY,))
+                self.conn = self._connect()
+            try:
+                self.conn.execute("SELECT pg_advisory_lock(%s)", (self.KEY,))
+                return self
+            except Exception:  # noqa: BLE001 - psycopg's OperationalError (lazily imported): one new connection
+                if attempt == 2 or not self.conn.broken:
+                    raise
+                self.conn = None
         return self
+
+    def _connect(self) -> Any:
+        """The lock's own connection (autocommit: a session lock outlives the transactions it orders)."""
+        # lazy: psycopg, for PostgreSQL only; kept out of a one-shot write
+        import psycopg
+
+        t = self.target
+        try:
+            return psycopg.connect(
+                host=t.host,
+                port=t.port,
+                user=t.user,
+                password=t.password or None,
+                dbname=t.dbname,
+                autocommit=True,
+                connect_timeout=5,
+            )
+        except psycopg.Error as e:
+            msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise StoreError(f"can't open the ledger at {t.describe()}: {msg}", "check --db / LEDGER_DB") from None
 
     def __exit__(self, *exc: Any) -> None:
         if self.conn is not None:
