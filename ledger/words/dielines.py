@@ -24,6 +24,18 @@ def terms(d: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> tuple[st
     name, base = d.get("name"), d.get("total")
     if not isinstance(base, int) or d.get("used") is False:
         return None, [], base
+    events = list(events)
+    if d.get("kind") == "fudge" and _is_power(str(name)):  # one power check; an area halves it per target who dodges
+        checks = [
+            (sub, parent)
+            for e in events
+            if e.get("type") != DICE_ROLLED
+            for sub, parent in _dicts(e.get("data") or {}, {})
+            if sub.get("roll") == name and isinstance(sub.get("total"), int) and sub.get("faces") == d.get("faces")
+        ]
+        if checks:  # the check as rolled (the largest: the Dodge was against it), not a target's halved rank
+            sub, parent = max(checks, key=lambda c: int(c[0]["total"]))
+            return f"{len(d.get('faces') or [])}dF", power_terms(sub, parent), int(sub["total"])
     for e in events:
         if e.get("type") == DICE_ROLLED:
             continue

@@ -180,3 +180,15 @@ def test_d20_has_no_area_attack_on_several_targets(cli: Cli) -> None:
     r = cli("attack", "Zip", "Thug", "Goon")
     assert r.exit_code == 2 and "not in the rules of" in r.stderr
     assert event_count(cli.db) == before
+
+
+def test_the_power_line_shows_the_check_the_dodges_were_against(hnh: Cli) -> None:
+    """hnh-site/gameplay.txt, Perception And Area Effects (one power check; a Dodge check that meets it halves the
+    effect for that target): Bob, named first, dodges and takes the halved rank, Cy fails; the power's die line reads
+    the check as rolled, `+4 rank = 4` (the total both Dodges were made against), not Bob's halved rank."""
+    out = hnh.ok(
+        "attack", "Ann", "Bob", "Cy", *AREA, "--roll", "power=0,0,0", "--roll", "Bob.dodge=+,+,+",
+        "--roll", "Cy.dodge=-,-,-",
+    ).stdout  # fmt: skip
+    assert "Ann power: 3dF [0 0 0] +4 rank = 4" in out, out
+    assert "vs 4, dodges: half effect" in out and "vs 4, fails to dodge" in out
