@@ -49,11 +49,16 @@ def log(app: AppContext, session: str | None, character_name: str | None, everyt
     app.emit(rows, raw_log_lines if app.verbose else lambda r: log_lines(r, system, groups), page=True)
 
 
+def _taken_out(r: dict[str, Any]) -> str:
+    """How a ruling was taken out of the history: UNDONE (`undo`) or RETRACTED (`retract`)."""
+    return "UNDONE" if r.get("how") == "undone" else "RETRACTED"
+
+
 def _heading(e: dict[str, Any]) -> str:
     mark = ""
     if e["retracted"]:
         r = e["retracted"]
-        mark = f"  [RETRACTED by ruling {r['by']}, {r['actor']}, {r['at']}]"
+        mark = f"  [{_taken_out(r)} by ruling {r['by']}, {r['actor']}, {r['at']}]"
     elif e.get("amended_by"):
         mark = f"  [re-derived by ruling {e['amended_by']}]"
     sess = f" session {e['session']}" if e["session"] else ""
@@ -210,7 +215,7 @@ def session_text(doc: dict[str, Any], system: str = "", groups: Collection[str] 
         shown_fold = copy.deepcopy(fold) if r["retracted"] else fold
         mark = ""
         if r["retracted"]:
-            mark = f"  [RETRACTED by ruling {r['retracted']['by']}, {r['retracted']['actor']}]"
+            mark = f"  [{_taken_out(r['retracted'])} by ruling {r['retracted']['by']}, {r['retracted']['actor']}]"
         said = ruling_lines([e for e in r["events"] if e["type"] not in INTERNAL], fold=shown_fold, system=system)
         recorded = {"command": r["command"], "intent": r["intent"]}
         asked = _asked(recorded) if not (said and not said[0].startswith("  ")) else ""

@@ -404,7 +404,8 @@ def _md_ruling(r: dict[str, Any], system: str) -> list[str]:
     lines = [f"- {head} · *{_md(r['actor'])}, {r['at']}*"]
     if r["retracted"]:
         x = r["retracted"]
-        lines.append(f"  - **Retracted** by ruling {x['by']} ({_md(x['actor'])}, {x['at']}).")
+        taken = "Undone" if x.get("how") == "undone" else "Retracted"
+        lines.append(f"  - **{taken}** by ruling {x['by']} ({_md(x['actor'])}, {x['at']}).")
     if sentence:
         lines.append(f"  - {_md(sentence)}")
     for d in dice:

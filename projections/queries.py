@@ -202,11 +202,13 @@ def events(
         )
         if everything and character_name is None:  # bookkeeping events have no row of their own: read them from the log
             rows = _with_bookkeeping(read, conn, rows, session)
+        undoers = _undoers(conn, {r["retracted_by"] for r in rows if r["ruling"] in dead})
     out = []
     for r in rows:
         retracted = None
         if r["ruling"] in dead:
             retracted = {"by": r["retracted_by"], "actor": r["retracted_actor"], "at": r["retracted_at"]}
+            retracted["how"] = "undone" if r["retracted_by"] in undoers else "retracted"
         out.append(
             {
                 "seq": r["seq"],
@@ -273,6 +275,17 @@ def _with_bookkeeping(read: ReadSide, conn: Any, rows: list[Any], session: int |
             }
         )
     return sorted([*rows, *extra], key=lambda r: r["seq"]) if extra else rows
+
+
+def _undoers(conn: Any, numbers: set[Any]) -> set[int]:
+    """Which of these rulings are undos (the others that take a ruling out are retractions)."""
+    wanted = [int(n) for n in numbers if n is not None]
+    if not wanted:
+        return set()
+    found = conn.execute(
+        select(rulings.c.number).where(rulings.c.number.in_(wanted)).where(rulings.c.command == "undo")
+    )
+    return {int(n) for (n,) in found}
 
 
 def retracted_rulings(conn: Any) -> set[int]:
@@ -681,6 +694,7 @@ def session_history(read: ReadSide, number: int) -> dict[str, Any]:
         )
         amended = live_amendments(conn, dead, read)
         names = _names(conn) if amended else {}
+        undoers = _undoers(conn, {r["retracted_by"] for r in found if r["number"] in dead})
     rows = [
         {
             "ruling": e["ruling"],
@@ -702,6 +716,7 @@ def session_history(read: ReadSide, number: int) -> dict[str, Any]:
         retracted = None
         if r["number"] in dead:
             retracted = {"by": r["retracted_by"], "actor": r["retracted_actor"], "at": r["retracted_at"]}
+            retracted["how"] = "undone" if r["retracted_by"] in undoers else "retracted"
         out.append(
             {
                 "ruling": r["number"],

@@ -92,9 +92,9 @@ def _ruling(r: dict[str, Any], system: str) -> str:
     ]
     if r["retracted"]:
         x = r["retracted"]
-        out.append(
-            f'<div class="note">Retracted by ruling {x["by"]} ({escape(str(x["actor"]))}, {escape(str(x["at"]))})</div>'
-        )
+        taken = "Undone" if x.get("how") == "undone" else "Retracted"
+        who = f"{escape(str(x['actor']))}, {escape(str(x['at']))}"
+        out.append(f'<div class="note">{taken} by ruling {x["by"]} ({who})</div>')
     if sentence:
         out.append(f'<p class="said">{escape(sentence)}</p>')
     if dice:

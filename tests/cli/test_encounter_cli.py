@@ -194,7 +194,8 @@ def test_character_show_at_an_earlier_ruling(cli: Cli):
 
 
 def test_session_show_lists_every_ruling_readably(cli: Cli):
-    """CLI.md, Commands: session history (every ruling of a session, readable), retracted ones marked."""
+    """CLI.md, Commands: session history (every ruling of a session, readable), undone and retracted ones marked
+    as such."""
     setup(cli, "hnh", ("Ann",))
     cli.ok("session", "start", "The heist")
     cli.ok("roll", "3dF", "--roll", "roll=+,0,-")
@@ -204,7 +205,13 @@ def test_session_show_lists_every_ruling_readably(cli: Cli):
     assert [r["command"] for r in doc["rulings"]] == ["session start", "roll", "damage", "undo"]
     assert doc["rulings"][2]["retracted"]["by"] == 6
     text = cli.ok("session", "show", "1").stdout
-    assert "session 1: The heist" in text and "[+ 0 -]" in text and "RETRACTED by ruling 6" in text
+    assert (
+        "session 1: The heist" in text and "[+ 0 -]" in text and "UNDONE by ruling 6" in text
+    )  # an undo, not a retraction
+    cli.ok("retract", "4", "--yes", "--reason", "the wrong dice")
+    text = cli.ok("session", "show", "1").stdout
+    assert "RETRACTED by ruling 7" in text and "UNDONE by ruling 6" in text
+    assert "[RETRACTED by ruling 7" in cli.ok("log").stdout
 
 
 def test_pnp_encounter_show_counts_pages_and_health_and_marks_defeated_minions(cli: Cli):

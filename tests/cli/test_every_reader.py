@@ -91,7 +91,12 @@ def markdown(text: str) -> Said:
     lines = text.splitlines()
     for i, line in enumerate(lines):
         m = re.match(r"- (?:\*\*|~~)#(\d+)", line)
-        if m and i + 1 < len(lines) and lines[i + 1].startswith("  - ") and "Retracted" not in lines[i + 1]:
+        if (
+            m
+            and i + 1 < len(lines)
+            and lines[i + 1].startswith("  - ")
+            and not re.match(r"  - \*\*(Retracted|Undone)\*\*", lines[i + 1])
+        ):
             out[int(m[1])] = re.sub(r"\\(.)", r"\1", lines[i + 1][4:])
     return out
 

@@ -48,7 +48,7 @@ def test_markdown_shows_sessions_dice_faces_outcomes_and_retractions(played: Cli
     assert "`[+ 0 +]` = 5 (entered)" in md
     assert "Encounter 1 begins; initiative: Ann 5, Bob -1." in md and "Round 1: Bob's turn." in md
     assert "Ann takes 4 damage: HP 6 -> 2." in md
-    assert "- ~~#8~~" in md and "**Retracted** by ruling 9 (tester" in md
+    assert "- ~~#8~~" in md and "**Undone** by ruling 9 (tester" in md  # an undo, said as one
 
 
 def test_markdown_of_one_session_has_only_its_rulings(played: Cli):

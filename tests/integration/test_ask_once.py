@@ -131,7 +131,7 @@ def test_every_linked_heros_initiative_is_asked_at_the_same_time(cli: Cli, db: s
     assert [c for c, _ in commands_since(db, before)] == ["ask", "ask", *["ask"] * roll_offs, "encounter start"]
     ruling = int(out.split(":", 1)[0].rsplit(" ", 1)[1])
     dice = {d["name"]: d for d in player_dice(db, ruling)}
-    assert set(dice) == {"Ann", "Cat"} and dice["Ann"]["ask"] != dice["Cat"]["ask"]
+    assert {"Ann", "Cat"} <= set(dice) and dice["Ann"]["ask"] != dice["Cat"]["ask"]  # (and a tie's roll-off)
     cli.ok("session", "end")
     assert cli.json("verify", "--dice")["ok"] is True  # type: ignore[index]
 

@@ -59,7 +59,7 @@ FOUGHT = [
     "ruling 5: Ann hits Thug",
     "ruling 6: Round 1: Thug's turn",
     "ruling 7: Undid ruling 6 (encounter next)",
-    "[RETRACTED by ruling 7",
+    "[UNDONE by ruling 7",
     "> Ann",
     "Thug (hnh)",
     "Thug hp = -1",
