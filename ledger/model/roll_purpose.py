@@ -23,4 +23,4 @@ def purpose(name: str, owner: str | None = None, command: str | None = None) -> 
         return f"check against {key.removeprefix('ongoing-')}"
     if key in ("fortitude", "stabilize") and command in TURN_COMMANDS:
         return "dying check"
-    return WORDS.get(key, key)
+    return WORDS.get(key, key.replace("-", " "))  # `slam-toughness`: slam toughness

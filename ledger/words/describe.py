@@ -741,6 +741,8 @@ def sentence(events: Iterable[Event], fold: HpFold | None = None, system: str = 
                 continue
         elif t in QUIET or t == DICE_ROLLED or (t == ACTION_TAKEN and len(evs) > 1):
             continue  # (the action economy's tally: the action's own resolution says what was done)
+        elif t == ASK_CLOSED and (e.get("data") or {}).get("fate") == "answered" and len(evs) > 1:
+            continue  # a player's answer used by this ruling: its die lines say `player`
         elif t == DAMAGE_APPLIED and who in minion_hits and not (e.get("data") or {}).get("subdual"):
             continue  # the MinionsDefeated line says it better
         elif t == CONDITION_IMPOSED and (who, str((e.get("data") or {}).get("condition"))) in lasting:

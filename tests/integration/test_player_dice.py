@@ -41,6 +41,8 @@ def test_a_tap_on_the_page_completes_the_gms_waiting_command_and_verifies(cli: C
     assert code == 0, err
     assert err.startswith("waiting for Ann's attack roll (asked in ruling ") and "Ctrl-C to cancel" in err
     assert "Ann attack: 3dF+4" in out and "(player)" in out
+    said = out.splitlines()[0]
+    assert "ask" not in said and "fate" not in said, said  # the answered ask is bookkeeping: the die line says it
     die = attack_die(db)
     assert die["source"] == "player" and die["player_seed"] == SEED
     secret = bytes.fromhex(cli.json("session", "end")["revealed"])  # type: ignore[index]
