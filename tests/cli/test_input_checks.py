@@ -142,3 +142,18 @@ def test_an_immutable_folder_is_named_not_called_a_failing_disk(tmp_path: Path):
         assert cli.ok("log").stdout
     finally:
         subprocess.run([chattr, "-i", str(folder)], check=True)
+
+
+def test_a_pnp_health_trait_is_refused_not_ignored(cli: Cli):
+    """prowlers-and-paragons.txt, Attacks and Defenses: "Damage reduces the target's Health, which usually equals the
+    average of their Toughness and Might or ... Toughness and Willpower": Health is derived, so `--trait health=6`
+    (which the sheet would ignore) is bad input, one line, exit 2, nothing appended; the derived Health stands."""
+    cli.ok("init", "--system", "pnp")
+    before = event_count(cli.db)
+    r = cli("character", "add", "Tank", "--trait", "might=3", "--trait", "health=6")
+    assert r.exit_code == 2 and r.stderr.startswith("error: health is not a trait") and "Traceback" not in r.stderr
+    assert event_count(cli.db) == before
+    cli.ok("character", "add", "Tank", "--trait", "might=4", "--trait", "toughness=2")
+    assert cli.json("character", "show", "Tank")["max_hp"] == 3  # type: ignore[index]
+    r = cli("character", "set", "Tank", "--trait", "health=9")
+    assert r.exit_code == 2 and "Health is derived" in r.stderr

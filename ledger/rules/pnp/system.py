@@ -114,7 +114,13 @@ class PnP(RuleSystem):
     scenes = True  # "for the rest of the scene": `encounter end` and `scene end` end it
 
     def parse_trait(self, key: str, value: str) -> Value:
-        """Traits are dice: '3' or '3d'; threat too."""
+        """Traits are dice: '3' or '3d'; threat too. Health is no trait: the text derives it."""
+        if key.strip().lower() in ("health", "hp"):
+            raise BadInput(
+                f"{key} is not a trait in {self.title}: Health is derived from the sheet",
+                "Attacks and Defenses: Health usually equals the average of Toughness and Might (or of Toughness and "
+                "Willpower, whichever is greater); set those traits",
+            )
         v = value.strip().lower()
         return parse_int(key, v[:-1] if v.endswith("d") else v, lo=0, hi=BOUNDS["dice"][1])  # dice a pool rolls
 
