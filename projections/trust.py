@@ -128,23 +128,13 @@ def fold_from_log(target: Target) -> ReadSide:
 
 def _copy_postgres_log(target: Target, path: str) -> None:
     """The PostgreSQL log's events into a SQLite file laid out as the SQLite store's (positions kept as rowids)."""
-    # lazy: psycopg, for PostgreSQL only; kept out of reads on SQLite
-    import psycopg
-
     dst = sqlite3.connect(path)
     try:
         dst.execute(
             "CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BLOB, "
             "PRIMARY KEY (originator_id, originator_version))"
         )
-        with psycopg.connect(
-            host=target.host,
-            port=target.port,
-            user=target.user,
-            password=target.password or None,
-            dbname=target.dbname,
-            connect_timeout=5,
-        ) as conn:
+        with target.pg_connect(autocommit=False) as conn:
             cur = conn.execute(
                 "SELECT notification_id, originator_id, originator_version, topic, state FROM ledger_events "
                 "ORDER BY notification_id"

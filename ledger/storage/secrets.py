@@ -36,18 +36,7 @@ class DiceSecrets:
         try:
             if t.kind == "sqlite":
                 return sqlite3.connect(t.path, timeout=30, isolation_level=None)
-            # lazy: psycopg, for PostgreSQL only; kept out of a one-shot write
-            import psycopg
-
-            return psycopg.connect(
-                host=t.host,
-                port=t.port,
-                user=t.user,
-                password=t.password or None,
-                dbname=t.dbname,
-                autocommit=True,
-                connect_timeout=5,
-            )
+            return t.pg_connect()
         except Exception as e:
             raise StoreError(
                 f"can't open the dice secrets at {t.describe()}: {str(e).splitlines()[0] if str(e) else e}"

@@ -482,23 +482,16 @@ class WriterLock:
 
     def _connect(self) -> Any:
         """The lock's own connection (autocommit: a session lock outlives the transactions it orders)."""
-        # lazy: psycopg, for PostgreSQL only; kept out of a one-shot write
+        # lazy: psycopg's errors, for PostgreSQL only; kept out of a one-shot write
         import psycopg
 
-        t = self.target
         try:
-            return psycopg.connect(
-                host=t.host,
-                port=t.port,
-                user=t.user,
-                password=t.password or None,
-                dbname=t.dbname,
-                autocommit=True,
-                connect_timeout=5,
-            )
+            return self.target.pg_connect()
         except psycopg.Error as e:
             msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise StoreError(f"can't open the ledger at {t.describe()}: {msg}", "check --db / LEDGER_DB") from None
+            raise StoreError(
+                f"can't open the ledger at {self.target.describe()}: {msg}", "check --db / LEDGER_DB"
+            ) from None
 
     def __exit__(self, *exc: Any) -> None:
         if self.conn is not None:

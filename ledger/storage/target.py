@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from ledger.errors import StoreError
@@ -34,6 +35,21 @@ class Target:
     def describe(self) -> str:
         """Human-readable, without the password."""
         return self.path if self.kind == "sqlite" else f"postgresql://{self.user}@{self.host}:{self.port}/{self.dbname}"
+
+    def pg_connect(self, *, autocommit: bool = True) -> Any:
+        """A psycopg connection of its own to this PostgreSQL database (5 s to connect); psycopg's error if not."""
+        # lazy: psycopg, for PostgreSQL only; kept out of a one-shot write
+        import psycopg
+
+        return psycopg.connect(
+            host=self.host,
+            port=self.port,
+            user=self.user,
+            password=self.password or None,
+            dbname=self.dbname,
+            autocommit=autocommit,
+            connect_timeout=5,
+        )
 
 
 def parse_target(target: str | None) -> Target:
