@@ -79,15 +79,27 @@ class Pages:
         """Count one accepted answer against the page's allowance."""
         self.answers.count(key)
 
-    def nonce(self, hero_key: str, request: dict[str, Any] | None) -> str | None:
-        """A fresh single-use nonce for this page to answer this request with."""
-        if request is None:
-            return None
+    def _issue(self, hero_key: str, purpose: str, expires: float) -> str:
+        """A fresh single-use nonce for this hero's page, good for `purpose` (a request's id, or "act") until
+        `expires`; the table is bounded (the oldest dropped first)."""
         if len(self.nonces) >= MAX_NONCES:
             self.nonces.pop(next(iter(self.nonces)))
         n = secrets.token_urlsafe(NONCE_BYTES)
-        self.nonces[n] = (hero_key, request["id"], request["expires"])
+        self.nonces[n] = (hero_key, purpose, expires)
         return n
+
+    def _spend(self, hero_key: str, nonce: str, purpose: str) -> float | None:
+        """Spend a nonce this hero's page was given for `purpose`: its expiry, or None if it is no such nonce (a
+        replay, another page's, or one for something else). Spent either way: a replay of the POST is refused."""
+        held = self.nonces.get(nonce)
+        if held is None or held[0] != hero_key or held[1] != purpose:
+            return None
+        del self.nonces[nonce]
+        return held[2]
+
+    def nonce(self, hero_key: str, request: dict[str, Any] | None) -> str | None:
+        """A fresh single-use nonce for this page to answer this request with."""
+        return None if request is None else self._issue(hero_key, request["id"], request["expires"])
 
     def asks(self, hero_key: str) -> dict[int, dict[str, Any]]:
         """The hero's asks as the log records them (the campaign's), newest last: each one's counter, roll and fate."""
@@ -193,11 +205,7 @@ class Pages:
 
     def act_nonce(self, hero_key: str) -> str:
         """A single-use nonce for this hero's page to ask for one action with."""
-        if len(self.nonces) >= MAX_NONCES:
-            self.nonces.pop(next(iter(self.nonces)))
-        n = secrets.token_urlsafe(NONCE_BYTES)
-        self.nonces[n] = (hero_key, "act", time.time() + ACT_SECONDS)
-        return n
+        return self._issue(hero_key, "act", time.time() + ACT_SECONDS)
 
     def act(self, hero_key: str, name: str, body: Any) -> tuple[int, str]:
         """Check and record one request for an action; (HTTP status, what to tell the page)."""
@@ -210,11 +218,10 @@ class Pages:
             or not isinstance(body.get("choice"), str)
         ):
             return 400, "an action needs the page's nonce and one of its choices"
-        held = self.nonces.get(body["nonce"])
-        if held is None or held[0] != hero_key or held[1] != "act":
+        expires = self._spend(hero_key, body["nonce"], "act")
+        if expires is None:
             return 403, "this page's request is not valid (already sent, or from another page): reload the page"
-        del self.nonces[body["nonce"]]  # spent: a replay of this POST is refused
-        if held[2] <= time.time():
+        if expires <= time.time():
             return 410, "this choice is too old: pick again"
         offered = {c["id"]: c for c in choices(self.screen.app.read, name)}
         if not offered:
@@ -264,10 +271,8 @@ class Pages:
             or not isinstance(body.get("request"), str)
         ):
             return 400, "a roll needs its request and the page's nonce"
-        held = self.nonces.get(body["nonce"])
-        if held is None or held[0] != hero_key or held[1] != body["request"]:
+        if self._spend(hero_key, body["nonce"], body["request"]) is None:
             return 403, "this page's answer is not valid (already sent, or not for this request): reload the page"
-        del self.nonces[body["nonce"]]  # spent: a replay of this POST is refused
         request = self.players.request(body["request"])
         if request is None or request["hero_key"] != hero_key:
             return 403, "no such request on this page"
