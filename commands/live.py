@@ -17,10 +17,13 @@ import threading
 from typing import Any
 
 from ledger.storage.players import CHANNEL
+from ledger.storage.schema import PG_LOG_TABLES
 
 HEARTBEAT = 15.0  # seconds between keep-alive comments on an idle stream
 WAKE = 0.02  # seconds between looks at SQLite's change counter (a read of a page already in memory)
-LOG_CHANNEL = "ledger_events"  # eventsourcing's channel for the events table (NOTIFY in every insert's transaction)
+LOG_CHANNEL = PG_LOG_TABLES[
+    0
+]  # eventsourcing's channel: the events table's name (NOTIFY in every insert's transaction)
 
 
 class Wakeup:
@@ -71,16 +74,9 @@ class Wakeup:
             await asyncio.sleep(WAKE)
 
     def _listen(self) -> None:
-        # lazy: psycopg, for a PostgreSQL ledger only
-        import psycopg
-
-        t = self.target
         while not self.stopping.is_set():
             try:
-                with psycopg.connect(
-                    host=t.host, port=t.port, user=t.user, password=t.password or None, dbname=t.dbname,
-                    autocommit=True, connect_timeout=5,
-                ) as conn:  # fmt: skip
+                with self.target.pg_connect() as conn:
                     conn.execute(f'LISTEN "{LOG_CHANNEL}"')
                     conn.execute(f'LISTEN "{CHANNEL}"')
                     self.loop.call_soon_threadsafe(self.event.set)  # writes before LISTEN: look once
