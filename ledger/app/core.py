@@ -8,7 +8,7 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self, cast
 from uuid import UUID
 
@@ -95,7 +95,6 @@ class LedgerCore:
         self.notify: Callable[[str], None] = lambda line: None  # where "waiting for Ann's attack roll" goes
         self._players: Any = None
         self._asking = ""  # the command whose roll is being asked of a player's page (kept in the ask's intent)
-        self._holding: set[int] = set()  # asks this command was answered and will still use (never superseded)
 
     @property
     def players(self) -> Any:
@@ -208,8 +207,8 @@ class LedgerCore:
                 continue
             except NeedPlayerRoll as need:  # asked of the players' pages, outside the writer lock; then decide again
                 self._asking = command
-                self._holding = {int(a["ask"]) for a in answers.values() if "ask" in a}  # this command's own asks
-                answers.update(wait_for_players(self, need))
+                mine = {int(a["ask"]) for a in answers.values() if "ask" in a}  # asks this command will still use
+                answers.update(wait_for_players(self, need, mine))
                 continue
             return {"ruling": number, **result, "events": draft.summary()}
         raise StoreError("the ledger is too busy: another writer kept winning", "try the command again")
@@ -278,11 +277,14 @@ class LedgerCore:
         )
 
     # -- asks of players' pages (ledger/storage/wait.py) ---------------------------------------
-    def record_ask(self, owner: str, name: str, also: Sequence[str] = ()) -> tuple[int, int]:
+    def record_ask(
+        self, owner: str, name: str, also: Sequence[str] = (), keep: Collection[int] = ()
+    ) -> tuple[int, int]:
         """Record in the log that `owner`'s roll `name` (and the rolls `also`, on the same card) is asked of their
         page, before the page shows it: the ask takes the session's next committed-roll counter now, and each of its
         rolls is derived at that counter under its own name. (The ask's ruling, the counter.) Earlier asks of the
-        same hero that no ruling closed (their command was killed) are closed as re-asked by this one."""
+        same hero that no ruling closed (their command was killed) are closed as re-asked by this one; not those in
+        `keep` (answered asks the same command will still use)."""
 
         def decide(d: Draft) -> dict[str, Any]:
             committed = session_dice(self.dice_secrets, d.campaign)
@@ -290,9 +292,7 @@ class LedgerCore:
                 raise BadInput("no session with player dice is open: nothing was asked")
             key = name_key(owner)
             stale = [  # asks of a command that died; not this command's own answered ones
-                n
-                for n, a in d.campaign.open_asks().items()
-                if name_key(str(a["hero"])) == key and n not in self._holding
+                n for n, a in d.campaign.open_asks().items() if name_key(str(a["hero"])) == key and n not in keep
             ]
             counter = int(committed["counter"])
             d.campaign_event(

@@ -86,11 +86,12 @@ class _Card:
         }  # fmt: skip
 
 
-def wait_for_players(ledger: Any, need: Any) -> dict[str, dict[str, Any]]:
+def wait_for_players(ledger: Any, need: Any, keep: set[int] | None = None) -> dict[str, dict[str, Any]]:
     """Record the asks, open a request on each page and wait for every answer, at most `ledger.wait` seconds: the
     roll the rules asked for with the owner's other rolls this command may take (one card: one tap answers them all,
     and a roll the rules end up not needing is never made), and, with an initiative roll, every other linked hero's
-    at the same time. Each roll's answer with its ask's ruling and counter (what its die is derived at)."""
+    at the same time. Each roll's answer with its ask's ruling and counter (what its die is derived at). `keep`: the
+    asks this command was answered already, which a new ask of the same hero must not supersede."""
     # lazy: the dice's spec, only when a page is asked
     from ledger.model.dice import DiceSpec
 
@@ -106,7 +107,7 @@ def wait_for_players(ledger: Any, need: Any) -> dict[str, dict[str, Any]]:
     try:
         with _stop_signals():
             for card in cards:
-                card.ask, card.counter = ledger.record_ask(card.owner, card.names[0], card.names[1:])  # logged first
+                card.ask, card.counter = ledger.record_ask(card.owner, card.names[0], card.names[1:], keep or set())
                 asked.append(card)
                 try:
                     card.rid = players.ask(
