@@ -128,6 +128,125 @@ class Leaf:
     critical: bool = False
 
 
+@dataclass(frozen=True)
+class SharedLeaf:
+    """An attack's outcome shared by every pair of sheets with the same views (`Simulator._attack`): for each of the
+    two roles (0 the attacker, 1 the target) whose sheet it changes, the bundle of sheet effects to apply to that
+    role's own sheet, and whether it hit and was a critical hit."""
+
+    parts: tuple[tuple[int, int], ...]
+    hit: bool = False
+    critical: bool = False
+
+
+class Unsafe:
+    """A point of a shared tree past which the rules read the attacker's sheet as the aftermath leaves it: every pair
+    of sheets reaching it is decided on its own (`Simulator._attack_named`)."""
+
+
+UNSAFE = Unsafe()
+ATTACKER, TARGET = "\u27e6attacker\u27e7", "\u27e6target\u27e7"  # the names a shared call gives the two sheets
+_ROLES = (ATTACKER.encode(), TARGET.encode())
+_MASKED = frozenset({"hp", "counters", "resources"})
+
+
+@dataclass
+class Read:
+    """One value that a sheet's view leaves out (its HP, a counter's or a resource's value), read by the rules at this
+    point of a shared tree, of the attacker (`role` 0) or the target (1): a branch per value met."""
+
+    role: int
+    part: str
+    key: str | None
+    kids: dict[Any, Any] = field(default_factory=dict)
+
+    def value(self, sheet: Sheet) -> Any:
+        """The value this read gives on a sheet of the view."""
+        if self.key is None:
+            return sheet.hp
+        return (sheet.counters if self.part == "counters" else sheet.resources)[self.key]
+
+
+class Watch:
+    """Notes each value that the two sheets' views leave out and the rules read, in order, with how many rolls had
+    been asked by then; and whether they read such a value of a sheet as the step's effects leave it (`after`)."""
+
+    def __init__(self, box: Recorder) -> None:
+        self.box = box
+        self.reads: list[tuple[int, int, str, str | None, Any]] = []
+        self.seen: set[tuple[int, str, str | None]] = set()
+        self.after = False
+
+    def note(self, role: int, after: bool, part: str, key: str | None, value: Any) -> None:
+        if after:
+            self.after = True
+        elif (role, part, key) not in self.seen:  # a value read again is the value read first
+            self.seen.add((role, part, key))
+            self.reads.append((len(self.box.asked), role, part, key, value))
+
+
+class WatchedMap(Mapping[str, Any]):
+    """A watched sheet's counters or resources: the keys read freely (they are in the view), the values are noted."""
+
+    def __init__(self, data: Mapping[str, Any], sheet: dict[str, Any], part: str) -> None:
+        self._data, self._sheet, self._part = data, sheet, part
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._data[key]  # a key the sheet lacks raises before anything is noted: its absence is in the view
+        d = self._sheet
+        d["_watch"].note(d["_role"], d["_after"], self._part, key, value)
+        return value
+
+    def __iter__(self) -> Any:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+
+class Watched(Sheet):
+    """A sheet whose HP and counter and resource values are noted (`Watch`) when the rules read them; equality,
+    hashing, to_dict and dataclasses.replace read every field, so they note them all."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        d = self.__dict__
+        d.update(Sheet(*args, **kwargs).__dict__)
+        d["_watch"], d["_role"], d["_after"] = None, 0, False
+
+    @property
+    def hp(self) -> int:
+        d = self.__dict__
+        value: int = d["hp"]
+        if d["_watch"] is not None:
+            d["_watch"].note(d["_role"], d["_after"], "hp", None, value)
+        return value
+
+    @property
+    def counters(self) -> Mapping[str, int]:
+        d = self.__dict__
+        return d["counters"] if d["_watch"] is None else WatchedMap(d["counters"], d, "counters")
+
+    @property
+    def resources(self) -> Mapping[str, int]:
+        d = self.__dict__
+        return d["resources"] if d["_watch"] is None else WatchedMap(d["resources"], d, "resources")
+
+    def watch(self, watch: Watch | None, role: int, after: bool = False) -> Watched:
+        """This sheet, its reads noted by `watch` for `role` from now on."""
+        d = self.__dict__
+        d["_watch"], d["_role"], d["_after"] = watch, role, after
+        return self
+
+
+def watched(plain: Mapping[str, Any]) -> Watched:
+    """A Watched sheet of plain data."""
+    sheet = Sheet.from_dict(plain)
+    return Watched(**{f: getattr(sheet, f) for f in Sheet.__dataclass_fields__})
+
+
 class Recorder:
     """The dice of one branch being decided: the classes already chosen, else the stream's next class (recorded).
 
@@ -182,7 +301,13 @@ class Simulator:
     """Plays one starting position out, trial by trial, with the campaign's rules."""
 
     def __init__(
-        self, start: Start, policy: str = "focus-weakest", max_rounds: int = 20, seed: int = 0, spend: bool = False
+        self,
+        start: Start,
+        policy: str = "focus-weakest",
+        max_rounds: int = 20,
+        seed: int = 0,
+        spend: bool = False,
+        sharing: bool = True,
     ) -> None:
         if policy not in POLICIES:
             raise ValueError(policy)
@@ -203,7 +328,20 @@ class Simulator:
         self.sizes: list[int] = []  # what focus-weakest compares: HP (Health) plus a group's others
         self.passes: list[bool] = []  # the turn order passes it over (not `RuleSystem.takes_turn`)
         self.any_timed = False  # whether any sheet in the table is timed (else no turn point counts a duration)
+        # the views of each sheet an attack is keyed by (`_attack`): -1 for a sheet that names a combatant
+        self.sharing = sharing
+        self.view: list[int] = []
+        self.roles: list[tuple[Watched, Watched] | None] = []  # each sheet named ATTACKER and TARGET, watched
+        self.views: dict[bytes, int] = {}
+        self.spelled = [orjson.dumps(n)[1:-1] for n in self.names]  # each name as it reads inside a sheet's JSON
         self.initial = tuple(self.intern(f.sheet) for f in self.fighters)
+        self.shared: dict[tuple[int, int, int], Node | SharedLeaf | Unsafe] = {}
+        self.bundles: list[tuple[tuple[str, Mapping[str, Any]], ...]] = []
+        self.bundle_ids: dict[bytes, int] = {}
+        self.bundle_named: list[bool] = []  # whether a bundle's data names the attacker or the target
+        self.applied: dict[tuple[int, ...], int] = {}
+        self.option_ids: dict[bytes, int] = {}
+        self.plain_options = [self._option_id(f.attack) for f in self.fighters]
         self.attacks: dict[tuple[int, int], Node | Leaf] = {}
         self.hooks: dict[str, dict[int, Node | Leaf]] = {"start": {}, "end": {}}  # by turn point, then sheet
         self.ticks: dict[tuple[int, int, str], int] = {}
@@ -211,6 +349,7 @@ class Simulator:
         self.initiative_rolls: dict[int, tuple[tuple[str, Classes], ...]] = {}
         self.no_action: dict[int, bool] = {}
         self.rolls: dict[tuple[str, DiceSpec, int], Roll] = {}  # the Recorders' Rolls, made once each
+        self.calls = 0  # how many attacks the rules were asked to decide (the rest were read from the trees)
 
     # -- the table of sheets ----------------------------------------------------------------------
     def intern(self, sheet: Sheet) -> int:
@@ -234,6 +373,38 @@ class Simulator:
         self.any_timed = self.any_timed or timed
         self.sizes.append(sheet.hp + max(sheet.count - 1, 0) * sheet.max_hp if sheet.minion else sheet.hp)
         self.passes.append(not self.rules.takes_turn(sheet))
+        self._add_views(sheet)
+        return found
+
+    def _add_views(self, sheet: Sheet) -> None:
+        """The sheet's view: the sheet without its name, its HP and its counters' and resources' values (their keys
+        stay); what the rules read of the rest is noted (`Watched`). A sheet whose data names any combatant has none
+        (-1)."""
+        plain: dict[str, Any] = dict(sheet.to_dict())
+        del plain["name"]
+        plain["hp"] = None
+        plain["counters"] = dict.fromkeys(sheet.counters)
+        plain["resources"] = dict.fromkeys(sheet.resources)
+        text = orjson.dumps(plain, option=orjson.OPT_SORT_KEYS)
+        if not self.sharing or any(n in text for n in self.spelled) or any(n in text for n in _ROLES):
+            self.view.append(-1)
+            self.roles.append(None)
+            return
+        self.view.append(self._view_id(text))
+        full = dict(sheet.to_dict())
+        self.roles.append((watched({**full, "name": ATTACKER}), watched({**full, "name": TARGET})))
+
+    def _view_id(self, text: bytes) -> int:
+        found = self.views.get(text)
+        if found is None:
+            found = self.views[text] = len(self.views)
+        return found
+
+    def _option_id(self, options: Mapping[str, Any]) -> int:
+        text = orjson.dumps(options, option=orjson.OPT_SORT_KEYS)
+        found = self.option_ids.get(text)
+        if found is None:
+            found = self.option_ids[text] = len(self.option_ids)
         return found
 
     def _apply(self, state: list[int], effects: Iterable[Effect]) -> dict[int, Sheet]:
@@ -327,7 +498,7 @@ class Simulator:
         effects = self.rules.own_timed(self.rules.attack(me, them, f.attack, dice), me.name, self.start.version)
         return self._leaf(state, self._settled(state, effects))
 
-    def attack_once(self, t: int, i: int, j: int) -> Leaf:
+    def attack_once(self, t: int, i: int, j: int) -> Leaf | SharedLeaf:
         """Combatant i's plain attack on j from the start, in trial t's first round (its dice from the stream)."""
         state = list(self.initial)
         return self._attack(state, i, j, turn_key(trial_key(self.seed, t), i, 1))
@@ -441,8 +612,169 @@ class Simulator:
             return min(foes, key=lambda j: (-self.fighters[j].danger, self.sizes[state[j]], j))
         return min(foes, key=lambda j: (attacked[j], (j - i - rnd) % len(state)))
 
-    def _attack(self, state: list[int], i: int, j: int, turn: int) -> Leaf:
-        """Combatant i attacks combatant j: `ledger attack I J --with POWER`, decided by the rules."""
+    def _attack(self, state: list[int], i: int, j: int, turn: int) -> Leaf | SharedLeaf:
+        """Combatant i attacks combatant j: `ledger attack I J --with POWER`, decided by the rules.
+
+        An attack is keyed by the two sheets' views (`_add_views`), so identical combatants under different names,
+        and an attacker whose HP or counts differ, share one tree: the rules are asked with the sheets named
+        ATTACKER and TARGET, and each leaf keeps the sheet effects on either role (`SharedLeaf`), applied to the
+        sheets of the pair at hand. A view leaves out nothing the rules read: the attacker's sheet is `Watched`,
+        and a branch on which the rules (or the aftermath) read its HP or a counter's or a resource's value is
+        marked UNSAFE and every pair reaching it is decided on its own (`_attack_named`). Either way a trial plays
+        exactly what the rules decide for its own sheets (tests/unit/test_odds_engine.py)."""
+        a, t = state[i], state[j]
+        av, tv = self.view[a], self.view[t]
+        if av >= 0 and tv >= 0:
+            f = self.fighters[i]
+            if self.spend and f.spend is not None:
+                opt = self._option_id(self.options(f, self.sheets[a]))
+            else:
+                opt = self.plain_options[i]
+            key3 = (av, tv, opt)
+            node: Any = self.shared.get(key3)
+            while True:
+                kind = type(node)
+                if kind is Node:
+                    node = node.kids.get(node.table.pick((mix(turn ^ node.pid) >> 11) * TO_UNIT))
+                elif kind is Read:
+                    node = node.kids.get(node.value(self.sheets[t if node.role else a]))
+                else:
+                    break
+            if node is None:
+                node = self._attack_shared(state, i, j, turn, key3)
+            if isinstance(node, SharedLeaf):
+                applied = self.applied
+                for role, bid in node.parts:
+                    k = i if role == 0 else j
+                    s = state[k]
+                    mkey = (bid, s, i, j) if self.bundle_named[bid] else (bid, s)
+                    new = applied.get(mkey)
+                    if new is None:
+                        new = applied[mkey] = self._apply_bundle(bid, s, i, j)
+                    state[k] = new
+                return node
+        return self._attack_named(state, i, j, turn)
+
+    def _attack_shared(
+        self, state: list[int], i: int, j: int, turn: int, key3: tuple[int, int, int]
+    ) -> SharedLeaf | Unsafe:
+        """A shared branch reached for the first time: decided by the rules with the sheets named ATTACKER and
+        TARGET, and kept with a `Read` wherever the rules read a value the views leave out (UNSAFE where the aftermath
+        reads such a value of a sheet as the step leaves it)."""
+        trees = self.shared
+        a, t = state[i], state[j]
+        pair = (self.sheets[a], self.sheets[t])
+        node: Any = trees.get(key3)
+        path: dict[str, int] = {}
+        parent: Node | Read | None = None
+        pick: Any = -1
+        walked = 0
+        while isinstance(node, (Node, Read)):
+            if isinstance(node, Node):
+                pick = node.table.pick((mix(turn ^ node.pid) >> 11) * TO_UNIT)
+                path[node.name] = pick
+            else:
+                pick = node.value(pair[node.role])
+            parent = node
+            node = node.kids.get(pick)
+            walked += 1
+        box = Recorder(path, turn, _same, self.rolls)
+        watch = Watch(box)
+        self.calls += 1
+        roles_a, roles_t = self.roles[a], self.roles[t]
+        assert roles_a is not None and roles_t is not None
+        me, them = roles_a[0].watch(watch, 0), roles_t[1].watch(watch, 1)
+        f, rules, version = self.fighters[i], self.rules, self.start.version
+        options = self.options(f, pair[0])
+        roles = {ATTACKER: 0, TARGET: 1}
+        parts: list[tuple[int, int]] = []
+        hit = critical = False
+        try:
+            effects = rules.own_timed(rules.attack(me, them, options, box), ATTACKER, version)
+            mine: dict[int, list[tuple[str, Mapping[str, Any]]]] = {}
+            for e in effects:
+                role = roles.get(e.target)
+                if e.event in SHEET_EFFECTS and role is not None:
+                    mine.setdefault(role, []).append((e.event, e.data))
+            built: dict[int, Sheet] = {}
+
+            def sheet_of(name: str) -> Sheet:
+                role = roles.get(name)
+                if role is None:
+                    raise LedgerError("a step whose outcome reaches others is not simulated")  # noqa: EM101
+                if role not in mine:
+                    return me if role == 0 else them
+                found = built.get(role)
+                if found is None:
+                    plain: dict[str, Any] = dict(Sheet.to_dict(pair[role]))
+                    plain["name"] = ATTACKER if role == 0 else TARGET
+                    for event, data in mine[role]:
+                        plain = apply_effect_dict(plain, event, data)
+                    found = built[role] = watched(plain).watch(watch, role, after=True)
+                return found
+
+            if rules.aftermath(effects, sheet_of):
+                raise LedgerError("a step whose outcome reaches others is not simulated")  # noqa: EM101
+            parts = [(role, self._bundle_id(bundle)) for role, bundle in sorted(mine.items())]
+            resolved = [e.data for e in effects if e.event == ATTACK_RESOLVED]
+            hit = any(bool(d.get("hit")) for d in resolved)
+            critical = any(bool(d.get("critical_hit") or d.get("critical")) for d in resolved)
+        except LedgerError:  # the rules refuse this step (it can't be taken): nothing changes
+            parts, hit, critical = [], False, False
+        finally:
+            me.watch(None, 0)
+            them.watch(None, 1)
+        # the call's steps in the order taken: the reads noted before each roll, then the roll
+        steps: list[Any] = []
+        reads = iter(watch.reads)
+        pending = next(reads, None)
+        for depth in range(len(box.asked) + 1):
+            while pending is not None and pending[0] == depth:
+                steps.append(pending)
+                pending = next(reads, None)
+            if depth < len(box.asked):
+                steps.append(box.asked[depth])
+        end: SharedLeaf | Unsafe = UNSAFE if watch.after else SharedLeaf(tuple(parts), hit, critical)
+        tail: Any = end
+        for step in reversed(steps[walked:]):
+            if len(step) == 5:  # a read: (depth, role, part, key, value)
+                n: Node | Read = Read(step[1], step[2], step[3])
+                n.kids[step[4]] = tail
+            else:
+                name, spec, ci = step
+                n = Node(name, spec, classes(spec), purpose(name))
+                n.kids[ci] = tail
+            tail = n
+        if parent is None:
+            trees[key3] = tail
+        else:
+            parent.kids[pick] = tail
+        return end
+
+    def _bundle_id(self, bundle: list[tuple[str, Mapping[str, Any]]]) -> int:
+        text = orjson.dumps(bundle, option=orjson.OPT_SORT_KEYS)
+        found = self.bundle_ids.get(text)
+        if found is None:
+            found = self.bundle_ids[text] = len(self.bundles)
+            self.bundles.append(tuple(bundle))
+            self.bundle_named.append(ATTACKER.encode() in text or TARGET.encode() in text)
+        return found
+
+    def _apply_bundle(self, bid: int, s: int, i: int, j: int) -> int:
+        """The sheet a shared leaf's bundle leaves of sheet s (combatant i attacking j: the names its data gives)."""
+        bundle = self.bundles[bid]
+        if self.bundle_named[bid]:
+            text = orjson.dumps(bundle)
+            for role, k in ((ATTACKER, i), (TARGET, j)):
+                text = text.replace(role.encode(), self.spelled[k])
+            bundle = tuple((e, d) for e, d in orjson.loads(text))
+        plain: dict[str, Any] = dict(self.sheets[s].to_dict())
+        for event, data in bundle:
+            plain = apply_effect_dict(plain, event, data)
+        return self.intern_plain(plain)
+
+    def _attack_named(self, state: list[int], i: int, j: int, turn: int) -> Leaf:
+        """Combatant i attacks combatant j, keyed by their own two sheets."""
         key = (state[i], state[j])
         # the branches already decided, read without a call (the walk of _walk, inlined: most attacks end here)
         node = self.attacks.get(key)
@@ -460,6 +792,7 @@ class Simulator:
         options = self.options(f, me)
 
         def decide(box: Recorder) -> list[Effect]:
+            self.calls += 1
             return rules.own_timed(rules.attack(me, them, options, box), me.name, version)
 
         return self._walk(self.attacks, key, turn, _same, decide, state, settle=True)

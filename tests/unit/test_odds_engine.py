@@ -5,6 +5,8 @@ docs/odds.md, What the dice are and What a simulated combatant does.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ledger.odds.dice import trial_key, turn_key, uniform
@@ -81,3 +83,76 @@ def test_the_wilson_interval_holds_the_estimate_and_narrows_with_more_trials() -
     lo2, hi2 = wilson(300, 1000)
     assert hi2 - lo2 < hi - lo
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def mixed_fight(system: str) -> Start:
+    """Two heroes (one already hurt) against three identical foes and a minion group (H&H, P&P), a planned fight."""
+    rules = get_rules(system)
+    hero = {
+        "hnh": {"fighting": 6, "strength": 4, "parry": 5, "dodge": 4, "toughness": 4},
+        "d20": {"str": 14, "dex": 12, "attack": 3, "hp": 20},
+        "pnp": {"might": 4, "agility": 3, "toughness": 3},
+    }[system]
+    foe = {
+        "hnh": {"fighting": 4, "strength": 3, "parry": 4, "dodge": 3, "toughness": 3},
+        "d20": {"str": 12, "dex": 12, "attack": 2, "hp": 12},
+        "pnp": {"might": 3, "agility": 2, "toughness": 2},
+    }[system]
+    heroes = [rules.new_sheet(f"Hero {i}", hero, minion=False, count=1, pc=True) for i in (1, 2)]
+    hurt = {"hnh": {"bruises": 2}, "d20": {"subdual": 3}, "pnp": {}}[system]
+    heroes[1] = replace(heroes[1], hp=heroes[1].hp - 2, counters={**heroes[1].counters, **hurt})
+    foes = [rules.new_sheet(f"Foe {i}", foe, minion=False, count=1, pc=False) for i in (1, 2, 3)]
+    if system != "d20":  # d20 Supers has no minion groups
+        foes.append(rules.new_sheet("Goons", foe, minion=True, count=3, pc=False))
+    fs = [fighter(rules, s, HEROES) for s in heroes] + [fighter(rules, s, FOES) for s in foes]
+    return Start(system, tuple(fs), planned=True)
+
+
+@pytest.mark.parametrize("spend", [False, True])
+@pytest.mark.parametrize("system", ["hnh", "d20", "pnp"])
+def test_attacks_shared_across_names_and_unread_values_play_every_trial_as_their_own_sheets_do(
+    system: str, spend: bool
+) -> None:
+    """docs/odds.md, How fast: an attack is decided once for every pair of sheets that differ only in their names and
+    in values the rules did not read (the HP, counters and resources noted as read); every trial plays exactly what
+    deciding each attack for its own two sheets plays (the same dice, the same outcome), with fewer rules calls."""
+    start = mixed_fight(system)
+    shared = Simulator(start, seed=11, spend=spend)
+    own = Simulator(start, seed=11, spend=spend, sharing=False)
+    assert [shared.trial(t) for t in range(150)] == [own.trial(t) for t in range(150)]
+    assert not own.shared and shared.shared
+    assert shared.calls < own.calls
+
+
+def test_a_watched_sheet_notes_the_values_the_rules_read_and_not_the_keys() -> None:
+    """docs/odds.md, How fast: a view keeps a sheet's counter and resource keys and leaves out their values and the
+    HP; reading a value (or everything, as to_dict does) is noted with the number of rolls asked by then, a key the
+    sheet lacks or the keys themselves are not."""
+    from ledger.odds.engine import Recorder, Watch, watched
+
+    plain = get_rules("hnh").new_sheet("A", {"toughness": 3}, minion=False, count=1, pc=True).to_dict()
+    sheet = watched({**plain, "counters": {"bruises": 2}})
+    watch = Watch(Recorder({}, 0, str))
+    sheet.watch(watch, 1)
+    assert list(sheet.counters) == ["bruises"] and "bruises" in sheet.counters
+    assert sheet.counter("aid-attack:B") == 0
+    assert watch.reads == []
+    assert sheet.counter("bruises") == 2
+    assert watch.reads == [(0, 1, "counters", "bruises", 2)]
+    sheet.to_dict()
+    assert [(r[2], r[3]) for r in watch.reads] == [("counters", "bruises"), ("hp", None)] + [
+        ("resources", k) for k in sheet.__dict__["resources"]
+    ]
+    sheet.watch(None, 1)
+    before = list(watch.reads)
+    assert sheet.hp == sheet.__dict__["hp"] and watch.reads == before
+
+
+def test_a_sheet_that_names_a_combatant_is_decided_with_its_own_pair() -> None:
+    """docs/odds.md, How fast: a sheet whose data names a combatant (an aid or a hold on someone) has no view, so its
+    attacks are keyed by the sheets themselves, not shared."""
+    start = fight()
+    sim = Simulator(start, seed=1)
+    named = replace(start.fighters[0].sheet, counters={"aid-attack:F1": 1})
+    assert sim.view[sim.intern(named)] == -1
+    assert sim.view[sim.intern(start.fighters[1].sheet)] >= 0
