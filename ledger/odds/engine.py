@@ -14,6 +14,7 @@ What a simulated combatant does and does not do is in docs/odds.md.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -32,7 +33,7 @@ from ledger.model.sheet import (
     Sheet,
     apply_effect_dict,
 )
-from ledger.odds.dice import TO_UNIT, Classes, classes, mix, purpose, trial_key, turn_key, uniform
+from ledger.odds.dice import MASK, TO_UNIT, Classes, classes, mix, purpose, trial_key, turn_key, uniform
 from ledger.rules import durations, get_rules
 from ledger.rules.contract import RuleSystem
 
@@ -116,6 +117,16 @@ class Node:
     table: Classes
     pid: int
     kids: dict[int, Node | Leaf] = field(default_factory=dict)
+    cumulative: tuple[float, ...] = ()  # the table's, read by the walks without a call (`pick`)
+    last: int = 0  # the last class
+
+    def __post_init__(self) -> None:
+        self.cumulative = self.table.cumulative
+        self.last = len(self.table.faces) - 1
+
+    def pick(self, turn: int) -> int:
+        """The class this node's roll takes in a turn (dice.uniform and Classes.pick)."""
+        return self.table.pick((mix(turn ^ self.pid) >> 11) * TO_UNIT)
 
 
 @dataclass(frozen=True)
@@ -134,7 +145,7 @@ class SharedLeaf:
     two roles (0 the attacker, 1 the target) whose sheet it changes, the bundle of sheet effects to apply to that
     role's own sheet, and whether it hit and was a critical hit."""
 
-    parts: tuple[tuple[int, int], ...]
+    parts: tuple[tuple[int, int, dict[Any, int]], ...]  # (role, bundle, the sheets it leaves of each sheet met)
     hit: bool = False
     critical: bool = False
 
@@ -327,6 +338,7 @@ class Simulator:
         self.timed: list[bool] = []  # whether the sheet holds a duration a turn point may count
         self.sizes: list[int] = []  # what focus-weakest compares: HP (Health) plus a group's others
         self.passes: list[bool] = []  # the turn order passes it over (not `RuleSystem.takes_turn`)
+        self.idle: list[bool] = []  # it can take no action (`_cannot_act`)
         self.any_timed = False  # whether any sheet in the table is timed (else no turn point counts a duration)
         # the views of each sheet an attack is keyed by (`_attack`): -1 for a sheet that names a combatant
         self.sharing = sharing
@@ -339,7 +351,8 @@ class Simulator:
         self.bundles: list[tuple[tuple[str, Mapping[str, Any]], ...]] = []
         self.bundle_ids: dict[bytes, int] = {}
         self.bundle_named: list[bool] = []  # whether a bundle's data names the attacker or the target
-        self.applied: dict[tuple[int, ...], int] = {}
+        self.applied: list[dict[Any, int]] = []  # by bundle: the sheet it leaves of each sheet
+        self.named_applied: dict[tuple[int, int, int, int], int] = {}  # a bundle naming the pair: by sheet and pair
         self.option_ids: dict[bytes, int] = {}
         self.plain_options = [self._option_id(f.attack) for f in self.fighters]
         self.attacks: dict[tuple[int, int], Node | Leaf] = {}
@@ -347,7 +360,6 @@ class Simulator:
         self.ticks: dict[tuple[int, int, str], int] = {}
         self.initiatives: dict[tuple[int, tuple[int, ...]], int] = {}
         self.initiative_rolls: dict[int, tuple[tuple[str, Classes], ...]] = {}
-        self.no_action: dict[int, bool] = {}
         self.rolls: dict[tuple[str, DiceSpec, int], Roll] = {}  # the Recorders' Rolls, made once each
         self.calls = 0  # how many attacks the rules were asked to decide (the rest were read from the trees)
 
@@ -373,6 +385,7 @@ class Simulator:
         self.any_timed = self.any_timed or timed
         self.sizes.append(sheet.hp + max(sheet.count - 1, 0) * sheet.max_hp if sheet.minion else sheet.hp)
         self.passes.append(not self.rules.takes_turn(sheet))
+        self.idle.append(self._cannot_act(found))
         self._add_views(sheet)
         return found
 
@@ -538,21 +551,27 @@ class Simulator:
             order = list(range(n))
             first, acted = self.start.turn, self.start.acted
         passes, starts, ends = self.passes, self.hooks["start"], self.hooks["end"]
+        idle, names, planned = self.idle, self.names, self.start.planned
+        # turn_key(tk, i, rnd) = mix(tk ^ actor term ^ round term), the terms made once (dice.turn_key)
+        actor_terms = [(a + 1) * 0x9E3779B97F4A7C15 & MASK for a in range(n)]
         attacked = [0] * n  # spread: how often each has been attacked this round
+        over = self._winner(state, out, sides) is not None  # decided already: the first turn played ends it
         for rnd in range(1, self.max_rounds + 1):
             attacked = [0] * n
+            round_term = (rnd + 1) * 0xC2B2AE3D27D4EB4F & MASK
             for pos in range(first if rnd == 1 else 0, n):
                 i = order[pos]
                 if passes[state[i]]:  # _passed_over
                     continue
-                turn = turn_key(tk, i, rnd)
-                resumed = rnd == 1 and pos == first and not self.start.planned
+                before = state[:]
+                turn = mix(tk ^ actor_terms[i] ^ round_term)
+                resumed = rnd == 1 and pos == first and not planned
                 # a turn point whose rules change nothing without dice, with no duration to count, is skipped
                 # (_hook would read its leaf and do nothing: turn points are two thirds of a trial's steps)
                 point = None if resumed else starts.get(state[i])
                 if not resumed and (self.any_timed or not isinstance(point, Leaf) or point.changes):
                     self._hook(state, i, "start", turn)
-                if not (resumed and self.names[i] in acted) and not self._cannot_act(state[i]):
+                if not (resumed and names[i] in acted) and not idle[state[i]]:
                     target = self._target(state, i, rnd, attacked)
                     if target is not None:
                         attacked[target] += 1
@@ -560,9 +579,10 @@ class Simulator:
                 point = ends.get(state[i])
                 if self.any_timed or not isinstance(point, Leaf) or point.changes:
                     self._hook(state, i, "end", turn)
-                winner = self._winner(state, out, sides)
-                if winner is not None:
-                    return Outcome(winner, rnd, tuple(out[s] for s in state))
+                if over or state != before:  # only a turn that changed a sheet can end the fight
+                    winner = self._winner(state, out, sides)
+                    if winner is not None:
+                        return Outcome(winner, rnd, tuple(out[s] for s in state))
         return Outcome(None, self.max_rounds, tuple(out[s] for s in state))
 
     def _winner(self, state: list[int], out: list[bool], sides: list[str]) -> str | None:
@@ -586,13 +606,8 @@ class Simulator:
         return self.passes[sid]
 
     def _cannot_act(self, sid: int) -> bool:
-        found = self.no_action.get(sid)
-        if found is None:
-            sheet = self.sheets[sid]
-            found = self.no_action[sid] = (
-                self.rules.no_action(sheet) is not None or self.rules.no_turn(sheet) is not None or self.out[sid]
-            )
-        return found
+        sheet = self.sheets[sid]
+        return self.rules.no_action(sheet) is not None or self.rules.no_turn(sheet) is not None or self.out[sid]
 
     def _target(self, state: list[int], i: int, rnd: int, attacked: list[int]) -> int | None:
         """The target the policy picks among the other side's combatants still in the fight."""
@@ -625,32 +640,37 @@ class Simulator:
         a, t = state[i], state[j]
         av, tv = self.view[a], self.view[t]
         if av >= 0 and tv >= 0:
-            f = self.fighters[i]
-            if self.spend and f.spend is not None:
-                opt = self._option_id(self.options(f, self.sheets[a]))
+            if self.spend:
+                opt = self._option_id(self.options(self.fighters[i], self.sheets[a]))
             else:
                 opt = self.plain_options[i]
             key3 = (av, tv, opt)
             node: Any = self.shared.get(key3)
             while True:
                 kind = type(node)
-                if kind is Node:
-                    node = node.kids.get(node.table.pick((mix(turn ^ node.pid) >> 11) * TO_UNIT))
+                if kind is Node:  # Node.pick, inlined (dice.mix and Classes.pick): most attacks are walks
+                    x = ((turn ^ node.pid) + 0x9E3779B97F4A7C15) & MASK
+                    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+                    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
+                    ci = bisect_right(node.cumulative, ((x ^ (x >> 31)) >> 11) * TO_UNIT)
+                    node = node.kids.get(ci if ci <= node.last else node.last)
                 elif kind is Read:
-                    node = node.kids.get(node.value(self.sheets[t if node.role else a]))
+                    sheet = self.sheets[t if node.role else a]
+                    if node.key is None:
+                        node = node.kids.get(sheet.hp)
+                    else:
+                        node = node.kids.get((sheet.counters if node.part == "counters" else sheet.resources)[node.key])
                 else:
                     break
             if node is None:
                 node = self._attack_shared(state, i, j, turn, key3)
             if isinstance(node, SharedLeaf):
-                applied = self.applied
-                for role, bid in node.parts:
-                    k = i if role == 0 else j
+                for role, bid, table in node.parts:
+                    k = j if role else i
                     s = state[k]
-                    mkey = (bid, s, i, j) if self.bundle_named[bid] else (bid, s)
-                    new = applied.get(mkey)
+                    new = table.get(s)
                     if new is None:
-                        new = applied[mkey] = self._apply_bundle(bid, s, i, j)
+                        new = self._apply_bundle(bid, s, i, j)
                     state[k] = new
                 return node
         return self._attack_named(state, i, j, turn)
@@ -687,7 +707,7 @@ class Simulator:
         f, rules, version = self.fighters[i], self.rules, self.start.version
         options = self.options(f, pair[0])
         roles = {ATTACKER: 0, TARGET: 1}
-        parts: list[tuple[int, int]] = []
+        parts: list[tuple[int, int, dict[Any, int]]] = []
         hit = critical = False
         try:
             effects = rules.own_timed(rules.attack(me, them, options, box), ATTACKER, version)
@@ -715,7 +735,11 @@ class Simulator:
 
             if rules.aftermath(effects, sheet_of):
                 raise LedgerError("a step whose outcome reaches others is not simulated")  # noqa: EM101
-            parts = [(role, self._bundle_id(bundle)) for role, bundle in sorted(mine.items())]
+            parts = [
+                (role, bid, self.applied[bid])
+                for role, bundle in sorted(mine.items())
+                if (bid := self._bundle_id(bundle)) >= 0
+            ]
             resolved = [e.data for e in effects if e.event == ATTACK_RESOLVED]
             hit = any(bool(d.get("hit")) for d in resolved)
             critical = any(bool(d.get("critical_hit") or d.get("critical")) for d in resolved)
@@ -758,12 +782,18 @@ class Simulator:
             found = self.bundle_ids[text] = len(self.bundles)
             self.bundles.append(tuple(bundle))
             self.bundle_named.append(ATTACKER.encode() in text or TARGET.encode() in text)
+            self.applied.append({})
         return found
 
     def _apply_bundle(self, bid: int, s: int, i: int, j: int) -> int:
-        """The sheet a shared leaf's bundle leaves of sheet s (combatant i attacking j: the names its data gives)."""
+        """The sheet a shared leaf's bundle leaves of sheet s (combatant i attacking j: the names its data gives),
+        kept by sheet (`applied`), or by sheet and pair when its data names the attacker or the target."""
         bundle = self.bundles[bid]
-        if self.bundle_named[bid]:
+        named = self.bundle_named[bid]
+        if named:
+            found = self.named_applied.get((bid, s, i, j))
+            if found is not None:
+                return found
             text = orjson.dumps(bundle)
             for role, k in ((ATTACKER, i), (TARGET, j)):
                 text = text.replace(role.encode(), self.spelled[k])
@@ -771,7 +801,12 @@ class Simulator:
         plain: dict[str, Any] = dict(self.sheets[s].to_dict())
         for event, data in bundle:
             plain = apply_effect_dict(plain, event, data)
-        return self.intern_plain(plain)
+        new = self.intern_plain(plain)
+        if named:
+            self.named_applied[(bid, s, i, j)] = new
+        else:
+            self.applied[bid][s] = new
+        return new
 
     def _attack_named(self, state: list[int], i: int, j: int, turn: int) -> Leaf:
         """Combatant i attacks combatant j, keyed by their own two sheets."""
