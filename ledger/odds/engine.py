@@ -208,6 +208,11 @@ class WatchedMap(Mapping[str, Any]):
         d["_watch"].note(d["_role"], d["_after"], self._part, key, value)
         return value
 
+    def get(self, key: str, default: Any = None) -> Any:
+        if key not in self._data:  # (Mapping.get would raise and catch a KeyError: the rules ask often)
+            return default
+        return self[key]
+
     def __iter__(self) -> Any:
         return iter(self._data)
 
@@ -238,17 +243,20 @@ class Watched(Sheet):
     @property
     def counters(self) -> Mapping[str, int]:
         d = self.__dict__
-        return d["counters"] if d["_watch"] is None else WatchedMap(d["counters"], d, "counters")
+        return d["counters"] if d["_watch"] is None else d["_counters"]
 
     @property
     def resources(self) -> Mapping[str, int]:
         d = self.__dict__
-        return d["resources"] if d["_watch"] is None else WatchedMap(d["resources"], d, "resources")
+        return d["resources"] if d["_watch"] is None else d["_resources"]
 
     def watch(self, watch: Watch | None, role: int, after: bool = False) -> Watched:
         """This sheet, its reads noted by `watch` for `role` from now on."""
         d = self.__dict__
         d["_watch"], d["_role"], d["_after"] = watch, role, after
+        if "_counters" not in d:
+            d["_counters"] = WatchedMap(d["counters"], d, "counters")
+            d["_resources"] = WatchedMap(d["resources"], d, "resources")
         return self
 
 
