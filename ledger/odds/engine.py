@@ -356,6 +356,8 @@ class Simulator:
         self.spelled = [orjson.dumps(n)[1:-1] for n in self.names]  # each name as it reads inside a sheet's JSON
         self.initial = tuple(self.intern(f.sheet) for f in self.fighters)
         self.shared: dict[tuple[int, int, int], Node | SharedLeaf | Unsafe] = {}
+        self.entries: dict[int, Node] = {}  # by pair of sheets and attacker: the first roll of its shared tree
+        self.nf = len(self.fighters)
         self.bundles: list[tuple[tuple[str, Mapping[str, Any]], ...]] = []
         self.bundle_ids: dict[bytes, int] = {}
         self.bundle_named: list[bool] = []  # whether a bundle's data names the attacker or the target
@@ -646,42 +648,53 @@ class Simulator:
         marked UNSAFE and every pair reaching it is decided on its own (`_attack_named`). Either way a trial plays
         exactly what the rules decide for its own sheets (tests/unit/test_odds_engine.py)."""
         a, t = state[i], state[j]
-        av, tv = self.view[a], self.view[t]
-        if av >= 0 and tv >= 0:
-            if self.spend:
-                opt = self._option_id(self.options(self.fighters[i], self.sheets[a]))
-            else:
-                opt = self.plain_options[i]
-            key3 = (av, tv, opt)
-            node: Any = self.shared.get(key3)
-            while True:
-                kind = type(node)
-                if kind is Node:  # Node.pick, inlined (dice.mix and Classes.pick): most attacks are walks
-                    x = ((turn ^ node.pid) + 0x9E3779B97F4A7C15) & MASK
-                    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-                    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
-                    ci = bisect_right(node.cumulative, ((x ^ (x >> 31)) >> 11) * TO_UNIT)
-                    node = node.kids.get(ci if ci <= node.last else node.last)
-                elif kind is Read:
-                    sheet = self.sheets[t if node.role else a]
-                    if node.key is None:
-                        node = node.kids.get(sheet.hp)
-                    else:
-                        node = node.kids.get((sheet.counters if node.part == "counters" else sheet.resources)[node.key])
+        # where the walk of this pair of sheets gets to before its first roll, kept: the reads up to there give the
+        # same values every time, and a node once hung stays
+        pair = ((a << 20) | t) * self.nf + i
+        node: Any = self.entries.get(pair)
+        if node is None:
+            av, tv = self.view[a], self.view[t]
+            if av < 0 or tv < 0:
+                return self._attack_named(state, i, j, turn)
+            node = self.shared.get(self._key3(state, i, j))
+            while type(node) is Read:
+                node = node.kids.get(node.value(self.sheets[t if node.role else a]))
+            if type(node) is Node and t < 1 << 20:
+                self.entries[pair] = node
+        while True:
+            kind = type(node)
+            if kind is Node:  # Node.pick, inlined (dice.mix and Classes.pick): most attacks are walks
+                x = ((turn ^ node.pid) + 0x9E3779B97F4A7C15) & MASK
+                x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+                x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
+                ci = bisect_right(node.cumulative, ((x ^ (x >> 31)) >> 11) * TO_UNIT)
+                node = node.kids.get(ci if ci <= node.last else node.last)
+            elif kind is Read:
+                sheet = self.sheets[t if node.role else a]
+                if node.key is None:
+                    node = node.kids.get(sheet.hp)
                 else:
-                    break
-            if node is None:
-                node = self._attack_shared(state, i, j, turn, key3)
-            if isinstance(node, SharedLeaf):
-                for role, bid, table in node.parts:
-                    k = j if role else i
-                    s = state[k]
-                    new = table.get(s)
-                    if new is None:
-                        new = self._apply_bundle(bid, s, i, j)
-                    state[k] = new
-                return node
+                    node = node.kids.get((sheet.counters if node.part == "counters" else sheet.resources)[node.key])
+            else:
+                break
+        if node is None:
+            node = self._attack_shared(state, i, j, turn, self._key3(state, i, j))
+        if isinstance(node, SharedLeaf):
+            for role, bid, table in node.parts:
+                k = j if role else i
+                s = state[k]
+                new = table.get(s)
+                if new is None:
+                    new = self._apply_bundle(bid, s, i, j)
+                state[k] = new
+            return node
         return self._attack_named(state, i, j, turn)
+
+    def _key3(self, state: list[int], i: int, j: int) -> tuple[int, int, int]:
+        """The key of the shared tree of combatant i's attack on j: the two views and the attack's options."""
+        a = state[i]
+        opt = self._option_id(self.options(self.fighters[i], self.sheets[a])) if self.spend else self.plain_options[i]
+        return (self.view[a], self.view[state[j]], opt)
 
     def _attack_shared(
         self, state: list[int], i: int, j: int, turn: int, key3: tuple[int, int, int]
@@ -746,7 +759,7 @@ class Simulator:
             parts = [
                 (role, bid, self.applied[bid])
                 for role, bundle in sorted(mine.items())
-                if (bid := self._bundle_id(bundle)) >= 0
+                if (bid := self._bundle_id(bundle, pair[role])) >= 0
             ]
             resolved = [e.data for e in effects if e.event == ATTACK_RESOLVED]
             hit = any(bool(d.get("hit")) for d in resolved)
@@ -783,13 +796,25 @@ class Simulator:
             parent.kids[pick] = tail
         return end
 
-    def _bundle_id(self, bundle: list[tuple[str, Mapping[str, Any]]]) -> int:
+    def _bundle_id(self, bundle: list[tuple[str, Mapping[str, Any]]], sheet: Sheet) -> int:
+        """The number of a bundle of sheet effects (made when new), this sheet one it is
+        applied to: the bundle is named when the names reach the sheet it leaves (a note naming the attacker does
+        not; a counter keyed by the target's name does). The sheets of a view name nobody, so whether they do is the
+        same for them all."""
         text = orjson.dumps(bundle, option=orjson.OPT_SORT_KEYS)
         found = self.bundle_ids.get(text)
         if found is None:
             found = self.bundle_ids[text] = len(self.bundles)
             self.bundles.append(tuple(bundle))
-            self.bundle_named.append(ATTACKER.encode() in text or TARGET.encode() in text)
+            named = False
+            if ATTACKER.encode() in text or TARGET.encode() in text:
+                plain: dict[str, Any] = dict(sheet.to_dict())
+                for event, data in bundle:
+                    plain = apply_effect_dict(plain, event, data)
+                del plain["name"]
+                left = orjson.dumps(plain)
+                named = any(r in left for r in _ROLES)
+            self.bundle_named.append(named)
             self.applied.append({})
         return found
 
