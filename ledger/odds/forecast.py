@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from collections.abc import Sequence
 from typing import Any
+
+import orjson
 
 from ledger.odds.engine import DRAW, FOES, HEROES, POLICIES, Outcome, Simulator, Start
 
 Z95 = 1.959963984540054
 PARALLEL_FROM = 4000  # fewer trials than this are played in this process (a second one costs more than it saves)
-
-_SIM: Simulator | None = None  # the simulator a forked worker plays (set before the fork)
+WARM = 5  # the percentage of a forecast's trials played before the fork, so both processes start from their trees
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -41,29 +43,43 @@ def diff_interval(a: Sequence[bool], b: Sequence[bool], z: float = Z95) -> tuple
     return mean, mean - half, mean + half
 
 
-def _play(bounds: tuple[int, int]) -> list[tuple[str | None, int, tuple[bool, ...]]]:
-    assert _SIM is not None
-    return [(o.winner, o.rounds, o.out) for o in (_SIM.trial(t) for t in range(*bounds))]
-
-
 def play(sim: Simulator, trials: int, workers: int | None = None) -> list[Outcome]:
-    """Every trial's outcome, in trial order; on two processes (forked) when there are many trials and two cores."""
+    """Every trial's outcome, in trial order; on two processes when there are many trials and two cores.
+
+    The two share the first trials: this process plays them (the trees of steps it grows are the slow part of a
+    forecast), then forks one child (os.fork: the trees are shared as they stand), which plays the last half of the
+    rest while this process plays the first half, and hands its outcomes back through a pipe. A trial's outcome
+    depends on its number alone, so the document is the same on any number of processes; a child that fails is
+    made up for by playing its trials here."""
     if workers is None:
         workers = 2 if (os.cpu_count() or 1) >= 2 and trials >= PARALLEL_FROM else 1
-    if workers < 2 or trials < 2 or not hasattr(os, "fork"):
-        return [sim.trial(t) for t in range(trials)]
-    # lazy: multiprocessing only for a long forecast
-    import multiprocessing
-
-    global _SIM
-    _SIM = sim
-    half = trials // 2
-    try:
-        with multiprocessing.get_context("fork").Pool(2) as pool:
-            parts = pool.map(_play, [(0, half), (half, trials)])
-    finally:
-        _SIM = None
-    return [Outcome(w, r, o) for part in parts for (w, r, o) in part]
+    if workers < 2 or trials < 2 or not hasattr(os, "fork") or threading.active_count() > 1:
+        return [sim.trial(t) for t in range(trials)]  # (a process with threads, as `ledger serve`, never forks)
+    warm = min(trials // 2, trials * WARM // 100)
+    first = [sim.trial(t) for t in range(warm)]
+    half = warm + (trials - warm) // 2
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: the trials from `half` on, as orjson through the pipe, then out without clean-up
+        code = 1
+        try:
+            os.close(read)
+            data = orjson.dumps([(o.winner, o.rounds, o.out) for o in (sim.trial(t) for t in range(half, trials))])
+            with os.fdopen(write, "wb") as pipe:
+                pipe.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    mine = [sim.trial(t) for t in range(warm, half)]
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) == 0:
+        theirs = [Outcome(w, r, tuple(o)) for w, r, o in orjson.loads(data)]
+    else:  # the child failed (out of memory, killed): its trials are played here
+        theirs = [sim.trial(t) for t in range(half, trials)]
+    return first + mine + theirs
 
 
 def pct(x: float) -> float:

@@ -5,12 +5,14 @@ docs/odds.md, What the dice are and What a simulated combatant does.
 
 from __future__ import annotations
 
+import os
+import threading
 from dataclasses import replace
 
 import pytest
 
 from ledger.odds.dice import trial_key, turn_key, uniform
-from ledger.odds.engine import FOES, HEROES, POLICIES, Simulator, Start
+from ledger.odds.engine import FOES, HEROES, POLICIES, Outcome, Simulator, Start
 from ledger.odds.forecast import forecast, play, wilson
 from ledger.odds.world import fighter
 from ledger.rules import get_rules
@@ -156,3 +158,56 @@ def test_a_sheet_that_names_a_combatant_is_decided_with_its_own_pair() -> None:
     named = replace(start.fighters[0].sheet, counters={"aid-attack:F1": 1})
     assert sim.view[sim.intern(named)] == -1
     assert sim.view[sim.intern(start.fighters[1].sheet)] >= 0
+
+
+class Counted(Simulator):
+    """A simulator that notes which trials this process played (a forked child's notes stay in the child), and fails
+    in any other process when told to."""
+
+    def __init__(self, start: Start, fail_elsewhere: bool = False) -> None:
+        super().__init__(start, seed=5)
+        self.here = os.getpid()
+        self.fail_elsewhere = fail_elsewhere
+        self.played: list[int] = []
+
+    def trial(self, t: int) -> Outcome:
+        if self.fail_elsewhere and os.getpid() != self.here:
+            raise MemoryError("a child that runs out of memory")
+        self.played.append(t)
+        return super().trial(t)
+
+
+def test_a_long_forecast_shares_its_first_trials_then_plays_half_the_rest_in_a_child() -> None:
+    """docs/odds.md, How fast: on two cores this process plays the first trials, then a forked child plays the last
+    half of the rest; the outcomes are those of one process, in trial order."""
+    start = fight("pnp")
+    one = play(Simulator(start, seed=5), 400, workers=1)
+    sim = Counted(start)
+    assert play(sim, 400, workers=2) == one
+    assert sim.played == list(range(len(sim.played))) and 0 < len(sim.played) < 400
+
+
+def test_a_failed_child_s_trials_are_played_here() -> None:
+    """docs/odds.md, How fast: a child that fails (out of memory, killed) costs time, not the forecast: its trials
+    are played in this process and the outcomes are the same."""
+    start = fight("pnp")
+    one = play(Simulator(start, seed=5), 300, workers=1)
+    sim = Counted(start, fail_elsewhere=True)
+    assert play(sim, 300, workers=2) == one
+    assert sorted(sim.played) == list(range(300))
+
+
+def test_a_process_with_threads_plays_every_trial_itself() -> None:
+    """docs/odds.md, How fast: a process running threads (`ledger serve`) never forks; it plays every trial."""
+    start = fight("pnp")
+    stop = threading.Event()
+    waiter = threading.Thread(target=stop.wait)
+    waiter.start()
+    try:
+        sim = Counted(start)
+        outcomes = play(sim, 200, workers=2)
+    finally:
+        stop.set()
+        waiter.join()
+    assert sim.played == list(range(200))
+    assert outcomes == play(Simulator(start, seed=5), 200, workers=1)
