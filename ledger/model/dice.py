@@ -302,6 +302,17 @@ class Dice(Protocol):
         ...
 
 
+def staged(dice: Dice, rule: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`rule(*args, **kwargs)`, the rest of a rule's work, whose outcome depends on its arguments and the dice alone
+    (a sheet among them is read through its own fields). A dice box with a `stage` method may keep it so (the fight
+    simulator decides it once for every attack that hands it the same arguments, ledger/odds/engine.py); every
+    other box just runs it."""
+    stage = getattr(dice, "stage", None)
+    if stage is None:
+        return rule(*args, **kwargs)
+    return stage(rule, args, kwargs)
+
+
 class NeedPlayerRoll(Exception):
     """A hero's roll in a player-dice session that their player has not answered yet (the ruling waits for it)."""
 

@@ -156,6 +156,27 @@ class Unsafe:
 
 
 UNSAFE = Unsafe()
+
+
+@dataclass(eq=False)
+class StageEnd:
+    """One outcome of a staged part of an attack (`ledger.model.dice.staged`): the effects it returned."""
+
+    effects: tuple[Effect, ...]
+
+
+@dataclass(eq=False)
+class Stage:
+    """Where an attack handed the rest of its work to a staged part, whose outcome depends on its arguments (the
+    sheets among them by role and view) and the dice alone: its key in `Simulator.stages` (the part's own tree,
+    shared by every attack that hands it the same arguments), the effects the attack made before it, and the leaf that
+    each outcome of the part makes with them (`Simulator._finish`)."""
+
+    key: bytes
+    before: tuple[Effect, ...]
+    leaves: dict[StageEnd, SharedLeaf | Unsafe]  # shared with the stages whose effects before settle alike (`_combos`)
+
+
 ATTACKER, TARGET = "\u27e6attacker\u27e7", "\u27e6target\u27e7"  # the names a shared call gives the two sheets
 _ROLES = (ATTACKER.encode(), TARGET.encode())
 _MASKED = frozenset({"hp", "counters", "resources"})
@@ -284,6 +305,13 @@ class Recorder:
         self.names = names
         self.rolls = rolls if rolls is not None else {}
         self.asked: list[tuple[str, DiceSpec, int]] = []
+        self.stager: Callable[[Callable[..., Any], tuple[Any, ...], dict[str, Any]], Any] | None = None
+
+    def stage(self, rule: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """A staged part of a rule (`ledger.model.dice.staged`): noted by the simulator's first visit, else run."""
+        if self.stager is None:
+            return rule(*args, **kwargs)
+        return self.stager(rule, args, kwargs)
 
     def take(self, name: str, spec: DiceSpec) -> Roll:
         """The representative faces of the class chosen for this roll."""
@@ -357,6 +385,8 @@ class Simulator:
         self.initial = tuple(self.intern(f.sheet) for f in self.fighters)
         self.shared: dict[tuple[int, int, int], Node | SharedLeaf | Unsafe] = {}
         self.entries: dict[int, Node] = {}  # by pair of sheets and attacker: the first roll of its shared tree
+        self.stages: dict[bytes, Any] = {}  # the trees of staged parts, by their key (`Stage`)
+        self.combos: dict[bytes, dict[StageEnd, SharedLeaf | Unsafe]] = {}  # `_combos`
         self.nf = len(self.fighters)
         self.bundles: list[tuple[tuple[str, Mapping[str, Any]], ...]] = []
         self.bundle_ids: dict[bytes, int] = {}
@@ -651,6 +681,7 @@ class Simulator:
         # where the walk of this pair of sheets gets to before its first roll, kept: the reads up to there give the
         # same values every time, and a node once hung stays
         pair = ((a << 20) | t) * self.nf + i
+        stage: Any = None
         node: Any = self.entries.get(pair)
         if node is None:
             av, tv = self.view[a], self.view[t]
@@ -675,8 +706,16 @@ class Simulator:
                     node = node.kids.get(sheet.hp)
                 else:
                     node = node.kids.get((sheet.counters if node.part == "counters" else sheet.resources)[node.key])
+            elif kind is Stage:
+                stage = node
+                node = self.stages[node.key]
             else:
                 break
+        if type(node) is StageEnd:
+            leaf = stage.leaves.get(node)
+            if leaf is None:
+                leaf = stage.leaves[node] = self._finish(stage.before, node.effects, a, t)
+            node = leaf
         if node is None:
             node = self._attack_shared(state, i, j, turn, self._key3(state, i, j))
         if isinstance(node, SharedLeaf):
@@ -701,87 +740,216 @@ class Simulator:
     ) -> SharedLeaf | Unsafe:
         """A shared branch reached for the first time: decided by the rules with the sheets named ATTACKER and
         TARGET, and kept with a `Read` wherever the rules read a value the views leave out (UNSAFE where the aftermath
-        reads such a value of a sheet as the step leaves it)."""
-        trees = self.shared
+        reads such a value of a sheet as the step leaves it). An attack that ends by handing its work to a staged
+        part is kept as a `Stage`: what came before in this tree, the part's rolls and reads in the part's own."""
         a, t = state[i], state[j]
         pair = (self.sheets[a], self.sheets[t])
-        node: Any = trees.get(key3)
+        node: Any = self.shared.get(key3)
         path: dict[str, int] = {}
-        parent: Node | Read | None = None
-        pick: Any = -1
-        walked = 0
-        while isinstance(node, (Node, Read)):
+        # where the walk stopped, in this tree (parent, pick, steps walked) and in a stage's, if it went through one
+        spot: list[Any] = [None, -1, 0]
+        stage: Stage | None = None
+        outer = 0  # the steps walked in this tree before a stage
+        while node is not None:
             if isinstance(node, Node):
                 pick = node.table.pick((mix(turn ^ node.pid) >> 11) * TO_UNIT)
                 path[node.name] = pick
-            else:
+            elif isinstance(node, Read):
                 pick = node.value(pair[node.role])
-            parent = node
+            elif isinstance(node, Stage):
+                stage, spot, outer = node, [None, -1, spot[2]], spot[2]
+                node = self.stages[node.key]
+                continue
+            else:
+                break
+            spot = [node, pick, spot[2] + 1]
             node = node.kids.get(pick)
-            walked += 1
         box = Recorder(path, turn, _same, self.rolls)
         watch = Watch(box)
         self.calls += 1
         roles_a, roles_t = self.roles[a], self.roles[t]
         assert roles_a is not None and roles_t is not None
         me, them = roles_a[0].watch(watch, 0), roles_t[1].watch(watch, 1)
-        f, rules, version = self.fighters[i], self.rules, self.start.version
+        staging: dict[str, Any] = {}
+
+        def stager(rule: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            key = None if staging else self._stage_key(rule, args, kwargs, (me, them, box), (a, t))
+            if key is None:  # a second staged part, or arguments with no key: nothing is staged
+                staging["none"] = True
+                return rule(*args, **kwargs)
+            entry = len(box.asked) + len(watch.reads)
+            out = rule(*args, **kwargs)
+            staging.update(key=key, entry=entry, exit=len(box.asked) + len(watch.reads), out=out)
+            return out
+
+        box.stager = stager
+        f, rules = self.fighters[i], self.rules
         options = self.options(f, pair[0])
-        roles = {ATTACKER: 0, TARGET: 1}
-        parts: list[tuple[int, int, dict[Any, int]]] = []
-        hit = critical = False
+        raw: list[Effect] | None = None
+        settled: tuple[list[tuple[int, int, dict[Any, int]]], bool, bool] = ([], False, False)
         try:
-            effects = rules.own_timed(rules.attack(me, them, options, box), ATTACKER, version)
-            mine: dict[int, list[tuple[str, Mapping[str, Any]]]] = {}
-            for e in effects:
-                role = roles.get(e.target)
-                if e.event in SHEET_EFFECTS and role is not None:
-                    mine.setdefault(role, []).append((e.event, e.data))
-            built: dict[int, Sheet] = {}
-
-            def sheet_of(name: str) -> Sheet:
-                role = roles.get(name)
-                if role is None:
-                    raise LedgerError("a step whose outcome reaches others is not simulated")  # noqa: EM101
-                if role not in mine:
-                    return me if role == 0 else them
-                found = built.get(role)
-                if found is None:
-                    plain: dict[str, Any] = dict(Sheet.to_dict(pair[role]))
-                    plain["name"] = ATTACKER if role == 0 else TARGET
-                    for event, data in mine[role]:
-                        plain = apply_effect_dict(plain, event, data)
-                    found = built[role] = watched(plain).watch(watch, role, after=True)
-                return found
-
-            if rules.aftermath(effects, sheet_of):
-                raise LedgerError("a step whose outcome reaches others is not simulated")  # noqa: EM101
-            parts = [
-                (role, bid, self.applied[bid])
-                for role, bundle in sorted(mine.items())
-                if (bid := self._bundle_id(bundle, pair[role])) >= 0
-            ]
-            resolved = [e.data for e in effects if e.event == ATTACK_RESOLVED]
-            hit = any(bool(d.get("hit")) for d in resolved)
-            critical = any(bool(d.get("critical_hit") or d.get("critical")) for d in resolved)
+            raw = rules.attack(me, them, options, box)
+            if not self._staged(staging, raw, box, watch):
+                settled = self._settle_shared(raw, me, them, pair)
         except LedgerError:  # the rules refuse this step (it can't be taken): nothing changes
+            raw, settled = None, ([], False, False)
+        finally:
+            me.watch(None, 0)
+            them.watch(None, 1)
+        steps = _steps(box, watch)
+        if raw is not None and self._staged(staging, raw, box, watch):
+            k = len(staging["out"])
+            before, end = tuple(raw[: len(raw) - k]), StageEnd(tuple(staging["out"]))
+            entry = staging["entry"]
+            if stage is None:  # the walk stopped before any stage: this tree up to the stage, then the stage's
+                if spot[2] > entry:
+                    return UNSAFE  # (cannot happen: the walk follows the steps this call took)
+                stage = Stage(staging["key"], before, self._combos(self.view[a], before))
+                self._hang(self.shared, key3, spot, steps[spot[2] : entry], stage)
+                node, spot = self.stages.get(stage.key), [None, -1, entry]
+                while isinstance(node, (Node, Read)) and spot[2] < len(steps):  # the part's tree, as far as it goes
+                    step = steps[spot[2]]
+                    pick = step[4] if len(step) == 5 else step[2]
+                    spot = [node, pick, spot[2] + 1]
+                    node = node.kids.get(pick)
+                if isinstance(node, StageEnd) and spot[2] == len(steps):
+                    end = node  # another attack handed the part the same arguments and got the same dice
+                elif node is not None:
+                    return UNSAFE  # (cannot happen: the part's tree follows the steps this call took)
+            elif stage.key != staging["key"] or outer != entry:
+                return UNSAFE  # (cannot happen: the steps before a stage decide it)
+            if node is None:
+                self._hang(self.stages, stage.key, spot, steps[spot[2] :], end)
+            found = stage.leaves.get(end)
+            if found is None:
+                found = stage.leaves[end] = self._finish(stage.before, end.effects, a, t)
+            return found
+        if stage is not None:
+            return UNSAFE  # this attack went through a stage without staging: it is decided on its own
+        parts, hit, critical = settled
+        leaf = UNSAFE if watch.after else SharedLeaf(tuple(parts), hit, critical)
+        self._hang(self.shared, key3, spot, steps[spot[2] :], leaf)
+        return leaf
+
+    def _combos(self, av: int, before: tuple[Effect, ...]) -> dict[StageEnd, SharedLeaf | Unsafe]:
+        """The leaves a stage's outcomes make with the effects before it, shared by every stage whose effects before
+        it change the same sheets alike and hit and critically hit alike, for attackers of one view: what settles a
+        step (`RuleSystem.own_timed`, `aftermath`) reads only its sheet effects (tests/unit/test_odds_engine.py)."""
+        sheets = [(e.event, e.target, e.data) for e in before if e.event in SHEET_EFFECTS]
+        resolved = [e.data for e in before if e.event == ATTACK_RESOLVED]
+        hit = any(bool(d.get("hit")) for d in resolved)
+        critical = any(bool(d.get("critical_hit") or d.get("critical")) for d in resolved)
+        return self.combos.setdefault(orjson.dumps([av, sheets, hit, critical], option=orjson.OPT_SORT_KEYS), {})
+
+    @staticmethod
+    def _staged(staging: dict[str, Any], raw: list[Effect], box: Recorder, watch: Watch) -> bool:
+        """Whether the attack handed the rest of its work to its one staged part: nothing was rolled or read after
+        it, and the attack's effects end with the part's own."""
+        if "key" not in staging or "none" in staging or staging["exit"] != len(box.asked) + len(watch.reads):
+            return False
+        out = staging["out"]
+        k = len(out)
+        return len(raw) >= k and all(x is y for x, y in zip(raw[len(raw) - k :], out, strict=True))
+
+    def _stage_key(
+        self,
+        rule: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        given: tuple[Sheet, Sheet, Recorder],
+        sids: tuple[int, int],
+    ) -> bytes | None:
+        """A staged part's key: the rule and its arguments, the attacker's and the target's sheets by role and view,
+        the dice by name; None when an argument is anything else that is not plain data."""
+        me, them, box = given
+
+        def plain(v: Any) -> Any:
+            if v is me:
+                return ["attacker", self.view[sids[0]]]
+            if v is them:
+                return ["target", self.view[sids[1]]]
+            if v is box:
+                return ["dice"]
+            if isinstance(v, Sheet) or callable(v):
+                raise TypeError(v)
+            return v
+
+        try:
+            named = {k: plain(v) for k, v in kwargs.items()}
+            return orjson.dumps(
+                [rule.__module__, rule.__qualname__, [plain(v) for v in args], named], option=orjson.OPT_SORT_KEYS
+            )
+        except TypeError:
+            return None
+
+    def _settle_shared(
+        self, raw: list[Effect], me: Sheet, them: Sheet, pair: tuple[Sheet, Sheet]
+    ) -> tuple[list[tuple[int, int, dict[Any, int]]], bool, bool]:
+        """An attack's effects (the sheets named ATTACKER and TARGET, watched) as a shared leaf's parts, hit and
+        critical hit; LedgerError when they have an aftermath (a step whose outcome reaches others is not simulated).
+        The sheets the effects leave are watched as such (`after`): a value of theirs the aftermath reads marks the
+        leaf UNSAFE."""
+        effects = self.rules.own_timed(raw, ATTACKER, self.start.version)
+        roles = {ATTACKER: 0, TARGET: 1}
+        mine: dict[int, list[tuple[str, Mapping[str, Any]]]] = {}
+        for e in effects:
+            role = roles.get(e.target)
+            if e.event in SHEET_EFFECTS and role is not None:
+                mine.setdefault(role, []).append((e.event, e.data))
+        built: dict[int, Sheet] = {}
+        watch = me.__dict__["_watch"]
+
+        def sheet_of(name: str) -> Sheet:
+            role = roles.get(name)
+            if role is None:
+                raise LedgerError("a step whose outcome reaches others is not simulated")  # noqa: EM101
+            if role not in mine:
+                return me if role == 0 else them
+            found = built.get(role)
+            if found is None:
+                plain: dict[str, Any] = dict(Sheet.to_dict(pair[role]))
+                plain["name"] = ATTACKER if role == 0 else TARGET
+                for event, data in mine[role]:
+                    plain = apply_effect_dict(plain, event, data)
+                found = built[role] = watched(plain).watch(watch, role, after=True)
+            return found
+
+        if self.rules.aftermath(effects, sheet_of):
+            raise LedgerError("a step whose outcome reaches others is not simulated")  # noqa: EM101
+        parts = [
+            (role, bid, self.applied[bid])
+            for role, bundle in sorted(mine.items())
+            if (bid := self._bundle_id(bundle, pair[role])) >= 0
+        ]
+        resolved = [e.data for e in effects if e.event == ATTACK_RESOLVED]
+        hit = any(bool(d.get("hit")) for d in resolved)
+        critical = any(bool(d.get("critical_hit") or d.get("critical")) for d in resolved)
+        return parts, hit, critical
+
+    def _finish(self, before: tuple[Effect, ...], after: tuple[Effect, ...], a: int, t: int) -> SharedLeaf | Unsafe:
+        """The leaf of an attack that made `before` and handed the rest to a staged part that returned `after`, for
+        every pair of sheets of these views: UNSAFE when settling it reads a value the views leave out."""
+        watch = Watch(Recorder({}, 0, _same))
+        roles_a, roles_t = self.roles[a], self.roles[t]
+        assert roles_a is not None and roles_t is not None
+        me, them = roles_a[0].watch(watch, 0), roles_t[1].watch(watch, 1)
+        try:
+            parts, hit, critical = self._settle_shared([*before, *after], me, them, (self.sheets[a], self.sheets[t]))
+        except LedgerError:
             parts, hit, critical = [], False, False
         finally:
             me.watch(None, 0)
             them.watch(None, 1)
-        # the call's steps in the order taken: the reads noted before each roll, then the roll
-        steps: list[Any] = []
-        reads = iter(watch.reads)
-        pending = next(reads, None)
-        for depth in range(len(box.asked) + 1):
-            while pending is not None and pending[0] == depth:
-                steps.append(pending)
-                pending = next(reads, None)
-            if depth < len(box.asked):
-                steps.append(box.asked[depth])
-        end: SharedLeaf | Unsafe = UNSAFE if watch.after else SharedLeaf(tuple(parts), hit, critical)
-        tail: Any = end
-        for step in reversed(steps[walked:]):
+        if watch.reads or watch.after:
+            return UNSAFE
+        return SharedLeaf(tuple(parts), hit, critical)
+
+    @staticmethod
+    def _hang(trees: dict[Any, Any], key: Any, spot: list[Any], steps: list[Any], end: Any) -> None:
+        """Hang these steps (reads and rolls, as `_steps` gives them) and their end below where a walk stopped (the
+        tree's root when it stopped before its first node)."""
+        tail = end
+        for step in reversed(steps):
             if len(step) == 5:  # a read: (depth, role, part, key, value)
                 n: Node | Read = Read(step[1], step[2], step[3])
                 n.kids[step[4]] = tail
@@ -790,11 +958,11 @@ class Simulator:
                 n = Node(name, spec, classes(spec), purpose(name))
                 n.kids[ci] = tail
             tail = n
+        parent, pick = spot[0], spot[1]
         if parent is None:
-            trees[key3] = tail
+            trees[key] = tail
         else:
             parent.kids[pick] = tail
-        return end
 
     def _bundle_id(self, bundle: list[tuple[str, Mapping[str, Any]]], sheet: Sheet) -> int:
         """The number of a bundle of sheet effects (made when new), this sheet one it is
@@ -964,6 +1132,20 @@ class Simulator:
             tie = tuple(sign * v for v in rules.tie_break_key(sheet))
             keys.append((not rules.seizes_initiative(sheet), -total, tie, i))
         return [k[-1] for k in sorted(keys)]
+
+
+def _steps(box: Recorder, watch: Watch) -> list[Any]:
+    """A call's steps in the order taken: the reads noted before each roll, then the roll."""
+    steps: list[Any] = []
+    reads = iter(watch.reads)
+    pending = next(reads, None)
+    for depth in range(len(box.asked) + 1):
+        while pending is not None and pending[0] == depth:
+            steps.append(pending)
+            pending = next(reads, None)
+        if depth < len(box.asked):
+            steps.append(box.asked[depth])
+    return steps
 
 
 def _same(name: str) -> str:

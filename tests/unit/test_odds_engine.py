@@ -6,11 +6,15 @@ docs/odds.md, What the dice are and What a simulated combatant does.
 from __future__ import annotations
 
 import os
+import random
 import threading
 from dataclasses import replace
 
 import pytest
 
+from ledger.errors import LedgerError
+from ledger.model.dice import DiceSpec, Roll
+from ledger.model.sheet import SHEET_EFFECTS, apply_all
 from ledger.odds.dice import trial_key, turn_key, uniform
 from ledger.odds.engine import FOES, HEROES, POLICIES, Outcome, Simulator, Start
 from ledger.odds.forecast import forecast, play, wilson
@@ -124,6 +128,8 @@ def test_attacks_shared_across_names_and_unread_values_play_every_trial_as_their
     assert [shared.trial(t) for t in range(150)] == [own.trial(t) for t in range(150)]
     assert not own.shared and shared.shared
     assert shared.calls < own.calls
+    if system == "hnh":  # an H&H attack hands its damage to a staged part (ledger.model.dice.staged)
+        assert shared.stages
 
 
 def test_a_watched_sheet_notes_the_values_the_rules_read_and_not_the_keys() -> None:
@@ -211,3 +217,44 @@ def test_a_process_with_threads_plays_every_trial_itself() -> None:
         waiter.join()
     assert sim.played == list(range(200))
     assert outcomes == play(Simulator(start, seed=5), 200, workers=1)
+
+
+class RandomFaces:
+    """Random faces for whatever the rules ask (a seeded stand-in for the table's dice)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def take(self, name: str, spec: DiceSpec) -> Roll:
+        lo, hi = spec.face_range()
+        return Roll(name, spec, tuple(self.rng.randint(lo, hi) for _ in range(spec.count)), "entered")
+
+
+@pytest.mark.parametrize("system", ["hnh", "d20", "pnp"])
+def test_what_settles_a_step_reads_only_its_sheet_effects(system: str) -> None:
+    """docs/odds.md, How fast: a stage's outcomes are settled once for every attack whose effects before it change the
+    sheets alike, because `RuleSystem.own_timed` and `aftermath` read only the effects that change sheets: over many
+    attacks with random faces, sheets hurt or fresh, leaving out the ruling effects changes neither."""
+    rules = get_rules(system)
+    start = mixed_fight(system)
+    rng = random.Random(f"settle-{system}")
+    sheets = {f.name: f.sheet for f in start.fighters}
+    checked = 0
+    for _ in range(400):
+        f, g = rng.sample(start.fighters, 2)
+        me, them = sheets[f.name], sheets[g.name]
+        try:
+            effects = rules.attack(me, them, f.attack, RandomFaces(rng))
+        except LedgerError:
+            sheets = {f.name: f.sheet for f in start.fighters}  # someone is down: a fresh fight
+            continue
+        only = [e for e in effects if e.event in SHEET_EFFECTS]
+        timed = rules.own_timed(effects, f.name, start.version)
+        assert [e for e in timed if e.event in SHEET_EFFECTS] == rules.own_timed(only, f.name, start.version)
+        after = {n: apply_all(s, timed) for n, s in sheets.items()}
+        assert rules.aftermath(timed, after.__getitem__) == rules.aftermath(
+            [e for e in timed if e.event in SHEET_EFFECTS], after.__getitem__
+        )
+        sheets = after
+        checked += 1
+    assert checked > 100

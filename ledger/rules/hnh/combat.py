@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
-from ledger.model.dice import Dice
+from ledger.model.dice import Dice, staged
 from ledger.model.sheet import (
     ATTACK_RESOLVED,
     CHECK_RESOLVED,
@@ -276,7 +276,9 @@ def resolve_attack(attacker: Sheet, target: Sheet, options: Options, dice: Dice)
         )
     if w.effect == "Damage":
         fin, opts = "finishing" in moves, _damage_opts(w, options)
-        out += resolve_damage(target, rank, dice, options=opts, extra_dc=extra, worst=worst, finishing=fin)
+        # the damage is the attack's last part for the target (gameplay.txt, Damage), decided by its own arguments
+        damage = {"options": opts, "extra_dc": extra, "worst": worst, "finishing": fin}
+        out += staged(dice, resolve_damage, target, rank, dice, **damage)
     elif w.effect == "Weaken":
         defense = str(options.get("resisted-by") or w.power.get("resisted-by") or "fortitude")
         out += resolve_weaken(attacker, target, rank, weaken_trait(options, w.power), defense, dice, extra)
