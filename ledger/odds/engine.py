@@ -175,6 +175,7 @@ class Stage:
     key: bytes
     before: tuple[Effect, ...]
     leaves: dict[StageEnd, SharedLeaf | Unsafe]  # shared with the stages whose effects before settle alike (`_combos`)
+    root: Any = None  # the part's tree (`Simulator.stages`), once it has one
 
 
 ATTACKER, TARGET = "\u27e6attacker\u27e7", "\u27e6target\u27e7"  # the names a shared call gives the two sheets
@@ -708,7 +709,7 @@ class Simulator:
                     node = node.kids.get((sheet.counters if node.part == "counters" else sheet.resources)[node.key])
             elif kind is Stage:
                 stage = node
-                node = self.stages[node.key]
+                node = node.root
             else:
                 break
         if type(node) is StageEnd:
@@ -820,6 +821,7 @@ class Simulator:
                 return UNSAFE  # (cannot happen: the steps before a stage decide it)
             if node is None:
                 self._hang(self.stages, stage.key, spot, steps[spot[2] :], end)
+            stage.root = self.stages[stage.key]
             found = stage.leaves.get(end)
             if found is None:
                 found = stage.leaves[end] = self._finish(stage.before, end.effects, a, t)
