@@ -593,6 +593,7 @@ class Simulator:
             first, acted = self.start.turn, self.start.acted
         passes, starts, ends = self.passes, self.hooks["start"], self.hooks["end"]
         idle, names, planned = self.idle, self.names, self.start.planned
+        weakest, sizes = self.policy == "focus-weakest", self.sizes
         # turn_key(tk, i, rnd) = mix(tk ^ actor term ^ round term), the terms made once (dice.turn_key)
         actor_terms = [(a + 1) * 0x9E3779B97F4A7C15 & MASK for a in range(n)]
         attacked = [0] * n  # spread: how often each has been attacked this round
@@ -613,7 +614,13 @@ class Simulator:
                 if not resumed and (self.any_timed or not isinstance(point, Leaf) or point.changes):
                     self._hook(state, i, "start", turn)
                 if not (resumed and names[i] in acted) and not idle[state[i]]:
-                    target = self._target(state, i, rnd, attacked)
+                    if weakest:  # focus-weakest: min((size, j)) over the foes in the fight, a loop (every attack asks)
+                        target, least, mine = None, 0, sides[i]
+                        for j, s in enumerate(state):
+                            if sides[j] != mine and not out[s] and (target is None or sizes[s] < least):
+                                target, least = j, sizes[s]
+                    else:
+                        target = self._target(state, i, rnd, attacked)
                     if target is not None:
                         attacked[target] += 1
                         self._attack(state, i, target, turn)
@@ -651,16 +658,10 @@ class Simulator:
         return self.rules.no_action(sheet) is not None or self.rules.no_turn(sheet) is not None or self.out[sid]
 
     def _target(self, state: list[int], i: int, rnd: int, attacked: list[int]) -> int | None:
-        """The target the policy picks among the other side's combatants still in the fight."""
+        """The target focus-dangerous or spread picks among the other side's combatants still in the fight
+        (focus-weakest's, the least size then the first, is picked in `trial`)."""
         sides, out = self.sides, self.out
         mine = sides[i]
-        if self.policy == "focus-weakest":  # min((size, j)) over the foes in the fight, as a loop (every attack asks)
-            sizes = self.sizes
-            best, least = None, 0
-            for j, s in enumerate(state):
-                if sides[j] != mine and not out[s] and (best is None or sizes[s] < least):
-                    best, least = j, sizes[s]
-            return best
         foes = [j for j, s in enumerate(state) if sides[j] != mine and not out[s]]
         if not foes:
             return None
