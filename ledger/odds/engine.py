@@ -14,6 +14,7 @@ What a simulated combatant does and does not do is in docs/odds.md.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -106,7 +107,7 @@ class Enumerating:
         return Roll(name, spec, classes(spec).faces[ci], "seeded")
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     """One roll the rules asked for at this point of a step: its name, its classes, a branch per class, and the
     stream's number of its purpose (dice.py `purpose` of the name the tree's rolls are drawn under: a walk reads it
@@ -117,11 +118,13 @@ class Node:
     table: Classes
     pid: int
     kids: dict[int, Node | Leaf] = field(default_factory=dict)
-    cumulative: tuple[float, ...] = ()  # the table's, read by the walks without a call (`pick`)
+    # the table's cumulative probabilities as whole numbers of 2**-53 (rounded up), read by the walks without a call:
+    # a uniform number (n * 2**-53, dice.uniform) is at least c exactly when n is at least ceil(c * 2**53)
+    thresholds: tuple[int, ...] = ()
     last: int = 0  # the last class
 
     def __post_init__(self) -> None:
-        self.cumulative = self.table.cumulative
+        self.thresholds = tuple(math.ceil(c * 2.0**53) for c in self.table.cumulative)
         self.last = len(self.table.faces) - 1
 
     def pick(self, turn: int) -> int:
@@ -129,7 +132,7 @@ class Node:
         return self.table.pick((mix(turn ^ self.pid) >> 11) * TO_UNIT)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Leaf:
     """A step's outcome: the new sheet index of each combatant it changed, and whether an attack in it hit (its
     AttackResolved `hit`) and was a critical hit (`critical_hit` in H&H, `critical` in d20)."""
@@ -139,7 +142,7 @@ class Leaf:
     critical: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SharedLeaf:
     """An attack's outcome shared by every pair of sheets with the same views (`Simulator._attack`): for each of the
     two roles (0 the attacker, 1 the target) whose sheet it changes, the bundle of sheet effects to apply to that
@@ -158,14 +161,14 @@ class Unsafe:
 UNSAFE = Unsafe()
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class StageEnd:
     """One outcome of a staged part of an attack (`ledger.model.dice.staged`): the effects it returned."""
 
     effects: tuple[Effect, ...]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Stage:
     """Where an attack handed the rest of its work to a staged part, whose outcome depends on its arguments (the
     sheets among them by role and view) and the dice alone: its key in `Simulator.stages` (the part's own tree,
@@ -183,7 +186,7 @@ _ROLES = (ATTACKER.encode(), TARGET.encode())
 _MASKED = frozenset({"hp", "counters", "resources"})
 
 
-@dataclass
+@dataclass(slots=True)
 class Read:
     """One value that a sheet's view leaves out (its HP, a counter's or a resource's value), read by the rules at this
     point of a shared tree, of the attacker (`role` 0) or the target (1): a branch per value met."""
@@ -700,7 +703,7 @@ class Simulator:
                 x = ((turn ^ node.pid) + 0x9E3779B97F4A7C15) & MASK
                 x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
                 x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
-                ci = bisect_right(node.cumulative, ((x ^ (x >> 31)) >> 11) * TO_UNIT)
+                ci = bisect_right(node.thresholds, (x ^ (x >> 31)) >> 11)
                 node = node.kids.get(ci if ci <= node.last else node.last)
             elif kind is Read:
                 sheet = self.sheets[t if node.role else a]
