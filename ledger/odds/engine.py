@@ -163,9 +163,27 @@ UNSAFE = Unsafe()
 
 @dataclass(eq=False, slots=True)
 class StageEnd:
-    """One outcome of a staged part of an attack (`ledger.model.dice.staged`): the effects it returned."""
+    """One outcome of a staged part of an attack (`ledger.model.dice.staged`): the effects it returned, and what of
+    them settling a step reads (`settling`)."""
 
     effects: tuple[Effect, ...]
+    sig: bytes = b""
+
+    def __post_init__(self) -> None:
+        self.sig = settling(self.effects)
+
+
+def settling(effects: Iterable[Effect], *more: Any) -> bytes:
+    """What settling a step (`RuleSystem.own_timed`, `aftermath`) and its leaf read of these effects: the sheet effects,
+    and whether an attack among them hit and critically hit (with `more` beside)."""
+    sheets, hit, critical = [], False, False
+    for e in effects:
+        if e.event in SHEET_EFFECTS:
+            sheets.append((e.event, e.target, e.data))
+        elif e.event == ATTACK_RESOLVED:
+            hit = hit or bool(e.data.get("hit"))
+            critical = critical or bool(e.data.get("critical_hit") or e.data.get("critical"))
+    return orjson.dumps([*more, sheets, hit, critical], option=orjson.OPT_SORT_KEYS)
 
 
 @dataclass(eq=False, slots=True)
@@ -178,6 +196,7 @@ class Stage:
     key: bytes
     before: tuple[Effect, ...]
     leaves: dict[StageEnd, SharedLeaf | Unsafe]  # shared with the stages whose effects before settle alike (`_combos`)
+    sig: bytes  # what settling reads of the effects before, and the attacker's view (`settling`)
     root: Any = None  # the part's tree (`Simulator.stages`), once it has one
 
 
@@ -391,6 +410,7 @@ class Simulator:
         self.entries: dict[int, Node] = {}  # by pair of sheets and attacker: the first roll of its shared tree
         self.stages: dict[bytes, Any] = {}  # the trees of staged parts, by their key (`Stage`)
         self.combos: dict[bytes, dict[StageEnd, SharedLeaf | Unsafe]] = {}  # `_combos`
+        self.settled: dict[tuple[bytes, int, bytes], SharedLeaf | Unsafe] = {}  # `_settle_stage`
         self.nf = len(self.fighters)
         self.bundles: list[tuple[tuple[str, Mapping[str, Any]], ...]] = []
         self.bundle_ids: dict[bytes, int] = {}
@@ -719,7 +739,7 @@ class Simulator:
         if type(node) is StageEnd:
             leaf = stage.leaves.get(node)
             if leaf is None:
-                leaf = stage.leaves[node] = self._finish(stage.before, node.effects, a, t)
+                leaf = self._settle_stage(stage, node, a, t)
             node = leaf
         if node is None:
             node = self._attack_shared(state, i, j, turn, self._key3(state, i, j))
@@ -809,7 +829,8 @@ class Simulator:
             if stage is None:  # the walk stopped before any stage: this tree up to the stage, then the stage's
                 if spot[2] > entry:
                     return UNSAFE  # (cannot happen: the walk follows the steps this call took)
-                stage = Stage(staging["key"], before, self._combos(self.view[a], before))
+                sig = settling(before, self.view[a])
+                stage = Stage(staging["key"], before, self._combos(sig), sig)
                 self._hang(self.shared, key3, spot, steps[spot[2] : entry], stage)
                 node, spot = self.stages.get(stage.key), [None, -1, entry]
                 while isinstance(node, (Node, Read)) and spot[2] < len(steps):  # the part's tree, as far as it goes
@@ -828,7 +849,7 @@ class Simulator:
             stage.root = self.stages[stage.key]
             found = stage.leaves.get(end)
             if found is None:
-                found = stage.leaves[end] = self._finish(stage.before, end.effects, a, t)
+                found = self._settle_stage(stage, end, a, t)
             return found
         if stage is not None:
             return UNSAFE  # this attack went through a stage without staging: it is decided on its own
@@ -837,15 +858,21 @@ class Simulator:
         self._hang(self.shared, key3, spot, steps[spot[2] :], leaf)
         return leaf
 
-    def _combos(self, av: int, before: tuple[Effect, ...]) -> dict[StageEnd, SharedLeaf | Unsafe]:
+    def _combos(self, sig: bytes) -> dict[StageEnd, SharedLeaf | Unsafe]:
         """The leaves a stage's outcomes make with the effects before it, shared by every stage whose effects before
-        it change the same sheets alike and hit and critically hit alike, for attackers of one view: what settles a
-        step (`RuleSystem.own_timed`, `aftermath`) reads only its sheet effects (tests/unit/test_odds_engine.py)."""
-        sheets = [(e.event, e.target, e.data) for e in before if e.event in SHEET_EFFECTS]
-        resolved = [e.data for e in before if e.event == ATTACK_RESOLVED]
-        hit = any(bool(d.get("hit")) for d in resolved)
-        critical = any(bool(d.get("critical_hit") or d.get("critical")) for d in resolved)
-        return self.combos.setdefault(orjson.dumps([av, sheets, hit, critical], option=orjson.OPT_SORT_KEYS), {})
+        it settle alike (`settling`), for attackers of one view: what settles a step (`RuleSystem.own_timed`,
+        `aftermath`) reads only its sheet effects (tests/unit/test_odds_engine.py)."""
+        return self.combos.setdefault(sig, {})
+
+    def _settle_stage(self, stage: Stage, end: StageEnd, a: int, t: int) -> SharedLeaf | Unsafe:
+        """The leaf of a stage's outcome, settled once for every outcome of a stage that settles alike against
+        targets of one view (`settling`)."""
+        key = (stage.sig, self.view[t], end.sig)
+        found = self.settled.get(key)
+        if found is None:
+            found = self.settled[key] = self._finish(stage.before, end.effects, a, t)
+        stage.leaves[end] = found
+        return found
 
     @staticmethod
     def _staged(staging: dict[str, Any], raw: list[Effect], box: Recorder, watch: Watch) -> bool:
