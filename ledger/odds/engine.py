@@ -161,6 +161,17 @@ class Unsafe:
 UNSAFE = Unsafe()
 
 
+class _Given:
+    """A mark, in a staged part's kept call, of an argument given anew each time: the attacker's sheet, the target's
+    or the dice."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+_PARTS = (_Given("attacker"), _Given("target"), _Given("dice"))
+
+
 @dataclass(eq=False, slots=True)
 class StageEnd:
     """One outcome of a staged part of an attack (`ledger.model.dice.staged`): the effects it returned, and what of
@@ -197,6 +208,7 @@ class Stage:
     before: tuple[Effect, ...]
     leaves: dict[StageEnd, SharedLeaf | Unsafe]  # shared with the stages whose effects before settle alike (`_combos`)
     sig: bytes  # what settling reads of the effects before, and the attacker's view (`settling`)
+    call: tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]  # the part and its arguments (`_PARTS` marked)
     root: Any = None  # the part's tree (`Simulator.stages`), once it has one
 
 
@@ -775,10 +787,11 @@ class Simulator:
         spot: list[Any] = [None, -1, 0]
         stage: Stage | None = None
         outer = 0  # the steps walked in this tree before a stage
+        part: dict[str, int] = {}  # the classes of the rolls walked in a stage's part
         while node is not None:
             if isinstance(node, Node):
                 pick = node.table.pick((mix(turn ^ node.pid) >> 11) * TO_UNIT)
-                path[node.name] = pick
+                (path if stage is None else part)[node.name] = pick
             elif isinstance(node, Read):
                 pick = node.value(pair[node.role])
             elif isinstance(node, Stage):
@@ -789,6 +802,8 @@ class Simulator:
                 break
             spot = [node, pick, spot[2] + 1]
             node = node.kids.get(pick)
+        if stage is not None:  # the attack is known up to its stage: only the part is run
+            return self._attack_part(stage, spot, spot[2] - outer, part, turn, (a, t))
         box = Recorder(path, turn, _same, self.rolls)
         watch = Watch(box)
         self.calls += 1
@@ -802,7 +817,17 @@ class Simulator:
             if key is None:  # a second staged part, or arguments with no key: nothing is staged
                 staging["none"] = True
                 return rule(*args, **kwargs)
+            given = {id(me): _PARTS[0], id(them): _PARTS[1], id(box): _PARTS[2]}
+            staging["call"] = (
+                rule,
+                tuple(given.get(id(v), v) for v in args),
+                {k: given.get(id(v), v) for k, v in kwargs.items()},
+            )
             entry = len(box.asked) + len(watch.reads)
+            known = self._stage_end(key, box, pair)
+            if known is not None:  # the part's tree has this outcome: the part is not run again
+                staging.update(key=key, entry=entry, exit=entry, out=known.effects, end=known)
+                return list(known.effects)
             out = rule(*args, **kwargs)
             staging.update(key=key, entry=entry, exit=len(box.asked) + len(watch.reads), out=out)
             return out
@@ -824,27 +849,27 @@ class Simulator:
         steps = _steps(box, watch)
         if raw is not None and self._staged(staging, raw, box, watch):
             k = len(staging["out"])
-            before, end = tuple(raw[: len(raw) - k]), StageEnd(tuple(staging["out"]))
-            entry = staging["entry"]
+            before, entry = tuple(raw[: len(raw) - k]), staging["entry"]
+            end = staging.get("end") or StageEnd(tuple(staging["out"]))
             if stage is None:  # the walk stopped before any stage: this tree up to the stage, then the stage's
                 if spot[2] > entry:
                     return UNSAFE  # (cannot happen: the walk follows the steps this call took)
                 sig = settling(before, self.view[a])
-                stage = Stage(staging["key"], before, self._combos(sig), sig)
+                stage = Stage(staging["key"], before, self._combos(sig), sig, staging["call"])
                 self._hang(self.shared, key3, spot, steps[spot[2] : entry], stage)
-                node, spot = self.stages.get(stage.key), [None, -1, entry]
-                while isinstance(node, (Node, Read)) and spot[2] < len(steps):  # the part's tree, as far as it goes
-                    step = steps[spot[2]]
-                    pick = step[4] if len(step) == 5 else step[2]
-                    spot = [node, pick, spot[2] + 1]
-                    node = node.kids.get(pick)
-                if isinstance(node, StageEnd) and spot[2] == len(steps):
-                    end = node  # another attack handed the part the same arguments and got the same dice
-                elif node is not None:
-                    return UNSAFE  # (cannot happen: the part's tree follows the steps this call took)
-            elif stage.key != staging["key"] or outer != entry:
-                return UNSAFE  # (cannot happen: the steps before a stage decide it)
-            if node is None:
+                spot = [None, -1, entry]
+                if "end" not in staging:  # the part was run: its tree had no branch for this outcome
+                    node = self.stages.get(stage.key)
+                    while isinstance(node, (Node, Read)):  # the part's tree, as far as it goes
+                        step = steps[spot[2]]
+                        pick = step[4] if len(step) == 5 else step[2]
+                        spot = [node, pick, spot[2] + 1]
+                        node = node.kids.get(pick)
+                    if node is not None:
+                        return UNSAFE  # (cannot happen: the part's tree follows the steps this call took)
+            elif stage.key != staging["key"] or outer != entry or "end" in staging:
+                return UNSAFE  # (cannot happen: the steps before a stage decide it, and the walk found no end)
+            if "end" not in staging:
                 self._hang(self.stages, stage.key, spot, steps[spot[2] :], end)
             stage.root = self.stages[stage.key]
             found = stage.leaves.get(end)
@@ -857,6 +882,48 @@ class Simulator:
         leaf = UNSAFE if watch.after else SharedLeaf(tuple(parts), hit, critical)
         self._hang(self.shared, key3, spot, steps[spot[2] :], leaf)
         return leaf
+
+    def _attack_part(
+        self, stage: Stage, spot: list[Any], walked: int, part: dict[str, int], turn: int, sids: tuple[int, int]
+    ) -> SharedLeaf | Unsafe:
+        """A staged part's branch reached for the first time by an attack known up to its stage: the part alone is
+        run, with the two sheets named ATTACKER and TARGET (watched) and this turn's dice, and its outcome kept."""
+        a, t = sids
+        box = Recorder(part, turn, _same, self.rolls)
+        watch = Watch(box)
+        self.calls += 1
+        roles_a, roles_t = self.roles[a], self.roles[t]
+        assert roles_a is not None and roles_t is not None
+        given = dict(zip(_PARTS, (roles_a[0].watch(watch, 0), roles_t[1].watch(watch, 1), box), strict=True))
+        rule, args, kwargs = stage.call
+
+        def arg(v: Any) -> Any:
+            return given[v] if isinstance(v, _Given) else v
+
+        try:
+            out = rule(*(arg(v) for v in args), **{k: arg(v) for k, v in kwargs.items()})
+        except LedgerError:
+            return UNSAFE  # (the part refuses: the whole attack is decided on its own)
+        finally:
+            roles_a[0].watch(None, 0)
+            roles_t[1].watch(None, 1)
+        end = StageEnd(tuple(out))
+        self._hang(self.stages, stage.key, spot, _steps(box, watch)[walked:], end)
+        return self._settle_stage(stage, end, a, t)
+
+    def _stage_end(self, key: bytes, box: Recorder, pair: tuple[Sheet, Sheet]) -> StageEnd | None:
+        """The outcome a staged part's tree already has for this attack's dice and sheets, if any (its rolls classed
+        as the box classes them, its reads read from the two sheets)."""
+        node = self.stages.get(key)
+        while node is not None:
+            if isinstance(node, Node):
+                ci = box.path.get(node.name)
+                node = node.kids.get(node.pick(box.turn) if ci is None else ci)
+            elif isinstance(node, Read):
+                node = node.kids.get(node.value(pair[node.role]))
+            else:
+                return node if isinstance(node, StageEnd) else None
+        return None
 
     def _combos(self, sig: bytes) -> dict[StageEnd, SharedLeaf | Unsafe]:
         """The leaves a stage's outcomes make with the effects before it, shared by every stage whose effects before
