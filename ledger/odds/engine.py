@@ -438,6 +438,7 @@ class Simulator:
         self.initiative_rolls: dict[int, tuple[tuple[str, Classes], ...]] = {}
         self.rolls: dict[tuple[str, DiceSpec, int], Roll] = {}  # the Recorders' Rolls, made once each
         self.calls = 0  # how many attacks the rules were asked to decide (the rest were read from the trees)
+        self.fell = False  # whether the attack being played put someone out of the fight (or back in)
 
     # -- the table of sheets ----------------------------------------------------------------------
     def intern(self, sheet: Sheet) -> int:
@@ -640,7 +641,7 @@ class Simulator:
                 i = order[pos]
                 if passes[state[i]]:  # _passed_over
                     continue
-                before = state[:]
+                self.fell = hooked = False
                 turn = mix(tk ^ actor_terms[i] ^ round_term)
                 resumed = rnd == 1 and pos == first and not planned
                 # a turn point whose rules change nothing without dice, with no duration to count, is skipped
@@ -648,6 +649,7 @@ class Simulator:
                 point = None if resumed else starts.get(state[i])
                 if not resumed and (self.any_timed or not isinstance(point, Leaf) or point.changes):
                     self._hook(state, i, "start", turn)
+                    hooked = True
                 if not (resumed and names[i] in acted) and not idle[state[i]]:
                     if weakest:  # focus-weakest: min((size, j)) over the foes in the fight, a loop (every attack asks)
                         target, least, mine = None, 0, sides[i]
@@ -662,7 +664,8 @@ class Simulator:
                 point = ends.get(state[i])
                 if self.any_timed or not isinstance(point, Leaf) or point.changes:
                     self._hook(state, i, "end", turn)
-                if over or state != before:  # only a turn that changed a sheet can end the fight
+                    hooked = True
+                if over or self.fell or hooked:  # only a turn point, or an attack someone fell to, can end it
                     winner = self._winner(state, out, sides)
                     if winner is not None:
                         return Outcome(winner, rnd, tuple(out[s] for s in state))
@@ -756,12 +759,15 @@ class Simulator:
         if node is None:
             node = self._attack_shared(state, i, j, turn, self._key3(state, i, j))
         if isinstance(node, SharedLeaf):
+            out = self.out
             for role, bid, table in node.parts:
                 k = j if role else i
                 s = state[k]
                 new = table.get(s)
                 if new is None:
                     new = self._apply_bundle(bid, s, i, j)
+                if out[new] != out[s]:
+                    self.fell = True  # someone fell (or rose): the fight may be over
                 state[k] = new
             return node
         return self._attack_named(state, i, j, turn)
@@ -1117,7 +1123,10 @@ class Simulator:
         while isinstance(node, Node):
             node = node.kids.get(node.table.pick((mix(turn ^ node.pid) >> 11) * TO_UNIT))
         leaf = node if node is not None else self._attack_first(state, i, j, turn, key)
+        out = self.out
         for k, s in leaf.changes:
+            if out[s] != out[state[k]]:
+                self.fell = True
             state[k] = s
         return leaf
 
