@@ -403,6 +403,7 @@ class Simulator:
         self.names = [f.name for f in self.fighters]
         self.index = {f.name: i for i, f in enumerate(self.fighters)}
         self.sides = [f.side for f in self.fighters]
+        self.others = [[j for j, side in enumerate(self.sides) if side != mine] for mine in self.sides]  # in order
         self.sheets: list[Sheet] = []
         self.ids: dict[bytes, int] = {}
         self.out: list[bool] = []
@@ -629,7 +630,7 @@ class Simulator:
             first, acted = self.start.turn, self.start.acted
         passes, starts, ends = self.passes, self.hooks["start"], self.hooks["end"]
         idle, names, planned = self.idle, self.names, self.start.planned
-        weakest, sizes = self.policy == "focus-weakest", self.sizes
+        weakest, sizes, others = self.policy == "focus-weakest", self.sizes, self.others
         # turn_key(tk, i, rnd) = mix(tk ^ actor term ^ round term), the terms made once (dice.turn_key)
         actor_terms = [(a + 1) * 0x9E3779B97F4A7C15 & MASK for a in range(n)]
         attacked = [0] * n  # spread: how often each has been attacked this round
@@ -652,9 +653,10 @@ class Simulator:
                     hooked = True
                 if not (resumed and names[i] in acted) and not idle[state[i]]:
                     if weakest:  # focus-weakest: min((size, j)) over the foes in the fight, a loop (every attack asks)
-                        target, least, mine = None, 0, sides[i]
-                        for j, s in enumerate(state):
-                            if sides[j] != mine and not out[s] and (target is None or sizes[s] < least):
+                        target, least = None, 0
+                        for j in others[i]:
+                            s = state[j]
+                            if not out[s] and (target is None or sizes[s] < least):
                                 target, least = j, sizes[s]
                     else:
                         target = self._target(state, i, rnd, attacked)
