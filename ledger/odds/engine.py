@@ -124,7 +124,9 @@ class Node:
     last: int = 0  # the last class
 
     def __post_init__(self) -> None:
-        self.thresholds = tuple(math.ceil(c * 2.0**53) for c in self.table.cumulative)
+        # the last is 2**53 (the classes' probabilities sum to exactly 1), above every uniform number: the class found
+        # is always one of the table's
+        self.thresholds = (*(math.ceil(c * 2.0**53) for c in self.table.cumulative[:-1]), 1 << 53)
         self.last = len(self.table.faces) - 1
 
     def pick(self, turn: int) -> int:
@@ -735,14 +737,13 @@ class Simulator:
             if type(node) is Node and t < 1 << 20:
                 self.entries[pair] = node
         while True:
-            kind = type(node)
-            if kind is Node:  # Node.pick, inlined (dice.mix and Classes.pick): most attacks are walks
+            while type(node) is Node:  # Node.pick, inlined (dice.mix and Classes.pick): most attacks are walks
                 x = ((turn ^ node.pid) + 0x9E3779B97F4A7C15) & MASK
                 x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
                 x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
-                ci = bisect_right(node.thresholds, (x ^ (x >> 31)) >> 11)
-                node = node.kids.get(ci if ci <= node.last else node.last)
-            elif kind is Read:
+                node = node.kids.get(bisect_right(node.thresholds, (x ^ (x >> 31)) >> 11))
+            kind = type(node)
+            if kind is Read:
                 sheet = self.sheets[t if node.role else a]
                 if node.key is None:
                     node = node.kids.get(sheet.hp)
