@@ -239,7 +239,8 @@ class RuleSystem:
         counters), so the turn hooks run them out and say so as they do the GM's (`up`: who is up in the running
         encounter: a turn of theirs in progress is not their next; `version`: the tracker's version of the ruling,
         ledger/rulings/deciders/durations.py: each version converts what it converted when it was recorded);
-        unchanged by default."""
+        unchanged by default. It reads only the effects that change sheets, and leaves the others as they are (the
+        fight simulator settles many attacks at once on that: tests/unit/test_odds_engine.py)."""
         return effects
 
     def held_effects(self, sheet: Sheet) -> set[str]:
@@ -379,7 +380,8 @@ class RuleSystem:
 
     def aftermath(self, effects: list[Effect], sheet_of: Callable[[str], Sheet]) -> list[Effect]:
         """What follows from a batch of recorded effects (H&H: a hold on the fallen ends); from version 4, a condition
-        that went takes along its durations and its marks (`let_go`), however it went."""
+        that went takes along its durations and its marks (`let_go`), however it went. It reads only the effects that
+        change sheets (as `own_timed`)."""
         return self.settle(effects, sheet_of)
 
     def let_go(self, sheet: Sheet, condition: str) -> dict[str, int | None]:
