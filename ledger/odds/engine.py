@@ -436,6 +436,7 @@ class Simulator:
         self.plain_options = [self._option_id(f.attack) for f in self.fighters]
         self.attacks: dict[tuple[int, int], Node | Leaf] = {}
         self.hooks: dict[str, dict[int, Node | Leaf]] = {"start": {}, "end": {}}  # by turn point, then sheet
+        self.quiet: dict[str, set[int]] = {"start": set(), "end": set()}  # sheets whose turn point does nothing
         self.ticks: dict[tuple[int, int, str], int] = {}
         self.initiatives: dict[tuple[int, tuple[int, ...]], int] = {}
         self.initiative_rolls: dict[int, tuple[tuple[str, Classes], ...]] = {}
@@ -630,7 +631,7 @@ class Simulator:
         else:
             order = list(range(n))
             first, acted = self.start.turn, self.start.acted
-        passes, starts, ends = self.passes, self.hooks["start"], self.hooks["end"]
+        passes, quiet_start, quiet_end = self.passes, self.quiet["start"], self.quiet["end"]
         idle, names, planned = self.idle, self.names, self.start.planned
         weakest, sizes, others = self.policy == "focus-weakest", self.sizes, self.others
         # turn_key(tk, i, rnd) = mix(tk ^ actor term ^ round term), the terms made once (dice.turn_key)
@@ -647,10 +648,9 @@ class Simulator:
                 self.fell = hooked = False
                 turn = mix(tk ^ actor_terms[i] ^ round_term)
                 resumed = rnd == 1 and pos == first and not planned
-                # a turn point whose rules change nothing without dice, with no duration to count, is skipped
-                # (_hook would read its leaf and do nothing: turn points are two thirds of a trial's steps)
-                point = None if resumed else starts.get(state[i])
-                if not resumed and (self.any_timed or not isinstance(point, Leaf) or point.changes):
+                # a turn point whose rules change nothing without dice (`quiet`), with no duration to count, is
+                # skipped (_hook would read its leaf and do nothing: turn points are two thirds of a trial's steps)
+                if not resumed and (self.any_timed or state[i] not in quiet_start):
                     self._hook(state, i, "start", turn)
                     hooked = True
                 if not (resumed and names[i] in acted) and not idle[state[i]]:
@@ -665,8 +665,7 @@ class Simulator:
                     if target is not None:
                         attacked[target] += 1
                         self._attack(state, i, target, turn)
-                point = ends.get(state[i])
-                if self.any_timed or not isinstance(point, Leaf) or point.changes:
+                if self.any_timed or state[i] not in quiet_end:
                     self._hook(state, i, "end", turn)
                     hooked = True
                 if over or self.fell or hooked:  # only a turn point, or an attack someone fell to, can end it
@@ -1185,6 +1184,8 @@ class Simulator:
                 return _without_ending(sheet, when, hook(sheet, box))
 
             node = self._walk(trees, key, turn, _HOOK_NAMES[when], decide, state)
+        if not node.changes and trees.get(key) is node:  # a leaf without dice that changes nothing: quiet
+            self.quiet[when].add(key)
         for k, s in node.changes:
             state[k] = s
         if not self.any_timed:  # no sheet met so far holds a duration: there is nothing to count
