@@ -10,6 +10,7 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
+import re
 import select
 import struct
 import sys
@@ -32,20 +33,30 @@ ROWS, COLS = 30, 110
 CPR = b"\x1b[6n"
 
 
-def _pty_session(db: str, home: Path, keys: list[bytes]) -> tuple[str, int]:
-    """Type `keys` (each chunk sent once the screen is still) into `ledger play` on a terminal: the screen, the exit
-    status."""
+def _pty_session(db: str, home: Path, ready: str, steps: list[tuple[bytes, str | None]]) -> tuple[str, int]:
+    """Type into `ledger play` on a terminal: once the screen shows `ready`, each step's keys, the next step's once the
+    screen has shown the text its step waits for since its keys were sent (None: the shell to leave). The screen, the
+    exit status.
+
+    The shell redraws its toolbar every second, so the screen is never still for long: what each step waits for is
+    text the keys bring about (a completion, a command's output, the toolbar of the next prompt), with escape
+    sequences left out."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the shell on a terminal
         os.environ.update({"HOME": str(home), "TERM": "xterm-256color"})
         os.execv(sys.executable, [*LEDGER, "--db", db, "play"])
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
     out = b""
+    answered = 0  # cursor position requests answered so far
 
-    def drain(idle: float = 0.8, cap: float = 30) -> None:
-        nonlocal out
-        end, last = time.monotonic() + cap, time.monotonic()
-        while time.monotonic() < end and time.monotonic() - last < idle:
+    def wait_for(text: str | None, cap: float = 60) -> None:
+        """Read the screen until `text` shows after what was read so far (None: until the shell leaves), at most
+        `cap` seconds."""
+        nonlocal out, answered
+        start, end = len(out), time.monotonic() + cap
+        while time.monotonic() < end:
+            if text is not None and text in _shown(out[start:]):
+                return
             ready, _, _ = select.select([fd], [], [], 0.05)
             if not ready:
                 continue
@@ -56,17 +67,22 @@ def _pty_session(db: str, home: Path, keys: list[bytes]) -> tuple[str, int]:
             if not chunk:
                 return
             out += chunk
-            last = time.monotonic()
-            if CPR in chunk:  # a terminal answers where its cursor is
+            while out.count(CPR) > answered:  # a terminal answers where its cursor is
                 os.write(fd, b"\x1b[1;1R")
+                answered += 1
 
-    drain(3, 60)
-    for k in keys:
-        os.write(fd, k)
-        drain()
+    wait_for(ready)
+    for keys, shows in steps:
+        os.write(fd, keys)
+        wait_for(shows)
     _, status = os.waitpid(pid, 0)
     os.close(fd)
     return out.decode(errors="replace"), os.waitstatus_to_exitcode(status)
+
+
+def _shown(raw: bytes) -> str:
+    """The text in a terminal's output, without its escape sequences."""
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", raw.decode(errors="replace"))
 
 
 def test_the_terminal_shell_completes_shows_the_turns_and_keeps_history(db: str, tmp_path: Path) -> None:
@@ -77,17 +93,18 @@ def test_the_terminal_shell_completes_shows_the_turns_and_keeps_history(db: str,
         lines(*SETUP, "character add Cy", "encounter start Ann 'Big Bo' Cy --init Ann=3 --init 'Big Bo'=2 --init Cy=1"),
     )
     assert setup.returncode == 0, setup.stderr
-    keys = [
-        b"character show A",
-        b"\t",
-        b"\r",
-        b"condition add Ann daz",
-        b"\t",
-        b"\r",
-        b"damage Nobody --amount 1\r",
-        b"exit\r",
+    toolbar = "round 1 | up: Ann HP 6/6"
+    steps: list[tuple[bytes, str | None]] = [
+        (b"character show A", "HP 6/6"),  # the menu
+        (b"\t", "nn"),  # the rest of the name
+        (b"\r", toolbar),  # the next prompt
+        (b"condition add Ann daz", "dazed"),
+        (b"\t", "ed"),
+        (b"\r", toolbar),
+        (b"damage Nobody --amount 1\r", toolbar),
+        (b"exit\r", None),
     ]
-    screen, status = _pty_session(db, tmp_path, keys)
+    screen, status = _pty_session(db, tmp_path, toolbar, steps)
     assert "round 1 | up: Ann HP 6/6 | next: Big Bo HP 6/6, Cy HP 6/6" in screen  # the toolbar
     assert "Ann (hnh, PC)" in screen  # `character show A` + Tab completed the name
     assert "HP 6/6" in screen.split("character show A", 1)[1]  # the menu showed each name with its HP
@@ -102,7 +119,15 @@ def test_ctrl_r_finds_a_command_in_history_and_runs_it_again(db: str, tmp_path: 
     """docs/shell.md, On a terminal: history search (Ctrl-R), over the history a readline shell left (plain lines)."""
     assert play(db, lines(*SETUP)).returncode == 0
     (tmp_path / ".ledger_history").write_text("damage Ann --amount 2\ncharacter show Ann\n")
-    screen, status = _pty_session(db, tmp_path, [b"\x12", b"damage A", b"\r", b"\r", b"exit\r"])
+    toolbar = "Test (hnh): no encounter running"
+    steps: list[tuple[bytes, str | None]] = [
+        (b"\x12", "reverse-i-search"),
+        (b"damage A", "damage Ann --amount 2"),  # found
+        (b"\r", "damage Ann --amount 2"),  # taken to the prompt
+        (b"\r", toolbar),  # ran; the next prompt
+        (b"exit\r", None),
+    ]
+    screen, status = _pty_session(db, tmp_path, toolbar, steps)
     assert status == 0, screen[-2000:]
     assert Cli(db).json("character", "show", "Ann")["hp"] == 4  # Ctrl-R `damage A` found `damage Ann --amount 2`
 
