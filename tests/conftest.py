@@ -51,6 +51,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=rank)
 
 
+def figures_seen(count: int, what: str) -> None:
+    """Skip a figures test that saw none of its file's tests: they report what the tests of their xdist group did in
+    this process (`--dist loadgroup` runs a group on one worker, after the rest of the file), and must not pass on
+    empty counts."""
+    if not count:
+        pytest.skip(f"no {what} ran in this process before the figures")
+
+
 _ADMIN: list[Any] = []  # this process's one connection to the admin database, opened on first use
 
 

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from commands.main import cli
-from tests.conftest import FIXTURES, Cli, event_count
+from tests.conftest import FIXTURES, Cli, event_count, figures_seen
 
 EXAMPLES = {"hnh": 600, "d20": 300, "pnp": 300}
 SKIPPED = {"demo", "serve"}  # demo writes three ledgers of its own (seconds); serve listens until stopped
@@ -327,6 +327,7 @@ def _no_lookalikes_and_no_self_targets(led: Cli) -> None:
 
 def test_fuzz_figures() -> None:
     """The figures: every line tried was handled (succeeded or refused in one line)."""
+    figures_seen(FIGURES["tried"], "fuzzed command line")
     print(
         f"\nfuzz: {FIGURES['tried']} command lines tried, {FIGURES['succeeded']} succeeded, "
         f"{FIGURES['refused']} refused in one line;"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from ledger.model.dice_scheme import derive_faces_v3
-from tests.conftest import Cli
+from tests.conftest import Cli, figures_seen
 from tests.integration.test_dice_forgeries import Log, decoded, first_die, played, problems
 from tests.players import SEED
 
@@ -186,5 +186,6 @@ def test_a_seed_with_spaces_or_capitals_fails(cli: Cli, db: str):
 def test_dice_rewrite_figures() -> None:
     """The figures (`-s` prints them): each forgery tried (per backend) and caught by `verify --dice`."""
     tried = len(FIGURES)
+    figures_seen(tried, "forgery")
     print(f"\ndice rewrites: {tried} kinds of forgery tried, {sum(FIGURES.values())} forged logs caught, 0 passed")
     assert tried == 0 or all(FIGURES.values())

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 import pytest
 
 from ledger.model.dice_scheme import derive_faces_v3
-from tests.conftest import Cli, event_count
+from tests.conftest import Cli, event_count, figures_seen
 from tests.integration.test_dice_forgeries import decoded, side_table
 from tests.players import SEED, asked, finish, post, state, table, waiting
 from tests.serving import ledger, serving
@@ -240,4 +240,5 @@ def test_an_answer_moved_from_another_ask_is_refused(cli: Cli, db: str):
 
 def test_steering_figures() -> None:
     """The figures (`-s` prints them): each steering attack played against the ask, and what it gained (nothing)."""
+    figures_seen(len(PLAYED), "steering attack")
     print(f"\nsteering attacks: {len(PLAYED)} played, 0 changed a player's die unseen: {', '.join(sorted(PLAYED))}")

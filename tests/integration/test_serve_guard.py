@@ -12,7 +12,7 @@ import time
 import pytest
 
 from commands.guard import HEADER_SECONDS
-from tests.conftest import Cli
+from tests.conftest import Cli, figures_seen
 from tests.players import SEED, asked, finish, post, table, waiting
 from tests.serving import Server, serving
 
@@ -168,4 +168,5 @@ def test_seeds_are_canonical_lowercase_hex(sqlite_db: str):
 
 def test_guard_figures() -> None:
     """The figures (`-s` prints them): the page probes and what they cost the server."""
+    figures_seen(len(FIGURES), "guard test")
     print(f"\nserve guard: {FIGURES}")

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ledger.application import Ledger
-from tests.conftest import Cli
+from tests.conftest import Cli, figures_seen
 
 EDITS = 120
 FIGURES: Counter[str] = Counter()
@@ -276,6 +276,7 @@ def test_every_tampering_is_caught_or_harmless_after_rebuild(
 
 def test_tamper_figures() -> None:
     """The figures: how many edits were tried and how each was caught."""
+    figures_seen(FIGURES["tried"], "tampering test")
     print(
         f"\ntamper: {FIGURES['tried']} edits tried "
         f"({', '.join(f'{k[6:]} {v}' for k, v in sorted(FIGURES.items()) if k.startswith('tried '))}); "
