@@ -7,6 +7,7 @@ depend on its number alone: ledger/odds/dice.py).
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import threading
@@ -59,6 +60,7 @@ def play(sim: Simulator, trials: int, workers: int | None = None) -> list[Outcom
     first = [sim.trial(t) for t in range(warm)]
     half = warm + (trials - warm) // 2
     read, write = os.pipe()
+    gc.freeze()  # what exists now is left out of the collector's passes, so the child does not copy it (CPython's gc)
     pid = os.fork()
     if pid == 0:  # the child: the trials from `half` on, as orjson through the pipe, then out without clean-up
         code = 1
@@ -75,6 +77,7 @@ def play(sim: Simulator, trials: int, workers: int | None = None) -> list[Outcom
     with os.fdopen(read, "rb") as pipe:
         data = pipe.read()
     _, status = os.waitpid(pid, 0)
+    gc.unfreeze()
     if os.waitstatus_to_exitcode(status) == 0:
         theirs = [Outcome(w, r, tuple(o)) for w, r, o in orjson.loads(data)]
     else:  # the child failed (out of memory, killed): its trials are played here
