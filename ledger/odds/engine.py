@@ -254,16 +254,28 @@ class Watch:
             self.reads.append((len(self.box.asked), role, part, key, value))
 
 
+class Noting:
+    """Where a watched sheet's reads are noted now: the Watch (None: nowhere), the sheet's role, and whether it is the
+    sheet as the step leaves it. Shared by the sheet and its WatchedMaps (which hold it, not the sheet: no cycle)."""
+
+    __slots__ = ("after", "role", "watch")
+
+    def __init__(self) -> None:
+        self.watch: Watch | None = None
+        self.role, self.after = 0, False
+
+
 class WatchedMap(Mapping[str, Any]):
     """A watched sheet's counters or resources: the keys read freely (they are in the view), the values are noted."""
 
-    def __init__(self, data: Mapping[str, Any], sheet: dict[str, Any], part: str) -> None:
-        self._data, self._sheet, self._part = data, sheet, part
+    def __init__(self, data: Mapping[str, Any], noting: Noting, part: str) -> None:
+        self._data, self._noting, self._part = data, noting, part
 
     def __getitem__(self, key: str) -> Any:
         value = self._data[key]  # a key the sheet lacks raises before anything is noted: its absence is in the view
-        d = self._sheet
-        d["_watch"].note(d["_role"], d["_after"], self._part, key, value)
+        n = self._noting
+        if n.watch is not None:
+            n.watch.note(n.role, n.after, self._part, key, value)
         return value
 
     def get(self, key: str, default: Any = None) -> Any:
@@ -288,33 +300,33 @@ class Watched(Sheet):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         d = self.__dict__
         d.update(Sheet(*args, **kwargs).__dict__)
-        d["_watch"], d["_role"], d["_after"] = None, 0, False
+        n = d["_noting"] = Noting()
+        d["_counters"] = WatchedMap(d["counters"], n, "counters")
+        d["_resources"] = WatchedMap(d["resources"], n, "resources")
 
     @property
     def hp(self) -> int:
         d = self.__dict__
         value: int = d["hp"]
-        if d["_watch"] is not None:
-            d["_watch"].note(d["_role"], d["_after"], "hp", None, value)
+        n = d["_noting"]
+        if n.watch is not None:
+            n.watch.note(n.role, n.after, "hp", None, value)
         return value
 
     @property
     def counters(self) -> Mapping[str, int]:
         d = self.__dict__
-        return d["counters"] if d["_watch"] is None else d["_counters"]
+        return d["counters"] if d["_noting"].watch is None else d["_counters"]
 
     @property
     def resources(self) -> Mapping[str, int]:
         d = self.__dict__
-        return d["resources"] if d["_watch"] is None else d["_resources"]
+        return d["resources"] if d["_noting"].watch is None else d["_resources"]
 
     def watch(self, watch: Watch | None, role: int, after: bool = False) -> Watched:
         """This sheet, its reads noted by `watch` for `role` from now on."""
-        d = self.__dict__
-        d["_watch"], d["_role"], d["_after"] = watch, role, after
-        if "_counters" not in d:
-            d["_counters"] = WatchedMap(d["counters"], d, "counters")
-            d["_resources"] = WatchedMap(d["resources"], d, "resources")
+        n = self.__dict__["_noting"]
+        n.watch, n.role, n.after = watch, role, after
         return self
 
 
@@ -854,6 +866,7 @@ class Simulator:
         finally:
             me.watch(None, 0)
             them.watch(None, 1)
+            box.stager = None  # (the stager holds the box: no cycle left behind)
         steps = _steps(box, watch)
         if raw is not None and self._staged(staging, raw, box, watch):
             k = len(staging["out"])
@@ -1005,7 +1018,7 @@ class Simulator:
             if e.event in SHEET_EFFECTS and role is not None:
                 mine.setdefault(role, []).append((e.event, e.data))
         built: dict[int, Sheet] = {}
-        watch = me.__dict__["_watch"]
+        watch = me.__dict__["_noting"].watch
 
         def sheet_of(name: str) -> Sheet:
             role = roles.get(name)
