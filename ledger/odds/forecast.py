@@ -67,17 +67,20 @@ def play(sim: Simulator, trials: int, workers: int | None = None) -> list[Outcom
         try:
             os.close(read)
             data = orjson.dumps([(o.winner, o.rounds, o.out) for o in (sim.trial(t) for t in range(half, trials))])
-            with os.fdopen(write, "wb") as pipe:
-                pipe.write(data)
+            with os.fdopen(write, "wb") as out:
+                out.write(data)
             code = 0
         finally:
             os._exit(code)
     os.close(write)
-    mine = [sim.trial(t) for t in range(warm, half)]
-    with os.fdopen(read, "rb") as pipe:
+    pipe = os.fdopen(read, "rb")
+    try:
+        mine = [sim.trial(t) for t in range(warm, half)]
         data = pipe.read()
-    _, status = os.waitpid(pid, 0)
-    gc.unfreeze()
+    finally:  # (on an error or Ctrl-C here the closed pipe ends the child's write, so the wait cannot hang)
+        pipe.close()
+        _, status = os.waitpid(pid, 0)
+        gc.unfreeze()
     if os.waitstatus_to_exitcode(status) == 0:
         theirs = [Outcome(w, r, tuple(o)) for w, r, o in orjson.loads(data)]
     else:  # the child failed (out of memory, killed): its trials are played here
