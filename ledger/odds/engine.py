@@ -872,33 +872,27 @@ class Simulator:
             k = len(staging["out"])
             before, entry = tuple(raw[: len(raw) - k]), staging["entry"]
             end = staging.get("end") or StageEnd(tuple(staging["out"]))
-            if stage is None:  # the walk stopped before any stage: this tree up to the stage, then the stage's
-                if spot[2] > entry:
-                    return UNSAFE  # (cannot happen: the walk follows the steps this call took)
-                sig = settling(before, self.view[a])
-                stage = Stage(staging["key"], before, self._combos(sig), sig, staging["call"])
-                self._hang(self.shared, key3, spot, steps[spot[2] : entry], stage)
-                spot = [None, -1, entry]
-                if "end" not in staging:  # the part was run: its tree had no branch for this outcome
-                    node = self.stages.get(stage.key)
-                    while isinstance(node, (Node, Read)):  # the part's tree, as far as it goes
-                        step = steps[spot[2]]
-                        pick = step[4] if len(step) == 5 else step[2]
-                        spot = [node, pick, spot[2] + 1]
-                        node = node.kids.get(pick)
-                    if node is not None:
-                        return UNSAFE  # (cannot happen: the part's tree follows the steps this call took)
-            elif stage.key != staging["key"] or outer != entry or "end" in staging:
-                return UNSAFE  # (cannot happen: the steps before a stage decide it, and the walk found no end)
-            if "end" not in staging:
+            # the walk stopped before any stage: this tree up to the stage, then the part's own, as far as it goes
+            if spot[2] > entry:
+                return UNSAFE  # (cannot happen: the walk follows the steps this call took)
+            sig = settling(before, self.view[a])
+            stage = Stage(staging["key"], before, self._combos(sig), sig, staging["call"])
+            self._hang(self.shared, key3, spot, steps[spot[2] : entry], stage)
+            if "end" not in staging:  # the part was run: its tree had no branch for this outcome
+                node, spot = self.stages.get(stage.key), [None, -1, entry]
+                while isinstance(node, (Node, Read)) and spot[2] < len(steps):
+                    step = steps[spot[2]]
+                    pick = step[4] if len(step) == 5 else step[2]
+                    spot = [node, pick, spot[2] + 1]
+                    node = node.kids.get(pick)
+                if node is not None:
+                    return UNSAFE  # (cannot happen: the part's tree follows the steps this call took)
                 self._hang(self.stages, stage.key, spot, steps[spot[2] :], end)
             stage.root = self.stages[stage.key]
             found = stage.leaves.get(end)
             if found is None:
                 found = self._settle_stage(stage, end, a, t)
             return found
-        if stage is not None:
-            return UNSAFE  # this attack went through a stage without staging: it is decided on its own
         parts, hit, critical = settled
         leaf = UNSAFE if watch.after else SharedLeaf(tuple(parts), hit, critical)
         self._hang(self.shared, key3, spot, steps[spot[2] :], leaf)
