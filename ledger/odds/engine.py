@@ -186,17 +186,20 @@ class StageEnd:
         self.sig = settling(self.effects)
 
 
+def hit_of(effects: Iterable[Effect]) -> tuple[bool, bool]:
+    """Whether an attack among these effects hit, and was a critical hit (its AttackResolved `hit`; `critical_hit` in
+    H&H, `critical` in d20)."""
+    resolved = [e.data for e in effects if e.event == ATTACK_RESOLVED]
+    hit = any(bool(d.get("hit")) for d in resolved)
+    return hit, any(bool(d.get("critical_hit") or d.get("critical")) for d in resolved)
+
+
 def settling(effects: Iterable[Effect], *more: Any) -> bytes:
     """What settling a step (`RuleSystem.own_timed`, `aftermath`) and its leaf read of these effects: the sheet effects,
     and whether an attack among them hit and critically hit (with `more` beside)."""
-    sheets, hit, critical = [], False, False
-    for e in effects:
-        if e.event in SHEET_EFFECTS:
-            sheets.append((e.event, e.target, e.data))
-        elif e.event == ATTACK_RESOLVED:
-            hit = hit or bool(e.data.get("hit"))
-            critical = critical or bool(e.data.get("critical_hit") or e.data.get("critical"))
-    return orjson.dumps([*more, sheets, hit, critical], option=orjson.OPT_SORT_KEYS)
+    effects = tuple(effects)
+    sheets = [(e.event, e.target, e.data) for e in effects if e.event in SHEET_EFFECTS]
+    return orjson.dumps([*more, sheets, *hit_of(effects)], option=orjson.OPT_SORT_KEYS)
 
 
 @dataclass(eq=False, slots=True)
@@ -486,7 +489,8 @@ class Simulator:
         """The sheet's view: the sheet without its name, its HP and its counters' and resources' values (their keys
         stay); what the rules read of the rest is noted (`Watched`). A sheet whose data names any combatant has none
         (-1)."""
-        plain: dict[str, Any] = dict(sheet.to_dict())
+        full: dict[str, Any] = dict(sheet.to_dict())
+        plain = {**full}
         del plain["name"]
         plain["hp"] = None
         plain["counters"] = dict.fromkeys(sheet.counters)
@@ -497,7 +501,6 @@ class Simulator:
             self.roles.append(None)
             return
         self.view.append(self._view_id(text))
-        full = dict(sheet.to_dict())
         self.roles.append((watched({**full, "name": ATTACKER}), watched({**full, "name": TARGET})))
 
     def _view_id(self, text: bytes) -> int:
@@ -550,7 +553,7 @@ class Simulator:
         parent: Node | None = None
         pick = -1
         while isinstance(node, Node):
-            ci = node.table.pick((mix(turn ^ node.pid) >> 11) * TO_UNIT)  # dice.uniform(turn, names(node.name))
+            ci = node.pick(turn)
             path[node.name] = ci
             parent, pick = node, ci
             node = node.kids.get(ci)
@@ -566,17 +569,7 @@ class Simulator:
         except LedgerError:  # the rules refuse this step (it can't be taken): nothing changes
             effects, plain = [], {}
         leaf = self._leaf_of(plain, effects)
-        fresh = box.asked[len(path) :]
-        # hang the new rolls (those beyond the path walked) and the leaf below where the walk stopped
-        tail: Node | Leaf = leaf
-        for name, spec, ci in reversed(fresh):
-            n = Node(name, spec, classes(spec), purpose(names(name)))
-            n.kids[ci] = tail
-            tail = n
-        if parent is None:
-            trees[key] = tail
-        else:
-            parent.kids[pick] = tail
+        self._hang(trees, key, [parent, pick], box.asked[len(path) :], leaf, names)  # the rolls beyond the walk
         return leaf
 
     def _leaf(self, state: list[int], effects: list[Effect]) -> Leaf:
@@ -585,10 +578,7 @@ class Simulator:
     def _leaf_of(self, plain: dict[int, dict[str, Any]], effects: list[Effect]) -> Leaf:
         """The leaf of a step: the sheets its effects leave (`_apply_plain`), interned, and its attack's hit."""
         changes = tuple(sorted((i, self.intern_plain(p)) for i, p in plain.items()))
-        resolved = [e.data for e in effects if e.event == ATTACK_RESOLVED]
-        hit = any(bool(d.get("hit")) for d in resolved)
-        critical = any(bool(d.get("critical_hit") or d.get("critical")) for d in resolved)
-        return Leaf(changes, hit, critical)
+        return Leaf(changes, *hit_of(effects))
 
     def options(self, f: Fighter, me: Sheet) -> Mapping[str, Any]:
         """The plain attack, or (`spend`) the one that spends points while the sheet holds them."""
@@ -810,7 +800,7 @@ class Simulator:
         part: dict[str, int] = {}  # the classes of the rolls walked in a stage's part
         while node is not None:
             if isinstance(node, Node):
-                pick = node.table.pick((mix(turn ^ node.pid) >> 11) * TO_UNIT)
+                pick = node.pick(turn)
                 (path if stage is None else part)[node.name] = pick
             elif isinstance(node, Read):
                 pick = node.value(pair[node.role])
@@ -1036,10 +1026,7 @@ class Simulator:
             for role, bundle in sorted(mine.items())
             if (bid := self._bundle_id(bundle, pair[role])) >= 0
         ]
-        resolved = [e.data for e in effects if e.event == ATTACK_RESOLVED]
-        hit = any(bool(d.get("hit")) for d in resolved)
-        critical = any(bool(d.get("critical_hit") or d.get("critical")) for d in resolved)
-        return parts, hit, critical
+        return (parts, *hit_of(effects))
 
     def _finish(self, before: tuple[Effect, ...], after: tuple[Effect, ...], a: int, t: int) -> SharedLeaf | Unsafe:
         """The leaf of an attack that made `before` and handed the rest to a staged part that returned `after`, for
@@ -1060,9 +1047,11 @@ class Simulator:
         return SharedLeaf(tuple(parts), hit, critical)
 
     @staticmethod
-    def _hang(trees: dict[Any, Any], key: Any, spot: list[Any], steps: list[Any], end: Any) -> None:
+    def _hang(
+        trees: dict[Any, Any], key: Any, spot: list[Any], steps: list[Any], end: Any, names: Callable[[str], str] = str
+    ) -> None:
         """Hang these steps (reads and rolls, as `_steps` gives them) and their end below where a walk stopped (the
-        tree's root when it stopped before its first node)."""
+        tree's root when it stopped before its first node); a roll is drawn under `names` of its name."""
         tail = end
         for step in reversed(steps):
             if len(step) == 5:  # a read: (depth, role, part, key, value)
@@ -1070,7 +1059,7 @@ class Simulator:
                 n.kids[step[4]] = tail
             else:
                 name, spec, ci = step
-                n = Node(name, spec, classes(spec), purpose(name))
+                n = Node(name, spec, classes(spec), purpose(names(name)))
                 n.kids[ci] = tail
             tail = n
         parent, pick = spot[0], spot[1]
@@ -1130,7 +1119,7 @@ class Simulator:
         # the branches already decided, read without a call (the walk of _walk, inlined: most attacks end here)
         node = self.attacks.get(key)
         while isinstance(node, Node):
-            node = node.kids.get(node.table.pick((mix(turn ^ node.pid) >> 11) * TO_UNIT))
+            node = node.kids.get(node.pick(turn))
         leaf = node if node is not None else self._attack_first(state, i, j, turn, key)
         out = self.out
         for k, s in leaf.changes:
@@ -1181,7 +1170,7 @@ class Simulator:
         # the branches already decided, read without a call (the walk of _walk, inlined: most turn points end here)
         node = trees.get(key)
         while isinstance(node, Node):
-            node = node.kids.get(node.table.pick((mix(turn ^ node.pid) >> 11) * TO_UNIT))
+            node = node.kids.get(node.pick(turn))
         if node is None:
             rules = self.rules
             sheet = self.sheets[state[i]]
