@@ -85,6 +85,26 @@ def _shown(raw: bytes) -> str:
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", raw.decode(errors="replace"))
 
 
+def typed(session: Session, keys: list[str], pause: float) -> None:
+    """Run the session's prompt_toolkit application on a pipe, typing each chunk of keys after a pause."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from commands.shell import _interactive
+
+    with create_pipe_input() as inp:
+
+        def type_keys() -> None:
+            for k in keys:
+                time.sleep(pause)
+                inp.send_text(k)
+
+        feeder = threading.Thread(target=type_keys)
+        feeder.start()
+        _interactive(session, input=inp, output=DummyOutput())
+        feeder.join()
+
+
 def test_the_terminal_shell_completes_shows_the_turns_and_keeps_history(db: str, tmp_path: Path) -> None:
     """docs/shell.md, On a terminal: Tab completes names with their HP; the toolbar shows who is up and the next two;
     history."""
@@ -225,23 +245,8 @@ def test_an_interactive_session_through_a_pipe_completes_and_runs_commands(
 ) -> None:
     """docs/shell.md, On a terminal: the prompt_toolkit application fed key by key: Tab completes, Enter runs, Ctrl-D
     leaves."""
-    from prompt_toolkit.input import create_pipe_input
-    from prompt_toolkit.output import DummyOutput
-
-    from commands.shell import _interactive
-
     monkeypatch.setenv("HOME", str(tmp_path))
-    with create_pipe_input() as inp:
-
-        def type_keys() -> None:
-            for k in ["damage Bi", "\t", " --amount 1\r", "\x04"]:
-                time.sleep(0.4)
-                inp.send_text(k)
-
-        feeder = threading.Thread(target=type_keys)
-        feeder.start()
-        _interactive(session, input=inp, output=DummyOutput())
-        feeder.join()
+    typed(session, ["damage Bi", "\t", " --amount 1\r", "\x04"], 0.4)
     assert Cli(session.app.db or "").json("character", "show", "Big Bo")["hp"] == 5  # `damage Bi` + Tab ran on Big Bo
     assert (tmp_path / ".ledger_history").read_text().splitlines()[0] == "damage 'Big Bo' --amount 1"
 
@@ -291,10 +296,6 @@ def test_a_players_request_shows_in_the_toolbar_and_f2_accepts_it(
 ) -> None:
     """docs/serve.md, Players act: a request from a hero's page shows in the shell's toolbar as the ruling's sentence
     to be made; one key (F2) accepts it, recording exactly its command with who asked; nothing is pending after."""
-    from prompt_toolkit.input import create_pipe_input
-    from prompt_toolkit.output import DummyOutput
-
-    from commands.shell import _interactive
     from ledger.storage.players import Players
     from ledger.storage.target import parse_target
 
@@ -304,17 +305,7 @@ def test_a_players_request_shows_in_the_toolbar_and_f2_accepts_it(
         "ann", "Ann", ["damage", "Big Bo", "--amount", "1"], "Ann hurts Big Bo", 60
     )
     assert session.toolbar().endswith("| Ann asks: Ann hurts Big Bo  [F2 accepts #1]")
-    with create_pipe_input() as inp:
-
-        def type_keys() -> None:
-            for k in ["\x1bOQ", "\x04"]:  # F2, then Ctrl-D
-                time.sleep(0.6)
-                inp.send_text(k)
-
-        feeder = threading.Thread(target=type_keys)
-        feeder.start()
-        _interactive(session, input=inp, output=DummyOutput())
-        feeder.join()
+    typed(session, ["\x1bOQ", "\x04"], 0.6)  # F2, then Ctrl-D
     cli = Cli(session.app.db or "")
     assert cli.json("character", "show", "Big Bo")["hp"] == 5
     assert cli.json("log", "-n", "1")[0]["data"]["intent"]["asked_by"] == "Ann"  # type: ignore[index]
