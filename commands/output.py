@@ -11,8 +11,6 @@ from typing import Any
 
 import click
 
-from ledger.words.describe import raw_line, ruling_lines
-
 # What stands out at a terminal: who is hit, who is missed, criticals, the fallen, HP going down.
 _BAD = re.compile(r"\b(critically hits|kills|now dead|now dying|now defeated|now incapacitated|dies|fall|falls)\b")
 _HIT = re.compile(r"\b(hits)\b")
@@ -50,8 +48,8 @@ def paint(line: str) -> str:
 
 def ruling_text(r: Mapping[str, Any]) -> str:
     """A ruling's first line (a sentence, in its system's words: Health in P&P), then its dice one per line."""
-    # lazy: the fold that knows minion groups (ledger.words.describe); kept out of `--version`
-    from ledger.words.describe import HpFold
+    # lazy: the sentences (ledger.words.describe, 12 ms to compile); kept out of `--version` and `odds`
+    from ledger.words.describe import HpFold, ruling_lines
 
     fold, system = HpFold(), str(r.get("system") or "")
     for sheet in _sheets(r):  # the sheets the ruling touched: its system, and which names are groups of several
@@ -70,6 +68,8 @@ def _sheets(r: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 def raw_events(r: Mapping[str, Any]) -> str:
     """Every event of a ruling as stored (`-v`)."""
+    from ledger.words.describe import raw_line  # lazy: as ruling_text
+
     return "\n".join(f"    {raw_line(e)}" for e in r.get("events", []))
 
 

@@ -22,6 +22,7 @@ from ledger.model.dice import DiceSpec, pool_successes
 
 MASK = (1 << 64) - 1
 TO_UNIT = 1.0 / (1 << 53)
+SPREAD = 0x9E3779B97F4A7C15  # the golden-ratio multiplier (odd), the one step of a roll's draw
 
 
 def mix(x: int) -> int:
@@ -36,10 +37,11 @@ _PURPOSES: dict[str, int] = {}
 
 
 def purpose(name: str) -> int:
-    """A roll purpose's stable number (the same in every process; Python's own str hash is salted)."""
+    """A roll purpose's stable number, well spread over 64 bits (the same in every process; Python's own str hash is
+    salted)."""
     found = _PURPOSES.get(name)
     if found is None:
-        found = _PURPOSES[name] = zlib.crc32(name.encode()) | (len(name) << 32)
+        found = _PURPOSES[name] = mix(zlib.crc32(name.encode()) | (len(name) << 32))
     return found
 
 
@@ -53,9 +55,21 @@ def turn_key(trial: int, actor: int, rnd: int) -> int:
     return mix(trial ^ ((actor + 1) * 0x9E3779B97F4A7C15 & MASK) ^ ((rnd + 1) * 0xC2B2AE3D27D4EB4F & MASK))
 
 
+def draw(turn: int, pid: int) -> int:
+    """The uniform whole number in [0, 2**53) of one roll purpose (its number, `purpose`) in one turn.
+
+    The turn's key is already a full SplitMix64 output (`turn_key`), so one step spreads it per purpose: the key
+    XORed with the purpose's number, times an odd constant, the top 53 bits of the low 64. For a uniform key each
+    purpose's number is uniform (an odd multiplier is a bijection mod 2**64), and the XOR keeps the numbers of two
+    purposes in one turn from lying on the few lines that a multiplier alone would put them on. A walk of the
+    simulator reads this inline (engine.py); tests/unit/test_odds_dice.py checks the numbers of two purposes in one
+    turn are independent and each is uniform."""
+    return ((turn ^ pid) * SPREAD & MASK) >> 11
+
+
 def uniform(turn: int, name: str) -> float:
     """The uniform number in [0, 1) of one roll purpose in one turn."""
-    return (mix(turn ^ purpose(name)) >> 11) * TO_UNIT
+    return draw(turn, purpose(name)) * TO_UNIT
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from ledger.errors import LedgerError
 from ledger.model.dice import DiceSpec, Roll
 from ledger.model.sheet import SHEET_EFFECTS, apply_all
-from ledger.odds.dice import trial_key, turn_key, uniform
+from ledger.odds.dice import MASK, draw, purpose, trial_key, turn_key, uniform
 from ledger.odds.engine import FOES, HEROES, POLICIES, Outcome, Simulator, Start
 from ledger.odds.forecast import forecast, play, wilson
 from ledger.odds.world import fighter
@@ -61,6 +62,44 @@ def test_the_stream_keys_each_roll_by_seed_trial_actor_round_and_purpose() -> No
         uniform(turn_key(trial_key(1, 2), 3, 4), "defense"),
     ]
     assert base not in others and all(0.0 <= u < 1.0 for u in others)
+
+
+def _chi_square(counts: dict[tuple[int, ...], int], cells: int, n: int) -> float:
+    """Pearson's chi-square of counts over `cells` equally likely cells (a cell never met adds its expectation)."""
+    expected = n / cells
+    met = sum((c - expected) ** 2 / expected for c in counts.values())
+    return met + (cells - len(counts)) * expected
+
+
+def _joint(turns: list[int], pids: list[int], bins: int, one: Callable[[int, int], int]) -> float:
+    """Pearson's chi-square of the joint bins of one number per purpose over the turns, against independent uniform
+    numbers (bins ** len(pids) equally likely cells)."""
+    counts: dict[tuple[int, ...], int] = {}
+    for turn in turns:
+        cell = tuple(one(turn, pid) * bins >> 53 for pid in pids)
+        counts[cell] = counts.get(cell, 0) + 1
+    return _chi_square(counts, bins ** len(pids), len(turns))
+
+
+def test_the_numbers_of_the_rolls_of_one_turn_are_uniform_and_independent() -> None:
+    """docs/odds.md, What the dice are: each roll purpose in a turn gets its own uniform number, and the numbers of
+    the purposes an H&H attack draws in one turn (attack, defense, power, toughness) are independent: Pearson's
+    chi-square of their joint bins stays under the 99.9% point. The test has the power to see a bad draw: the turn's
+    key XORed with the purpose's number alone, without the multiplier, fails it."""
+    turns = [turn_key(trial_key(7, t), a, r) for t in range(1500) for a in range(4) for r in range(1, 6)]
+    pids = [purpose(n) for n in ("attack", "defense", "power", "toughness")]
+    # one purpose, 64 bins (63 degrees of freedom: 99.9% point 103.4)
+    for pid in pids:
+        assert _joint(turns, [pid], 64, draw) < 103.4
+    # two purposes of one turn, 8 x 8 bins (63 degrees of freedom), every pair
+    for k, p in enumerate(pids):
+        for q in pids[k + 1 :]:
+            assert _joint(turns, [p, q], 8, draw) < 103.4
+    # three, 4 x 4 x 4 bins (63 degrees of freedom)
+    assert _joint(turns, pids[:3], 4, draw) < 103.4
+    assert _joint(turns, pids[1:], 4, draw) < 103.4
+    bad = lambda turn, pid: ((turn ^ pid) & MASK) >> 11  # noqa: E731
+    assert _joint(turns, pids[:2], 8, bad) > 1000
 
 
 def test_each_policy_plays_and_the_same_seed_repeats_it() -> None:
