@@ -594,10 +594,11 @@ class Simulator:
         effects = self.rules.own_timed(self.rules.attack(me, them, f.attack, dice), me.name, self.start.version)
         return self._leaf(state, self._settled(state, effects))
 
-    def attack_once(self, t: int, i: int, j: int) -> Leaf | SharedLeaf:
-        """Combatant i's plain attack on j from the start, in trial t's first round (its dice from the stream)."""
+    def attack_once(self, t: int, i: int, j: int) -> tuple[Leaf | SharedLeaf, list[int]]:
+        """Combatant i's plain attack on j from the start, in trial t's first round (its dice from the stream): the
+        outcome, and each combatant's sheet (an index of `sheets`) after it."""
         state = list(self.initial)
-        return self._attack(state, i, j, turn_key(trial_key(self.seed, t), i, 1))
+        return self._attack(state, i, j, turn_key(trial_key(self.seed, t), i, 1)), state
 
     def enumerate_attack(self, i: int, j: int) -> list[tuple[Fraction, Leaf]]:
         """Every outcome of combatant i's plain attack on j from the start, with its exact probability: each roll's

@@ -121,6 +121,26 @@ def enumerated(sim: Simulator) -> dict[str, Fraction]:
     return out
 
 
+SAMPLES = 100_000
+
+
+def sampled(sim: Simulator, want: dict[str, Fraction]) -> None:
+    """The simulator's own dice (the stream of seed, trial, actor, round and roll) at 100,000 trials: each chance in
+    `want` (hit, critical, dead) within 4 standard errors of the exact one."""
+    counts = dict.fromkeys(want, 0)
+    for k in range(SAMPLES):
+        leaf, state = sim.attack_once(k, 0, 1)
+        counts["hit"] += leaf.hit
+        if "critical" in counts:
+            counts["critical"] += leaf.critical
+        if "dead" in counts:
+            counts["dead"] += sim.sheets[state[1]].has("dead")
+    for what, exact in want.items():
+        p = float(exact)
+        se = math.sqrt(p * (1 - p) / SAMPLES)
+        assert abs(counts[what] / SAMPLES - p) <= 4 * se, (what, counts[what] / SAMPLES, p)
+
+
 HNH = [(f, s, p, tough) for f, s, p, tough in
        [(6, 4, 5, 4), (2, 2, 6, 2), (8, 6, 2, 3), (4, 4, 4, 4), (0, 1, 9, 1), (10, 3, 1, 6), (5, 8, 5, 8),
         (3, 3, 3, 0), (7, 2, 7, 2), (1, 5, 0, 5), (9, 9, 4, 4), (4, 0, 8, 1), (6, 6, 6, 6), (2, 7, 1, 9),
@@ -154,11 +174,13 @@ def test_hnh_one_attack_hits_and_crits_exactly_as_icepool_says(
     fighting: int, strength: int, parry: int, toughness: int
 ) -> None:
     """gameplay.txt, Attack Check and Critical Hits: the simulator's unarmed attack (Fighting against Parry), every
-    class of every roll through the rules, hits and crits with icepool's exact probabilities."""
+    class of every roll through the rules, hits and crits with icepool's exact probabilities; its own dice at 100,000
+    trials within 4 standard errors of them."""
     sim = duel("hnh", {"fighting": fighting, "strength": strength}, {"parry": parry, "toughness": toughness})
     got = enumerated(sim)
     want = hnh_exact(fighting, parry)
     assert (got["hit"], got["critical"]) == (want["hit"], want["critical"])
+    sampled(sim, want)
 
 
 D20_CASES = [(att, s, dex, armor, dmg) for att, s, dex, armor, dmg in
@@ -192,7 +214,8 @@ def test_d20_one_attack_hits_crits_and_kills_exactly_as_icepool_says(
     attack: int, strength: int, dex: int, armor: int, damage: str | None
 ) -> None:
     """d20-supers.txt, To Attack, Critical Hits, Instant Death (fists are subdual and never kill outright): the
-    simulator's attack, every class through the rules, equals icepool's critical chain."""
+    simulator's attack, every class through the rules, equals icepool's critical chain; its own dice at 100,000
+    trials fall within 4 standard errors of it."""
     hp = 10_000  # no damage roll decides who dies: only Instant Death does
     sim = duel(
         "d20",
@@ -204,6 +227,7 @@ def test_d20_one_attack_hits_crits_and_kills_exactly_as_icepool_says(
     dr = 10 + ability_mod(dex) + armor
     want = d20_exact(attack + ability_mod(strength), dr, subdual=damage is None)
     assert got == want
+    sampled(sim, want)
 
 
 PNP_CASES = [(a, d) for a in (1, 2, 3, 4, 5) for d in (1, 2, 3, 5)]
@@ -217,31 +241,8 @@ def pnp_exact(attack: int, defense: int) -> Fraction:
 @pytest.mark.parametrize("attack,defense", PNP_CASES)
 def test_pnp_one_attack_hits_exactly_as_icepool_says(attack: int, defense: int) -> None:
     """Prowlers & Paragons, Attacks: the simulator's attack with Might against the target's Agility (its best defense),
-    every class of both pools through the rules, hits with icepool's exact probability."""
+    every class of both pools through the rules, hits with icepool's exact probability; its own dice at 100,000 trials
+    within 4 standard errors of it."""
     sim = duel("pnp", {"might": attack}, {"agility": defense, "might": 1})
     assert enumerated(sim)["hit"] == pnp_exact(attack, defense)
-
-
-# -- sampled at 100,000 trials -------------------------------------------------------------------------------------
-
-SAMPLED = [
-    ("hnh", {"fighting": 6, "strength": 4}, {"parry": 5, "toughness": 4}, None, hnh_exact(6, 5)["hit"]),
-    ("hnh", {"fighting": 2, "strength": 2}, {"parry": 6, "toughness": 2}, None, hnh_exact(2, 6)["hit"]),
-    ("d20", {"attack": 3, "str": 14, "hp": 20}, {"dex": 12, "hp": 10_000}, {"damage": "1d8"},
-     d20_exact(5, 11, False)["hit"]),
-    ("pnp", {"might": 4}, {"agility": 3, "might": 1}, None, pnp_exact(4, 3)),
-]  # fmt: skip
-
-
-@pytest.mark.parametrize("system,a,t,attack,exact", SAMPLED)
-def test_the_simulators_own_dice_at_100000_trials_fall_within_4_standard_errors(
-    system: str, a: dict[str, Any], t: dict[str, Any], attack: dict[str, Any] | None, exact: Fraction
-) -> None:
-    """The stream the trials draw from (seed, trial, actor, round, roll) gives the exact hit chance, within 4 standard
-    errors at 100,000 trials (hnh gameplay.txt Attack Check; d20-supers.txt To Attack; P&P Attacks)."""
-    sim = duel(system, a, t, attack)
-    n = 100_000
-    hits = sum(sim.attack_once(k, 0, 1).hit for k in range(n))
-    p = float(exact)
-    se = math.sqrt(p * (1 - p) / n)
-    assert abs(hits / n - p) <= 4 * se, (hits / n, p)
+    sampled(sim, {"hit": pnp_exact(attack, defense)})
