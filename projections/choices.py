@@ -8,6 +8,13 @@ each of the hero's traits (the GM sets its DC as they accept it, with `pending e
 one condition the texts let a character end by its own action: hnh-site/conditions.txt, Prone; d20 SRD, Prone);
 ending or delaying the turn. Each choice carries the command's words, so what the GM records is exactly what the
 page offered: a page can only pick one of these, never write a command.
+
+What the turn's action budget no longer allows is not offered: in a campaign that refuses an action over the budget
+(`init -o action-economy=refuse`, the default), an action of a kind the hero's tally this round has no room for (H&H
+gameplay.txt, Number Of Actions: "You get a standard and a move action each turn"; Standard Action: "you can only use
+1 standard action during your turn"; d20-supers.txt, Attacks: a full action takes the round), and delaying once
+the hero has acted (H&H gameplay.txt, Delay: "You cannot delay if you have already taken an action on your turn"), as
+the rules' own `action_cost`, `take_action` and `delay_refused` decide from the tally the read side keeps.
 """
 
 from __future__ import annotations
@@ -20,8 +27,8 @@ from ledger.errors import Conflict, ImpossibleAction, LedgerError
 from ledger.model.dice import DiceSpec, Roll
 from ledger.model.sheet import Sheet
 from ledger.rules import get_rules
-from ledger.rules.contract import Action
-from projections.db import ReadSide, sheets
+from ledger.rules.contract import Action, RuleSystem
+from projections.db import ReadSide, rulings, sheets
 from projections.hidden import hidden
 from projections.tracker import tracker
 
@@ -42,8 +49,10 @@ def choices(read: ReadSide, hero: str) -> list[dict[str, Any]]:
             if (sheet or {}).get("pc")
         }  # fmt: skip
         kept = hidden(read, conn, heroes)
+        first = conn.execute(select(rulings.c.intent).where(rulings.c.number == 1)).first()  # `init`: the settings
     if row is None:
         return []
+    economy = str((((first[0] if first else None) or {}).get("settings") or {}).get("action-economy", "refuse"))
     sheet = dict(row[0])
     me = str(enc["current"])
     system = str(enc["system"])
@@ -81,11 +90,31 @@ def choices(read: ReadSide, hero: str) -> list[dict[str, Any]]:
         out.append({"group": "Checks", "label": f"{me} makes {article} {trait} check", "words": ["check", me, trait]})
     if "prone" in (sheet.get("conditions") or ()):
         out.append({"group": "Conditions", "label": f"{me} stands up", "words": ["condition", "remove", me, "prone"]})
+    spent = next((dict(e.get("spent") or {}) for e in enc["order"] if e["name"] == me), {})
+    if economy == "refuse":
+        out = [c for c in out if affordable(rules, mine, spent, c["words"])]
     out.append({"group": "Turn", "label": f"{me} ends the turn", "words": ["encounter", "next"]})
-    out.append({"group": "Turn", "label": f"{me} delays the turn", "words": ["encounter", "delay"]})
+    acted = any(isinstance(v, int) and v > 0 for v in spent.values())
+    if mine is None or rules.delay_refused(mine, acted) is None:
+        out.append({"group": "Turn", "label": f"{me} delays the turn", "words": ["encounter", "delay"]})
     for i, c in enumerate(out):
         c["id"] = f"{i}:{' '.join(c['words'])}"
     return out
+
+
+def affordable(rules: RuleSystem, me: Sheet | None, spent: dict[str, Any], words: list[str]) -> bool:
+    """Whether the hero's tally this round (`spent`) has room for the choice's action, as the rules count it when
+    the GM records it (`RuleSystem.action_cost`, `take_action`; ledger/rulings/deciders/economy.py): an attack, or
+    one of the system's actions; a check, standing up and the turn's end are not counted."""
+    if me is None or words[0] not in ("attack", "act"):
+        return True
+    command = "attack" if words[0] == "attack" else f"act {words[2]}"
+    target = words[2] if words[0] == "attack" else (words[4] if len(words) > 4 else None)
+    kind = rules.action_cost(command, me, {})
+    if kind is None:
+        return True
+    _, problem = rules.take_action(spent, kind, me.name, target)
+    return problem is None
 
 
 class _LowestFaces:

@@ -44,7 +44,7 @@ from ledger.storage.target import Target
 metadata = MetaData()
 # 64-bit on PostgreSQL (its INTEGER is 32-bit); SQLite's INTEGER is already 64-bit and stays the rowid alias
 Big = BigInteger().with_variant(Integer(), "sqlite")
-FOLDS = 4  # the version of the folds (views.py, fold.py): bump it whenever a fold changes what a view holds, and
+FOLDS = 5  # the version of the folds (views.py, fold.py): bump it whenever a fold changes what a view holds, and
 # every ledger's views are folded again on next use (verify compares the views with a fresh fold of today's code)
 TABLES = 1  # the version of the view tables' layout, kept in the tracking row "tables" once `ensure_tables` has made
 # (or upgraded) them: bump it with the upgrade in `ensure_tables` whenever a table, column or index changes

@@ -15,6 +15,7 @@ from sqlalchemy import delete, select
 from ledger.aggregates import apply_campaign_domain
 from ledger.encounter import blank_encounter, fold_encounter
 from ledger.model.event_names import (
+    ACTION_TAKEN,
     CAMPAIGN_RESTORED,
     ENCOUNTER_ENDED,
     ENCOUNTER_RESTORED,
@@ -145,8 +146,8 @@ class EncounterFold:
                 return  # no encounter yet
             if name == ENCOUNTER_STARTED:
                 self.started = st["number"]
-            elif "order" not in st and name != ENCOUNTER_ENDED:
-                return  # an event that leaves the row alone (ActionTaken: a round's tally)
+            elif "order" not in st and name not in (ENCOUNTER_ENDED, ACTION_TAKEN):
+                return  # an event that leaves the row alone
             domain = fold_encounter([(0, name, st)], start=_domain(cur) if cur is not None else None)
         cur = _encounter_row(domain)
         self.state, self.loaded = cur, True
@@ -161,9 +162,20 @@ class EncounterFold:
         bulk_insert(self.conn, encounter_log, self.log_rows)
 
 
+def order_spent(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The order of an encounter's domain state as its read-model row keeps it: each participant who has taken an
+    action this round (the round's tally, `ActionTaken`) with `spent`, their tally (H&H: standard, move, free and
+    extra; d20: full, partial, ...); a tally of another encounter or round is stale and left out."""
+    held = state.get("actions") or {}
+    if held.get("encounter") != state["number"] or held.get("round") != state["round"]:
+        return list(state["order"])
+    by = held.get("by") or {}
+    return [{**e, "spent": dict(by[e["name"]])} if by.get(e["name"]) else e for e in state["order"]]
+
+
 def _encounter_row(state: dict[str, Any]) -> dict[str, Any]:
     """The read model's row of an encounter's domain state (ledger.encounter.blank_encounter's shape)."""
-    order = state["order"]
+    order = order_spent(state)
     return {
         "number": state["number"],
         "system": state["system"],
@@ -178,10 +190,12 @@ def _encounter_row(state: dict[str, Any]) -> dict[str, Any]:
 
 def _domain(row: dict[str, Any]) -> dict[str, Any]:
     """An encounter row back in the domain's shape (the turn is the current participant's place in the order)."""
-    order = row["order"] or []
+    order = [{k: v for k, v in e.items() if k != "spent"} for e in row["order"] or []]
     turn = next((i for i, e in enumerate(order) if e["name"] == row["current"]), 0)
-    keep = ("number", "system", "started", "ended", "active", "round", "order")
-    return {**blank_encounter(), **{k: row[k] for k in keep}, "turn": turn}
+    keep = ("number", "system", "started", "ended", "active", "round")
+    by = {e["name"]: e["spent"] for e in row["order"] or [] if e.get("spent")}
+    actions = {"encounter": row["number"], "round": row["round"], "by": by} if by else {}
+    return {**blank_encounter(), **{k: row[k] for k in keep}, "order": order, "turn": turn, "actions": actions}
 
 
 def _row(r: dict[str, Any]) -> tuple[Any, ...]:

@@ -24,6 +24,7 @@ from ledger.aggregates import Character
 from ledger.encounter import ENCOUNTER_ID, Encounter
 from ledger.storage.target import Target
 from projections.db import ReadSide, encounters, private_copy, rulings, sessions, sheets
+from projections.fold import order_spent
 from projections.views import rebuild
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def _encounter(row: Any, ledger: WriteSide) -> str | None:
     want = (state["number"], state["system"], state["started"], state["ended"], bool(state["active"]))
     if row is None or (row["number"], row["system"], row["started"], row["ended"], bool(row["active"])) != want:
         return "ledger_encounters differs from the log"
-    if (row["round"], row["current"], row["order"]) != (state["round"], current, order):
+    if (row["round"], row["current"], row["order"]) != (state["round"], current, order_spent(state)):
         return "ledger_encounters differs from the log"
     return None
 

@@ -48,6 +48,8 @@ def row(entry: Mapping[str, Any], sheet: Mapping[str, Any] | None, current: str 
         "pc": bool(s.get("pc")),
         "minion": bool(s.get("minion")),
     }
+    if entry.get("spent"):  # the actions taken this round, as the round's tally counts them (the read side's rows)
+        out["spent"] = dict(entry["spent"])
     if entry.get("hazard"):  # a turn slot with no sheet: a hazard or a timed event
         out["hazard"] = str(entry.get("note") or "")
     if s.get("minion"):  # a group whose last member is dead (H&H) has none left

@@ -180,3 +180,71 @@ def test_the_choices_leave_out_what_the_rules_refuse_now(cli: Cli, db: str):
     finally:
         read.close()
     assert labels and not any("escape" in label or "release" in label for label in labels), labels
+
+
+def test_a_heros_page_offers_no_action_the_turns_budget_has_no_room_for(cli: Cli, db: str):
+    """hnh-site/gameplay.txt, Number Of Actions and Standard Action ("you can only use 1 standard action during your
+    turn"), and Delay ("You cannot delay if you have already taken an action on your turn"): once Ann's attack is
+    recorded, her page (over HTTP) offers no attack, no grab (a standard action) and no delay, but still her checks
+    and the turn's end; the tracker shows what she has spent, `verify` finds the read side true to the log, and an
+    undo gives her page its attacks back."""
+    cli.ok("init", "--system", "hnh", "--name", "Budget")
+    cli.ok("character", "add", "Ann", "--trait", "fighting=4", "--trait", "agility=1", "--pc")
+    cli.ok("character", "add", "Bob", "--trait", "toughness=9")
+    url = cli.json("player", "link", "Ann")["url"]  # type: ignore[index]
+    page = "/p/" + url.rsplit("/p/", 1)[1]
+    cli.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=9", "--init", "Bob=5")
+    with serving(db) as server:
+        labels = [t for _, t in offered(server, page)[1]]
+        assert {"Ann attacks Bob", "Ann: grab against Bob", "Ann delays the turn"} <= set(labels), labels
+        cli.ok("attack", "Ann", "Bob", "--roll", "attack=0,0,0", "--roll", "defense=0,0,0")
+        labels = [t for _, t in offered(server, page)[1]]
+        assert not any(t.startswith(("Ann attacks", "Ann: grab")) for t in labels), labels
+        assert "Ann delays the turn" not in labels
+        assert "Ann ends the turn" in labels and "Ann makes a fighting check" in labels
+        ann = next(e for e in cli.json("encounter", "show")["order"] if e["name"] == "Ann")  # type: ignore[index]
+        assert ann["spent"]["standard"] == 1, ann
+        cli.ok("verify")
+        cli.ok("undo")
+        labels = [t for _, t in offered(server, page)[1]]
+        assert "Ann attacks Bob" in labels and "Ann delays the turn" in labels, labels
+
+
+def _labels(cli: Cli, db: str, hero: str) -> list[str]:
+    """The labels of the hero's page choices, read after a read brought the read models up to the log."""
+    from ledger.storage.target import parse_target
+    from projections.choices import choices
+    from projections.db import ReadSide
+
+    cli.ok("encounter", "show")
+    read = ReadSide(parse_target(db))
+    try:
+        return [c["label"] for c in choices(read, hero)]
+    finally:
+        read.close()
+
+
+def test_a_campaign_that_only_warns_still_offers_an_action_over_the_budget(cli: Cli, db: str):
+    """The campaign's `action-economy` setting (docs/interpretations.md, The action budget): with `warn` the GM may
+    record an action over the budget (hnh-site/gameplay.txt, Standard Action), so the page still offers it."""
+    cli.ok("init", "--system", "hnh", "--name", "Warned", "-o", "action-economy=warn")
+    cli.ok("character", "add", "Ann", "--trait", "fighting=4", "--pc")
+    cli.ok("character", "add", "Bob", "--trait", "toughness=9")
+    cli.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=9", "--init", "Bob=5")
+    cli.ok("attack", "Ann", "Bob", "--roll", "attack=0,0,0", "--roll", "defense=0,0,0")
+    assert "Ann attacks Bob" in _labels(cli, db, "Ann")
+
+
+def test_a_d20_hero_who_attacked_is_offered_no_full_action_but_another_attack(cli: Cli, db: str):
+    """d20-supers.txt, Attacks ("Full action ... Partial action"): a full action takes the round, so after an attack
+    (a partial action) the page offers no run or charge, and another attack still (docs/interpretations.md, d20
+    Supers, Actions in a round)."""
+    cli.ok("init", "--system", "d20", "--name", "Round")
+    cli.ok("character", "add", "Ann", "--trait", "attack=3", "--trait", "hp=20", "--pc")
+    cli.ok("character", "add", "Bob", "--trait", "hp=12")
+    cli.ok("encounter", "start", "Ann", "Bob", "--init", "Ann=20", "--init", "Bob=5")
+    before = _labels(cli, db, "Ann")
+    assert {"Ann: run", "Ann: charge", "Ann attacks Bob"} <= set(before), before
+    cli.ok("attack", "Ann", "Bob", "--roll", "attack=2", "--roll", "damage=1")
+    after = _labels(cli, db, "Ann")
+    assert "Ann attacks Bob" in after and "Ann: run" not in after and "Ann: charge" not in after, after
