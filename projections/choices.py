@@ -4,10 +4,10 @@ Only during the hero's turn in a running encounter (hnh-site/gameplay.txt, Takin
 likewise): an attack with each of the hero's powers (or without one, where the system's attack takes none) at each
 participant the players can see who is still in the fight; each of the system's own actions (`ledger act`: H&H's
 maneuvers, d20's run and charge, P&P's chase and move), at each such participant when it needs one; a check of
-each of the hero's traits (the GM sets its DC as they accept it, with `pending edit`); standing up when prone (the
-one condition the texts let a character end by its own action: hnh-site/conditions.txt, Prone; d20 SRD, Prone);
-ending or delaying the turn. Each choice carries the command's words, so what the GM records is exactly what the
-page offered: a page can only pick one of these, never write a command.
+each of the hero's traits the rules let them check (the GM sets its DC as they accept it, with `pending edit`);
+standing up when prone (the one condition the texts let a character end by its own action: hnh-site/conditions.txt,
+Prone; d20 SRD, Prone); ending or delaying the turn. Each choice carries the command's words, so what the GM
+records is exactly what the page offered: a page can only pick one of these, never write a command.
 
 What the turn's action budget no longer allows is not offered: in a campaign that refuses an action over the budget
 (`init -o action-economy=refuse`, the default), an action of a kind the hero's tally this round has no room for (H&H
@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ledger.errors import Conflict, ImpossibleAction, LedgerError
+from ledger.errors import BadInput, Conflict, ImpossibleAction, LedgerError
 from ledger.model.dice import DiceSpec, Roll
 from ledger.model.sheet import Sheet
 from ledger.rules import get_rules
@@ -86,6 +86,8 @@ def choices(read: ReadSide, hero: str) -> list[dict[str, Any]]:
                 words = ["act", me, name, "--against", t]
                 out.append({"group": "Actions", "label": f"{me}: {name} against {t}", "words": words})
     for trait in sorted((sheet.get("traits") or {}).keys()):
+        if not checkable(rules, mine, trait):
+            continue
         article = "an" if trait[:1].lower() in "aeiou" else "a"
         out.append({"group": "Checks", "label": f"{me} makes {article} {trait} check", "words": ["check", me, trait]})
     if "prone" in (sheet.get("conditions") or ()):
@@ -115,6 +117,22 @@ def affordable(rules: RuleSystem, me: Sheet | None, spent: dict[str, Any], words
         return True
     _, problem = rules.take_action(spent, kind, me.name, target)
     return problem is None
+
+
+def checkable(rules: RuleSystem, me: Sheet | None, trait: str) -> bool:
+    """Whether the rules let `me` check this trait at all, asked as the ruling asks them (with a DC, the GM's to set
+    on accepting): d20's sheet numbers (hp, attack, armor, ...) are no skill to check (d20-supers.txt, Collosal
+    Failures and Spectacular Success: "when doing skills"; docs/interpretations.md, d20 Supers: "A check rolls a
+    skill, never a number of the sheet")."""
+    if me is None:
+        return True
+    try:
+        rules.check(me, trait, dc=10, against=None, options={}, dice=_LowestFaces())
+    except BadInput:
+        return False
+    except LedgerError:
+        return True
+    return True
 
 
 class _LowestFaces:
