@@ -60,10 +60,10 @@ def draw(turn: int, pid: int) -> int:
 
     The turn's key is already a full SplitMix64 output (`turn_key`), so one step spreads it per purpose: the key
     XORed with the purpose's number, times an odd constant, the top 53 bits of the low 64. For a uniform key each
-    purpose's number is uniform (an odd multiplier is a bijection mod 2**64), and the XOR keeps the numbers of two
-    purposes in one turn from lying on the few lines that a multiplier alone would put them on. A walk of the
-    simulator reads this inline (engine.py); tests/unit/test_odds_dice.py checks the numbers of two purposes in one
-    turn are independent and each is uniform."""
+    purpose's number is uniform (an odd multiplier is a bijection mod 2**64); the XOR before it keeps the numbers of
+    the purposes of one turn off a lattice (the key times each purpose's own multiplier would put them on one, the
+    coarser the more purposes a turn draws). A walk of the simulator reads this inline (engine.py);
+    tests/unit/test_odds_engine.py checks each purpose's number is uniform and those of one turn independent."""
     return ((turn ^ pid) * SPREAD & MASK) >> 11
 
 
