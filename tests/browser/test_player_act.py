@@ -34,7 +34,8 @@ def pick(browser: Browser, label: str, shot: Path | None = None) -> None:
 def test_a_player_asks_for_an_attack_the_gm_accepts_it_and_the_page_follows(sqlite_db: str, tmp_path: Path):
     """rules/hnh gameplay.txt, Taking Your Turn: Ann's phone offers "Ann attacks Bob" on her turn; the GM accepts
     it (`pending accept`, another process), the attack asks Ann's dice of the same page, she taps Roll, the ruling
-    records who asked, and the page says the request was accepted; her next request, refused, reads "refused"."""
+    records who asked, and the page says the request was accepted and offers no second attack (Standard Action: "you
+    can only use 1 standard action during your turn"); her next request, refused, reads "refused"."""
     cli = Cli(sqlite_db)
     paths = table(cli)
     cli.ok("encounter", "start", "Ann", "Bob", "Cat", *START)
@@ -60,6 +61,11 @@ def test_a_player_asks_for_an_attack_the_gm_accepts_it_and_the_page_follows(sqli
             assert browser.wait_for("!!document.querySelector('#card .roll-line.fresh')")  # her dice on the card
             intent = cli.json("log", "-n", "1")[0]["data"]["intent"]  # type: ignore[index]
             assert intent["asked_by"] == "Ann" and intent["attacker"] == "Ann" and intent["target"] == "Bob"
+            # gameplay.txt, Standard Action: her one standard action is spent, so the list the page is pushed offers
+            # no attack now (nor a delay, Delay), and still the turn's end
+            offered = "[...document.getElementById('choice').options].map(o => o.textContent)"
+            assert browser.wait_for(f"!{offered}.some(t => t.startsWith('Ann attacks'))")
+            assert browser.js(f"{offered}.includes('Ann ends the turn') && !{offered}.includes('Ann delays the turn')")
             pick(browser, "Ann ends the turn")
             assert browser.wait_for(f"{ASKED}.includes('waiting for the GM')")
             ledger(sqlite_db, "pending", "refuse", "2")
