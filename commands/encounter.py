@@ -367,8 +367,8 @@ def show(app: AppContext, with_odds: bool) -> None:
     """The running encounter: round, who is up, and each participant's initiative, HP, conditions and marks.
 
     Marks are DEAD, DYING, DEFEATED and the like, and DELAYING; a minion group shows its count (Thugs x3).
-    With --json, a participant who has acted this round has `spent`: the round's action tally (H&H standard, move,
-    free, extra; d20 full, partial, free). Example: ledger --json encounter show --odds
+    A participant who has acted this round says what the round's action count holds (acted: standard, move; d20:
+    partial), and --json keeps it as `spent`. Example: ledger --json encounter show --odds
     """
     # lazy: the read side (SQLAlchemy); kept out of a one-shot write
     from projections.tracker import idle, text, tracker

@@ -57,6 +57,20 @@ def row(entry: Mapping[str, Any], sheet: Mapping[str, Any] | None, current: str 
     return out
 
 
+def acted(spent: Mapping[str, Any]) -> str:
+    """What a participant has done this round, as the round's tally counts it: `acted: standard, move` (H&H),
+    `acted: partial` or `acted: full, opportunity (Bob)` (d20); a count above one says so (`2 partial`)."""
+    said = []
+    for kind, n in spent.items():
+        if isinstance(n, bool) or kind in ("single", "extra"):
+            continue  # flags (a charge's own attack taken, a single action allowed) and extra effort's added action
+        if isinstance(n, int) and n > 0:
+            said.append(kind if n == 1 else f"{n} {kind}")
+        elif isinstance(n, str) and n:
+            said.append(f"{kind} ({n})" if n != "-" else kind)
+    return "acted: " + ", ".join(said) if said else "acted"
+
+
 def table(v: Mapping[str, Any]) -> str:
     """The tracker as a compact aligned table, the screen a GM keeps open."""
     word = round_word(v["system"])
@@ -74,6 +88,8 @@ def table(v: Mapping[str, Any]) -> str:
             shown = ["hazard" + (f": {e['hazard']}" if e["hazard"] else "")]
         if e.get("passed"):
             shown.append(f"(passed over: {e['passed']})")
+        if e.get("spent"):
+            shown.append(acted(e["spent"]))
         rows.append((">" if e.get("up") else " ", name, str(e["initiative"]), hp, ", ".join(shown)))
     widths = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in enumerate(("", "name", "init", hp_label, ""))]
     lines = [head, f"  {'':1} {'name':<{widths[1]}}  {'init':>{widths[2]}}  {hp_label:>{widths[3]}}  conditions"]

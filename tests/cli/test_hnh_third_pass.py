@@ -236,6 +236,32 @@ def test_action_economy_warn_records_the_second_attack_with_a_warning(cli: Cli, 
     assert ("warning" in r) == (mode == "warn")  # type: ignore[operator]
 
 
+def test_the_tracker_says_what_each_one_has_done_this_round(hnh: Cli) -> None:
+    """gameplay.txt, Number Of Actions ("You get a standard and a move action each turn"): `encounter show` notes on
+    Ann's row what her turn has used (acted: standard), and --json keeps the tally (`spent`); an escape adds the move;
+    the note lasts the round and is gone in the next."""
+
+    def ann() -> tuple[str, dict[str, object]]:
+        line = next(x for x in hnh.ok("encounter", "show").stdout.splitlines() if x[4:].startswith("Ann "))
+        row = next(e for e in hnh.json("encounter", "show")["order"] if e["name"] == "Ann")  # type: ignore[index]
+        return line, row
+
+    _fight(hnh)
+    line, row = ann()
+    assert "acted" not in line and "spent" not in row
+    hnh.ok("attack", "Ann", "Bob", *MISS)
+    line, row = ann()
+    assert line.endswith("acted: standard") and row["spent"]["standard"] == 1, (line, row)  # type: ignore[index]
+    hit = ("--roll", "attack=+,+,+", "--roll", "defense=-,-,-", "--roll", "strength=+,+,+", "--roll", "against=-,-,-")
+    hnh.ok("act", "Bob", "grab", "--against", "Ann", *hit)  # out of Bob's turn: his budget is untouched
+    hnh.ok("act", "Ann", "escape", "--against", "Bob", "--roll", "check=-,-,-")
+    assert ann()[0].endswith("acted: standard, move")
+    hnh.ok("encounter", "next")
+    hnh.ok("encounter", "next")  # round 2, Ann's turn again
+    line, row = ann()
+    assert "acted" not in line and "spent" not in row, (line, row)
+
+
 def test_an_attack_out_of_turn_is_not_counted(hnh: Cli) -> None:
     """gameplay.txt, Reaction ("reactions happen on anyone's turn"): Bob attacking during Ann's turn takes nothing
     from Bob's own budget."""
