@@ -4,7 +4,8 @@ Only during the hero's turn in a running encounter (hnh-site/gameplay.txt, Takin
 likewise): an attack with each of the hero's powers (or without one, where the system's attack takes none) at each
 participant the players can see who is still in the fight; each of the system's own actions (`ledger act`: H&H's
 maneuvers, d20's run and charge, P&P's chase and move), at each such participant when it needs one; a check of
-each of the hero's traits the rules let them check (the GM sets its DC as they accept it, with `pending edit`);
+each trait the rules let the hero check (`RuleSystem.check_traits`: d20's six abilities too, a score not given
+counting as 10; the GM sets its DC as they accept it, with `pending edit`);
 standing up when prone (the one condition the texts let a character end by its own action: hnh-site/conditions.txt,
 Prone; d20 SRD, Prone); ending or delaying the turn. Each choice carries the command's words, so what the GM
 records is exactly what the page offered: a page can only pick one of these, never write a command.
@@ -85,7 +86,8 @@ def choices(read: ReadSide, hero: str) -> list[dict[str, Any]]:
                     continue
                 words = ["act", me, name, "--against", t]
                 out.append({"group": "Actions", "label": f"{me}: {name} against {t}", "words": words})
-    for trait in sorted((sheet.get("traits") or {}).keys()):
+    traits = rules.check_traits(mine) if mine is not None else sorted((sheet.get("traits") or {}).keys())
+    for trait in traits:
         if not checkable(rules, mine, trait):
             continue
         article = "an" if trait[:1].lower() in "aeiou" else "a"

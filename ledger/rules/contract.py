@@ -196,6 +196,11 @@ class RuleSystem:
         """One area attack on several targets (each with how many of a minion group are caught)."""
         raise self.refuse("an area attack on several targets", "attack one target at a time")
 
+    def check_traits(self, sheet: Sheet) -> list[str]:
+        """What a check of this character can roll, in the order to offer it (a player's page): the sheet's traits by
+        default."""
+        return sorted(sheet.traits)
+
     def check(
         self,
         sheet: Sheet,

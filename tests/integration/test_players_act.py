@@ -238,8 +238,9 @@ def test_a_campaign_that_only_warns_still_offers_an_action_over_the_budget(cli: 
 def test_a_d20_hero_who_attacked_is_offered_no_full_action_but_another_attack(cli: Cli, db: str):
     """d20-supers.txt, Attacks ("Full action ... Partial action"): a full action takes the round, so after an attack
     (a partial action) the page offers no run or charge, and another attack still (docs/interpretations.md, d20
-    Supers, Actions in a round). Collosal Failures and Spectacular Success ("when doing skills"): a check of a skill
-    or an ability is offered, none of a number of the sheet such as hp or attack, which `ledger check` refuses."""
+    Supers, Actions in a round). Collosal Failures and Spectacular Success ("when doing skills"): a check of each of
+    the six abilities (given or not) and of each skill is offered, none of a number of the sheet such as hp or
+    attack, which `ledger check` refuses."""
     cli.ok("init", "--system", "d20", "--name", "Round")
     cli.ok("character", "add", "Ann", "--trait", "attack=3", "--trait", "hp=20", "--trait", "str=14",
            "--trait", "climb=4", "--pc")  # fmt: skip
@@ -248,7 +249,10 @@ def test_a_d20_hero_who_attacked_is_offered_no_full_action_but_another_attack(cl
     before = _labels(cli, db, "Ann")
     assert {"Ann: run", "Ann: charge", "Ann attacks Bob"} <= set(before), before
     checks = sorted(t for t in before if t.endswith(" check"))
-    assert checks == ["Ann makes a climb check", "Ann makes a str check"], checks
+    want = [f"Ann makes {'an' if t[0] in 'aeiou' else 'a'} {t} check" for t in ("str", "dex", "con", "int", "wis",
+            "cha", "climb")]  # fmt: skip
+    assert checks == sorted(want), checks
+    cli.ok("check", "Ann", "wis", "--dc", "10")  # an ability the sheet leaves at 10, checked all the same
     refused = cli("check", "Ann", "hp", "--dc", "10")  # what the page does not offer, the GM is refused too
     assert refused.exit_code == 2 and "not a skill to check" in refused.output, refused.output
     cli.ok("attack", "Ann", "Bob", "--roll", "attack=2", "--roll", "damage=1")

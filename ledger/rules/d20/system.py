@@ -31,6 +31,7 @@ from ledger.rules.d20.actions import (
     resolve_recover,
     resolve_revive,
     resolve_run,
+    skills,
     turn_start_effects,
 )
 from ledger.rules.d20.attack import LIGHT_WEAPONS, charge_effects, resolve_attack
@@ -217,6 +218,12 @@ class D20(RuleSystem):
         if opts.pop("range", "close") not in ("close", "melee"):
             opts["ranged"] = True  # --range ranged is the `ranged` flag ("bows, guns etc.")
         return resolve_attack(attacker, target, opts, dice)
+
+    def check_traits(self, sheet: Sheet) -> list[str]:
+        """The six abilities (a score not given counts as 10) and every skill on the sheet; never a number of the
+        sheet such as hp or attack (docs/interpretations.md, d20 Supers: "A check rolls a skill, never a number of
+        the sheet")."""
+        return skills(sheet)
 
     def check(
         self,
