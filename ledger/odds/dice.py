@@ -12,6 +12,7 @@ classes against every face list through the rules.
 
 from __future__ import annotations
 
+import math
 import zlib
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -74,16 +75,19 @@ def uniform(turn: int, name: str) -> float:
 
 @dataclass(frozen=True)
 class Classes:
-    """A roll's classes: cumulative probabilities, exact probabilities and a representative face list each."""
+    """A roll's classes: exact probabilities, a representative face list each, and where each class ends among the
+    uniform whole numbers of `draw`."""
 
-    cumulative: tuple[float, ...]
     exact: tuple[Fraction, ...]
     faces: tuple[tuple[int, ...], ...]
+    # the cumulative probabilities as whole numbers of 2**-53, rounded up: a number n of `draw` (n * 2**-53 as a
+    # uniform number) is at or past a class's end c exactly when n >= ceil(c * 2**53); the last is 2**53, above every
+    # number, so the class found is always one of the table's
+    thresholds: tuple[int, ...]
 
-    def pick(self, u: float) -> int:
-        """The class a uniform number falls in."""
-        i = bisect_right(self.cumulative, u)
-        return i if i < len(self.faces) else len(self.faces) - 1
+    def pick(self, n: int) -> int:
+        """The class a uniform whole number in [0, 2**53) (`draw`) falls in."""
+        return bisect_right(self.thresholds, n)
 
 
 def class_of(spec: DiceSpec, faces: tuple[int, ...]) -> tuple[int, ...]:
@@ -126,8 +130,8 @@ def _build(spec: DiceSpec) -> Classes:
         dist = nxt
     items = sorted(dist.items())
     exact = tuple(p for _, (p, _) in items)
-    cumulative, total = [], Fraction(0)
-    for p in exact:
+    ends, total = [], Fraction(0)
+    for p in exact[:-1]:
         total += p
-        cumulative.append(float(total))
-    return Classes(tuple(cumulative), exact, tuple(f for _, (_, f) in items))
+        ends.append(math.ceil(float(total) * 2.0**53))
+    return Classes(exact, tuple(f for _, (_, f) in items), (*ends, 1 << 53))

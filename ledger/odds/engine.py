@@ -14,7 +14,6 @@ What a simulated combatant does and does not do is in docs/odds.md.
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +33,7 @@ from ledger.model.sheet import (
     Sheet,
     apply_effect_dict,
 )
-from ledger.odds.dice import MASK, SPREAD, TO_UNIT, Classes, classes, draw, purpose, trial_key, turn_key, uniform
+from ledger.odds.dice import MASK, SPREAD, Classes, classes, draw, purpose, trial_key, turn_key
 from ledger.rules import durations, get_rules
 from ledger.rules.contract import RuleSystem
 
@@ -118,20 +117,14 @@ class Node:
     table: Classes
     pid: int
     kids: dict[int, Node | Leaf] = field(default_factory=dict)
-    # the table's cumulative probabilities as whole numbers of 2**-53 (rounded up), read by the walks without a call:
-    # a uniform number (n * 2**-53, dice.uniform) is at least c exactly when n is at least ceil(c * 2**53)
-    thresholds: tuple[int, ...] = ()
-    last: int = 0  # the last class
+    thresholds: tuple[int, ...] = ()  # the table's (Classes.thresholds), read by the inlined walk without a call
 
     def __post_init__(self) -> None:
-        # the last is 2**53 (the classes' probabilities sum to exactly 1), above every uniform number: the class found
-        # is always one of the table's
-        self.thresholds = (*(math.ceil(c * 2.0**53) for c in self.table.cumulative[:-1]), 1 << 53)
-        self.last = len(self.table.faces) - 1
+        self.thresholds = self.table.thresholds
 
     def pick(self, turn: int) -> int:
-        """The class this node's roll takes in a turn (dice.uniform and Classes.pick)."""
-        return self.table.pick(draw(turn, self.pid) * TO_UNIT)
+        """The class this node's roll takes in a turn (dice.draw and Classes.pick)."""
+        return self.table.pick(draw(turn, self.pid))
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,7 +362,7 @@ class Recorder:
         """The representative faces of the class chosen for this roll."""
         ci = self.path.get(name)
         if ci is None:
-            ci = classes(spec).pick(uniform(self.turn, self.names(name)))
+            ci = classes(spec).pick(draw(self.turn, purpose(self.names(name))))
         self.asked.append((name, spec, ci))
         key = (name, spec, ci)
         roll = self.rolls.get(key)
@@ -646,7 +639,7 @@ class Simulator:
             round_term = (rnd + 1) * 0xC2B2AE3D27D4EB4F & MASK
             for pos in range(first if rnd == 1 else 0, n):
                 i = order[pos]
-                if passes[state[i]]:  # _passed_over
+                if passes[state[i]]:  # the rules give it no turn (`passes`)
                     continue
                 self.fell = hooked = False
                 # turn = mix(tk ^ actor_terms[i] ^ round_term), inlined (dice.mix; the call was 3% of a known trial)
@@ -697,9 +690,6 @@ class Simulator:
         if foes_up:
             return FOES
         return DRAW  # both sides down at once
-
-    def _passed_over(self, sid: int) -> bool:
-        return self.passes[sid]
 
     def _cannot_act(self, sid: int) -> bool:
         sheet = self.sheets[sid]
@@ -1229,7 +1219,7 @@ class Simulator:
         for i, s in enumerate(state):
             turn = turn_key(tk, i, 0)
             names = self.initiative_rolls.get(s, ())
-            path = {n: c.pick(uniform(turn, "initiative:" + n)) for n, c in names}
+            path = {n: c.pick(draw(turn, purpose("initiative:" + n))) for n, c in names}
             key = (s, tuple(path.values()))
             total = self.initiatives.get(key)
             if total is None:
