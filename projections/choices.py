@@ -29,8 +29,10 @@ from ledger.model.dice import DiceSpec, Roll
 from ledger.model.sheet import Sheet
 from ledger.rules import get_rules
 from ledger.rules.contract import Action, RuleSystem
-from projections.db import ReadSide, rulings, sheets
+from ledger.rulings.deciders import economy
+from projections.db import ReadSide, sheets
 from projections.hidden import hidden
+from projections.queries import campaign_settings
 from projections.tracker import tracker
 
 GM_ACTIONS = frozenset({"until", "ongoing-damage", "action"})  # the GM's bookkeeping, not a character's choice
@@ -50,10 +52,9 @@ def choices(read: ReadSide, hero: str) -> list[dict[str, Any]]:
             if (sheet or {}).get("pc")
         }  # fmt: skip
         kept = hidden(read, conn, heroes)
-        first = conn.execute(select(rulings.c.intent).where(rulings.c.number == 1)).first()  # `init`: the settings
+        refuse = economy.mode_of(campaign_settings(conn)) == "refuse"
     if row is None:
         return []
-    economy = str((((first[0] if first else None) or {}).get("settings") or {}).get("action-economy", "refuse"))
     sheet = dict(row[0])
     me = str(enc["current"])
     system = str(enc["system"])
@@ -95,11 +96,10 @@ def choices(read: ReadSide, hero: str) -> list[dict[str, Any]]:
     if "prone" in (sheet.get("conditions") or ()):
         out.append({"group": "Conditions", "label": f"{me} stands up", "words": ["condition", "remove", me, "prone"]})
     spent = next((dict(e.get("spent") or {}) for e in enc["order"] if e["name"] == me), {})
-    if economy == "refuse":
+    if refuse:
         out = [c for c in out if affordable(rules, mine, spent, c["words"])]
     out.append({"group": "Turn", "label": f"{me} ends the turn", "words": ["encounter", "next"]})
-    acted = any(isinstance(v, int) and v > 0 for v in spent.values())
-    if mine is None or rules.delay_refused(mine, acted) is None:
+    if mine is None or rules.delay_refused(mine, economy.acted(spent)) is None:
         out.append({"group": "Turn", "label": f"{me} delays the turn", "words": ["encounter", "delay"]})
     for i, c in enumerate(out):
         c["id"] = f"{i}:{' '.join(c['words'])}"

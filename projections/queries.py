@@ -55,6 +55,12 @@ from projections.views import position as views_position
 GM_POOL_HINT = "the GM's Adversity changes with: ledger spend GM adversity N, ledger gain GM adversity N"
 
 
+def campaign_settings(conn: Any) -> dict[str, Any]:
+    """The campaign's settings as `init` recorded them (its typed `-o` options, in ruling 1's intent)."""
+    first = conn.execute(select(rulings.c.intent).where(rulings.c.number == 1)).first()
+    return dict(((first[0] if first else None) or {}).get("settings") or {})
+
+
 def sheet_json(row: Any) -> dict[str, Any]:
     """The `character show` document for a sheet row."""
     sheet = Sheet.from_dict(row["sheet"])

@@ -15,8 +15,8 @@ from ledger.model.sheet import Sheet
 from ledger.rules import get_rules, round_word
 from ledger.words.summary import from_log
 from ledger.words.tracker import row, table
-from projections.db import ReadSide, encounters, rulings, sheets
-from projections.queries import encounter_log
+from projections.db import ReadSide, encounters, sheets
+from projections.queries import campaign_settings, encounter_log
 
 NO_ENCOUNTER = ("no encounter is running", "start one: ledger encounter start NAME...")
 
@@ -34,10 +34,9 @@ def tracker(read: ReadSide, *, required: bool = True) -> dict[str, Any] | None:
             return None
         ids = [e.get("id") for e in enc["order"] if e.get("id")]
         found = conn.execute(select(sheets.c.character_id, sheets.c.sheet).where(sheets.c.character_id.in_(ids))).all()
-        first = conn.execute(select(rulings.c.intent).where(rulings.c.number == 1)).first()  # `init`: the settings
+        settings = campaign_settings(conn)
     by_id = {cid: sheet for cid, sheet in found}
     order = [row(e, by_id.get(e.get("id", "")), enc["current"]) for e in enc["order"]]
-    settings = ((first[0] if first else None) or {}).get("settings") or {}
     return {
         "encounter": enc["number"],
         "system": enc["system"],

@@ -25,7 +25,18 @@ if TYPE_CHECKING:
 
 def mode(d: Draft) -> str:
     """The campaign's `action-economy` setting: refuse, warn or off."""
-    return str(d.campaign.domain.get("settings", {}).get("action-economy", "refuse"))
+    return mode_of(d.campaign.domain.get("settings", {}))
+
+
+def mode_of(settings: Mapping[str, Any]) -> str:
+    """The `action-economy` setting among a campaign's settings (`init -o`): refuse (unless set), warn or off."""
+    return str(settings.get("action-economy", "refuse"))
+
+
+def acted(tally: Mapping[str, Any]) -> bool:
+    """Whether a character's tally this round holds an action taken (a count above 0, or a flag such as d20's
+    charge attack): H&H's Delay is refused once it does (`RuleSystem.delay_refused`)."""
+    return any(isinstance(v, int) and v > 0 for v in tally.values())
 
 
 def running(d: Draft) -> Encounter | None:

@@ -31,6 +31,7 @@ from ledger.model.event_names import EFFECT_RESOLVED, NOTE_RECORDED
 from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import RuleSystem
 from ledger.rules.options import suggest
+from ledger.rulings.deciders import economy
 from ledger.rulings.deciders.common import rules_of
 from ledger.rulings.deciders.durations import NATURAL, version
 from ledger.rulings.deciders.turns import (
@@ -155,8 +156,7 @@ def delay(d: Draft, i: TurnIntent) -> TurnResult:
         held = st.get("actions") or {}
         now = held.get("round") == st["round"] and held.get("encounter") == st["number"]
         mine = (held.get("by") or {}).get(me["name"], {}) if now else {}
-        acted = any(isinstance(v, int) and v > 0 for v in mine.values())
-        why = rules.delay_refused(sheet, acted)
+        why = rules.delay_refused(sheet, economy.acted(mine))
         if why:
             raise Conflict(why, "Delay: you cannot delay after acting this turn, or while unable to take actions")
         d.apply(rules.delayed(sheet))
