@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
+import orjson
 import pytest
 
 from ledger.errors import LedgerError
@@ -222,24 +226,46 @@ class Counted(Simulator):
         return super().trial(t)
 
 
+def _in_a_fresh_process(body: str) -> Any:
+    """What `body` (Python that sets `result`) leaves in `result`, run in a new interpreter: `play` forks only in a
+    process without threads, and a test process may hold some that earlier tests left (a pool, a server)."""
+    code = (
+        "import orjson\n"
+        "from ledger.odds.engine import Simulator\n"
+        "from ledger.odds.forecast import play\n"
+        "from tests.unit.test_odds_engine import Counted, fight\n"
+        f"{body}\n"
+        "print(orjson.dumps(result).decode())\n"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True).stdout
+    return orjson.loads(out.strip().splitlines()[-1])
+
+
 def test_a_long_forecast_shares_its_first_trials_then_plays_half_the_rest_in_a_child() -> None:
     """docs/odds.md, How fast: on two cores this process plays the first trials, then a forked child plays the last
     half of the rest; the outcomes are those of one process, in trial order."""
-    start = fight("pnp")
-    one = play(Simulator(start, seed=5), 400, workers=1)
-    sim = Counted(start)
-    assert play(sim, 400, workers=2) == one
-    assert sim.played == list(range(len(sim.played))) and 0 < len(sim.played) < 400
+    same, played = _in_a_fresh_process(
+        "start = fight('pnp')\n"
+        "one = play(Simulator(start, seed=5), 400, workers=1)\n"
+        "sim = Counted(start)\n"
+        "result = [play(sim, 400, workers=2) == one, sim.played]"
+    )
+    assert same
+    assert played == list(range(len(played))) and 0 < len(played) < 400
 
 
 def test_a_failed_child_s_trials_are_played_here() -> None:
     """docs/odds.md, How fast: a child that fails (out of memory, killed) costs time, not the forecast: its trials
     are played in this process and the outcomes are the same."""
-    start = fight("pnp")
-    one = play(Simulator(start, seed=5), 300, workers=1)
-    sim = Counted(start, fail_elsewhere=True)
-    assert play(sim, 300, workers=2) == one
-    assert sorted(sim.played) == list(range(300))
+    same, played = _in_a_fresh_process(
+        "start = fight('pnp')\n"
+        "one = play(Simulator(start, seed=5), 300, workers=1)\n"
+        "sim = Counted(start, fail_elsewhere=True)\n"
+        "result = [play(sim, 300, workers=2) == one, sim.played]"
+    )
+    assert same
+    assert sorted(played) == list(range(300))
 
 
 def test_a_process_with_threads_plays_every_trial_itself() -> None:
