@@ -32,8 +32,10 @@ class Cancelled(LedgerError):
     exit_code = 130
 
 
-class _Stopped(Exception):
-    """SIGTERM or SIGHUP while waiting."""
+class _Stopped(BaseException):
+    """SIGTERM or SIGHUP while waiting. A BaseException, as KeyboardInterrupt is: the handler raises it wherever the
+    signal lands, a database statement included, and the store's `except Exception` (a statement that failed, read
+    as the database being away) must not take it for a failure to read and go on waiting."""
 
 
 @contextmanager

@@ -10,14 +10,18 @@ an attack check is 3dF + bonus).
 from __future__ import annotations
 
 import signal
+import sqlite3
 import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+from sqlalchemy import text
 
 from ledger.model.dice_scheme import derive_faces_v3
+from ledger.storage.target import parse_target
+from projections.db import ReadSide
 from tests.conftest import Cli, event_count, figures_seen
 from tests.integration.test_dice_forgeries import decoded, side_table
 from tests.players import SEED, asked, finish, post, state, table, waiting
@@ -218,6 +222,46 @@ def test_sigterm_while_waiting_records_the_ask_cancelled(cli: Cli, db: str):
     assert code == 130 and "Traceback" not in err
     assert [(a["fate"], "SIGTERM" in a["why"]) for a in asks(db).values()] == [("cancelled", True)]
     PLAYED.append("sigterm_while_waiting_records_the_ask_cancelled")
+
+
+@contextmanager
+def held(db: str) -> Iterator[None]:
+    """Hold a write lock on the players' side table (another connection in the middle of a long write), so that the
+    waiting command's next look waits inside the database until the block ends."""
+    if "://" not in db:
+        conn = sqlite3.connect(db, isolation_level=None)
+        try:
+            conn.execute("BEGIN EXCLUSIVE")
+            yield
+        finally:
+            conn.rollback()
+            conn.close()
+        return
+    read = ReadSide(parse_target(db))
+    try:
+        with read.engine.begin() as pg:
+            pg.execute(text("LOCK TABLE ledger_player_asks IN ACCESS EXCLUSIVE MODE"))
+            yield
+    finally:
+        read.close()
+
+
+def test_sigterm_while_a_look_waits_on_the_database_still_stops_the_wait(cli: Cli, db: str):
+    """SIGTERM that lands while the waiting command's look at its request is held up in the database (another
+    connection writing) stops the wait as it would between looks: the ask recorded cancelled, exit 130, at once
+    after the database answers. (Not read as the database being away, which would keep waiting for --wait.)"""
+    paths = table(cli)
+    with serving(db) as server:
+        proc = waiting(db, *ATTACK, "--wait", "120")
+        asked(server, paths["Ann"])
+        with held(db):
+            time.sleep(0.6)  # its next look (every POLL seconds) is waiting on the lock now
+            proc.send_signal(signal.SIGTERM)
+            time.sleep(0.6)
+        code, _, err = finish(proc, timeout=30)
+    assert code == 130 and "Traceback" not in err, err
+    assert "does not answer" not in err, err
+    assert [(a["fate"], "SIGTERM" in a["why"]) for a in asks(db).values()] == [("cancelled", True)]
 
 
 def test_an_answer_moved_from_another_ask_is_refused(cli: Cli, db: str):
