@@ -98,6 +98,7 @@ class Checker:
         self.used: dict[str, int] = {}  # commitment -> the session that made it
         self.rulings: dict[int, dict[str, Any]] = {}  # ruling -> its session, command and intent
         self.killers: dict[int, int] = {}  # retracted ruling -> the ruling that retracted it
+        self.amended: dict[int, list[tuple[int, set[str]]]] = {}  # ruling -> (amender, its new outcome's event types)
         self.pending: list[_Die] = []  # committed dice, checked once every secret is known
         self.asks: dict[int, dict[str, Any]] = {}  # ask ruling -> its commitment, counter, name, hero, use and fate
         self.heroes: set[str] = set()  # characters added as heroes (--pc)
@@ -145,6 +146,8 @@ class Checker:
         elif kind == DICE_ROLLED:
             self._die(seq, int(ruling or 0), state.get("data") or {}, None)
         elif kind == OUTCOME_AMENDED:
+            made = {str(r.get("type", "")) for r in state.get("records") or []}
+            self.amended.setdefault(int(state.get("target") or 0), []).append((int(ruling or 0), made))
             for data in state.get("dice") or []:
                 self._die(seq, int(ruling or 0), data, f"{state.get('target')}.{data.get('name')}", state.get("target"))
         elif kind == DICE_COUNTED:
@@ -221,7 +224,16 @@ class Checker:
 
     def _followed(self, entry: _Session, dead: set[int]) -> bool:
         """Whether a live session start comes after this session's own (it must have ended, and revealed, first)."""
-        return any(seq > entry.started[0] and r not in dead for seq, r in self.starts)
+        return any(seq > entry.started[0] and self._stands(r, SESSION_STARTED, dead) for seq, r in self.starts)
+
+    def _stands(self, ruling: int, kind: str, dead: set[int]) -> bool:
+        """Whether ruling's event of this kind is in the history as it stands: the ruling is live, and its outcome as
+        the latest live retraction re-derived it (if one did: a start decided again as refused, once an earlier
+        session is open again, starts and commits nothing) still holds it."""
+        if ruling in dead:
+            return False
+        live = [made for by, made in self.amended.get(ruling, []) if by not in dead]
+        return not live or kind in live[-1]
 
     def _problem(self, seq: int, ruling: Any, text: str) -> None:
         self.out.problems.append(DiceProblem(seq, ruling, text))
@@ -389,7 +401,11 @@ class Checker:
                 self._problem(
                     seq, r, f"session {entry.number} committed its dice but ended without revealing its secret"
                 )
-            elif entry.started[1] not in dead and entry is not still_open and self._followed(entry, dead):
+            elif (
+                self._stands(entry.started[1], DICE_COMMITTED, dead)
+                and entry is not still_open
+                and self._followed(entry, dead)
+            ):
                 seq, r = entry.started
                 self._problem(
                     seq,

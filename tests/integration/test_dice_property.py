@@ -113,3 +113,55 @@ def test_a_retracted_session_start_verifies(db: str):
         assert led.verify(dice=True).problems == []
     finally:
         led.close()
+
+
+def _start_retract_start_retract(led: Ledger) -> None:
+    """Rulings 2-5: a committed session started, its start retracted, another started, the retraction retracted."""
+    led.init("hnh", "Dice")
+    led.start_session(commit_dice=True)  # ruling 2
+    led.retract(2, reason="that session never happened")  # ruling 3
+    led.start_session(commit_dice=True)  # ruling 4
+    led.retract(3, reason="it did happen")  # ruling 5
+
+
+def test_a_retracted_retraction_verifies(db: str):
+    """Retracting a retraction brings its target back, and the later session start is decided again in that history
+    (docs/verifiable-dice.md, The scheme; ledger/history/rederive.py): ruling 2's session is the open one, and ruling
+    4's start, now refused ("session 1 is still open"), committed nothing that must be revealed."""
+    led = Ledger(db, actor="gm")
+    try:
+        _start_retract_start_retract(led)
+        started = [s["commitment"] for s in led.campaign().domain["sessions"]]
+        led.roll("3dF")
+        led.end_session()
+        led.start_session(commit_dice=True)
+        led.roll("3dF")
+        led.end_session()
+        report = led.verify(dice=True)
+        assert report.problems == [] and report.dice["sessions_revealed"] == 2, report.dice
+        assert len(started) == 1
+    finally:
+        led.close()
+
+
+def test_retracting_it_again_gives_the_later_start_its_session_back(db: str):
+    """Retracting ruling 5 in turn retracts ruling 2 again: ruling 4's start stands as first recorded, its session
+    is the open one, and its end reveals its own secret."""
+    led = Ledger(db, actor="gm")
+    try:
+        _start_retract_start_retract(led)
+        revived = led.campaign().domain["sessions"][0]["commitment"]
+        led.retract(5, reason="it did not, after all")
+        back = led.campaign().domain["sessions"]
+        assert len(back) == 1 and back[0]["commitment"] != revived and led.campaign().open_session == 1
+        led.roll("3dF")
+        led.end_session()
+        report = led.verify(dice=True)
+        assert report.problems == [] and report.dice["sessions_revealed"] == 1, report.dice
+    finally:
+        led.close()
+
+
+def test_the_retracted_retraction_sequence_as_generated_verifies(db: str):
+    """The sequence as the property drew it: start, retract it, start, retract the retraction, end, start."""
+    check(db, [("start",), ("retract", 0), ("start",), ("retract", 0), ("end",), ("start",)])
