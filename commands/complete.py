@@ -247,6 +247,28 @@ class Completer:
         powers = [(k, f"power: {p.get('effect', '')} {p.get('rank', '')}".strip()) for k, p in found]
         return powers + traits if powers_first else traits + powers
 
+    def _checks(self, name: str) -> list[Item]:
+        """What `check NAME` can roll, as the player's page offers it: the traits the rules let the character check
+        (`RuleSystem.check_traits`: d20's six abilities, a score not given counting as 10), never a number of the
+        sheet the rules refuse to check (d20's hp, attack); its powers after them, where the rules check a power."""
+        sheet = self.sheet(name) if name else None
+        system = self.system()
+        if not sheet or system is None:
+            return self._traits(name)
+        # lazy: the rules' own answer, only when a check's trait is completed
+        from ledger.model.sheet import Sheet
+        from projections.choices import checkable
+
+        try:
+            mine = Sheet.from_dict(dict(sheet))
+        except (KeyError, TypeError, ValueError):
+            return self._traits(name)
+        rules = get_rules(system)
+        given = dict(sheet.get("traits") or {})
+        traits = [t for t in rules.check_traits(mine) if checkable(rules, mine, t)]
+        out = [(t, f"trait {given[t]}" if t in given else "10: not on the sheet") for t in traits]
+        return out + [i for i in self._traits(name) if i[0] not in traits and checkable(rules, mine, i[0])]
+
     def _positional(self, command: str, cmd: click.Command, pos: list[str]) -> list[Item]:
         """The argument at this place: a character, a condition, a trait, an action or a resource."""
         args = [p for p in cmd.params if isinstance(p, click.Argument)]
@@ -266,7 +288,7 @@ class Completer:
                 return [i for i in self._names() if i[0] not in pos]
             return self._names()
         if arg.name == "trait" and pos:
-            return self._traits(pos[0])
+            return self._checks(pos[0]) if command == "check" else self._traits(pos[0])
         if arg.name == "action":
             return self._actions()
         if arg.name == "resource" and pos:

@@ -210,6 +210,28 @@ def test_the_prompt_offers_names_conditions_traits_and_powers_with_their_help(se
     assert dict(completions(session, "act Ann "))["affliction"].startswith("an Affliction")
 
 
+def test_a_check_is_completed_with_what_the_rules_let_the_character_check(db: str) -> None:
+    """d20-supers.txt, Collosal Failures and Spectacular Success ("when doing skills"; docs/interpretations.md, d20
+    Supers: "A check rolls a skill, never a number of the sheet"): `check NAME` offers the six abilities, a score
+    not given at 10, then the sheet's skills; never hp or attack, which `ledger check` refuses."""
+    setup = [
+        "init --system d20 --name Test",
+        "character add Ann --trait str=14 --trait hp=20 --trait attack=5 --trait climb=3",
+    ]
+    assert play(db, lines(*setup)).returncode == 0
+    app = AppContext(db=db, seed=None, actor="tester", as_json=False)
+    ledger_cli.load_all()
+    s = Session(app, ledger_cli, keep_going=True)
+    with app.hosting():
+        offered = dict(completions(s, "check Ann "))
+    app.close()
+    assert list(offered) == ["str", "dex", "con", "int", "wis", "cha", "climb"]
+    assert offered["str"] == "trait 14" and offered["wis"] == "10: not on the sheet" and offered["climb"] == "trait 3"
+    for trait in ("wis", "hp"):
+        done = play(db, lines(f"check Ann {trait} --dc 10"))
+        assert (done.returncode == 0) == (trait in offered), (trait, done.stderr)
+
+
 def test_the_prompt_matches_fuzzily(session: Session) -> None:
     """docs/shell.md, On a terminal: fuzzy matching: prefixes first, then substrings, then letters in order."""
     assert [c for c, _ in completions(session, "encounter nx")] == ["next"]
