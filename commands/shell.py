@@ -147,7 +147,10 @@ class Session:
             try:
                 campaign = self.app.ledger.campaign()
                 self._system, self._title = campaign.system, str(campaign.domain.get("name") or "")
-                self._idle = campaign.domain.get("settings", {}).get("pass-over", "no-action") != "never"
+                # lazy: the options' declarations (6 ms), once the campaign is read
+                from ledger.rules.options import passes_over
+
+                self._idle = passes_over(campaign.domain.get("settings", {}))
             except Exception:  # no campaign yet
                 return None
         return self._system

@@ -35,6 +35,9 @@ def tracker(read: ReadSide, *, required: bool = True) -> dict[str, Any] | None:
         ids = [e.get("id") for e in enc["order"] if e.get("id")]
         found = conn.execute(select(sheets.c.character_id, sheets.c.sheet).where(sheets.c.character_id.in_(ids))).all()
         settings = campaign_settings(conn)
+    # lazy: the options' declarations (6 ms), only while an encounter runs
+    from ledger.rules.options import passes_over
+
     by_id = {cid: sheet for cid, sheet in found}
     order = [row(e, by_id.get(e.get("id", "")), enc["current"]) for e in enc["order"]]
     return {
@@ -43,9 +46,7 @@ def tracker(read: ReadSide, *, required: bool = True) -> dict[str, Any] | None:
         "round_word": round_word(enc["system"]),
         "round": enc["round"],
         "current": enc["current"],
-        "next": up_next(
-            enc["system"], enc["order"], by_id, enc["current"], idle=settings.get("pass-over", "no-action") != "never"
-        ),
+        "next": up_next(enc["system"], enc["order"], by_id, enc["current"], idle=passes_over(settings)),
         "order": order,
     }
 

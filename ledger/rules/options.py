@@ -193,6 +193,15 @@ def for_target(value: Any, target: str, default: str = "none") -> str:
     return default
 
 
+PASS_OVER = "no-action"  # `-o pass-over` unless set
+
+
+def passes_over(settings: Mapping[str, Any]) -> bool:
+    """Whether a campaign's settings (`init -o`) pass over a turn the rules leave nothing to do in: unless
+    `pass-over=never`."""
+    return str(settings.get("pass-over", PASS_OVER)) != "never"
+
+
 def pass_over(source: str) -> Opt:
     """`init -o pass-over=no-action|never`: whether `encounter next` passes over a turn in which the rules leave the
     character nothing to do (RuleSystem.nothing_to_do), its durations still ticking; the dead and the defeated are
@@ -204,5 +213,5 @@ def pass_over(source: str) -> Opt:
         "turn effects still run, the passing said in one line), or never",
         source,
         choices=("no-action", "never"),
-        default="no-action",
+        default=PASS_OVER,
     )

@@ -18,6 +18,7 @@ from ledger.model.event_names import EFFECT_RESOLVED
 from ledger.model.sheet import Effect, Sheet
 from ledger.rules.contract import RuleSystem
 from ledger.rules.durations import left
+from ledger.rules.options import passes_over
 from ledger.rulings.deciders import durations, economy
 from ledger.rulings.deciders.common import rules_of
 from ledger.rulings.draft import Draft
@@ -64,7 +65,7 @@ def advance(
     skipped: list[dict[str, str]] = []
     if not pass_over:
         return turn, rnd, order, forced, skipped
-    idle = pass_over >= 3 and d.campaign.domain.get("settings", {}).get("pass-over", "no-action") != "never"
+    idle = pass_over >= 3 and passes_over(d.campaign.domain.get("settings", {}))
     for _ in range(len(order)):
         why = out_of_turns(d, rules, order[turn], pass_over)
         played = False
