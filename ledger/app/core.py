@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 
 # the commands whose rulings the rules decide: out of an encounter they carry the rules' version (`rules`)
 RULED = frozenset(
-    ("character set", "damage", "condition add", "condition remove", "attack", "check", "recover", "spend", "gain")
-    + ("hazard", "revive", "act", "scene end", "encounter end", "encounter remove")
+    ("character add", "character set", "damage", "condition add", "condition remove", "attack", "check", "recover")
+    + ("spend", "gain", "hazard", "revive", "act", "scene end", "encounter end", "encounter remove")
 )
 
 # an ask of a player's page and an ask's fate: rulings of their own (kind "ask", which undo passes over), made by

@@ -29,11 +29,12 @@ from ledger.rules.options import Opt, Options, Role, parse_options, suggest
 
 Perform = Callable[[Sheet, "Sheet | None", Options, Dice], list[Effect]]
 
-CURRENT = 5  # the rules' version a ruling recorded now carries (`tracker` in an encounter, `rules` outside one):
+CURRENT = 6  # the rules' version a ruling recorded now carries (`tracker` in an encounter, `rules` outside one):
 # rulings carrying an older one (or none) are decided again by the rules as they were then (`RuleSystem.at`)
 FOURTH = 4  # from 4: where two mechanisms meet (timed effects with one owner, the action limits of conditions, ...)
 FIFTH = 5  # from 5: the tracker's natural order, a side all down by a departure, d20's reactions refreshed on the
 # bearer's own turn (ledger/rulings/deciders/durations.py NATURAL)
+SIXTH = 6  # from 6: d20 refuses an ability's full name as a trait key (`strength=14` would be a skill of +14)
 
 
 class NotInThisSystem(BadInput):

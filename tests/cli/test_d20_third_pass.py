@@ -51,3 +51,41 @@ def test_a_refused_second_full_action_says_the_count_is_per_round(d20: Cli) -> N
     r = d20("act", "Ann", "run")
     assert r.exit_code == 2
     assert "per round" in r.stderr and "pass the turn" not in r.stderr
+
+
+def test_an_abilitys_full_name_is_refused_as_a_trait_key(cli: Cli) -> None:
+    """d20-supers.txt, Basics of Combat ("your attack bonus/penalty and Strength bonus", "DR is 10± Dex. modifier"):
+    the abilities are the sheet's str, dex, con, int, wis, cha (docs/interpretations.md, d20 Supers, Sheets), and any
+    other number is a skill; `--trait strength=14` would be a skill of +14 beside a Strength of 10, so it is
+    refused in one line naming str, nothing appended, on `character add` and `character set` alike."""
+    cli.ok("init", "--system", "d20")
+    before = event_count(cli.db)
+    r = cli("character", "add", "Ann", "--trait", "strength=14")
+    assert r.exit_code == 2 and "'strength' is not a d20 trait key" in r.stderr and "str=14" in r.stderr, r.stderr
+    assert event_count(cli.db) == before
+    cli.ok("character", "add", "Ann", "--trait", "str=14", "--trait", "climb=3")
+    before = event_count(cli.db)
+    r = cli("character", "set", "Ann", "--trait", "Wisdom=12")
+    assert r.exit_code == 2 and "wis=12" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert event_count(cli.db) == before
+    checked = cli.json("check", "Ann", "str", "--dc", "10", "--roll", "check=10")
+    assert "1d20+2" in str(checked)  # (14 - 10) // 2: the ability's modifier, not a skill's rank
+
+
+def test_a_full_name_recorded_before_stays_a_skill_on_retraction(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `strength` skill recorded by the previous release (its `character add` carried no rules' version; its
+    `character set` version 5) is decided again as it was when an earlier ruling is retracted (RuleSystem.at): the
+    sheet keeps it, and verify passes."""
+    from ledger.app import core
+
+    monkeypatch.setattr(core, "RULED", core.RULED - {"character add"})
+    monkeypatch.setattr(core, "TRACKER", 5)
+    cli.ok("init", "--system", "d20")
+    cli.ok("character", "add", "Ann", "--trait", "strength=14", "--trait", "hp=12")
+    cli.ok("damage", "Ann", "--amount", "3")  # ruling 3
+    cli.ok("character", "set", "Ann", "--trait", "wisdom=3")
+    monkeypatch.undo()  # today's release decides the retraction
+    cli.ok("retract", "3", "--yes")
+    sheet = cli.json("character", "show", "Ann")
+    assert sheet["traits"] == {"strength": 14, "hp": 12, "wisdom": 3} and sheet["hp"] == 12, sheet  # type: ignore[index]
+    cli.ok("verify")

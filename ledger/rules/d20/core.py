@@ -13,6 +13,9 @@ from ledger.rules.d20.options import COVER
 from ledger.rules.options import Options
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
+ABILITY_NAMES = dict(
+    zip(("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"), ABILITIES, strict=True)
+)
 CONDITIONS = frozenset({"disabled", "dying", "unconscious", "dead", "flat-footed", "prone", "running", "charging"})
 HP_CONDITIONS = frozenset({"disabled", "dying", "unconscious", "dead"})
 DEFAULT_HP = 10

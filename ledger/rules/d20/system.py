@@ -19,7 +19,7 @@ from ledger.errors import BadInput
 from ledger.model.dice import STORED_MAX, Dice, DiceSpec, d20, parse_notation
 from ledger.model.sheet import CONDITION_IMPOSED, CONDITION_REMOVED, COUNTERS_CHANGED, Effect, Sheet, Value
 from ledger.rules.common import parse_int
-from ledger.rules.contract import FOURTH, Action, Recovery, RuleSystem
+from ledger.rules.contract import FOURTH, SIXTH, Action, Recovery, RuleSystem
 from ledger.rules.d20 import economy
 from ledger.rules.d20 import options as declared
 from ledger.rules.d20.actions import (
@@ -37,6 +37,7 @@ from ledger.rules.d20.actions import (
 from ledger.rules.d20.attack import LIGHT_WEAPONS, charge_effects, resolve_attack
 from ledger.rules.d20.core import (
     ABILITIES,
+    ABILITY_NAMES,
     CHARGE_DR,
     COLLAPSED,
     CONDITIONS,
@@ -123,7 +124,16 @@ class D20(RuleSystem):
     marks = {"charging": (CHARGE_DR,), "unconscious": (KNOCKED_OUT,)}  # a charge's -2 DR; the GM's knock-out
 
     def parse_trait(self, key: str, value: str) -> Value:
-        """Scores, DN and speed are whole numbers from 0; HP and level from 1; soul-bound is a name."""
+        """Scores, DN and speed are whole numbers from 0; HP and level from 1; soul-bound is a name. An ability's
+        full name is refused (from version 6): the text's abilities are written Str, Dex, ... ("Strength bonus",
+        "Dex. modifier"), the sheet's keys str, dex, ..., and any other number is a skill, so `strength=14` would
+        silently be a skill of +14 beside a Strength of 10."""
+        if key in ABILITY_NAMES and self.since(SIXTH):
+            short = ABILITY_NAMES[key]
+            raise BadInput(
+                f"'{key}' is not a d20 trait key: the abilities are {', '.join(ABILITIES)}",
+                f"give --trait {short}={value.strip()}",
+            )
         if key in TEXT_TRAITS:
             if not value.strip():
                 raise BadInput(f"trait '{key}' needs a character's name")
