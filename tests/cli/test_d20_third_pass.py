@@ -57,7 +57,8 @@ def test_an_abilitys_full_name_is_refused_as_a_trait_key(cli: Cli) -> None:
     """d20-supers.txt, Basics of Combat ("your attack bonus/penalty and Strength bonus", "DR is 10± Dex. modifier"):
     the abilities are the sheet's str, dex, con, int, wis, cha (docs/interpretations.md, d20 Supers, Sheets), and any
     other number is a skill; `--trait strength=14` would be a skill of +14 beside a Strength of 10, so it is
-    refused in one line naming str, nothing appended, on `character add` and `character set` alike."""
+    refused in one line naming str, nothing appended, on `character add` and `character set` alike; `check Ann
+    strength` is answered with did-you-mean str."""
     cli.ok("init", "--system", "d20")
     before = event_count(cli.db)
     r = cli("character", "add", "Ann", "--trait", "strength=14")
@@ -68,6 +69,8 @@ def test_an_abilitys_full_name_is_refused_as_a_trait_key(cli: Cli) -> None:
     r = cli("character", "set", "Ann", "--trait", "Wisdom=12")
     assert r.exit_code == 2 and "wis=12" in r.stderr and "Traceback" not in r.stderr, r.stderr
     assert event_count(cli.db) == before
+    r = cli("check", "Ann", "strength", "--dc", "10")
+    assert r.exit_code == 2 and "did you mean 'str'?" in r.stderr and event_count(cli.db) == before, r.stderr
     checked = cli.json("check", "Ann", "str", "--dc", "10", "--roll", "check=10")
     assert "1d20+2" in str(checked)  # (14 - 10) // 2: the ability's modifier, not a skill's rank
 

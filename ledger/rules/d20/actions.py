@@ -20,6 +20,7 @@ from ledger.rules.common import set_conditions
 from ledger.rules.d20.attack import CHARGE_DR_PENALTY, charge_effects
 from ledger.rules.d20.core import (
     ABILITIES,
+    ABILITY_NAMES,
     CHARGE_DR,
     COLLAPSED,
     DEATH_HP,
@@ -74,6 +75,8 @@ def check_modifier(sheet: Sheet, trait: str) -> int:
     if trait in SHEET_NAMES:
         raise BadInput(f"'{trait}' names a character on the sheet (who is soul bound), not a skill to check", hint)
     value = sheet.traits.get(trait)
+    if not isinstance(value, int) and trait in ABILITY_NAMES:  # the sheet keys the abilities str .. cha
+        raise BadInput(f"{sheet.name} has no skill '{trait}'", f"did you mean '{ABILITY_NAMES[trait]}'?")
     if not isinstance(value, int):
         raise BadInput(f"{sheet.name} has no skill '{trait}'", did_you_mean(trait, skills(sheet), hint))
     return value
