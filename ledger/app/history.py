@@ -63,6 +63,7 @@ class HistoryCommands(LedgerCore):
             _retract_rolls(rolls),
             {},
             {**session_dice(self.dice_secrets, campaign), "player_dice": False},
+            secrets=self.dice_secrets.get,
         ).plan()
 
     def retract(
@@ -103,6 +104,7 @@ class HistoryCommands(LedgerCore):
                 entered,
                 kept,
                 {**session_dice(self.dice_secrets, d.campaign), "player_dice": False},
+                secrets=self.dice_secrets.get,
             ).plan()
             return commit(d, fresh)
 

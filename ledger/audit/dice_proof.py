@@ -148,6 +148,9 @@ class Checker:
         elif kind == OUTCOME_AMENDED:
             made = {str(r.get("type", "")) for r in state.get("records") or []}
             self.amended.setdefault(int(state.get("target") or 0), []).append((int(ruling or 0), made))
+            for r in state.get("records") or []:  # a session end decided again reveals the session it ends now
+                if r.get("type") == DICE_REVEALED:
+                    self._reveal(seq, ruling, r.get("data") or {})
             for data in state.get("dice") or []:
                 self._die(seq, int(ruling or 0), data, f"{state.get('target')}.{data.get('name')}", state.get("target"))
         elif kind == DICE_COUNTED:

@@ -10,12 +10,13 @@ the retraction, the amended outcomes and the restored states as new events. Noth
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
+from ledger import catalog as C
 from ledger.aggregates import CAMPAIGN_ID, Campaign, Character, Ruling, folds, live_records, payload, ruling_id
 from ledger.encounter import Encounter
 from ledger.errors import Conflict, LedgerError, NotFound
@@ -75,12 +76,14 @@ class Rederiver(Walk):
         committed: Mapping[str, Any] | None = None,
         *,
         incremental: bool = True,
+        secrets: Callable[[str], bytes | None] | None = None,
     ) -> None:
         self.store = store
         self.campaign = campaign
         self.target = target
         self.number = campaign.rulings + 1
         self.incremental = incremental
+        self.secrets = secrets  # a commitment's dice secret, from the ledger's side table (DiceSecrets.get)
         # `committed`: the open session's dice commitment and secret (ledger/storage/secrets.py session_dice), if any
         self.box = DiceBox(
             entered=entered, seed=seed, salt=f"retract/{self.number}", ruling=self.number, **(committed or {})
@@ -262,12 +265,25 @@ class Rederiver(Walk):
         sim.loader = loader
         try:
             stored = cast("Intent", dict(ruling.intent))  # JSON read back: the intent its command recorded
+            if ruling.command == C.SESSION_END.name:
+                stored = cast("Intent", {**stored, **self._reveals(campaign)})
             decider_of(ruling.command)(sim, stored)
         except LedgerError as e:
             return [], e.message, [], [], sorted(sim.reads), None
         kept = [e for e in sim.events if folds(e) and type(e).__name__ not in (RULING_RECORDED, DICE_ROLLED)]
         records = [{"aggregate": e.originator_id.hex, "type": type(e).__name__, "data": payload(e)} for e in kept]
         return records, None, dice.new, [sim.hp_before.get(id(e)) for e in kept], sorted(sim.reads), sim
+
+    def _reveals(self, campaign: Any) -> dict[str, str]:
+        """A `session end` decided again reveals the secret of the session it ends now: another session's, when the
+        retraction brought an earlier start back (a retracted retraction), which the ledger's side table holds; the
+        recorded one otherwise (nothing, if the table no longer has it)."""
+        number = campaign.open_session
+        entry: dict[str, Any] = next(
+            (s for s in campaign.domain.get("sessions") or () if s.get("number") == number), {}
+        )
+        secret = self.secrets(str(entry["commitment"])) if self.secrets and entry.get("commitment") else None
+        return {"reveal": secret.hex()} if secret else {}
 
     def _decide_again(self, n: int, ruling: Ruling) -> Outcome:
         """Decide ruling n again in the world of every aggregate; a refusal now leaves the world as it was."""

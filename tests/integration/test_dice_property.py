@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from ledger.application import Ledger
 from ledger.errors import LedgerError
 from tests.conftest import PG_ADMIN_URL, _pg_database, _pg_drop
+from tests.integration.test_dice_forgeries import decoded
 
 op = st.one_of(
     st.just(("start",)),
@@ -165,3 +166,32 @@ def test_retracting_it_again_gives_the_later_start_its_session_back(db: str):
 def test_the_retracted_retraction_sequence_as_generated_verifies(db: str):
     """The sequence as the property drew it: start, retract it, start, retract the retraction, end, start."""
     check(db, [("start",), ("retract", 0), ("start",), ("retract", 0), ("end",), ("start",)])
+
+
+def test_a_session_end_decided_again_reveals_the_session_it_ends_now(db: str):
+    """Retracting the retraction of a session start after a later session started and ended: the end is decided
+    again in a history where it ends the revived session (docs/verifiable-dice.md, The scheme: a session's end
+    reveals its secret), so the retraction's amended end reveals that session's secret, from the ledger's side table,
+    and `verify --dice` recomputes every die of both sessions."""
+    led = Ledger(db, actor="gm")
+    try:
+        led.init("hnh", "Dice")
+        led.start_session(commit_dice=True)  # ruling 2
+        revived = led.campaign().domain["sessions"][0]["commitment"]
+        led.roll("3dF")  # ruling 3
+        led.retract(2, reason="that session never happened")  # ruling 4
+        led.start_session(commit_dice=True)  # ruling 5
+        led.roll("3dF")  # ruling 6
+        led.end_session()  # ruling 7: reveals ruling 5's secret
+        led.retract(4, reason="it did happen")  # ruling 8: ruling 2's session is back, ruling 7 now ends it
+        assert led.campaign().open_session is None
+        led.start_session(commit_dice=True)
+        led.end_session()
+        report = led.verify(dice=True)
+        assert report.problems == [], [p.message for p in report.problems]
+        assert report.dice["sessions_revealed"] == 3 and report.dice["dice_checked"] == 6, report.dice
+    finally:
+        led.close()
+    amended = [st for _, topic, st in decoded(db) if topic.endswith("OutcomeAmended") and st["target"] == 7]
+    reveals = [r["data"]["commitment"] for st in amended for r in st["records"] if r["type"] == "DiceRevealed"]
+    assert reveals == [revived]
