@@ -34,7 +34,8 @@ CURRENT = 6  # the rules' version a ruling recorded now carries (`tracker` in an
 FOURTH = 4  # from 4: where two mechanisms meet (timed effects with one owner, the action limits of conditions, ...)
 FIFTH = 5  # from 5: the tracker's natural order, a side all down by a departure, d20's reactions refreshed on the
 # bearer's own turn (ledger/rulings/deciders/durations.py NATURAL)
-SIXTH = 6  # from 6: d20 refuses an ability's full name as a trait key (`strength=14` would be a skill of +14)
+SIXTH = 6  # from 6: d20 refuses an ability's full name as a trait key (`strength=14` would be a skill of +14); an
+# H&H timed condition that progressed its row is held through the progression (ledger/rules/hnh/conditions.py)
 
 
 class NotInThisSystem(BadInput):

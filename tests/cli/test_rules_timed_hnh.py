@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import Cli
 
 HIT = ("--roll", "attack=0,0,0", "--roll", "defense=0,0,0", "--roll", "toughness=0,0,0")
@@ -218,3 +220,60 @@ def test_extra_efforts_strength_lasts_until_the_next_turn_starts(cli: Cli) -> No
     assert ann(cli)["traits"]["strength"] == 3 and ann(cli)["counters"] == {}
     cli.ok("undo")
     assert states(cli) == before
+
+
+def test_a_timed_condition_that_progressed_its_row_moves_it_back_when_it_runs_out(cli: Cli) -> None:
+    """conditions.txt, Progressive Conditions ("If a character already has one of the following conditions and is
+    inflicted with any condition on the same row add the degrees together"); gameplay.txt, Ending Your Turn ("End
+    effects that last ..."): the GM's `stunned --rounds 1` on a dazed Ann makes her incapacitated, the stunned lasting
+    one round of hers; when it runs out the row goes back by stunned's degree (docs/interpretations.md, Durations):
+    Ann is dazed again, not incapacitated for good, and no duration is left; undo gives the incapacitated back."""
+    fight(cli)
+    cli.ok("encounter", "next")  # Bob's turn: Ann's next turn is the one that counts
+    cli.ok("condition", "add", "Ann", "dazed")
+    said = cli.ok("condition", "add", "Ann", "stunned", "--rounds", "1").stdout
+    assert "make incapacitated" in said and "stunned for 1 round" in said, said
+    assert "incapacitated" in ann(cli)["conditions"] and row(cli, "Ann")["left"] == {"stunned": "1"}
+    cli.ok("encounter", "next")  # Ann's turn: incapacitated, nothing to do: passed over, and the round runs out
+    ran_out = ann(cli)
+    assert "dazed" in ran_out["conditions"] and "incapacitated" not in ran_out["conditions"], ran_out
+    assert not [k for k in ran_out["counters"] if "stunned" in k], ran_out["counters"]
+    assert "no longer incapacitated (1 round ran out), now dazed" in cli.ok("log").stdout
+    cli.ok("undo")
+    assert "incapacitated" in ann(cli)["conditions"] and row(cli, "Ann")["left"] == {"stunned": "1"}
+    cli.ok("verify")
+
+
+def test_removing_what_a_timed_condition_progressed_into_ends_its_duration(cli: Cli) -> None:
+    """Progressive Conditions with the GM's removal: the incapacitated that Ann's dazed and a timed stunned made,
+    removed by hand, takes the stunned's duration with it (RuleSystem.let_go: a condition's end takes what counts
+    it, however it ends); nothing is left counting a condition she no longer has."""
+    fight(cli)
+    cli.ok("condition", "add", "Ann", "dazed")
+    cli.ok("condition", "add", "Ann", "stunned", "--rounds", "2")
+    cli.ok("condition", "remove", "Ann", "incapacitated")
+    now = ann(cli)
+    assert "incapacitated" not in now["conditions"] and not [k for k in now["counters"] if "stunned" in k], now
+    assert "left" not in row(cli, "Ann") or not row(cli, "Ann")["left"], row(cli, "Ann")
+
+
+def test_a_progressed_timed_condition_recorded_by_version_5_is_decided_again_as_it_was(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rulings carry the rules' version they were decided by (docs/interpretations.md, Fourth pass; RuleSystem.at):
+    the same play recorded by the previous release (tracker 5) left Ann incapacitated when the stunned ran out, and a
+    retraction that decides those turns again (Bob's damage retracted: every turn reads Bob) keeps that."""
+    from ledger.app import core
+
+    monkeypatch.setattr(core, "TRACKER", 5)
+    fight(cli)
+    cli.ok("damage", "Bob", "--amount", "1")  # ruling 5
+    cli.ok("encounter", "next")
+    cli.ok("condition", "add", "Ann", "dazed")
+    cli.ok("condition", "add", "Ann", "stunned", "--rounds", "1")
+    cli.ok("encounter", "next")
+    assert "incapacitated" in ann(cli)["conditions"]
+    monkeypatch.undo()  # today's release decides the retraction
+    plan = cli.json("retract", "5", "--yes")
+    assert "incapacitated" in ann(cli)["conditions"], plan
+    cli.ok("verify")

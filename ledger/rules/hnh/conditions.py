@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from ledger.errors import BadInput, ImpossibleAction, did_you_mean
 from ledger.model.sheet import CONDITION_IMPOSED, CONDITION_REMOVED, Effect, Sheet
+from ledger.rules.common import parse_duration
 from ledger.rules.hnh.options import BASIC, COMBINED, HP_CONDITIONS
 
 CONDITIONS = BASIC | COMBINED | HP_CONDITIONS  # conditions.txt, declared in ledger/rules/hnh/options.py
@@ -221,6 +222,22 @@ def withdraw(sheet: Sheet, condition: str, note: str = "") -> list[Effect]:
     below = row[left - 1] if left >= 1 else None
     if below is not None and below not in sheet.conditions:
         out.append(imposed(sheet, below, note))
+    return out
+
+
+def progressed(sheet: Sheet) -> set[str]:
+    """The conditions a duration counts that the sheet holds through a progression, not as such: the GM's `stunned
+    --rounds 1` on a dazed hero made the hero incapacitated (Progressive Conditions: "add the degrees together"), and
+    the stunned lasts while the row stands at its degree or above; when it runs out, `withdraw` moves the row back by
+    its degree (the dazed stays)."""
+    out: set[str] = set()
+    for key in sheet.counters:
+        p = parse_duration(key)
+        if p is None or p[2] in sheet.conditions or p[2] in out:
+            continue
+        found = row_of(p[2])
+        if found is not None and any(c in found[0] and found[0].index(c) + 1 >= found[1] for c in sheet.conditions):
+            out.add(p[2])
     return out
 
 

@@ -13,9 +13,18 @@ from typing import Any
 
 from ledger.errors import BadInput, Conflict, ImpossibleAction, did_you_mean
 from ledger.model.dice import Dice, DiceSpec, fudge, parse_notation
-from ledger.model.sheet import CONDITION_IMPOSED, COUNTERS_CHANGED, NOTE_RECORDED, Effect, Sheet, Value, apply_all
-from ledger.rules.common import parse_int
-from ledger.rules.contract import FOURTH, Action, Recovery, RuleSystem
+from ledger.model.sheet import (
+    CONDITION_IMPOSED,
+    CONDITION_REMOVED,
+    COUNTERS_CHANGED,
+    NOTE_RECORDED,
+    Effect,
+    Sheet,
+    Value,
+    apply_all,
+)
+from ledger.rules.common import parse_duration, parse_int
+from ledger.rules.contract import FOURTH, SIXTH, Action, Recovery, RuleSystem
 from ledger.rules.hnh import economy, turn_actions, turns, victory
 from ledger.rules.hnh import options as declared
 from ledger.rules.hnh import timed as hnh_timed
@@ -38,8 +47,10 @@ from ledger.rules.hnh.conditions import (
     implied,
     impose_effects,
     known,
+    progressed,
     remove_effects,
     row_of,
+    withdraw,
 )
 from ledger.rules.hnh.creator import import_character
 from ledger.rules.hnh.hazards import resolve_hazard
@@ -250,12 +261,36 @@ class HnH(RuleSystem):
         return hnh_timed.as_durations([turns.as_duration(e, up) for e in effects], up, version)
 
     def held_effects(self, sheet: Sheet) -> set[str]:
-        """Aim, defend, feint, all-out and defensive attack held now (no conditions: counters the rules read)."""
-        return hnh_timed.held(sheet)
+        """Aim, defend, feint, all-out and defensive attack held now (no conditions: counters the rules read); from
+        version 6, a timed condition held through a progression (`progressed`: the GM's stunned for 1 round that made
+        a dazed hero incapacitated)."""
+        held = hnh_timed.held(sheet)
+        return held | progressed(sheet) if self.since(SIXTH) else held
 
     def end_effect(self, sheet: Sheet, name: str, why: str) -> list[Effect]:
-        """One of them ends as its duration runs out (aim: its vulnerability with it), saying why."""
+        """One of them ends as its duration runs out (aim: its vulnerability with it), saying why; a condition held
+        through a progression moves its row back by its degree (`withdraw`: the incapacitated hero is dazed again)."""
+        if self.since(SIXTH) and name in progressed(sheet):
+            out = withdraw(sheet, name, f"{name} ran out")
+            return [
+                Effect(e.event, e.target, {**e.data, "expired": why}) if e.event == CONDITION_REMOVED else e
+                for e in out
+            ]
         return hnh_timed.end(sheet, name, why)
+
+    def let_go(self, sheet: Sheet, condition: str) -> dict[str, int | None]:
+        """What goes with a condition (RuleSystem.let_go); from version 6, when a row's condition goes, the durations
+        of its row that nothing on the sheet holds any more go too (a stunned that progressed into incapacitated,
+        counted by its duration, goes when the GM removes the incapacitated)."""
+        gone = super().let_go(sheet, condition)
+        found = row_of(condition)
+        if self.since(SIXTH) and found is not None:
+            keep = set(sheet.conditions) | progressed(sheet)
+            for key in sheet.counters:
+                p = parse_duration(key)
+                if p is not None and p[2] in found[0] and p[2] not in keep:
+                    gone[key] = None
+        return gone
 
     def condition_help(self, condition: str) -> str:
         """What a condition is made of, what it supersedes, and whether it follows HP (conditions.txt)."""
