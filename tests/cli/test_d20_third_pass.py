@@ -55,10 +55,10 @@ def test_a_refused_second_full_action_says_the_count_is_per_round(d20: Cli) -> N
 
 def test_an_abilitys_full_name_is_refused_as_a_trait_key(cli: Cli) -> None:
     """d20-supers.txt, Basics of Combat ("your attack bonus/penalty and Strength bonus", "DR is 10± Dex. modifier"):
-    the abilities are the sheet's str, dex, con, int, wis, cha (docs/interpretations.md, d20 Supers, Sheet vocabulary), and any
-    other number is a skill; `--trait strength=14` would be a skill of +14 beside a Strength of 10, so it is
-    refused in one line naming str, nothing appended, on `character add` and `character set` alike; `check Ann
-    strength` is answered with did-you-mean str."""
+    the abilities are the sheet's str, dex, con, int, wis, cha (docs/interpretations.md, d20 Supers, Sheet
+    vocabulary), and any other number is a skill; `--trait strength=14` would be a skill of +14 beside a Strength of
+    10, so it is refused in one line naming str, nothing appended, on `character add` and `character set` alike;
+    `check Ann strength` is answered with did-you-mean str."""
     cli.ok("init", "--system", "d20")
     before = event_count(cli.db)
     r = cli("character", "add", "Ann", "--trait", "strength=14")
