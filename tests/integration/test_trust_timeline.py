@@ -214,5 +214,5 @@ def test_a_forged_row_is_never_shown_by_a_fresh_process(fought: Cli) -> None:
         text=True,
         timeout=120,
     )
-    assert r.returncode == 0 and r.stdout == before and "42" not in r.stdout
+    assert r.returncode == 0 and r.stdout == before and "42/6" not in r.stdout  # the forged HP (a clock may read :42)
     assert r.stderr.count("\n") == 1 and "ledger_hp" in r.stderr and "run: ledger rebuild" in r.stderr
