@@ -179,6 +179,15 @@ def fold_encounter(
 
 
 # -- the order, as pure functions on entries ------------------------------------------------------
+def round_tallies(state: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+    """Each participant's tally of actions this round (the `ActionTaken` events' `actions`), by name; None when the
+    tally held is of another encounter or an earlier round (nobody has acted in this one yet)."""
+    held = state.get("actions") or {}
+    if held.get("encounter") != state["number"] or held.get("round") != state["round"]:
+        return None
+    return dict(held.get("by") or {})
+
+
 def find(order: list[Entry], name: str) -> int | None:
     """The index of the participant called `name` (case-insensitive), or None."""
     key = name.strip().casefold()

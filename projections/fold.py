@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from ledger.aggregates import apply_campaign_domain
-from ledger.encounter import blank_encounter, fold_encounter
+from ledger.encounter import blank_encounter, fold_encounter, round_tallies
 from ledger.model.event_names import (
     ACTION_TAKEN,
     CAMPAIGN_RESTORED,
@@ -166,10 +166,7 @@ def order_spent(state: dict[str, Any]) -> list[dict[str, Any]]:
     """The order of an encounter's domain state as its read-model row keeps it: each participant who has taken an
     action this round (the round's tally, `ActionTaken`) with `spent`, their tally (H&H: standard, move, free and
     extra; d20: full, partial, ...); a tally of another encounter or round is stale and left out."""
-    held = state.get("actions") or {}
-    if held.get("encounter") != state["number"] or held.get("round") != state["round"]:
-        return list(state["order"])
-    by = held.get("by") or {}
+    by = round_tallies(state) or {}
     return [{**e, "spent": dict(by[e["name"]])} if by.get(e["name"]) else e for e in state["order"]]
 
 

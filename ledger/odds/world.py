@@ -14,7 +14,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 
 from ledger.aggregates import CAMPAIGN_ID, Campaign, fold_campaign, fold_character, live_records
-from ledger.encounter import ENCOUNTER_ID, fold_encounter
+from ledger.encounter import ENCOUNTER_ID, fold_encounter, round_tallies
 from ledger.errors import BadInput, NotFound, did_you_mean
 from ledger.model.sheet import Sheet, is_gm_pool
 from ledger.odds.engine import FOES, HEROES, Fighter, Start
@@ -118,10 +118,7 @@ class World:
                 turn = len(fighters)
             fighters.append(fighter(self.rules, sheet, side_of(sheet, sides)))
         check_sides(fighters)
-        actions = state.get("actions") or {}
-        acted: frozenset[str] = frozenset()
-        if actions.get("encounter") == state["number"] and actions.get("round") == state["round"]:
-            acted = frozenset(n for n, tally in (actions.get("by") or {}).items() if tally)
+        acted = frozenset(n for n, tally in (round_tallies(state) or {}).items() if tally)
         up = state["order"][state["turn"]]["name"] if state["order"] else None
         return Start(self.campaign.system, tuple(fighters), turn, int(state["round"]), acted, TRACKER, self.ruling, up)
 

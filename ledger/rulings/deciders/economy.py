@@ -97,7 +97,7 @@ def tally(
     if any."""
     # lazy: the encounter, only while one runs; kept out of a one-shot write
     from ledger.aggregates import name_key
-    from ledger.encounter import ENCOUNTER_ID, Encounter, find
+    from ledger.encounter import ENCOUNTER_ID, Encounter, find, round_tallies
 
     kind = rules.action_cost_after(command, actor, d.sheet(actor.name), options)
     setting = mode(d)
@@ -112,7 +112,8 @@ def tally(
         return None  # a budget per own turn: out of it, a reaction or a readied action, not counted
     now = {"encounter": st["number"], "round": st["round"]}
     held = st.get("actions") or {}
-    by = dict(held.get("by", {})) if all(held.get(k) == v for k, v in now.items()) else carried(d, rules, held, now)
+    this_round = round_tallies(st)
+    by = this_round if this_round is not None else carried(d, rules, held, now)
     mine, problem = rules.take_action(by.get(actor.name, {}), kind, actor.name, target)
     if problem and setting == "refuse":
         per = (

@@ -22,6 +22,7 @@ from ledger.encounter import (
     Entry,
     find,
     public,
+    round_tallies,
     slot,
     take_delayed,
 )
@@ -153,9 +154,7 @@ def delay(d: Draft, i: TurnIntent) -> TurnResult:
     me = st["order"][st["turn"]]
     sheet = live_sheet(d, me)
     if sheet is not None:
-        held = st.get("actions") or {}
-        now = held.get("round") == st["round"] and held.get("encounter") == st["number"]
-        mine = (held.get("by") or {}).get(me["name"], {}) if now else {}
+        mine = (round_tallies(st) or {}).get(me["name"], {})
         why = rules.delay_refused(sheet, economy.acted(mine))
         if why:
             raise Conflict(why, "Delay: you cannot delay after acting this turn, or while unable to take actions")
