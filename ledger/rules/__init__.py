@@ -55,6 +55,12 @@ def round_word(system: str) -> str:
     return str(getattr(declarations(system), "ROUND_WORD", "round"))
 
 
+def tally_room(system: str) -> tuple[str, ...]:
+    """The keys of a system's round tally that count room in the budget, not an action taken (H&H: extra effort's
+    added action)."""
+    return tuple(getattr(declarations(system), "TALLY_ROOM", ()))
+
+
 def get_rules(system: str) -> RuleSystem:
     """The rules of a system key (importing that system only); an unknown key is bad input."""
     if system not in system_keys():

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.rules import health_word, round_word
+from ledger.rules import health_word, round_word, tally_room
 from ledger.rules.durations import left
 from ledger.rules.durations import shown as durations_shown
 from ledger.words.describe import possessive
@@ -57,13 +57,14 @@ def row(entry: Mapping[str, Any], sheet: Mapping[str, Any] | None, current: str 
     return out
 
 
-def acted(spent: Mapping[str, Any]) -> str:
+def acted(spent: Mapping[str, Any], room: tuple[str, ...] = ()) -> str:
     """What a participant has done this round, as the round's tally counts it: `acted: standard, move` (H&H),
-    `acted: partial` or `acted: full, opportunity (Bob)` (d20); a count above one says so (`2 partial`)."""
+    `acted: partial` or `acted: full, opportunity (Bob)` (d20); a count above one says so (`2 partial`). `room`: the
+    system's keys that count room in the budget, not actions (`ledger.rules.tally_room`)."""
     said = []
     for kind, n in spent.items():
-        if isinstance(n, bool) or kind in ("single", "extra"):
-            continue  # flags (a charge's own attack taken, a single action allowed) and extra effort's added action
+        if isinstance(n, bool) or kind in room:
+            continue  # flags (a charge's own attack taken, a single action allowed) and room in the budget
         if isinstance(n, int) and n > 0:
             said.append(kind if n == 1 else f"{n} {kind}")
         elif isinstance(n, str) and n:
@@ -89,7 +90,7 @@ def table(v: Mapping[str, Any]) -> str:
         if e.get("passed"):
             shown.append(f"(passed over: {e['passed']})")
         if e.get("spent"):
-            shown.append(acted(e["spent"]))
+            shown.append(acted(e["spent"], tally_room(v["system"])))
         rows.append((">" if e.get("up") else " ", name, str(e["initiative"]), hp, ", ".join(shown)))
     widths = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in enumerate(("", "name", "init", hp_label, ""))]
     lines = [head, f"  {'':1} {'name':<{widths[1]}}  {'init':>{widths[2]}}  {hp_label:>{widths[3]}}  conditions"]

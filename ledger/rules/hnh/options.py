@@ -7,6 +7,9 @@ from ledger.rules.options import Opt, Role, pass_over
 TITLE = "Humans & Heroes"
 HEALTH_WORD = "HP"  # what the text calls the track damage lowers
 ROUND_WORD = "round"  # what the text calls one pass through the order
+# the keys of a turn's tally (economy.py) that count no action taken: extra effort's added standard action is room
+# in the budget (the-basics.txt, Using Extra Effort, Action), not something done
+TALLY_ROOM = ("extra",)
 
 GP = "hnh-site/gameplay.txt"
 CONCEALMENT = ("none", "partial", "total")
