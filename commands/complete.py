@@ -255,9 +255,8 @@ class Completer:
         system = self.system()
         if not sheet or system is None:
             return self._traits(name)
-        # lazy: the rules' own answer, only when a check's trait is completed
+        # lazy: the sheet's model, only when a check's trait is completed
         from ledger.model.sheet import Sheet
-        from projections.choices import checkable
 
         try:
             mine = Sheet.from_dict(dict(sheet))
@@ -265,9 +264,9 @@ class Completer:
             return self._traits(name)
         rules = get_rules(system)
         given = dict(sheet.get("traits") or {})
-        traits = [t for t in rules.check_traits(mine) if checkable(rules, mine, t)]
+        traits = [t for t in rules.check_traits(mine) if rules.can_check(mine, t)]
         out = [(t, f"trait {given[t]}" if t in given else "10: not on the sheet") for t in traits]
-        return out + [i for i in self._traits(name) if i[0] not in traits and checkable(rules, mine, i[0])]
+        return out + [i for i in self._traits(name) if i[0] not in traits and rules.can_check(mine, i[0])]
 
     def _positional(self, command: str, cmd: click.Command, pos: list[str]) -> list[Item]:
         """The argument at this place: a character, a condition, a trait, an action or a resource."""

@@ -24,11 +24,10 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ledger.errors import BadInput, Conflict, ImpossibleAction, LedgerError
-from ledger.model.dice import DiceSpec, Roll
+from ledger.errors import Conflict, ImpossibleAction, LedgerError
 from ledger.model.sheet import Sheet
 from ledger.rules import get_rules
-from ledger.rules.contract import Action, RuleSystem
+from ledger.rules.contract import Action, LowestFaces, RuleSystem
 from ledger.rulings.deciders import economy
 from projections.db import ReadSide, sheets
 from projections.hidden import hidden
@@ -89,7 +88,7 @@ def choices(read: ReadSide, hero: str) -> list[dict[str, Any]]:
                 out.append({"group": "Actions", "label": f"{me}: {name} against {t}", "words": words})
     traits = rules.check_traits(mine) if mine is not None else sorted((sheet.get("traits") or {}).keys())
     for trait in traits:
-        if not checkable(rules, mine, trait):
+        if mine is not None and not rules.can_check(mine, trait):
             continue
         article = "an" if trait[:1].lower() in "aeiou" else "a"
         out.append({"group": "Checks", "label": f"{me} makes {article} {trait} check", "words": ["check", me, trait]})
@@ -121,30 +120,6 @@ def affordable(rules: RuleSystem, me: Sheet | None, spent: dict[str, Any], words
     return problem is None
 
 
-def checkable(rules: RuleSystem, me: Sheet | None, trait: str) -> bool:
-    """Whether the rules let `me` check this trait at all, asked as the ruling asks them (with a DC, the GM's to set
-    on accepting): d20's sheet numbers (hp, attack, armor, ...) are no skill to check (d20-supers.txt, Collosal
-    Failures and Spectacular Success: "when doing skills"; docs/interpretations.md, d20 Supers: "A check rolls a
-    skill, never a number of the sheet")."""
-    if me is None:
-        return True
-    try:
-        rules.check(me, trait, dc=10, against=None, options={}, dice=_LowestFaces())
-    except BadInput:
-        return False
-    except LedgerError:
-        return True
-    return True
-
-
-class _LowestFaces:
-    """Dice for asking the rules whether an action can be taken at all: the lowest faces (the result is thrown
-    away; only a refusal of the state matters)."""
-
-    def take(self, name: str, spec: DiceSpec) -> Roll:
-        return Roll(name, spec, (spec.face_range()[0],) * spec.count, "entered")
-
-
 def allowed(action: Action, me: Sheet | None, other: Sheet | None) -> bool:
     """Whether the rules let `me` take `action` (against `other`) now: the action's own rule, asked with no options,
     refuses what the character's state rules out (H&H's escape while held by no one, release while holding no one;
@@ -153,7 +128,7 @@ def allowed(action: Action, me: Sheet | None, other: Sheet | None) -> bool:
     if me is None:
         return True
     try:
-        action.perform(me, other, {}, _LowestFaces())
+        action.perform(me, other, {}, LowestFaces())
     except (ImpossibleAction, Conflict):
         return False
     except LedgerError:

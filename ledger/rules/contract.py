@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from ledger.errors import BadInput, LedgerError, did_you_mean
-from ledger.model.dice import Dice, DiceSpec, parse_notation
+from ledger.model.dice import Dice, DiceSpec, Roll, parse_notation
 from ledger.model.sheet import (
     CONDITION_REMOVED,
     COUNTERS_CHANGED,
@@ -36,6 +36,14 @@ FIFTH = 5  # from 5: the tracker's natural order, a side all down by a departure
 # bearer's own turn (ledger/rulings/deciders/durations.py NATURAL)
 SIXTH = 6  # from 6: d20 refuses an ability's full name as a trait key (`strength=14` would be a skill of +14); an
 # H&H timed condition that progressed its row is held through the progression (ledger/rules/hnh/conditions.py)
+
+
+class LowestFaces:
+    """Dice for asking the rules whether something can be done at all: the lowest faces (the result is thrown away;
+    only a refusal matters)."""
+
+    def take(self, name: str, spec: DiceSpec) -> Roll:
+        return Roll(name, spec, (spec.face_range()[0],) * spec.count, "entered")
 
 
 class NotInThisSystem(BadInput):
@@ -202,6 +210,19 @@ class RuleSystem:
         """What a check of this character can roll, in the order to offer it (a player's page): the sheet's traits by
         default."""
         return sorted(sheet.traits)
+
+    def can_check(self, sheet: Sheet, trait: str) -> bool:
+        """Whether these rules let the character check this trait at all, asked as a ruling asks them (with a DC, the
+        GM's to set): d20's sheet numbers (hp, attack, armor, ...) are no skill to check (d20-supers.txt, Collosal
+        Failures and Spectacular Success: "when doing skills"). For a player's page and the shell's completion: only
+        a refusal of the input counts, the roll is thrown away."""
+        try:
+            self.check(sheet, trait, dc=10, against=None, options={}, dice=LowestFaces())
+        except BadInput:
+            return False
+        except LedgerError:
+            return True
+        return True
 
     def check(
         self,
